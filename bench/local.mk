@@ -1,0 +1,1 @@
+# bench: files added by this folder's work.

@@ -1,0 +1,1 @@
+# Demos: small programs that use only the public API.

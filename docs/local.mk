@@ -1,0 +1,1 @@
+# docs: files added by this folder's work.

@@ -1,0 +1,9 @@
+/* Linkage: articulated multibody dynamics with complementarity contact.
+ * The umbrella header: includes every public layer. */
+#ifndef LINKAGE_LINKAGE_H
+#define LINKAGE_LINKAGE_H
+
+#include "linkage/error.h"
+#include "linkage/math.h"
+
+#endif

@@ -1,0 +1,1 @@
+# lib/collision: files added by this folder's work.

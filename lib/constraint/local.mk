@@ -1,0 +1,1 @@
+# lib/constraint: files added by this folder's work.

@@ -1,0 +1,7 @@
+# Core: status codes, errors, allocator hook, GSL guard.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/internal.h \
+	%reldir%/error.c \
+	%reldir%/alloc.c \
+	%reldir%/gsl.c
+lib_liblinkage_la_LIBADD += $(PTHREAD_LIBS)

@@ -1,0 +1,1 @@
+# lib/dynamics: files added by this folder's work.

@@ -1,0 +1,1 @@
+# lib/grasp: files added by this folder's work.

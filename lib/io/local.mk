@@ -1,0 +1,1 @@
+# lib/io: files added by this folder's work.

@@ -1,0 +1,1 @@
+# lib/lcp: files added by this folder's work.

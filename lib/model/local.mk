@@ -1,0 +1,1 @@
+# lib/model: files added by this folder's work.

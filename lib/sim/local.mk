@@ -1,0 +1,1 @@
+# lib/sim: files added by this folder's work.

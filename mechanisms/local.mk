@@ -1,0 +1,1 @@
+# mechanisms: files added by this folder's work.

@@ -1,0 +1,1 @@
+# tests/collision: test programs of this area.

@@ -1,0 +1,1 @@
+# tests/constraint: test programs of this area.

@@ -1,0 +1,1 @@
+# tests/dynamics: test programs of this area.

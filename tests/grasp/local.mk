@@ -1,0 +1,1 @@
+# tests/grasp: test programs of this area.

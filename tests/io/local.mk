@@ -1,0 +1,1 @@
+# tests/io: test programs of this area.

@@ -1,0 +1,1 @@
+# tests/lcp: test programs of this area.

@@ -1,0 +1,28 @@
+# Tests: one CUnit program per area (tests/<area>/local.mk); each links the
+# shared harness, which ends its output with "lk-result: P passed, F failed".
+if HAVE_CUNIT
+check_LTLIBRARIES += tests/harness/libharness.la
+tests_harness_libharness_la_SOURCES = tests/harness/harness.c tests/harness/harness.h
+tests_harness_libharness_la_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
+
+LK_TESTFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(GSL_CFLAGS) -I$(top_srcdir)/tests/harness
+LK_TESTLIBS = tests/harness/libharness.la lib/liblinkage.la $(CUNIT_LIBS) $(GSL_LIBS) $(YAML_LIBS) $(LIBM) $(PTHREAD_LIBS)
+
+AM_TESTS_ENVIRONMENT = \
+	LK_TEST_DATA='$(abs_top_srcdir)/tests/data'; export LK_TEST_DATA; \
+	LK_TOP_SRCDIR='$(abs_top_srcdir)'; export LK_TOP_SRCDIR; \
+	LK_TOP_BUILDDIR='$(abs_top_builddir)'; export LK_TOP_BUILDDIR;
+
+include tests/core/local.mk
+include tests/math/local.mk
+include tests/model/local.mk
+include tests/dynamics/local.mk
+include tests/lcp/local.mk
+include tests/collision/local.mk
+include tests/constraint/local.mk
+include tests/sim/local.mk
+include tests/io/local.mk
+include tests/grasp/local.mk
+include tests/tools/local.mk
+endif
+EXTRA_DIST += tests/data

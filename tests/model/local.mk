@@ -1,0 +1,1 @@
+# tests/model: test programs of this area.

@@ -1,0 +1,1 @@
+# tests/sim: test programs of this area.

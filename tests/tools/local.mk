@@ -1,0 +1,1 @@
+# tests/tools: test programs of this area.

@@ -1,0 +1,1 @@
+# tools: files added by this folder's work.
