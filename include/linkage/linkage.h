@@ -5,5 +5,8 @@
 
 #include "linkage/error.h"
 #include "linkage/math.h"
+#include "linkage/model.h"
+#include "linkage/data.h"
+#include "linkage/dynamics.h"
 
 #endif

@@ -2,4 +2,7 @@
 linkageinclude_HEADERS += \
 	%reldir%/linkage.h \
 	%reldir%/error.h \
-	%reldir%/math.h
+	%reldir%/math.h \
+	%reldir%/model.h \
+	%reldir%/data.h \
+	%reldir%/dynamics.h

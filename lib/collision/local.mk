@@ -1,1 +1,4 @@
-# lib/collision: files added by this folder's work.
+# Collision: shapes, narrow phase, broad phase, persistent contacts.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/col_data.h \
+	%reldir%/col_data.c

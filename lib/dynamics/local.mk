@@ -1,1 +1,5 @@
-# lib/dynamics: files added by this folder's work.
+# Dynamics: kinematics, Jacobians, CRBA, RNEA, ABA, energies, the step.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/dyn_data.h \
+	%reldir%/dyn_data.c \
+	%reldir%/kinematics.c

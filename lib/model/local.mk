@@ -1,1 +1,5 @@
-# lib/model: files added by this folder's work.
+# Model: builder, validation (finalize), queries.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/model_impl.h \
+	%reldir%/model.c \
+	%reldir%/finalize.c

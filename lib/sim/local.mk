@@ -1,1 +1,4 @@
-# lib/sim: files added by this folder's work.
+# Simulation: the contact time step.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/sim_data.h \
+	%reldir%/sim_data.c

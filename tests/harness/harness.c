@@ -1,6 +1,8 @@
 /* main() for every test program: see harness.h. */
 #include "harness.h"
 
+#include "linkage/error.h"
+
 #include <CUnit/Basic.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -36,6 +38,10 @@ const char *lk_test_data(const char *relative) {
 
 const char *lk_test_srcpath(const char *relative) {
   return path_under("LK_TOP_SRCDIR", ".", relative);
+}
+
+const char *lk_test_errmsg(const void *err) {
+  return err ? ((const lk_error *)err)->message : "";
 }
 
 void lk_test_fail(int line, const char *file, const char *fmt, ...) {

@@ -1,0 +1,75 @@
+/* The mutable state of one simulation of a model.
+ *
+ * lk_data_new() sizes every workspace the library will need for that model
+ * once; nothing in the step allocates afterwards. All of a data's numbers
+ * live in one block, so lk_data_copy() is a plain copy of that block and a
+ * copied data continues bit-identically (friction states and warm starts
+ * included). One model may drive any number of datas, from any threads. */
+#ifndef LINKAGE_DATA_H
+#define LINKAGE_DATA_H
+
+#include <stddef.h>
+
+#include "linkage/error.h"
+#include "linkage/math.h"
+#include "linkage/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lk_data lk_data;
+
+/* A data for a finalized model, at the model's initial state; NULL when the
+ * model is not finalized or memory is short. */
+lk_data *lk_data_new(const lk_model *m);
+void lk_data_free(lk_data *d);
+
+/* Copy the complete state of src into dst; both must belong to the same
+ * model (LK_INVALID_ARGUMENT otherwise). */
+lk_status lk_data_copy(lk_data *dst, const lk_data *src);
+
+/* Back to the model's initial state: time 0, q and v from the model, loads
+ * and all history (contacts, friction states, warm starts) cleared. */
+void lk_data_reset(lk_data *d);
+
+const lk_model *lk_data_model(const lk_data *d);
+/* Bytes of state and workspace held. */
+size_t lk_data_size(const lk_data *d);
+
+double lk_data_time(const lk_data *d);
+void lk_data_set_time(lk_data *d, double t);
+
+/* Generalized positions (nq), velocities (nv), the accelerations of the last
+ * forward-dynamics evaluation (nv), and applied generalized forces (nv,
+ * an input: it persists until changed). Writable views into the state. */
+double *lk_data_q(lk_data *d);
+double *lk_data_v(lk_data *d);
+double *lk_data_qacc(lk_data *d);
+double *lk_data_tau(lk_data *d);
+
+/* External loads on links, accumulated until cleared: a force applied at a
+ * world point, a pure torque; both in world coordinates. */
+lk_status lk_data_apply_force(lk_data *d, int link, lk_vec3 point_world, lk_vec3 force_world);
+lk_status lk_data_apply_torque(lk_data *d, int link, lk_vec3 torque_world);
+/* The accumulated external wrench of a link, about the world origin, in world
+ * coordinates. */
+lk_force lk_data_external_wrench(const lk_data *d, int link);
+/* Zero tau and every external wrench. */
+void lk_data_clear_loads(lk_data *d);
+
+/* Results of lk_forward_kinematics() (linkage/dynamics.h). */
+/* World pose of a link frame. */
+const lk_transform *lk_data_link_pose(const lk_data *d, int link);
+/* Spatial velocity of a link in world coordinates: angular velocity and the
+ * velocity of the link origin. */
+lk_motion lk_data_link_velocity(const lk_data *d, int link);
+/* World position and velocity of a point fixed on a link (link coords). */
+lk_vec3 lk_data_point_position(const lk_data *d, int link, lk_vec3 point_local);
+lk_vec3 lk_data_point_velocity(const lk_data *d, int link, lk_vec3 point_local);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

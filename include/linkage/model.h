@@ -1,0 +1,250 @@
+/* The mechanism model: links, joints, inertias, geoms, materials, options.
+ *
+ * An lk_model is built once with the builder calls below, validated by
+ * lk_model_finalize(), and from then on used read-only (const lk_model *),
+ * also from several threads at once. Everything that changes while a
+ * mechanism moves lives in an lk_data (linkage/data.h).
+ *
+ * Links may be added in any order, each naming its parent ("world" or NULL
+ * for the world). Finalize orders them so that a parent always comes before
+ * its children (siblings keep the order in which they were added); link 0 is
+ * the world. Every link other than the world has exactly one joint to its
+ * parent; its index is the link's index.
+ *
+ * Frames: a link's origin (lk_link_spec.origin) is the pose of its joint
+ * frame in the parent link's frame at q = 0. The joint moves the link frame
+ * relative to that joint frame:
+ *   fixed      no motion                                  nq 0, nv 0
+ *   revolute   rotation q about axis                       nq 1, nv 1
+ *   prismatic  translation q along axis                    nq 1, nv 1
+ *   ball       rotation by the unit quaternion q (w,x,y,z) nq 4, nv 3
+ *   free       translation q[0..2] then rotation q[3..6]   nq 7, nv 6
+ * For ball and free joints the velocity is expressed in the joint frame
+ * (the parent side, which is the world for a root link): free v[0..2] is the
+ * velocity of the link origin, v[3..5] (ball v[0..2]) the angular velocity,
+ * both in joint-frame coordinates. So q' = v for the translation and
+ * quat' = 1/2 [0, omega] * quat.
+ *
+ * Units are SI throughout: m, kg, s, rad, N, N m. */
+#ifndef LINKAGE_MODEL_H
+#define LINKAGE_MODEL_H
+
+#include "linkage/error.h"
+#include "linkage/math.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct lk_model lk_model;
+
+typedef enum {
+  LK_JOINT_FIXED = 0,
+  LK_JOINT_REVOLUTE,
+  LK_JOINT_PRISMATIC,
+  LK_JOINT_BALL,
+  LK_JOINT_FREE,
+  LK_JOINT_TYPE_COUNT
+} lk_joint_type;
+
+/* "fixed", "revolute", ...; NULL for an invalid value. */
+const char *lk_joint_type_name(lk_joint_type t);
+/* The inverse; returns -1 for an unknown name. */
+int lk_joint_type_from_name(const char *name);
+/* Position and velocity dimensions of a joint type. */
+int lk_joint_type_nq(lk_joint_type t);
+int lk_joint_type_nv(lk_joint_type t);
+
+typedef struct {
+  const char *name;   /* joint name; NULL or "": the link's name */
+  lk_joint_type type; /* default LK_JOINT_FIXED */
+  lk_vec3 axis;       /* revolute/prismatic axis in the joint frame (normalized
+                         at finalize; must not be zero); default +z */
+  int limited;        /* 1: lower <= q <= upper is enforced by the constraint
+                         layer (1-DoF joints; ball: cone angle upper) */
+  double lower, upper;
+  double damping;   /* viscous, per DoF: N m s/rad or N s/m */
+  double stiffness; /* spring, per DoF: N m/rad or N/m (ball and free: on the
+                       rotation vector of the joint rotation) */
+  double rest;      /* spring rest position of a 1-DoF joint */
+  double armature;  /* rotor inertia added to the diagonal of M, per DoF */
+  double friction;  /* dry-friction torque/force bound, per DoF (constraint
+                       layer) */
+} lk_joint_spec;
+
+typedef struct {
+  const char *name;    /* unique; not "world" */
+  const char *parent;  /* parent link's name; NULL or "world" for the world */
+  lk_transform origin; /* joint frame in the parent link frame at q = 0 */
+  lk_joint_spec joint;
+  double mass;     /* kg; > 0 for a link with a moving joint; a link on a
+                      fixed joint may be massless (a frame) */
+  lk_vec3 com;     /* centre of mass in the link frame */
+  lk_mat3 inertia; /* rotational inertia about the centre of mass, in link
+                      frame axes; symmetric positive definite, principal
+                      moments obeying the triangle inequality */
+} lk_link_spec;
+
+/* Defaults: no name, world parent, identity origin, fixed joint with axis +z,
+ * no limits, mass 0, zero inertia. */
+void lk_link_spec_default(lk_link_spec *s);
+
+typedef enum {
+  LK_GEOM_PLANE = 0, /* half-space below the plane z = 0 of its frame (normal
+                        +z); on the world or a link */
+  LK_GEOM_SPHERE,    /* size[0] = radius */
+  LK_GEOM_CAPSULE,   /* size[0] = radius, size[1] = half length along z */
+  LK_GEOM_BOX,       /* size[0..2] = half extents */
+  LK_GEOM_CYLINDER,  /* size[0] = radius, size[1] = half length along z */
+  LK_GEOM_TYPE_COUNT
+} lk_geom_type;
+
+const char *lk_geom_type_name(lk_geom_type t);
+int lk_geom_type_from_name(const char *name);
+
+/* Inertia of a solid primitive of the given mass, about its centre (which
+ * is its frame origin), in its own frame. Planes have none. */
+lk_status lk_geom_solid_inertia(lk_geom_type type, const double size[3], double mass,
+                                lk_mat3 *inertia, lk_error *err);
+
+typedef struct {
+  const char *name;     /* optional, unique when given */
+  const char *link;     /* NULL or "world": the world */
+  lk_geom_type type;
+  double size[3];       /* per type, see lk_geom_type */
+  lk_transform pose;    /* in the link frame */
+  const char *material; /* material name; NULL: the default material */
+  unsigned group;       /* collision filtering: a pair collides iff       */
+  unsigned mask;        /* (a.group & b.mask) && (b.group & a.mask); both 1 */
+  int collide_parent;   /* also collide with the parent link's geoms */
+} lk_geom_spec;
+
+void lk_geom_spec_default(lk_geom_spec *s);
+
+typedef struct {
+  const char *name;    /* unique */
+  double mu_static;    /* Coulomb coefficient that a sticking contact uses */
+  double mu_dynamic;   /* coefficient of a sliding contact (<= mu_static) */
+  double restitution;  /* Newton restitution of normal velocity, 0..1 */
+  double mu_rolling;   /* rolling resistance: |tau_roll| <= mu_rolling r_p f_n */
+  double mu_torsional; /* torsion: |tau_twist| <= mu_torsional r_p f_n */
+  double patch_radius; /* contact patch radius r_p (m) */
+} lk_material_spec;
+
+/* Defaults: name NULL, mu_static 0.5, mu_dynamic 0.5, everything else 0. */
+void lk_material_spec_default(lk_material_spec *s);
+
+typedef enum {
+  LK_INTEGRATOR_EULER = 0, /* semi-implicit (symplectic) Euler on the manifold */
+  LK_INTEGRATOR_RK4,       /* classical Runge-Kutta, contact-free accuracy checks */
+} lk_integrator;
+
+typedef enum { LK_SOLVER_LEMKE = 0, LK_SOLVER_DANTZIG } lk_solver_kind;
+
+typedef enum {
+  LK_CONE_CIRCLE = 0, /* isotropic Coulomb disk (exact) */
+  LK_CONE_PYRAMID,    /* cone_edges directions (Stewart-Trinkle) */
+  LK_CONE_BOX,        /* independent clamps on two tangents */
+} lk_cone;
+
+typedef enum {
+  LK_MIX_GEOMETRIC = 0, /* sqrt(a b) */
+  LK_MIX_MIN,
+  LK_MIX_MAX,
+  LK_MIX_MEAN,
+} lk_mix_rule;
+
+typedef struct {
+  double timestep;         /* s, > 0; default 0.001 */
+  lk_vec3 gravity;         /* m/s^2; default (0, 0, -9.81) */
+  lk_integrator integrator;
+  lk_solver_kind solver;   /* contact LCP solver; default Lemke */
+  lk_cone friction_cone;   /* default circle */
+  int cone_edges;          /* pyramid edges, >= 3; default 8 */
+  lk_mix_rule friction_mix;/* how two materials' coefficients combine */
+  int max_contacts;        /* contact capacity of each lk_data; 0: chosen
+                              from the geoms at finalize */
+} lk_options;
+
+void lk_options_default(lk_options *o);
+
+/* ---------------------------------------------------------------- build */
+
+/* A new, empty model (only the world), or NULL when out of memory. */
+lk_model *lk_model_new(void);
+void lk_model_free(lk_model *m);
+
+/* Builder calls copy everything they are given (strings too). They check
+ * what they can locally (names, finite numbers); cross-references (parents,
+ * materials) are checked by lk_model_finalize(). They fail with
+ * LK_INVALID_MODEL once the model is finalized. */
+lk_status lk_model_add_link(lk_model *m, const lk_link_spec *s, lk_error *err);
+lk_status lk_model_add_geom(lk_model *m, const lk_geom_spec *s, lk_error *err);
+lk_status lk_model_add_material(lk_model *m, const lk_material_spec *s, lk_error *err);
+lk_status lk_model_set_options(lk_model *m, const lk_options *o, lk_error *err);
+/* The name given to the model (a mechanism name); copied. */
+lk_status lk_model_set_name(lk_model *m, const char *name, lk_error *err);
+
+/* The initial state a new lk_data starts from, for one joint: nq position
+ * and nv velocity values (either may be NULL to keep the default: q at the
+ * joint's zero, identity quaternions, v = 0). Checked at finalize. */
+lk_status lk_model_set_initial(lk_model *m, const char *joint, const double *q, int nq,
+                               const double *v, int nv, lk_error *err);
+
+/* Validate and freeze. Reports the first problem precisely: unknown parent,
+ * cycle, duplicate name, non-positive mass, inertia not positive definite or
+ * violating the triangle inequality, zero axis, NaN anywhere, bad geom
+ * sizes, unknown materials, bad options. Idempotent once it succeeded. */
+lk_status lk_model_finalize(lk_model *m, lk_error *err);
+int lk_model_is_finalized(const lk_model *m);
+
+/* ------------------------------------------------------------- queries */
+/* Valid after finalize (they return 0 / -1 / NULL before). */
+
+const char *lk_model_name(const lk_model *m);
+int lk_model_nq(const lk_model *m);
+int lk_model_nv(const lk_model *m);
+int lk_model_nlink(const lk_model *m); /* including the world (link 0) */
+int lk_model_ngeom(const lk_model *m);
+int lk_model_nmaterial(const lk_model *m); /* including the default (index 0) */
+const lk_options *lk_model_options(const lk_model *m);
+
+/* Index of a link by name ("world" is 0), or -1. */
+int lk_model_link_index(const lk_model *m, const char *name);
+/* Index of the link whose joint has this name, or -1. */
+int lk_model_joint_index(const lk_model *m, const char *joint_name);
+int lk_model_geom_index(const lk_model *m, const char *name);
+int lk_model_material_index(const lk_model *m, const char *name);
+
+/* The spec of link i as finalized (names point into the model; the axis is
+ * normalized; parent is "world" for root links). Link 0 has no spec. */
+lk_status lk_model_link(const lk_model *m, int link, lk_link_spec *out);
+int lk_model_link_parent(const lk_model *m, int link); /* -1 for the world */
+const char *lk_model_link_name(const lk_model *m, int link);
+const char *lk_model_joint_name(const lk_model *m, int link);
+lk_joint_type lk_model_joint_type(const lk_model *m, int link);
+int lk_model_joint_qadr(const lk_model *m, int link); /* first index in q */
+int lk_model_joint_vadr(const lk_model *m, int link); /* first index in v */
+int lk_model_joint_nq(const lk_model *m, int link);
+int lk_model_joint_nv(const lk_model *m, int link);
+/* The link owning velocity DoF k. */
+int lk_model_dof_link(const lk_model *m, int dof);
+
+lk_status lk_model_geom(const lk_model *m, int geom, lk_geom_spec *out);
+int lk_model_geom_link(const lk_model *m, int geom);
+lk_status lk_model_material(const lk_model *m, int material, lk_material_spec *out);
+int lk_model_geom_material(const lk_model *m, int geom);
+
+/* Total mass of the mechanism (world excluded). */
+double lk_model_total_mass(const lk_model *m);
+
+/* The reference configuration (every joint at zero, identity quaternions)
+ * and the initial state; each array has nq (resp. nv) entries. */
+void lk_model_q_neutral(const lk_model *m, double *q);
+void lk_model_initial_state(const lk_model *m, double *q, double *v);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

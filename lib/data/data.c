@@ -1,0 +1,137 @@
+/* lk_data: one arena per data, laid out by every layer in turn. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "data/data_impl.h"
+
+/* Lay out the whole data; with a->base == NULL this only measures. */
+static void layout(const lk_model *m, lk_data *d, lk_arena *a) {
+  d->s = LK_ARENA_ARRAY(a, lk_data_scalars, 1);
+  d->q = LK_ARENA_ARRAY(a, double, m->nq);
+  d->v = LK_ARENA_ARRAY(a, double, m->nv);
+  d->qacc = LK_ARENA_ARRAY(a, double, m->nv);
+  d->tau = LK_ARENA_ARRAY(a, double, m->nv);
+  d->fext = LK_ARENA_ARRAY(a, lk_force, m->nlink);
+  d->xup = LK_ARENA_ARRAY(a, lk_transform, m->nlink);
+  d->xw = LK_ARENA_ARRAY(a, lk_transform, m->nlink);
+  d->vl = LK_ARENA_ARRAY(a, lk_motion, m->nlink);
+  d->cl = LK_ARENA_ARRAY(a, lk_motion, m->nlink);
+  d->S = LK_ARENA_ARRAY(a, lk_motion, m->nv);
+  lk_dyn_data_layout(m, &d->dyn, a);
+  lk_col_data_layout(m, &d->col, a);
+  lk_sim_data_layout(m, &d->sim, a);
+}
+
+lk_data *lk_data_new(const lk_model *m) {
+  if (!lk_model_ok(m)) return NULL;
+  lk_data *d = lk_calloc(1, sizeof *d);
+  if (!d) return NULL;
+  lk_arena a = {NULL, 0};
+  layout(m, d, &a);
+  d->arena_size = a.used;
+  /* 64-byte alignment of the block itself, so that the arena's offsets are
+   * cache-line aligned: over-allocate and keep the raw pointer in front. */
+  char *raw = lk_malloc(a.used + 64 + sizeof(void *));
+  if (!raw) {
+    lk_free(d);
+    return NULL;
+  }
+  uintptr_t p = ((uintptr_t)(raw + sizeof(void *)) + 63u) & ~(uintptr_t)63u;
+  d->arena = (char *)p;
+  ((void **)d->arena)[-1] = raw;
+  memset(d->arena, 0, a.used);
+  d->model = m;
+  lk_arena real = {d->arena, 0};
+  layout(m, d, &real);
+  lk_data_reset(d);
+  return d;
+}
+
+void lk_data_free(lk_data *d) {
+  if (!d) return;
+  if (d->arena) lk_free(((void **)d->arena)[-1]);
+  lk_free(d);
+}
+
+lk_status lk_data_copy(lk_data *dst, const lk_data *src) {
+  if (!dst || !src || dst->model != src->model || dst->arena_size != src->arena_size)
+    return LK_INVALID_ARGUMENT;
+  if (dst != src) memcpy(dst->arena, src->arena, src->arena_size);
+  return LK_OK;
+}
+
+void lk_data_reset(lk_data *d) {
+  if (!d) return;
+  const lk_model *m = d->model;
+  memset(d->arena, 0, d->arena_size);
+  lk_model_initial_state(m, d->q, d->v);
+  for (int i = 0; i < m->nlink; i++) {
+    d->xup[i] = lk_tf_identity();
+    d->xw[i] = lk_tf_identity();
+  }
+  lk_dyn_data_reset(m, &d->dyn);
+  lk_col_data_reset(m, &d->col);
+  lk_sim_data_reset(m, &d->sim);
+}
+
+const lk_model *lk_data_model(const lk_data *d) { return d ? d->model : NULL; }
+size_t lk_data_size(const lk_data *d) { return d ? d->arena_size : 0; }
+double lk_data_time(const lk_data *d) { return d ? d->s->time : 0; }
+void lk_data_set_time(lk_data *d, double t) {
+  if (d) d->s->time = t;
+}
+double *lk_data_q(lk_data *d) { return d ? d->q : NULL; }
+double *lk_data_v(lk_data *d) { return d ? d->v : NULL; }
+double *lk_data_qacc(lk_data *d) { return d ? d->qacc : NULL; }
+double *lk_data_tau(lk_data *d) { return d ? d->tau : NULL; }
+
+static int link_ok(const lk_data *d, int link) {
+  return d && link >= 0 && link < d->model->nlink;
+}
+
+lk_status lk_data_apply_force(lk_data *d, int link, lk_vec3 point, lk_vec3 force) {
+  if (!link_ok(d, link) || link == 0) return LK_INVALID_ARGUMENT;
+  if (!lk_v3_isfinite(point) || !lk_v3_isfinite(force)) return LK_NON_FINITE;
+  lk_force *f = &d->fext[link];
+  f->lin = lk_v3_add(f->lin, force);
+  f->ang = lk_v3_add(f->ang, lk_v3_cross(point, force));
+  return LK_OK;
+}
+
+lk_status lk_data_apply_torque(lk_data *d, int link, lk_vec3 torque) {
+  if (!link_ok(d, link) || link == 0) return LK_INVALID_ARGUMENT;
+  if (!lk_v3_isfinite(torque)) return LK_NON_FINITE;
+  d->fext[link].ang = lk_v3_add(d->fext[link].ang, torque);
+  return LK_OK;
+}
+
+lk_force lk_data_external_wrench(const lk_data *d, int link) {
+  return link_ok(d, link) ? d->fext[link] : lk_fo_zero();
+}
+
+void lk_data_clear_loads(lk_data *d) {
+  if (!d) return;
+  memset(d->tau, 0, (size_t)d->model->nv * sizeof *d->tau);
+  memset(d->fext, 0, (size_t)d->model->nlink * sizeof *d->fext);
+}
+
+const lk_transform *lk_data_link_pose(const lk_data *d, int link) {
+  return link_ok(d, link) ? &d->xw[link] : NULL;
+}
+
+lk_motion lk_data_link_velocity(const lk_data *d, int link) {
+  if (!link_ok(d, link)) return lk_mo_zero();
+  const lk_transform *X = &d->xw[link];
+  return lk_mo(lk_tf_dir(X, d->vl[link].ang), lk_tf_dir(X, d->vl[link].lin));
+}
+
+lk_vec3 lk_data_point_position(const lk_data *d, int link, lk_vec3 p) {
+  if (!link_ok(d, link)) return lk_v3_zero();
+  return lk_tf_point(&d->xw[link], p);
+}
+
+lk_vec3 lk_data_point_velocity(const lk_data *d, int link, lk_vec3 p) {
+  if (!link_ok(d, link)) return lk_v3_zero();
+  const lk_motion *v = &d->vl[link];
+  return lk_tf_dir(&d->xw[link], lk_v3_add(v->lin, lk_v3_cross(v->ang, p)));
+}

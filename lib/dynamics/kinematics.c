@@ -1,0 +1,75 @@
+/* Forward kinematics: poses, motion subspaces, velocities and
+ * velocity-product accelerations of every link, root to leaves. */
+#include "core/internal.h"
+#include "data/data_impl.h"
+#include "linkage/dynamics.h"
+
+/* Unit quaternion stored (w, x, y, z) at p; normalized on read so that a
+ * slightly denormalized state never skews the geometry. */
+static lk_quat read_quat(const double *p) { return lk_q_normalize(lk_q(p[0], p[1], p[2], p[3])); }
+
+lk_status lk_forward_kinematics(const lk_model *m, lk_data *d) {
+  if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
+  if (!lk_all_finite(d->q, (size_t)m->nq) || !lk_all_finite(d->v, (size_t)m->nv))
+    return LK_NON_FINITE;
+  d->xw[0] = lk_tf_identity();
+  d->vl[0] = lk_mo_zero();
+  d->cl[0] = lk_mo_zero();
+  for (int i = 1; i < m->nlink; i++) {
+    const double *q = d->q + m->qadr[i];
+    const double *qd = d->v + m->vadr[i];
+    lk_motion *S = d->S + m->vadr[i];
+    lk_vec3 ax = m->axis[i];
+    lk_transform XJ; /* pose of the link frame in its joint frame */
+    lk_motion vJ = lk_mo_zero(), cJ = lk_mo_zero();
+    switch (m->jtype[i]) {
+      case LK_JOINT_FIXED:
+        XJ = lk_tf_identity();
+        break;
+      case LK_JOINT_REVOLUTE:
+        XJ.R = lk_m3_from_axis_angle(ax, q[0]);
+        XJ.p = lk_v3_zero();
+        S[0] = lk_mo(ax, lk_v3_zero());
+        vJ = lk_mo_scale(S[0], qd[0]);
+        break;
+      case LK_JOINT_PRISMATIC:
+        XJ.R = lk_m3_identity();
+        XJ.p = lk_v3_scale(ax, q[0]);
+        S[0] = lk_mo(lk_v3_zero(), ax);
+        vJ = lk_mo_scale(S[0], qd[0]);
+        break;
+      case LK_JOINT_BALL:
+        /* v = angular velocity in the joint frame: omega_link = R^T omega. */
+        XJ.R = lk_q_to_mat3(read_quat(q));
+        XJ.p = lk_v3_zero();
+        for (int k = 0; k < 3; k++) S[k] = lk_mo(lk_m3_row(&XJ.R, k), lk_v3_zero());
+        vJ = lk_mo(lk_m3_tmulv(&XJ.R, lk_v3_from(qd)), lk_v3_zero());
+        break;
+      case LK_JOINT_FREE: {
+        /* v = (velocity of the link origin, angular velocity), both in the
+         * joint frame. In link coordinates S = [0 R^T; R^T 0], whose apparent
+         * derivative gives c_J = (0, -w_b x v_b). */
+        XJ.R = lk_q_to_mat3(read_quat(q + 3));
+        XJ.p = lk_v3_from(q);
+        for (int k = 0; k < 3; k++) {
+          lk_vec3 rk = lk_m3_row(&XJ.R, k); /* R^T e_k */
+          S[k] = lk_mo(lk_v3_zero(), rk);
+          S[k + 3] = lk_mo(rk, lk_v3_zero());
+        }
+        vJ = lk_mo(lk_m3_tmulv(&XJ.R, lk_v3_from(qd + 3)), lk_m3_tmulv(&XJ.R, lk_v3_from(qd)));
+        cJ = lk_mo(lk_v3_zero(), lk_v3_neg(lk_v3_cross(vJ.ang, vJ.lin)));
+        break;
+      }
+      default:
+        return LK_INVALID_ARGUMENT;
+    }
+    int p = m->parent[i];
+    d->xup[i] = lk_tf_mul(&m->link[i].origin, &XJ);
+    d->xw[i] = lk_tf_mul(&d->xw[p], &d->xup[i]);
+    lk_motion vp = lk_tf_inv_motion(&d->xup[i], d->vl[p]);
+    d->vl[i] = lk_mo_add(vp, vJ);
+    d->cl[i] = lk_mo_add(cJ, lk_mo_cross_mo(d->vl[i], vJ));
+  }
+  d->s->kinematics_valid = 1;
+  return LK_OK;
+}

@@ -1,0 +1,87 @@
+/* The model's layout, shared by the library's layers (not installed).
+ *
+ * After lk_model_finalize() every per-link array is indexed by link (0 is
+ * the world, parents before children) and every per-DoF array by velocity
+ * index. Layers read these directly; nothing here changes after finalize
+ * except `opt` (through lk_model_set_options). */
+#ifndef LK_MODEL_IMPL_H
+#define LK_MODEL_IMPL_H
+
+#include "linkage/model.h"
+
+typedef struct {
+  char *name;
+  char *parent_name; /* as given (NULL: world) */
+  lk_transform origin;
+  lk_joint_spec joint; /* joint.name owned (never NULL after finalize) */
+  double mass;
+  lk_vec3 com;
+  lk_mat3 inertia; /* about com */
+} lk_link_rec;
+
+typedef struct {
+  char *name; /* may be NULL */
+  char *link_name;
+  char *material_name;
+  lk_geom_spec spec; /* strings in spec point at the fields above */
+} lk_geom_rec;
+
+typedef struct {
+  char *joint;
+  double q[7], v[6];
+  int nq, nv; /* counts given (0 when that part was not given) */
+  int has_q, has_v;
+} lk_initial_rec;
+
+struct lk_model {
+  int finalized;
+  char *name;
+  lk_options opt;
+
+  /* ---- builder staging (in insertion order) ---- */
+  lk_link_rec *staged;
+  int nstaged, cap_staged;
+  lk_geom_rec *geoms_in;
+  int ngeom_in, cap_geom;
+  lk_material_spec *mats_in; /* names owned */
+  int nmat_in, cap_mat;
+  lk_initial_rec *inits;
+  int ninit, cap_init;
+
+  /* ---- finalized (link 0 = world) ---- */
+  int nlink, nq, nv, ngeom, nmat;
+  lk_link_rec *link;   /* link[0] is the world (name "world", no joint) */
+  int *parent;         /* -1 for the world */
+  lk_joint_type *jtype;
+  int *qadr, *vadr, *jnq, *jnv;
+  lk_vec3 *axis;          /* unit, in the joint frame */
+  lk_inertia *inertia;    /* spatial inertia of each link about its origin */
+  int *nchild, **child;   /* children lists (into one block) */
+  int *subtree_end;       /* links i..subtree_end[i]-1 are i's subtree */
+
+  /* per DoF */
+  int *dof_link;    /* link owning the DoF */
+  int *dof_parent;  /* previous DoF on the path to the root, -1 (the tree
+                       sparsity pattern of M: lambda(i) in Featherstone 6.5) */
+  double *dof_armature, *dof_damping, *dof_stiffness, *dof_friction;
+
+  /* geoms and materials (material 0 is the default) */
+  lk_geom_rec *geom; /* finalized order = insertion order */
+  int *geom_link, *geom_mat;
+  lk_material_spec *mat;
+
+  double *q_neutral; /* nq */
+  double *q_init;    /* nq */
+  double *v_init;    /* nv */
+  double total_mass;
+  int contact_capacity; /* contacts an lk_data can hold (options or auto) */
+};
+
+/* Validation helpers (model.c, finalize.c). */
+lk_status lk_model_check_options(const lk_options *o, lk_error *err);
+int lk_model_finite_tf(const lk_transform *t);
+
+/* Checks shared by the layers' public entry points. */
+static inline int lk_model_ok(const lk_model *m) { return m && m->finalized; }
+
+#endif
