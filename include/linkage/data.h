@@ -58,6 +58,13 @@ lk_force lk_data_external_wrench(const lk_data *d, int link);
 /* Zero tau and every external wrench. */
 void lk_data_clear_loads(lk_data *d);
 
+/* Actuators (by index, see lk_model_actuator_index): the target a servo
+ * tracks (or the constant effort), and the force it applied in the last
+ * step (after clamping to max_effort). */
+lk_status lk_data_actuator_set_target(lk_data *d, int actuator, double target);
+double lk_data_actuator_target(const lk_data *d, int actuator);
+double lk_data_actuator_force(const lk_data *d, int actuator);
+
 /* Results of lk_forward_kinematics() (linkage/dynamics.h). */
 /* World pose of a link frame. */
 const lk_transform *lk_data_link_pose(const lk_data *d, int link);

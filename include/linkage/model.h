@@ -168,6 +168,114 @@ typedef struct {
 
 void lk_options_default(lk_options *o);
 
+/* ------------------------------------------- actuators, loads, contacts,
+ * and constraints between links (all referenced by name, resolved and
+ * checked at finalize). */
+
+typedef enum {
+  LK_ACTUATOR_EFFORT = 0, /* tau = target (or the schedule at time t) */
+  LK_ACTUATOR_POSITION,   /* PD servo: tau = kp (target - q) - kv v */
+  LK_ACTUATOR_VELOCITY,   /* tau = kv (target - v) */
+  LK_ACTUATOR_TYPE_COUNT
+} lk_actuator_type;
+
+typedef struct {
+  const char *name;  /* unique; NULL or "": the joint's name */
+  const char *joint; /* a revolute or prismatic joint */
+  lk_actuator_type type;
+  double kp, kv;      /* gains (N m/rad, N m s/rad; or N/m, N s/m) */
+  double target;      /* initial target: effort, position or velocity */
+  double max_effort;  /* |tau| is clamped to this; INFINITY: unlimited */
+  /* Effort schedule: piecewise-linear in time through (t_k, effort_k),
+   * held constant outside; times strictly increasing. NULL: constant. */
+  const double *schedule_t, *schedule_effort;
+  int nschedule;
+} lk_actuator_spec;
+
+/* Defaults: effort type, gains 0, target 0, max_effort INFINITY. */
+void lk_actuator_spec_default(lk_actuator_spec *s);
+const char *lk_actuator_type_name(lk_actuator_type t);
+int lk_actuator_type_from_name(const char *name);
+
+typedef enum { LK_FRAME_WORLD = 0, LK_FRAME_LINK } lk_frame;
+
+typedef struct {
+  const char *name;     /* optional */
+  const char *link;
+  lk_vec3 point;        /* application point, fixed on the link (link coords) */
+  lk_vec3 force;        /* N, in `frame` coordinates */
+  lk_vec3 torque;       /* N m, in `frame` coordinates */
+  lk_frame frame;
+  double start, end;    /* active for start <= t < end (s); end may be INFINITY */
+} lk_load_spec;
+
+/* Defaults: zero force/torque/point, world frame, active from 0 forever. */
+void lk_load_spec_default(lk_load_spec *s);
+
+typedef enum {
+  LK_CONTACT_FRICTION = 0, /* point contact: normal + Coulomb friction */
+  LK_CONTACT_ROLLING,      /* plus torsional and rolling friction on a patch */
+} lk_contact_type;
+
+/* An explicit contact, as a grasp program places one (Darwin2K style): a
+ * point on a link against a surface on another link or the world. */
+typedef struct {
+  const char *name;     /* optional, unique when given */
+  lk_contact_type type;
+  const char *link;     /* the body that touches */
+  lk_vec3 point;        /* contact point on it (link coords) */
+  const char *other;    /* the surface's link; NULL or "world" */
+  lk_vec3 other_point;  /* a point of the surface (other's coords) */
+  lk_vec3 normal;       /* the surface's outward normal (other's coords),
+                           pointing towards the touching body */
+  double radius;        /* > 0: `point` is the centre of a sphere of this
+                           radius on link, and the contact point relocates
+                           to its lowest point along -normal every step
+                           (a rolling body); 0: a fixed point */
+  double tolerance;     /* penetration allowed before correction (m) */
+  const char *material; /* NULL: the default material */
+  double patch_radius;  /* rolling: < 0 means the material's value */
+} lk_contact_spec;
+
+/* Defaults: friction type, world surface with normal +z, tolerance 1e-4,
+ * patch_radius -1 (from the material). */
+void lk_contact_spec_default(lk_contact_spec *s);
+
+typedef enum {
+  LK_LOOP_BALL = 0, /* the two frame origins coincide (3 rows) */
+  LK_LOOP_PIN,      /* origins coincide and z axes stay aligned (5 rows) */
+  LK_LOOP_RIGID,    /* the two frames coincide (6 rows) */
+} lk_loop_type;
+
+/* A bilateral constraint closing a kinematic loop between two links. */
+typedef struct {
+  const char *name;  /* optional, unique when given */
+  lk_loop_type type;
+  const char *link_a, *link_b; /* link_b may be "world" */
+  lk_transform frame_a;        /* in link a */
+  lk_transform frame_b;        /* in link b */
+} lk_loop_spec;
+
+void lk_loop_spec_default(lk_loop_spec *s);
+
+/* Two 1-DoF joints moving in a fixed ratio: q_a = ratio q_b + offset. */
+typedef struct {
+  const char *name;
+  const char *joint_a, *joint_b;
+  double ratio, offset;
+} lk_coupling_spec;
+
+/* A unilateral maximum distance between a point on a link and a point on
+ * another link or the world. */
+typedef struct {
+  const char *name;
+  const char *link;
+  lk_vec3 point;
+  const char *other; /* NULL or "world" */
+  lk_vec3 other_point;
+  double length;     /* m, > 0 */
+} lk_tether_spec;
+
 /* ---------------------------------------------------------------- build */
 
 /* A new, empty model (only the world), or NULL when out of memory. */
@@ -184,6 +292,13 @@ lk_status lk_model_add_material(lk_model *m, const lk_material_spec *s, lk_error
 lk_status lk_model_set_options(lk_model *m, const lk_options *o, lk_error *err);
 /* The name given to the model (a mechanism name); copied. */
 lk_status lk_model_set_name(lk_model *m, const char *name, lk_error *err);
+
+lk_status lk_model_add_actuator(lk_model *m, const lk_actuator_spec *s, lk_error *err);
+lk_status lk_model_add_load(lk_model *m, const lk_load_spec *s, lk_error *err);
+lk_status lk_model_add_contact(lk_model *m, const lk_contact_spec *s, lk_error *err);
+lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err);
+lk_status lk_model_add_coupling(lk_model *m, const lk_coupling_spec *s, lk_error *err);
+lk_status lk_model_add_tether(lk_model *m, const lk_tether_spec *s, lk_error *err);
 
 /* The initial state a new lk_data starts from, for one joint: nq position
  * and nv velocity values (either may be NULL to keep the default: q at the
@@ -234,6 +349,21 @@ lk_status lk_model_geom(const lk_model *m, int geom, lk_geom_spec *out);
 int lk_model_geom_link(const lk_model *m, int geom);
 lk_status lk_model_material(const lk_model *m, int material, lk_material_spec *out);
 int lk_model_geom_material(const lk_model *m, int geom);
+
+int lk_model_nactuator(const lk_model *m);
+int lk_model_nload(const lk_model *m);
+int lk_model_ncontact(const lk_model *m); /* explicit contacts */
+int lk_model_nloop(const lk_model *m);
+int lk_model_ncoupling(const lk_model *m);
+int lk_model_ntether(const lk_model *m);
+int lk_model_actuator_index(const lk_model *m, const char *name);
+/* Specs as finalized (strings point into the model). */
+lk_status lk_model_actuator(const lk_model *m, int i, lk_actuator_spec *out);
+lk_status lk_model_load(const lk_model *m, int i, lk_load_spec *out);
+lk_status lk_model_contact(const lk_model *m, int i, lk_contact_spec *out);
+lk_status lk_model_loop(const lk_model *m, int i, lk_loop_spec *out);
+lk_status lk_model_coupling(const lk_model *m, int i, lk_coupling_spec *out);
+lk_status lk_model_tether(const lk_model *m, int i, lk_tether_spec *out);
 
 /* Total mass of the mechanism (world excluded). */
 double lk_model_total_mass(const lk_model *m);

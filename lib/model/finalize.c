@@ -488,6 +488,8 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
     if (in->has_v) memcpy(m->v_init + m->vadr[i], in->v, (size_t)m->jnv[i] * sizeof(double));
   }
 
+  if ((st = lk_model_finalize_elements(m, err))) goto fail_built;
+
   lk_free(par);
   lk_free(order);
   lk_free(stack);

@@ -2,4 +2,5 @@
 lib_liblinkage_la_SOURCES += \
 	%reldir%/model_impl.h \
 	%reldir%/model.c \
-	%reldir%/finalize.c
+	%reldir%/finalize.c \
+	%reldir%/elements.c

@@ -160,11 +160,12 @@ void lk_model_free(lk_model *m) {
   lk_free(m->q_init);
   lk_free(m->v_init);
   lk_free(m->name);
+  lk_model_free_elements(m);
   lk_free(m);
 }
 
 /* Grow a staging array by one element. */
-static int grow(void **arr, int *cap, int n, size_t elem) {
+int lk_model_grow(void **arr, int *cap, int n, size_t elem) {
   if (n < *cap) return 1;
   int nc = *cap ? 2 * *cap : 8;
   void *p = lk_realloc(*arr, (size_t)nc * elem);
@@ -189,7 +190,7 @@ lk_status lk_model_add_link(lk_model *m, const lk_link_spec *s, lk_error *err) {
   lk_status st = check_builder(m, s, err);
   if (st) return st;
   if (!s->name || !*s->name) return lk_error_set(err, LK_INVALID_MODEL, "a link needs a name");
-  if (!grow((void **)&m->staged, &m->cap_staged, m->nstaged, sizeof *m->staged))
+  if (!lk_model_grow((void **)&m->staged, &m->cap_staged, m->nstaged, sizeof *m->staged))
     return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory adding link '%s'", s->name);
   lk_link_rec r;
   memset(&r, 0, sizeof r);
@@ -212,7 +213,7 @@ lk_status lk_model_add_link(lk_model *m, const lk_link_spec *s, lk_error *err) {
 lk_status lk_model_add_geom(lk_model *m, const lk_geom_spec *s, lk_error *err) {
   lk_status st = check_builder(m, s, err);
   if (st) return st;
-  if (!grow((void **)&m->geoms_in, &m->cap_geom, m->ngeom_in, sizeof *m->geoms_in))
+  if (!lk_model_grow((void **)&m->geoms_in, &m->cap_geom, m->ngeom_in, sizeof *m->geoms_in))
     return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory adding a geom");
   lk_geom_rec g;
   memset(&g, 0, sizeof g);
@@ -236,7 +237,7 @@ lk_status lk_model_add_material(lk_model *m, const lk_material_spec *s, lk_error
   lk_status st = check_builder(m, s, err);
   if (st) return st;
   if (!s->name || !*s->name) return lk_error_set(err, LK_INVALID_MODEL, "a material needs a name");
-  if (!grow((void **)&m->mats_in, &m->cap_mat, m->nmat_in, sizeof *m->mats_in))
+  if (!lk_model_grow((void **)&m->mats_in, &m->cap_mat, m->nmat_in, sizeof *m->mats_in))
     return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory adding material '%s'", s->name);
   lk_material_spec c = *s;
   c.name = lk_strdup(s->name);
@@ -271,7 +272,7 @@ lk_status lk_model_set_initial(lk_model *m, const char *joint, const double *q, 
     return lk_error_set(err, LK_INVALID_ARGUMENT,
                         "joint '%s': initial state has %d positions and %d velocities (at most 7 and 6)",
                         joint, q ? nq : 0, v ? nv : 0);
-  if (!grow((void **)&m->inits, &m->cap_init, m->ninit, sizeof *m->inits))
+  if (!lk_model_grow((void **)&m->inits, &m->cap_init, m->ninit, sizeof *m->inits))
     return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   lk_initial_rec r;
   memset(&r, 0, sizeof r);

@@ -33,6 +33,45 @@ typedef struct {
   int has_q, has_v;
 } lk_initial_rec;
 
+/* Elements referenced by name; indices resolved at finalize. Each record
+ * owns its strings and the spec's pointers point at them. */
+typedef struct {
+  lk_actuator_spec spec;
+  char *name, *joint;
+  double *sched; /* 2 * nschedule: times then efforts */
+  int link, dof; /* resolved */
+} lk_actuator_rec;
+
+typedef struct {
+  lk_load_spec spec;
+  char *name, *link_name;
+  int link;
+} lk_load_rec;
+
+typedef struct {
+  lk_contact_spec spec;
+  char *name, *link_name, *other_name, *material_name;
+  int link, other, mat;
+} lk_xcontact_rec;
+
+typedef struct {
+  lk_loop_spec spec;
+  char *name, *a_name, *b_name;
+  int link_a, link_b;
+} lk_loop_rec;
+
+typedef struct {
+  lk_coupling_spec spec;
+  char *name, *a_name, *b_name;
+  int dof_a, dof_b;
+} lk_coupling_rec;
+
+typedef struct {
+  lk_tether_spec spec;
+  char *name, *link_name, *other_name;
+  int link, other;
+} lk_tether_rec;
+
 struct lk_model {
   int finalized;
   char *name;
@@ -73,6 +112,20 @@ struct lk_model {
   double *q_neutral; /* nq */
   double *q_init;    /* nq */
   double *v_init;    /* nv */
+  /* actuators, loads, explicit contacts, loops, couplings, tethers */
+  lk_actuator_rec *act;
+  int nact, cap_act;
+  lk_load_rec *load;
+  int nload, cap_load;
+  lk_xcontact_rec *xcon;
+  int nxcon, cap_xcon;
+  lk_loop_rec *loop;
+  int nloop, cap_loop;
+  lk_coupling_rec *coup;
+  int ncoup, cap_coup;
+  lk_tether_rec *teth;
+  int nteth, cap_teth;
+
   double total_mass;
   int contact_capacity; /* contacts an lk_data can hold (options or auto) */
 };
@@ -80,6 +133,12 @@ struct lk_model {
 /* Validation helpers (model.c, finalize.c). */
 lk_status lk_model_check_options(const lk_options *o, lk_error *err);
 int lk_model_finite_tf(const lk_transform *t);
+
+/* elements.c: resolve and check the named elements (called by finalize once
+ * links, joints and materials are in place), and free them. */
+lk_status lk_model_finalize_elements(lk_model *m, lk_error *err);
+void lk_model_free_elements(lk_model *m);
+int lk_model_grow(void **arr, int *cap, int n, size_t elem);
 
 /* Checks shared by the layers' public entry points. */
 static inline int lk_model_ok(const lk_model *m) { return m && m->finalized; }

@@ -450,6 +450,129 @@ static void test_data_copy_and_loads(void) {
   lk_model_free(m3);
 }
 
+
+static void two_hinges(lk_model *m) {
+  lk_link_spec a = body("a", NULL, LK_JOINT_REVOLUTE), b = body("b", "a", LK_JOINT_REVOLUTE);
+  a.joint.name = "j1";
+  b.joint.name = "j2";
+  add(m, a);
+  add(m, b);
+}
+static void b_act_unknown_joint(lk_model *m) {
+  two_hinges(m);
+  lk_actuator_spec s;
+  lk_actuator_spec_default(&s);
+  s.joint = "j9";
+  lk_model_add_actuator(m, &s, NULL);
+}
+static void b_act_ball(lk_model *m) {
+  add(m, body("a", NULL, LK_JOINT_BALL));
+  lk_actuator_spec s;
+  lk_actuator_spec_default(&s);
+  s.joint = "a";
+  lk_model_add_actuator(m, &s, NULL);
+}
+static void b_act_schedule(lk_model *m) {
+  two_hinges(m);
+  lk_actuator_spec s;
+  lk_actuator_spec_default(&s);
+  s.joint = "j1";
+  double t[3] = {0, 1, 1}, e[3] = {0, 1, 2};
+  s.schedule_t = t;
+  s.schedule_effort = e;
+  s.nschedule = 3;
+  lk_model_add_actuator(m, &s, NULL);
+}
+static void b_load_unknown(lk_model *m) {
+  two_hinges(m);
+  lk_load_spec s;
+  lk_load_spec_default(&s);
+  s.link = "c";
+  lk_model_add_load(m, &s, NULL);
+}
+static void b_contact_zero_normal(lk_model *m) {
+  two_hinges(m);
+  lk_contact_spec s;
+  lk_contact_spec_default(&s);
+  s.name = "pad";
+  s.link = "b";
+  s.normal = lk_v3_zero();
+  lk_model_add_contact(m, &s, NULL);
+}
+static void b_contact_material(lk_model *m) {
+  two_hinges(m);
+  lk_contact_spec s;
+  lk_contact_spec_default(&s);
+  s.name = "pad";
+  s.link = "b";
+  s.material = "felt";
+  lk_model_add_contact(m, &s, NULL);
+}
+static void b_loop_same(lk_model *m) {
+  two_hinges(m);
+  lk_loop_spec s;
+  lk_loop_spec_default(&s);
+  s.name = "close";
+  s.link_a = "b";
+  s.link_b = "b";
+  lk_model_add_loop(m, &s, NULL);
+}
+static void b_coupling_fixed(lk_model *m) {
+  two_hinges(m);
+  add(m, body("f", "b", LK_JOINT_FIXED));
+  lk_coupling_spec s = {"gear", "j1", "f", 2.0, 0.0};
+  lk_model_add_coupling(m, &s, NULL);
+}
+static void b_tether_length(lk_model *m) {
+  two_hinges(m);
+  lk_tether_spec s = {"rope", "b", {0, 0, 0}, NULL, {0, 0, 1}, 0.0};
+  lk_model_add_tether(m, &s, NULL);
+}
+
+static void test_element_validation_errors(void) {
+  expect_error(b_act_unknown_joint, LK_INVALID_MODEL, "actuator 'j9': unknown joint 'j9'");
+  expect_error(b_act_ball, LK_INVALID_MODEL, "joint 'a' is ball; actuators drive revolute or prismatic");
+  expect_error(b_act_schedule, LK_INVALID_MODEL, "schedule times must increase (1 after 1)");
+  expect_error(b_load_unknown, LK_INVALID_MODEL, "load on unknown link 'c'");
+  expect_error(b_contact_zero_normal, LK_INVALID_MODEL, "contact 'pad': normal must not be zero");
+  expect_error(b_contact_material, LK_INVALID_MODEL, "contact 'pad': unknown material 'felt'");
+  expect_error(b_loop_same, LK_INVALID_MODEL, "loop 'close': links a and b are the same");
+  expect_error(b_coupling_fixed, LK_INVALID_MODEL, "coupling 'gear': both joints must be revolute or prismatic");
+  expect_error(b_tether_length, LK_INVALID_MODEL, "tether 'rope': points must be finite and length positive");
+}
+
+static void test_elements_resolve_by_name(void) {
+  lk_model *m = lk_model_new();
+  lk_error e;
+  two_hinges(m);
+  lk_actuator_spec a;
+  lk_actuator_spec_default(&a);
+  a.joint = "j2";
+  a.type = LK_ACTUATOR_POSITION;
+  a.kp = 200;
+  a.kv = 20;
+  a.max_effort = 10;
+  LK_ASSERT_OK(lk_model_add_actuator(m, &a, &e), &e);
+  lk_contact_spec c;
+  lk_contact_spec_default(&c);
+  c.link = "b";
+  c.normal = lk_v3(0, 0, 2);
+  LK_ASSERT_OK(lk_model_add_contact(m, &c, &e), &e);
+  LK_ASSERT_OK(lk_model_finalize(m, &e), &e);
+  LK_ASSERT_INT_EQ(lk_model_nactuator(m), 1);
+  LK_ASSERT_INT_EQ(lk_model_actuator_index(m, "j2"), 0); /* named after its joint */
+  lk_actuator_spec got;
+  LK_ASSERT_OK(lk_model_actuator(m, 0, &got), (lk_error *)NULL);
+  CU_ASSERT_STRING_EQUAL(got.joint, "j2");
+  LK_ASSERT_NEAR(got.kp, 200, 0);
+  lk_contact_spec gc;
+  LK_ASSERT_OK(lk_model_contact(m, 0, &gc), (lk_error *)NULL);
+  CU_ASSERT_STRING_EQUAL(gc.other, "world");
+  LK_ASSERT_NEAR(gc.normal.z, 1, 1e-15); /* normalized */
+  LK_ASSERT_INT_EQ(lk_model_contact(m, 1, &gc), LK_INVALID_ARGUMENT);
+  lk_model_free(m);
+}
+
 static const lk_test tests[] = {
     {"links in any order are sorted parent first", test_links_in_any_order_are_sorted_parent_first},
     {"every validation error, with its message", test_every_validation_error},
@@ -458,6 +581,8 @@ static const lk_test tests[] = {
     {"forward kinematics of a planar double pendulum", test_forward_kinematics_planar_double_pendulum},
     {"free joint velocity is world-frame (p', omega)", test_free_joint_velocity_convention},
     {"data copy, reset and loads", test_data_copy_and_loads},
+    {"actuator/load/contact/loop/coupling/tether validation", test_element_validation_errors},
+    {"elements resolve by name", test_elements_resolve_by_name},
     {NULL, NULL},
 };
 

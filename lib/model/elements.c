@@ -1,0 +1,463 @@
+/* Actuators, loads, explicit contacts, loop closures, joint couplings and
+ * tethers: staged by name, resolved to indices and checked at finalize. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "model/model_impl.h"
+
+static const char *const kActNames[LK_ACTUATOR_TYPE_COUNT] = {"effort", "position", "velocity"};
+
+const char *lk_actuator_type_name(lk_actuator_type t) {
+  return (int)t >= 0 && t < LK_ACTUATOR_TYPE_COUNT ? kActNames[t] : NULL;
+}
+
+int lk_actuator_type_from_name(const char *name) {
+  for (int i = 0; name && i < LK_ACTUATOR_TYPE_COUNT; i++)
+    if (strcmp(name, kActNames[i]) == 0) return i;
+  return -1;
+}
+
+void lk_actuator_spec_default(lk_actuator_spec *s) {
+  memset(s, 0, sizeof *s);
+  s->type = LK_ACTUATOR_EFFORT;
+  s->max_effort = INFINITY;
+}
+
+void lk_load_spec_default(lk_load_spec *s) {
+  memset(s, 0, sizeof *s);
+  s->frame = LK_FRAME_WORLD;
+  s->start = 0;
+  s->end = INFINITY;
+}
+
+void lk_contact_spec_default(lk_contact_spec *s) {
+  memset(s, 0, sizeof *s);
+  s->type = LK_CONTACT_FRICTION;
+  s->normal = lk_v3(0, 0, 1);
+  s->tolerance = 1e-4;
+  s->patch_radius = -1;
+}
+
+void lk_loop_spec_default(lk_loop_spec *s) {
+  memset(s, 0, sizeof *s);
+  s->type = LK_LOOP_BALL;
+  s->frame_a = lk_tf_identity();
+  s->frame_b = lk_tf_identity();
+}
+
+/* Copy an optional string: NULL and "" stay NULL. Returns 0 on OOM. */
+static int dup_opt(char **out, const char *s) {
+  *out = NULL;
+  if (!s || !*s) return 1;
+  *out = lk_strdup(s);
+  return *out != NULL;
+}
+
+static lk_status staging_ok(lk_model *m, const void *s, lk_error *err) {
+  if (!m || !s) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL model or spec");
+  if (m->finalized)
+    return lk_error_set(err, LK_INVALID_MODEL, "the model is finalized: it cannot be changed");
+  return LK_OK;
+}
+
+#define GROW(arr, cap, n)                                                      \
+  do {                                                                         \
+    if (!lk_model_grow((void **)&(arr), &(cap), (n), sizeof *(arr)))           \
+      return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");             \
+  } while (0)
+
+static void free_act(lk_actuator_rec *r) {
+  lk_free(r->name);
+  lk_free(r->joint);
+  lk_free(r->sched);
+}
+
+lk_status lk_model_add_actuator(lk_model *m, const lk_actuator_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->joint || !*s->joint) return lk_error_set(err, LK_INVALID_MODEL, "an actuator needs a joint");
+  if (s->nschedule < 0 || (s->nschedule > 0 && (!s->schedule_t || !s->schedule_effort)))
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "actuator on '%s': bad schedule", s->joint);
+  GROW(m->act, m->cap_act, m->nact);
+  lk_actuator_rec r;
+  memset(&r, 0, sizeof r);
+  r.spec = *s;
+  int ok = dup_opt(&r.name, s->name && *s->name ? s->name : s->joint) && dup_opt(&r.joint, s->joint);
+  if (ok && s->nschedule > 0) {
+    r.sched = lk_calloc(2 * (size_t)s->nschedule, sizeof(double));
+    ok = r.sched != NULL;
+    if (ok) {
+      memcpy(r.sched, s->schedule_t, (size_t)s->nschedule * sizeof(double));
+      memcpy(r.sched + s->nschedule, s->schedule_effort, (size_t)s->nschedule * sizeof(double));
+    }
+  }
+  if (!ok) {
+    free_act(&r);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  r.spec.name = r.name;
+  r.spec.joint = r.joint;
+  r.spec.schedule_t = r.sched;
+  r.spec.schedule_effort = r.sched ? r.sched + s->nschedule : NULL;
+  m->act[m->nact++] = r;
+  return LK_OK;
+}
+
+lk_status lk_model_add_load(lk_model *m, const lk_load_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->link || !*s->link) return lk_error_set(err, LK_INVALID_MODEL, "a load needs a link");
+  GROW(m->load, m->cap_load, m->nload);
+  lk_load_rec r;
+  memset(&r, 0, sizeof r);
+  r.spec = *s;
+  if (!dup_opt(&r.name, s->name) || !dup_opt(&r.link_name, s->link)) {
+    lk_free(r.name);
+    lk_free(r.link_name);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  r.spec.name = r.name;
+  r.spec.link = r.link_name;
+  m->load[m->nload++] = r;
+  return LK_OK;
+}
+
+lk_status lk_model_add_contact(lk_model *m, const lk_contact_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->link || !*s->link) return lk_error_set(err, LK_INVALID_MODEL, "a contact needs a link");
+  GROW(m->xcon, m->cap_xcon, m->nxcon);
+  lk_xcontact_rec r;
+  memset(&r, 0, sizeof r);
+  r.spec = *s;
+  if (!dup_opt(&r.name, s->name) || !dup_opt(&r.link_name, s->link) ||
+      !dup_opt(&r.other_name, s->other && *s->other ? s->other : "world") ||
+      !dup_opt(&r.material_name, s->material)) {
+    lk_free(r.name);
+    lk_free(r.link_name);
+    lk_free(r.other_name);
+    lk_free(r.material_name);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  r.spec.name = r.name;
+  r.spec.link = r.link_name;
+  r.spec.other = r.other_name;
+  r.spec.material = r.material_name;
+  m->xcon[m->nxcon++] = r;
+  return LK_OK;
+}
+
+lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->link_a || !*s->link_a)
+    return lk_error_set(err, LK_INVALID_MODEL, "a loop closure needs link_a");
+  GROW(m->loop, m->cap_loop, m->nloop);
+  lk_loop_rec r;
+  memset(&r, 0, sizeof r);
+  r.spec = *s;
+  if (!dup_opt(&r.name, s->name) || !dup_opt(&r.a_name, s->link_a) ||
+      !dup_opt(&r.b_name, s->link_b && *s->link_b ? s->link_b : "world")) {
+    lk_free(r.name);
+    lk_free(r.a_name);
+    lk_free(r.b_name);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  r.spec.name = r.name;
+  r.spec.link_a = r.a_name;
+  r.spec.link_b = r.b_name;
+  m->loop[m->nloop++] = r;
+  return LK_OK;
+}
+
+lk_status lk_model_add_coupling(lk_model *m, const lk_coupling_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->joint_a || !*s->joint_a || !s->joint_b || !*s->joint_b)
+    return lk_error_set(err, LK_INVALID_MODEL, "a coupling needs joint_a and joint_b");
+  GROW(m->coup, m->cap_coup, m->ncoup);
+  lk_coupling_rec r;
+  memset(&r, 0, sizeof r);
+  r.spec = *s;
+  if (!dup_opt(&r.name, s->name) || !dup_opt(&r.a_name, s->joint_a) ||
+      !dup_opt(&r.b_name, s->joint_b)) {
+    lk_free(r.name);
+    lk_free(r.a_name);
+    lk_free(r.b_name);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  r.spec.name = r.name;
+  r.spec.joint_a = r.a_name;
+  r.spec.joint_b = r.b_name;
+  m->coup[m->ncoup++] = r;
+  return LK_OK;
+}
+
+lk_status lk_model_add_tether(lk_model *m, const lk_tether_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->link || !*s->link) return lk_error_set(err, LK_INVALID_MODEL, "a tether needs a link");
+  GROW(m->teth, m->cap_teth, m->nteth);
+  lk_tether_rec r;
+  memset(&r, 0, sizeof r);
+  r.spec = *s;
+  if (!dup_opt(&r.name, s->name) || !dup_opt(&r.link_name, s->link) ||
+      !dup_opt(&r.other_name, s->other && *s->other ? s->other : "world")) {
+    lk_free(r.name);
+    lk_free(r.link_name);
+    lk_free(r.other_name);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  r.spec.name = r.name;
+  r.spec.link = r.link_name;
+  r.spec.other = r.other_name;
+  m->teth[m->nteth++] = r;
+  return LK_OK;
+}
+
+void lk_model_free_elements(lk_model *m) {
+  for (int i = 0; i < m->nact; i++) free_act(&m->act[i]);
+  lk_free(m->act);
+  for (int i = 0; i < m->nload; i++) {
+    lk_free(m->load[i].name);
+    lk_free(m->load[i].link_name);
+  }
+  lk_free(m->load);
+  for (int i = 0; i < m->nxcon; i++) {
+    lk_free(m->xcon[i].name);
+    lk_free(m->xcon[i].link_name);
+    lk_free(m->xcon[i].other_name);
+    lk_free(m->xcon[i].material_name);
+  }
+  lk_free(m->xcon);
+  for (int i = 0; i < m->nloop; i++) {
+    lk_free(m->loop[i].name);
+    lk_free(m->loop[i].a_name);
+    lk_free(m->loop[i].b_name);
+  }
+  lk_free(m->loop);
+  for (int i = 0; i < m->ncoup; i++) {
+    lk_free(m->coup[i].name);
+    lk_free(m->coup[i].a_name);
+    lk_free(m->coup[i].b_name);
+  }
+  lk_free(m->coup);
+  for (int i = 0; i < m->nteth; i++) {
+    lk_free(m->teth[i].name);
+    lk_free(m->teth[i].link_name);
+    lk_free(m->teth[i].other_name);
+  }
+  lk_free(m->teth);
+}
+
+/* ------------------------------------------------------------ finalize */
+
+static int find_link(const lk_model *m, const char *name) {
+  for (int i = 0; i < m->nlink; i++)
+    if (strcmp(m->link[i].name, name) == 0) return i;
+  return -1;
+}
+
+static int find_joint(const lk_model *m, const char *name) {
+  for (int i = 1; i < m->nlink; i++)
+    if (strcmp(m->link[i].joint.name, name) == 0) return i;
+  return -1;
+}
+
+static int find_material(const lk_model *m, const char *name) {
+  if (!name) return 0;
+  for (int k = 0; k < m->nmat; k++)
+    if (strcmp(m->mat[k].name, name) == 0) return k;
+  return -1;
+}
+
+static int one_dof(const lk_model *m, int link) {
+  return m->jtype[link] == LK_JOINT_REVOLUTE || m->jtype[link] == LK_JOINT_PRISMATIC;
+}
+
+static lk_status check_unit_rotation(const lk_transform *T, const char *what, const char *name,
+                                     lk_error *err) {
+  if (!lk_model_finite_tf(T))
+    return lk_error_set(err, LK_INVALID_MODEL, "%s '%s': frame is not finite", what, name);
+  lk_mat3 RtR = lk_m3_tmul(&T->R, &T->R);
+  double d = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) d = fmax(d, fabs(RtR.m[i][j] - (i == j)));
+  if (d > 1e-6 || lk_m3_det(&T->R) < 0)
+    return lk_error_set(err, LK_INVALID_MODEL, "%s '%s': frame rotation is not a rotation matrix",
+                        what, name);
+  return LK_OK;
+}
+
+lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
+  for (int i = 0; i < m->nact; i++) {
+    lk_actuator_rec *r = &m->act[i];
+    const lk_actuator_spec *s = &r->spec;
+    const char *n = r->name;
+    for (int k = 0; k < i; k++)
+      if (strcmp(m->act[k].name, n) == 0)
+        return lk_error_set(err, LK_INVALID_MODEL, "duplicate actuator name '%s'", n);
+    if ((int)s->type < 0 || s->type >= LK_ACTUATOR_TYPE_COUNT)
+      return lk_error_set(err, LK_INVALID_MODEL, "actuator '%s': unknown type %d", n, (int)s->type);
+    int l = find_joint(m, r->joint);
+    if (l < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "actuator '%s': unknown joint '%s'", n, r->joint);
+    if (!one_dof(m, l))
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "actuator '%s': joint '%s' is %s; actuators drive revolute or prismatic "
+                          "joints",
+                          n, r->joint, lk_joint_type_name(m->jtype[l]));
+    if (!isfinite(s->kp) || !isfinite(s->kv) || !isfinite(s->target) || isnan(s->max_effort))
+      return lk_error_set(err, LK_INVALID_MODEL, "actuator '%s': gains and target must be finite", n);
+    if (s->kp < 0 || s->kv < 0 || !(s->max_effort > 0))
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "actuator '%s': kp, kv must be >= 0 and max_effort > 0", n);
+    for (int k = 0; k < s->nschedule; k++) {
+      if (!isfinite(s->schedule_t[k]) || !isfinite(s->schedule_effort[k]))
+        return lk_error_set(err, LK_INVALID_MODEL, "actuator '%s': schedule is not finite", n);
+      if (k > 0 && !(s->schedule_t[k] > s->schedule_t[k - 1]))
+        return lk_error_set(err, LK_INVALID_MODEL,
+                            "actuator '%s': schedule times must increase (%g after %g)", n,
+                            s->schedule_t[k], s->schedule_t[k - 1]);
+    }
+    if (s->nschedule > 0 && s->type != LK_ACTUATOR_EFFORT)
+      return lk_error_set(err, LK_INVALID_MODEL, "actuator '%s': only effort actuators take a schedule",
+                          n);
+    r->link = l;
+    r->dof = m->vadr[l];
+  }
+  for (int i = 0; i < m->nload; i++) {
+    lk_load_rec *r = &m->load[i];
+    const lk_load_spec *s = &r->spec;
+    const char *n = r->name ? r->name : r->link_name;
+    int l = find_link(m, r->link_name);
+    if (l < 0) return lk_error_set(err, LK_INVALID_MODEL, "load on unknown link '%s'", r->link_name);
+    if (l == 0) return lk_error_set(err, LK_INVALID_MODEL, "load '%s': cannot load the world", n);
+    if (!lk_v3_isfinite(s->point) || !lk_v3_isfinite(s->force) || !lk_v3_isfinite(s->torque))
+      return lk_error_set(err, LK_INVALID_MODEL, "load '%s': force, torque and point must be finite", n);
+    if ((int)s->frame < 0 || s->frame > LK_FRAME_LINK)
+      return lk_error_set(err, LK_INVALID_MODEL, "load '%s': unknown frame %d", n, (int)s->frame);
+    if (!isfinite(s->start) || isnan(s->end) || !(s->end >= s->start))
+      return lk_error_set(err, LK_INVALID_MODEL, "load '%s': needs finite start <= end", n);
+    r->link = l;
+  }
+  for (int i = 0; i < m->nxcon; i++) {
+    lk_xcontact_rec *r = &m->xcon[i];
+    const lk_contact_spec *s = &r->spec;
+    char label[128];
+    snprintf(label, sizeof label, "%s%s%s", r->name ? "'" : "#", r->name ? r->name : "",
+             r->name ? "'" : "");
+    if (!r->name) snprintf(label, sizeof label, "#%d (on '%s')", i, r->link_name);
+    if (r->name)
+      for (int k = 0; k < i; k++)
+        if (m->xcon[k].name && strcmp(m->xcon[k].name, r->name) == 0)
+          return lk_error_set(err, LK_INVALID_MODEL, "duplicate contact name '%s'", r->name);
+    int l = find_link(m, r->link_name), o = find_link(m, r->other_name);
+    if (l < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: unknown link '%s'", label, r->link_name);
+    if (o < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: unknown other link '%s'", label,
+                          r->other_name);
+    if (l == o)
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: link and other are the same", label);
+    if ((int)s->type < 0 || s->type > LK_CONTACT_ROLLING)
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: unknown type %d", label, (int)s->type);
+    if (!lk_v3_isfinite(s->point) || !lk_v3_isfinite(s->other_point) || !lk_v3_isfinite(s->normal) ||
+        !isfinite(s->radius) || !isfinite(s->tolerance) || !isfinite(s->patch_radius))
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: values must be finite", label);
+    if (!(lk_v3_norm(s->normal) > 1e-12))
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: normal must not be zero", label);
+    if (s->radius < 0 || s->tolerance < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: radius and tolerance must be >= 0",
+                          label);
+    int k = find_material(m, r->material_name);
+    if (k < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "contact %s: unknown material '%s'", label,
+                          r->material_name);
+    r->link = l;
+    r->other = o;
+    r->mat = k;
+    r->spec.normal = lk_v3_normalize(s->normal);
+  }
+  for (int i = 0; i < m->nloop; i++) {
+    lk_loop_rec *r = &m->loop[i];
+    const char *n = r->name ? r->name : r->a_name;
+    int a = find_link(m, r->a_name), b = find_link(m, r->b_name);
+    if (a < 0) return lk_error_set(err, LK_INVALID_MODEL, "loop '%s': unknown link '%s'", n, r->a_name);
+    if (b < 0) return lk_error_set(err, LK_INVALID_MODEL, "loop '%s': unknown link '%s'", n, r->b_name);
+    if (a == b) return lk_error_set(err, LK_INVALID_MODEL, "loop '%s': links a and b are the same", n);
+    if ((int)r->spec.type < 0 || r->spec.type > LK_LOOP_RIGID)
+      return lk_error_set(err, LK_INVALID_MODEL, "loop '%s': unknown type %d", n, (int)r->spec.type);
+    lk_status st = check_unit_rotation(&r->spec.frame_a, "loop", n, err);
+    if (!st) st = check_unit_rotation(&r->spec.frame_b, "loop", n, err);
+    if (st) return st;
+    r->link_a = a;
+    r->link_b = b;
+  }
+  for (int i = 0; i < m->ncoup; i++) {
+    lk_coupling_rec *r = &m->coup[i];
+    const char *n = r->name ? r->name : r->a_name;
+    int a = find_joint(m, r->a_name), b = find_joint(m, r->b_name);
+    if (a < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "coupling '%s': unknown joint '%s'", n, r->a_name);
+    if (b < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "coupling '%s': unknown joint '%s'", n, r->b_name);
+    if (a == b) return lk_error_set(err, LK_INVALID_MODEL, "coupling '%s': joints are the same", n);
+    if (!one_dof(m, a) || !one_dof(m, b))
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "coupling '%s': both joints must be revolute or prismatic", n);
+    if (!isfinite(r->spec.ratio) || !isfinite(r->spec.offset))
+      return lk_error_set(err, LK_INVALID_MODEL, "coupling '%s': ratio and offset must be finite", n);
+    r->dof_a = m->vadr[a];
+    r->dof_b = m->vadr[b];
+  }
+  for (int i = 0; i < m->nteth; i++) {
+    lk_tether_rec *r = &m->teth[i];
+    const char *n = r->name ? r->name : r->link_name;
+    int l = find_link(m, r->link_name), o = find_link(m, r->other_name);
+    if (l < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "tether '%s': unknown link '%s'", n, r->link_name);
+    if (o < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "tether '%s': unknown link '%s'", n, r->other_name);
+    if (!lk_v3_isfinite(r->spec.point) || !lk_v3_isfinite(r->spec.other_point) ||
+        !(isfinite(r->spec.length) && r->spec.length > 0))
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "tether '%s': points must be finite and length positive", n);
+    r->link = l;
+    r->other = o;
+  }
+  return LK_OK;
+}
+
+/* ------------------------------------------------------------- queries */
+
+int lk_model_nactuator(const lk_model *m) { return lk_model_ok(m) ? m->nact : 0; }
+int lk_model_nload(const lk_model *m) { return lk_model_ok(m) ? m->nload : 0; }
+int lk_model_ncontact(const lk_model *m) { return lk_model_ok(m) ? m->nxcon : 0; }
+int lk_model_nloop(const lk_model *m) { return lk_model_ok(m) ? m->nloop : 0; }
+int lk_model_ncoupling(const lk_model *m) { return lk_model_ok(m) ? m->ncoup : 0; }
+int lk_model_ntether(const lk_model *m) { return lk_model_ok(m) ? m->nteth : 0; }
+
+int lk_model_actuator_index(const lk_model *m, const char *name) {
+  if (!lk_model_ok(m) || !name) return -1;
+  for (int i = 0; i < m->nact; i++)
+    if (strcmp(m->act[i].name, name) == 0) return i;
+  return -1;
+}
+
+#define GETTER(fn, T, arr, count)                              \
+  lk_status fn(const lk_model *m, int i, T *out) {             \
+    if (!lk_model_ok(m) || i < 0 || i >= m->count || !out)     \
+      return LK_INVALID_ARGUMENT;                              \
+    *out = m->arr[i].spec;                                     \
+    return LK_OK;                                              \
+  }
+
+GETTER(lk_model_actuator, lk_actuator_spec, act, nact)
+GETTER(lk_model_load, lk_load_spec, load, nload)
+GETTER(lk_model_contact, lk_contact_spec, xcon, nxcon)
+GETTER(lk_model_loop, lk_loop_spec, loop, nloop)
+GETTER(lk_model_coupling, lk_coupling_spec, coup, ncoup)
+GETTER(lk_model_tether, lk_tether_spec, teth, nteth)

@@ -1,0 +1,76 @@
+/* Actuators and scheduled loads: the applied forces of one step. */
+#include <math.h>
+
+#include "data/data_impl.h"
+#include "linkage/data.h"
+
+/* Piecewise-linear interpolation through (t_k, y_k), constant outside. */
+static double schedule_at(const double *t, const double *y, int n, double x) {
+  if (x <= t[0]) return y[0];
+  if (x >= t[n - 1]) return y[n - 1];
+  int lo = 0, hi = n - 1; /* t[lo] <= x < t[hi] */
+  while (hi - lo > 1) {
+    int mid = (lo + hi) / 2;
+    if (t[mid] <= x)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  double s = (x - t[lo]) / (t[hi] - t[lo]);
+  return y[lo] + s * (y[hi] - y[lo]);
+}
+
+static double clamp(double x, double limit) {
+  if (x > limit) return limit;
+  if (x < -limit) return -limit;
+  return x;
+}
+
+void lk_sim_applied_forces(const lk_model *m, lk_data *d, double t, double *tau, lk_force *fext) {
+  for (int i = 0; i < m->nact; i++) {
+    const lk_actuator_rec *r = &m->act[i];
+    const lk_actuator_spec *s = &r->spec;
+    double q = d->q[m->qadr[r->link]], v = d->v[r->dof], target = d->sim.act_target[i], f;
+    switch (s->type) {
+      case LK_ACTUATOR_POSITION:
+        f = s->kp * (target - q) - s->kv * v;
+        break;
+      case LK_ACTUATOR_VELOCITY:
+        f = s->kv * (target - v);
+        break;
+      default:
+        f = s->nschedule > 0 ? schedule_at(s->schedule_t, s->schedule_effort, s->nschedule, t)
+                             : target;
+        break;
+    }
+    f = clamp(f, s->max_effort);
+    d->sim.act_force[i] = f;
+    tau[r->dof] += f;
+  }
+  for (int i = 0; i < m->nload; i++) {
+    const lk_load_rec *r = &m->load[i];
+    const lk_load_spec *s = &r->spec;
+    if (!(t >= s->start && t < s->end)) continue;
+    const lk_transform *X = &d->xw[r->link];
+    lk_vec3 p = lk_tf_point(X, s->point);
+    lk_vec3 f = s->frame == LK_FRAME_LINK ? lk_tf_dir(X, s->force) : s->force;
+    lk_vec3 n = s->frame == LK_FRAME_LINK ? lk_tf_dir(X, s->torque) : s->torque;
+    fext[r->link].lin = lk_v3_add(fext[r->link].lin, f);
+    fext[r->link].ang = lk_v3_add(fext[r->link].ang, lk_v3_add(n, lk_v3_cross(p, f)));
+  }
+}
+
+lk_status lk_data_actuator_set_target(lk_data *d, int i, double target) {
+  if (!d || i < 0 || i >= d->model->nact) return LK_INVALID_ARGUMENT;
+  if (!isfinite(target)) return LK_NON_FINITE;
+  d->sim.act_target[i] = target;
+  return LK_OK;
+}
+
+double lk_data_actuator_target(const lk_data *d, int i) {
+  return d && i >= 0 && i < d->model->nact ? d->sim.act_target[i] : NAN;
+}
+
+double lk_data_actuator_force(const lk_data *d, int i) {
+  return d && i >= 0 && i < d->model->nact ? d->sim.act_force[i] : NAN;
+}
