@@ -1,4 +1,5 @@
-# Simulation: the contact time step.
+# Simulation: the time step (contacts -> constraints -> LCP -> integrate).
 lib_liblinkage_la_SOURCES += \
 	%reldir%/sim_data.h \
-	%reldir%/sim_data.c
+	%reldir%/sim_data.c \
+	%reldir%/step.c
