@@ -23,28 +23,48 @@ static inline void abi_sub_outer(lk_abi *I, lk_force U, double s) {
   lk_vec3 as = lk_v3_scale(a, s), ls = lk_v3_scale(l, s);
   double av[3] = {a.x, a.y, a.z}, lv[3] = {l.x, l.y, l.z};
   double asv[3] = {as.x, as.y, as.z}, lsv[3] = {ls.x, ls.y, ls.z};
-  for (int r = 0; r < 3; r++)
-    for (int c = 0; c < 3; c++) {
+  LK_UNROLL3 for (int r = 0; r < 3; r++)
+    LK_UNROLL3 for (int c = 0; c < 3; c++) {
       I->A.m[r][c] -= asv[r] * av[c];
       I->B.m[r][c] -= asv[r] * lv[c];
       I->C.m[r][c] -= lsv[r] * lv[c];
     }
 }
 
+/* R S R^T for a symmetric S: T = R S, then only the upper triangle of
+ * T R^T, mirrored (45 products instead of 54). */
+static inline lk_mat3 rotate_sym(const lk_mat3 *R, const lk_mat3 *S) {
+  lk_mat3 T = lk_m3_mul(R, S), Y;
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = i; j < 3; j++)
+      Y.m[i][j] = Y.m[j][i] = T.m[i][0] * R->m[j][0] + T.m[i][1] * R->m[j][1] + T.m[i][2] * R->m[j][2];
+  return Y;
+}
+
 /* Ip += X^T Ic X, the inertia of a child (frame pose X = (R, p) in the
  * parent) seen from the parent: rotate each block, R [.] R^T, then shift the
  * reference point by p. With P = [p]x the shift is
- *   A' = A - B P - (B P)^T - P C P,  B' = B + P C,  C' = C. */
+ *   A' = A - B P - (B P)^T - P C P,  B' = B + P C,  C' = C,
+ * where row r of B P is (row r of B) x p, column j of P C is p x (column j
+ * of C), and row r of P C P is (row r of P C) x p: cross products instead
+ * of dense products with the skew matrix. */
 static void abi_add_to_parent(lk_abi *Ip, const lk_transform *X, const lk_abi *Ic) {
-  lk_mat3 A = lk_m3_rotate_tensor(&X->R, &Ic->A);
+  lk_mat3 A = rotate_sym(&X->R, &Ic->A);
   lk_mat3 B = lk_m3_rotate_tensor(&X->R, &Ic->B);
-  lk_mat3 C = lk_m3_rotate_tensor(&X->R, &Ic->C);
-  lk_mat3 P = lk_m3_skew(X->p);
-  lk_mat3 BP = lk_m3_mul(&B, &P);
-  lk_mat3 PC = lk_m3_mul(&P, &C);
-  lk_mat3 PCP = lk_m3_mul(&PC, &P);
-  for (int r = 0; r < 3; r++)
-    for (int c = 0; c < 3; c++) {
+  lk_mat3 C = rotate_sym(&X->R, &Ic->C);
+  const lk_vec3 p = X->p;
+  lk_mat3 BP, PC, PCP;
+  LK_UNROLL3 for (int j = 0; j < 3; j++) {
+    lk_vec3 pc = lk_v3_cross(p, lk_m3_col(&C, j));
+    PC.m[0][j] = pc.x, PC.m[1][j] = pc.y, PC.m[2][j] = pc.z;
+  }
+  LK_UNROLL3 for (int r = 0; r < 3; r++) {
+    lk_vec3 bp = lk_v3_cross(lk_m3_row(&B, r), p), pcp = lk_v3_cross(lk_m3_row(&PC, r), p);
+    BP.m[r][0] = bp.x, BP.m[r][1] = bp.y, BP.m[r][2] = bp.z;
+    PCP.m[r][0] = pcp.x, PCP.m[r][1] = pcp.y, PCP.m[r][2] = pcp.z;
+  }
+  LK_UNROLL3 for (int r = 0; r < 3; r++)
+    LK_UNROLL3 for (int c = 0; c < 3; c++) {
       Ip->A.m[r][c] += A.m[r][c] - BP.m[r][c] - BP.m[c][r] - PCP.m[r][c];
       Ip->B.m[r][c] += B.m[r][c] + PC.m[r][c];
       Ip->C.m[r][c] += C.m[r][c];
@@ -73,30 +93,39 @@ void lk_dyn_aba(const lk_model *m, lk_data *d, const double *tau, const lk_force
    * the articulated inertia and bias the link passes to its parent. */
   for (int i = nl - 1; i > 0; i--) {
     const int n = m->jnv[i], k0 = m->vadr[i], p = m->parent[i];
-    lk_abi Ia;
+    /* IA[i] is not needed after this pass, so I^a is formed in place. */
+    lk_abi *Ia = &IA[i];
     lk_force pa;
     if (n == 0) {
       /* Welded: the whole inertia and bias go to the parent (c = 0). */
       if (p > 0) {
-        abi_add_to_parent(&IA[p], &d->xup[i], &IA[i]);
+        abi_add_to_parent(&IA[p], &d->xup[i], Ia);
         pA[p] = lk_fo_add(pA[p], lk_tf_force(&d->xup[i], pA[i]));
       }
       continue;
     }
-    for (int c = 0; c < n; c++) {
-      int k = k0 + c;
-      U[k] = abi_mul(&IA[i], S[k]);
-      u[k] = tau[k] - lk_mo_dot_fo(S[k], pA[i]);
-    }
     if (n == 1) {
-      double D = lk_mo_dot_fo(S[k0], U[k0]) + m->dof_armature[k0] + (diag ? diag[k0] : 0.0);
+      /* S = (axis, 0) or (0, axis): half of I^A S is known to vanish. */
+      const lk_vec3 ax = m->axis[i];
+      lk_force Uk;
+      if (m->jtype[i] == LK_JOINT_REVOLUTE)
+        Uk = lk_fo(lk_m3_mulv(&Ia->A, ax), lk_m3_tmulv(&Ia->B, ax));
+      else
+        Uk = lk_fo(lk_m3_mulv(&Ia->B, ax), lk_m3_mulv(&Ia->C, ax));
+      U[k0] = Uk;
+      u[k0] = tau[k0] - lk_mo_dot_fo(S[k0], pA[i]);
+      double D = lk_mo_dot_fo(S[k0], Uk) + m->dof_armature[k0] + (diag ? diag[k0] : 0.0);
       double Dinv = 1.0 / D;
       Df[(size_t)k0 * 6] = Dinv;
       if (p == 0) continue;
-      Ia = IA[i];
-      abi_sub_outer(&Ia, U[k0], Dinv);
-      pa = lk_fo_add(lk_fo_add(pA[i], abi_mul(&Ia, d->cl[i])), lk_fo_scale(U[k0], u[k0] * Dinv));
+      abi_sub_outer(Ia, Uk, Dinv);
+      pa = lk_fo_add(lk_fo_add(pA[i], abi_mul(Ia, d->cl[i])), lk_fo_scale(Uk, u[k0] * Dinv));
     } else {
+      for (int c = 0; c < n; c++) {
+        int k = k0 + c;
+        U[k] = abi_mul(Ia, S[k]);
+        u[k] = tau[k] - lk_mo_dot_fo(S[k], pA[i]);
+      }
       /* D = L L^T (Cholesky, n <= 6) in the rows of Df. Then with
        * W = U L^-T and y = L^-1 u: U D^-1 U^T = W W^T, U D^-1 u = W y. */
       for (int r = 0; r < n; r++) {
@@ -112,7 +141,6 @@ void lk_dyn_aba(const lk_model *m, lk_data *d, const double *tau, const lk_force
       if (p == 0) continue;
       lk_force W[6];
       double y[6];
-      Ia = IA[i];
       pa = pA[i];
       for (int r = 0; r < n; r++) {
         const double *Lr = Df + (size_t)(k0 + r) * 6;
@@ -124,12 +152,12 @@ void lk_dyn_aba(const lk_model *m, lk_data *d, const double *tau, const lk_force
         }
         W[r] = lk_fo_scale(w, 1.0 / Lr[r]);
         y[r] = yr / Lr[r];
-        abi_sub_outer(&Ia, W[r], 1.0);
+        abi_sub_outer(Ia, W[r], 1.0);
       }
-      pa = lk_fo_add(pa, abi_mul(&Ia, d->cl[i]));
+      pa = lk_fo_add(pa, abi_mul(Ia, d->cl[i]));
       for (int r = 0; r < n; r++) pa = lk_fo_madd(pa, W[r], y[r]);
     }
-    abi_add_to_parent(&IA[p], &d->xup[i], &Ia);
+    abi_add_to_parent(&IA[p], &d->xup[i], Ia);
     pA[p] = lk_fo_add(pA[p], lk_tf_force(&d->xup[i], pa));
   }
 

@@ -7,7 +7,10 @@ void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a) {
   dd->st = LK_ARENA_ARRAY(a, lk_dyn_scalars, 1);
   dd->M = LK_ARENA_ARRAY(a, double, nv * nv);
   dd->L = LK_ARENA_ARRAY(a, double, nv * nv);
+  dd->D = LK_ARENA_ARRAY(a, double, nv);
   dd->Dinv = LK_ARENA_ARRAY(a, double, nv);
+  dd->fwork = LK_ARENA_ARRAY(a, double, nv);
+  dd->dend = LK_ARENA_ARRAY(a, int, nv);
   dd->Ic = LK_ARENA_ARRAY(a, lk_inertia, nl);
   dd->IA = LK_ARENA_ARRAY(a, lk_abi, nl);
   dd->pA = LK_ARENA_ARRAY(a, lk_force, nl);
@@ -28,8 +31,14 @@ void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a) {
 }
 
 /* The arena is zeroed by lk_data_reset(); zero is the right start for every
- * workspace (no valid M or factor, and M's structural zeros in place). */
+ * workspace (no valid M or factor, and M's structural zeros in place).
+ * dend: the DoFs below DoF k are the later DoFs of its own link and those
+ * of the links in its link's subtree, which preorder makes one contiguous
+ * range ending where the next link outside the subtree starts. */
 void lk_dyn_data_reset(const lk_model *m, lk_dyn_data *dd) {
-  (void)m;
-  (void)dd;
+  for (int i = 1; i < m->nlink; i++) {
+    int e = m->subtree_end[i];
+    int end = e < m->nlink ? m->vadr[e] : m->nv;
+    for (int k = m->vadr[i]; k < m->vadr[i] + m->jnv[i]; k++) dd->dend[k] = end;
+  }
 }

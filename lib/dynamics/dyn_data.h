@@ -28,11 +28,18 @@ typedef struct {
 
   /* Mass matrix and its factor (row-major nv x nv). M is symmetric and
    * entries outside the tree sparsity pattern stay zero. L holds either
-   * Featherstone's LTDL factor (M = L^T D L, unit L strictly below the
-   * diagonal, D on it) or GSL's dense Cholesky (M = L L^T). */
+   * Featherstone's LTDL factor M = L^T D L (L unit lower triangular with
+   * the sparsity of M), stored by columns: row j of the buffer holds
+   * column j of L, entries L_mj for the descendants m of DoF j, which in
+   * preorder are the contiguous range (j, dend[j]); or GSL's dense
+   * Cholesky M = L L^T in its own layout. */
   double *M;
   double *L;
-  double *Dinv; /* nv: 1/D of the LTDL factor */
+  double *D;    /* nv: D of the LTDL factor */
+  double *Dinv; /* nv: 1 / D */
+  double *fwork; /* nv: factorization scratch */
+  int *dend;    /* nv: one past the last descendant DoF of each DoF (a
+                   property of the model, set at reset) */
 
   /* Per link. */
   lk_inertia *Ic; /* CRBA composite inertias, link frame */
