@@ -8,14 +8,13 @@
  * tau, which is what mj_forward computes for a contact-free model (it also
  * forms M and its factor, which our ABA path does not need). Before timing,
  * the bench checks that both engines compute the same accelerations. */
-#include "config.h"
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "dynamics/dynamics_impl.h"
 #include "testbeds.h"
 
@@ -172,14 +171,20 @@ int main(void) {
     const lk_model *m = models[k];
     lk_data *d = lk_data_new(m);
     int nv = lk_model_nv(m), nq = lk_model_nq(m);
-    double *buf = calloc((size_t)nv + 1, sizeof(double)), *qacc = calloc((size_t)nv + 1, sizeof(double));
+    double *buf = calloc((size_t)nv + 1, sizeof(double)),
+           *qacc = calloc((size_t)nv + 1, sizeof(double));
     testbed_state(m, d, 1u + (unsigned)k);
     for (int i = 0; i < nv; i++) qacc[i] = 0.1 * (i % 5) - 0.2;
     lk_forward_kinematics(m, d);
     lk_dyn_crba(m, d, NULL);
-    ctx c = {m, d, buf, qacc
+    ctx c = {m,
+             d,
+             buf,
+             qacc
 #ifdef HAVE_MUJOCO
-             , NULL, NULL
+             ,
+             NULL,
+             NULL
 #endif
     };
     lk_data *start = lk_data_new(m);
@@ -245,7 +250,8 @@ int main(void) {
   printf("%-28s %12.2f %12.2f %12.2f\n", "ratio step / mj_step", stp[0] / mjs[0], stp[1] / mjs[1],
          stp[2] / mjs[2]);
   printf("%-28s %12.1e %12.1e %12.1e\n", "qacc vs MuJoCo (relative)", agree[0], agree[1], agree[2]);
-  printf("\nMuJoCo %s, same mechanisms from MJCF (contacts disabled, Euler).\n", mj_versionString());
+  printf("\nMuJoCo %s, same mechanisms from MJCF (contacts disabled, Euler).\n",
+         mj_versionString());
 #else
   (void)fwd;
   (void)stp;

@@ -34,7 +34,7 @@ lk_model *testbed_arm7(void) {
   static const lk_vec3 axis[7] = {{0, 0, 1}, {0, 1, 0}, {0, 0, 1}, {0, -1, 0},
                                   {0, 0, 1}, {0, 1, 0}, {0, 0, 1}};
   static const double mass[7] = {4.0, 4.0, 3.0, 2.7, 1.7, 1.8, 0.3};
-  static const lk_vec3 com[7] = {{0, -0.03, 0.12}, {0.0003, 0.059, 0.042}, {0, 0.03, 0.13},
+  static const lk_vec3 com[7] = {{0, -0.03, 0.12},  {0.0003, 0.059, 0.042}, {0, 0.03, 0.13},
                                  {0, 0.067, 0.034}, {0.0001, 0.021, 0.076}, {0, 0.0006, 0.0004},
                                  {0, 0, 0.02}};
   static const lk_vec3 I[7] = {{0.1, 0.09, 0.02},    {0.05, 0.018, 0.044}, {0.08, 0.075, 0.01},
@@ -94,7 +94,8 @@ lk_model *testbed_floating20(void) {
     const char *parts[7] = {"hipz", "hipx", "hipy", "knee", "shx", "shy", "elbow"};
     for (int k = 0; k < 7; k++) snprintf(n[k], sizeof n[k], "%s_%s", sd, parts[k]);
     /* Leg: three hip axes in small links, then thigh and shank. */
-    add(m, n[0], "torso", LK_JOINT_REVOLUTE, lk_v3(0, y, -0.1), Z, 0.5, O, lk_v3(0.001, 0.001, 0.001));
+    add(m, n[0], "torso", LK_JOINT_REVOLUTE, lk_v3(0, y, -0.1), Z, 0.5, O,
+        lk_v3(0.001, 0.001, 0.001));
     add(m, n[1], n[0], LK_JOINT_REVOLUTE, O, X, 0.5, O, lk_v3(0.001, 0.001, 0.001));
     add(m, n[2], n[1], LK_JOINT_REVOLUTE, O, Y, 4.0, lk_v3(0, 0, -0.2), lk_v3(0.06, 0.06, 0.01));
     add(m, n[3], n[2], LK_JOINT_REVOLUTE, lk_v3(0, 0, -0.4), Y, 3.0, lk_v3(0, 0, -0.2),

@@ -37,7 +37,8 @@ static inline lk_mat3 rotate_sym(const lk_mat3 *R, const lk_mat3 *S) {
   lk_mat3 T = lk_m3_mul(R, S), Y;
   LK_UNROLL3 for (int i = 0; i < 3; i++)
     LK_UNROLL3 for (int j = i; j < 3; j++)
-      Y.m[i][j] = Y.m[j][i] = T.m[i][0] * R->m[j][0] + T.m[i][1] * R->m[j][1] + T.m[i][2] * R->m[j][2];
+      Y.m[i][j] = Y.m[j][i] =
+          T.m[i][0] * R->m[j][0] + T.m[i][1] * R->m[j][1] + T.m[i][2] * R->m[j][2];
   return Y;
 }
 

@@ -1,12 +1,13 @@
 /* Layout of the dynamics layer's workspaces in the data arena. */
 #include "dynamics/dyn_data.h"
+
 #include "model/model_impl.h"
 
 void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a) {
   int nl = m->nlink, nv = m->nv, nq = m->nq;
   dd->st = LK_ARENA_ARRAY(a, lk_dyn_scalars, 1);
-  dd->M = LK_ARENA_ARRAY(a, double, nv * nv);
-  dd->L = LK_ARENA_ARRAY(a, double, nv * nv);
+  dd->M = LK_ARENA_ARRAY(a, double, nv *nv);
+  dd->L = LK_ARENA_ARRAY(a, double, nv *nv);
   dd->D = LK_ARENA_ARRAY(a, double, nv);
   dd->Dinv = LK_ARENA_ARRAY(a, double, nv);
   dd->fwork = LK_ARENA_ARRAY(a, double, nv);

@@ -35,11 +35,11 @@ typedef struct {
    * Cholesky M = L L^T in its own layout. */
   double *M;
   double *L;
-  double *D;    /* nv: D of the LTDL factor */
-  double *Dinv; /* nv: 1 / D */
+  double *D;     /* nv: D of the LTDL factor */
+  double *Dinv;  /* nv: 1 / D */
   double *fwork; /* nv: factorization scratch */
-  int *dend;    /* nv: one past the last descendant DoF of each DoF (a
-                   property of the model, set at reset) */
+  int *dend;     /* nv: one past the last descendant DoF of each DoF (a
+                    property of the model, set at reset) */
 
   /* Per link. */
   lk_inertia *Ic; /* CRBA composite inertias, link frame */
@@ -48,22 +48,22 @@ typedef struct {
   lk_motion *a;   /* link spatial accelerations, link frame */
 
   /* Per DoF (ABA). */
-  lk_force *U;   /* I^A S */
-  double *Dfac;  /* nv x 6: row k holds row (k - vadr) of the Cholesky factor
-                    of the link's D = S^T I^A S + diag (1-DoF: D itself) */
-  double *u;     /* tau - S^T p^A */
+  lk_force *U;  /* I^A S */
+  double *Dfac; /* nv x 6: row k holds row (k - vadr) of the Cholesky factor
+                   of the link's D = S^T I^A S + diag (1-DoF: 1 / D) */
+  double *u;    /* tau - S^T p^A */
 
   /* Step scratch. */
-  double *tau_tot; /* nv: total generalized force of the step */
+  double *tau_tot;    /* nv: total generalized force of the step */
   lk_force *fext_tot; /* per link, world frame about the origin */
-  double *diag;    /* nv: extra diagonal (h * damping) */
-  double *tmp;     /* nv: general scratch */
-  double *vnew;    /* nv */
-  double *qnew;    /* nq */
-  double *q0;      /* nq: RK4 start state */
-  double *v0;      /* nv */
-  double *kq;      /* 4 x nq: RK4 position rates */
-  double *kv;      /* 4 x nv: RK4 accelerations */
+  double *diag;       /* nv: extra diagonal (h * damping) */
+  double *tmp;        /* nv: general scratch */
+  double *vnew;       /* nv */
+  double *qnew;       /* nq */
+  double *q0;         /* nq: RK4 start state */
+  double *v0;         /* nv */
+  double *kq;         /* 4 x nq: RK4 position rates */
+  double *kv;         /* 4 x nv: RK4 accelerations */
 } lk_dyn_data;
 
 void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a);

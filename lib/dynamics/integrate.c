@@ -46,8 +46,7 @@ static void quat_rate(const double *q, const double *w, double *out) {
   put_quat(lk_q(0.5 * r.w, 0.5 * r.x, 0.5 * r.y, 0.5 * r.z), out);
 }
 
-void lk_dyn_position_rate(const lk_model *m, const double *qall, const double *vall,
-                          double *qdot) {
+void lk_dyn_position_rate(const lk_model *m, const double *qall, const double *vall, double *qdot) {
   for (int i = 1; i < m->nlink; i++) {
     const double *q = qall + m->qadr[i];
     const double *v = vall + m->vadr[i];

@@ -74,7 +74,8 @@ lk_status lk_jacobian_point_dot_v(const lk_model *m, lk_data *d, int link, lk_ve
    * carried to the link; in world coordinates each c_j is simply
    * transformed from its own link frame. */
   lk_motion acc = lk_mo_zero();
-  for (int a = link; a > 0; a = m->parent[a]) acc = lk_mo_add(acc, lk_tf_motion(&d->xw[a], d->cl[a]));
+  for (int a = link; a > 0; a = m->parent[a])
+    acc = lk_mo_add(acc, lk_tf_motion(&d->xw[a], d->cl[a]));
   lk_motion vel = lk_tf_motion(&d->xw[link], d->vl[link]);
   lk_vec3 x = lk_tf_point(&d->xw[link], point_local);
   /* Spatial (field) quantities at the world origin to the classical

@@ -27,7 +27,8 @@ void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_for
       for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) ai = lk_mo_madd(ai, d->S[k], qacc[k]);
     a[i] = ai;
     const lk_inertia *I = &m->inertia[i];
-    lk_force fi = lk_fo_add(lk_inertia_mul(I, ai), lk_mo_cross_fo(d->vl[i], lk_inertia_mul(I, d->vl[i])));
+    lk_force fi =
+        lk_fo_add(lk_inertia_mul(I, ai), lk_mo_cross_fo(d->vl[i], lk_inertia_mul(I, d->vl[i])));
     if (fext) fi = lk_fo_sub(fi, lk_tf_inv_force(&d->xw[i], fext[i]));
     f[i] = fi;
   }

@@ -22,7 +22,8 @@ lk_vec3 mech_vec(mech_rng *r, double h) {
 
 lk_quat mech_quat(mech_rng *r) {
   /* Shoemake's uniform rotation from three uniforms. */
-  double u1 = mech_uniform(r, 0, 1), u2 = mech_uniform(r, 0, 2 * LK_PI), u3 = mech_uniform(r, 0, 2 * LK_PI);
+  double u1 = mech_uniform(r, 0, 1), u2 = mech_uniform(r, 0, 2 * LK_PI),
+         u3 = mech_uniform(r, 0, 2 * LK_PI);
   double a = sqrt(1 - u1), b = sqrt(u1);
   return lk_q_normalize(lk_q(a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)));
 }
@@ -57,8 +58,9 @@ lk_model *mech_random_tree(mech_rng *r, const mech_tree_opts *o) {
     s.joint.axis = lk_v3_normalize(mech_vec(r, 1));
     s.mass = mech_uniform(r, 0.5, 2.0);
     s.com = mech_vec(r, 0.2);
-    lk_mat3 Ib = lk_inertia_solid_box(s.mass, lk_v3(mech_uniform(r, 0.05, 0.3), mech_uniform(r, 0.05, 0.3),
-                                                   mech_uniform(r, 0.05, 0.3)));
+    lk_mat3 Ib = lk_inertia_solid_box(
+        s.mass,
+        lk_v3(mech_uniform(r, 0.05, 0.3), mech_uniform(r, 0.05, 0.3), mech_uniform(r, 0.05, 0.3)));
     lk_mat3 Rr = lk_q_to_mat3(mech_quat(r));
     s.inertia = lk_m3_rotate_tensor(&Rr, &Ib);
     /* Exactly symmetric, as the validator requires. */

@@ -16,11 +16,11 @@ lk_vec3 mech_vec(mech_rng *r, double half_range);
 lk_quat mech_quat(mech_rng *r); /* uniform random rotation */
 
 typedef struct {
-  int nlinks;      /* moving and fixed links, world excluded */
-  int floating;    /* every root link gets a free joint */
-  int springs;     /* random stiffness and rest (root free joints none) */
-  int damping;     /* random damping (root free joints none) */
-  int armature;    /* random armature */
+  int nlinks;   /* moving and fixed links, world excluded */
+  int floating; /* every root link gets a free joint */
+  int springs;  /* random stiffness and rest (root free joints none) */
+  int damping;  /* random damping (root free joints none) */
+  int armature; /* random armature */
   lk_vec3 gravity;
 } mech_tree_opts;
 

@@ -144,7 +144,7 @@ static void test_tree_factor_matches_dense_cholesky(void) {
     int nv = lk_model_nv(m);
     mech_random_state(&r, m, d, 1.0);
     LK_ASSERT_INT_EQ(lk_mass_factor(m, d, LK_FACTOR_TREE), LK_INVALID_ARGUMENT); /* no M yet */
-    LK_ASSERT_INT_EQ(lk_mass_solve(m, d, x1, 1), LK_INVALID_ARGUMENT);         /* no factor */
+    LK_ASSERT_INT_EQ(lk_mass_solve(m, d, x1, 1), LK_INVALID_ARGUMENT);           /* no factor */
     LK_ASSERT_OK(lk_mass_matrix(m, d), (lk_error *)NULL);
     const double *M = lk_data_mass_matrix(d);
     for (int i = 0; i < 3 * nv; i++) b[i] = mech_uniform(&r, -1, 1);
@@ -172,8 +172,8 @@ static void test_tree_factor_matches_dense_cholesky(void) {
 }
 
 /* World position and rotation of a link point at configuration q. */
-static void pose_at(const lk_model *m, lk_data *d, const double *q, int link, lk_vec3 pl, lk_vec3 *x,
-                    lk_mat3 *R) {
+static void pose_at(const lk_model *m, lk_data *d, const double *q, int link, lk_vec3 pl,
+                    lk_vec3 *x, lk_mat3 *R) {
   memcpy(lk_data_q(d), q, sizeof(double) * (size_t)lk_model_nq(m));
   lk_forward_kinematics(m, d);
   *x = lk_data_point_position(d, link, pl);
@@ -282,11 +282,13 @@ static void test_jdot_v_and_fk_velocity_match_finite_differences(void) {
       lk_vec3 fl = lk_v3_scale(lk_v3_sub(vp, vm), 0.5 / eps);
       lk_vec3 fa = lk_v3_scale(lk_v3_sub(wp, wm), 0.5 / eps);
       double s = fmax(1.0, fmax(lk_v3_norm(al), lk_v3_norm(aa)));
-      worst_jd = fmax(worst_jd, fmax(lk_v3_norm(lk_v3_sub(fl, al)), lk_v3_norm(lk_v3_sub(fa, aa))) / s);
+      worst_jd =
+          fmax(worst_jd, fmax(lk_v3_norm(lk_v3_sub(fl, al)), lk_v3_norm(lk_v3_sub(fa, aa))) / s);
       lk_vec3 dx = lk_v3_scale(lk_v3_sub(xp, xm), 0.5 / eps);
       lk_vec3 dr = lk_v3_scale(rot_diff(&Rp, &Rm), 0.5 / eps);
       double vs = fmax(1.0, lk_v3_norm(v0));
-      worst_v = fmax(worst_v, fmax(lk_v3_norm(lk_v3_sub(dx, v0)), lk_v3_norm(lk_v3_sub(dr, w0))) / vs);
+      worst_v =
+          fmax(worst_v, fmax(lk_v3_norm(lk_v3_sub(dx, v0)), lk_v3_norm(lk_v3_sub(dr, w0))) / vs);
     }
     lk_data_free(d);
     lk_model_free(m);
@@ -372,8 +374,8 @@ static void test_momentum_and_potential_against_the_centre_of_mass(void) {
     lk_center_of_mass(m, d, &cm);
     lk_vec3 vc = lk_v3_scale(lk_v3_sub(cp, cm), 0.5 / eps);
     double err = lk_v3_norm(lk_v3_sub(lin, lk_v3_scale(vc, M)));
-    LK_ASSERT_MSG(err <= 1e-7 * fmax(1.0, lk_v3_norm(lin)), "n %d: momentum vs M v_com off by %g", n,
-                  err);
+    LK_ASSERT_MSG(err <= 1e-7 * fmax(1.0, lk_v3_norm(lin)), "n %d: momentum vs M v_com off by %g",
+                  n, err);
     lk_data_free(d);
     lk_model_free(m);
   }
@@ -459,7 +461,8 @@ static void test_mechanism_without_dofs(void) {
 }
 
 static const lk_test tests[] = {
-    {"M(q) is the kinetic-energy form, entry by entry", test_mass_matrix_is_the_kinetic_energy_form},
+    {"M(q) is the kinetic-energy form, entry by entry",
+     test_mass_matrix_is_the_kinetic_energy_form},
     {"ABA, CRBA+LTDL and RNEA agree on random trees of 1..30 links",
      test_aba_crba_rnea_agree_on_random_trees},
     {"tree factorization matches GSL dense Cholesky", test_tree_factor_matches_dense_cholesky},

@@ -32,7 +32,9 @@ typedef struct {
   double m, L, rc, armature;
 } pend;
 
-static double pend_ip(const pend *p) { return 0.4 * p->m * p->rc * p->rc + p->m * p->L * p->L + p->armature; }
+static double pend_ip(const pend *p) {
+  return 0.4 * p->m * p->rc * p->rc + p->m * p->L * p->L + p->armature;
+}
 
 static lk_model *pendulum(const pend *p, double h, lk_integrator integ) {
   lk_model *m = lk_model_new();
@@ -96,7 +98,8 @@ static void test_pendulum_small_angle_period(void) {
 static void test_pendulum_large_angle_period_elliptic(void) {
   pend p = {2.0, 1.2, 0.05, 0.0};
   const double theta0 = 2.5;
-  double Tk = 4 * sqrt(pend_ip(&p) / (p.m * 9.81 * p.L)) * gsl_sf_ellint_Kcomp(sin(theta0 / 2), GSL_PREC_DOUBLE);
+  double Tk = 4 * sqrt(pend_ip(&p) / (p.m * 9.81 * p.L)) *
+              gsl_sf_ellint_Kcomp(sin(theta0 / 2), GSL_PREC_DOUBLE);
   lk_model *m = pendulum(&p, 1e-4, LK_INTEGRATOR_EULER);
   lk_data *d = lk_data_new(m);
   LK_ASSERT_REL(measure_period(m, d, theta0, 3), Tk, 1e-7, 0);
@@ -413,7 +416,8 @@ static void test_ballistic_centre_of_mass_rk4(void) {
   lk_vec3 c0, F = lk_v3(0.4, 0.3, 2.0);
   lk_center_of_mass(m, d, &c0);
   /* c' = p' + w x (c - p), p the joint origin (the state's translation). */
-  lk_vec3 cd0 = lk_v3_add(lk_v3(0.5, -1, 4), lk_v3_cross(lk_v3(3, -2, 5), lk_v3_sub(c0, lk_v3(1, 2, 3))));
+  lk_vec3 cd0 =
+      lk_v3_add(lk_v3(0.5, -1, 4), lk_v3_cross(lk_v3(3, -2, 5), lk_v3_sub(c0, lk_v3(1, 2, 3))));
   lk_vec3 acc = lk_v3_add(kG, lk_v3_scale(F, 1.0 / mass));
   double worst = 0;
   lk_vec3 c = c0;
@@ -493,8 +497,10 @@ static void test_euler_step_matches_its_definition(void) {
     int nv = lk_model_nv(m), nq = lk_model_nq(m);
     mech_random_state(&r, m, d, 1.0);
     mech_random_loads(&r, m, d);
-    double *q0 = malloc(sizeof(double) * (size_t)(nq + 1)), *v0 = malloc(sizeof(double) * (size_t)(nv + 1));
-    double *f = malloc(sizeof(double) * (size_t)(nv + 1)), *A = malloc(sizeof(double) * (size_t)(nv * nv + 1));
+    double *q0 = malloc(sizeof(double) * (size_t)(nq + 1)),
+           *v0 = malloc(sizeof(double) * (size_t)(nv + 1));
+    double *f = malloc(sizeof(double) * (size_t)(nv + 1)),
+           *A = malloc(sizeof(double) * (size_t)(nv * nv + 1));
     memcpy(q0, lk_data_q(d), sizeof(double) * (size_t)nq);
     memcpy(v0, lk_data_v(d), sizeof(double) * (size_t)nv);
     /* M qacc = tau + passive + J^T f - c, so the right-hand side is M qacc. */
