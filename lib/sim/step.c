@@ -31,7 +31,9 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  *   lk_dyn_crba(m, d, d->dyn.diag); lk_dyn_factor(m, d, LK_FACTOR_TREE);
  * (diag = h B, already filled), after which lk_dyn_solve() applies M~^-1
  * to the rows of J. It adds M~^-1 J^T lambda to vnext. With no constraint
- * rows it does nothing, and the factorization is never formed. */
+ * rows it does nothing, and the factorization is never formed. The free
+ * acceleration is in d->dyn.tmp (it becomes lk_data_qacc()), so the
+ * contact layer keeps its scratch in its own part of the data. */
 static lk_status apply_constraints(const lk_model *m, lk_data *d, double *vnext) {
   (void)m;
   (void)d;
