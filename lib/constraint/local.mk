@@ -1,1 +1,9 @@
-# lib/constraint: files added by this folder's work.
+# Constraints: row buffer, frictionContact/rollingContact, joint limits and
+# dry friction, loops, couplings, tethers.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/rows.h \
+	%reldir%/constraint_impl.h \
+	%reldir%/rowbuf.c \
+	%reldir%/contact.c \
+	%reldir%/joint.c \
+	%reldir%/loop.c

@@ -43,12 +43,17 @@ lk_data *lk_data_new(const lk_model *m) {
   d->model = m;
   lk_arena real = {d->arena, 0};
   layout(m, d, &real);
+  if (lk_sim_data_init(m, &d->sim) != LK_OK) {
+    lk_data_free(d);
+    return NULL;
+  }
   lk_data_reset(d);
   return d;
 }
 
 void lk_data_free(lk_data *d) {
   if (!d) return;
+  lk_sim_data_free(&d->sim);
   if (d->arena) lk_free(((void **)d->arena)[-1]);
   lk_free(d);
 }

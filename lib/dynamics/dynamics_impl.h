@@ -42,6 +42,10 @@ lk_status lk_dyn_factor(const lk_model *m, lk_data *d, lk_factor_method how);
  * sides, and solving them gives (M^-1 J^T)^T. */
 void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs);
 
+/* The same for one right-hand side supported on the DoF range [v0, v1) of
+ * one tree (a root link's subtree): only that range is read and written. */
+void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, int v1);
+
 /* RNEA (Featherstone 2008, table 5.1): tau = M qacc + c(q, v) - J^T fext
  * (M with its armature),
  * with gravity in c when gravity != 0 and qacc == NULL meaning zero. With

@@ -117,6 +117,40 @@ void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs) {
   }
 }
 
+/* M is block diagonal over the trees (no DoF of one tree is an ancestor of
+ * another's), and so are both factors: a right-hand side supported on one
+ * tree's DoF range [v0, v1) is solved on that range alone. This is how the
+ * contact layer applies M~^-1 to its sparse Jacobian rows. */
+void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, int v1) {
+  const lk_dyn_data *dd = &d->dyn;
+  const int nv = m->nv;
+  const double *L = dd->L;
+  if (dd->st->factor_method == LK_FACTOR_DENSE) {
+    /* M = L L^T with L lower triangular (GSL keeps L below the diagonal). */
+    for (int i = v0; i < v1; i++) {
+      double s = x[i];
+      const double *Li = L + (size_t)i * nv;
+      for (int j = v0; j < i; j++) s -= Li[j] * x[j];
+      x[i] = s / Li[i];
+    }
+    for (int i = v1 - 1; i >= v0; i--) {
+      double s = x[i];
+      for (int j = i + 1; j < v1; j++) s -= L[(size_t)j * nv + i] * x[j];
+      x[i] = s / L[(size_t)i * nv + i];
+    }
+    return;
+  }
+  const int *dend = dd->dend;
+  for (int i = v1 - 1; i >= v0; i--) x[i] -= dot_range(L + (size_t)i * nv, x, i + 1, dend[i]);
+  for (int i = v0; i < v1; i++) x[i] *= dd->Dinv[i];
+  for (int i = v0; i < v1; i++) {
+    const double xi = x[i];
+    if (xi == 0) continue;
+    const double *Li = L + (size_t)i * nv;
+    for (int y = i + 1; y < dend[i]; y++) x[y] -= Li[y] * xi;
+  }
+}
+
 lk_status lk_mass_factor(const lk_model *m, lk_data *d, lk_factor_method how) {
   if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
   if (how != LK_FACTOR_TREE && how != LK_FACTOR_DENSE) return LK_INVALID_ARGUMENT;

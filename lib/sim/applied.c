@@ -26,11 +26,12 @@ static double clamp(double x, double limit) {
   return x;
 }
 
-void lk_sim_applied_forces(const lk_model *m, lk_data *d, double t, double *tau, lk_force *fext) {
+void lk_sim_applied_forces(const lk_model *m, lk_data *d, const double *qs, const double *vs,
+                           double t, double *tau, lk_force *fext) {
   for (int i = 0; i < m->nact; i++) {
     const lk_actuator_rec *r = &m->act[i];
     const lk_actuator_spec *s = &r->spec;
-    double q = d->q[m->qadr[r->link]], v = d->v[r->dof], target = d->sim.act_target[i], f;
+    double q = qs[m->qadr[r->link]], v = vs[r->dof], target = d->sim.act_target[i], f;
     switch (s->type) {
       case LK_ACTUATOR_POSITION:
         f = s->kp * (target - q) - s->kv * v;

@@ -1,6 +1,15 @@
 # Simulation: the time step (contacts -> constraints -> LCP -> integrate).
 lib_liblinkage_la_SOURCES += \
 	%reldir%/sim_data.h \
+	%reldir%/sim_internal.h \
 	%reldir%/sim_data.c \
+	%reldir%/sim_scratch.c \
 	%reldir%/applied.c \
+	%reldir%/contacts.c \
+	%reldir%/geometry.c \
+	%reldir%/island.c \
+	%reldir%/solve.c \
+	%reldir%/constrain.c \
+	%reldir%/project.c \
+	%reldir%/report.c \
 	%reldir%/step.c

@@ -1,10 +1,102 @@
-/* Layout and reset of the simulation layer's data. */
+/* Layout, reset and scratch of the simulation layer's data. */
+#include <string.h>
+
+#include "core/internal.h"
 #include "model/model_impl.h"
 #include "sim/sim_data.h"
 
+/* Largest number of DoFs of one tree (the subtree of a root link). */
+static int max_tree_nv(const lk_model *m) {
+  int best = 0;
+  for (int r = 1; r < m->nlink; r++) {
+    if (m->parent[r] != 0) continue;
+    int end = m->subtree_end[r];
+    int v1 = end < m->nlink ? m->vadr[end] : m->nv;
+    if (v1 - m->vadr[r] > best) best = v1 - m->vadr[r];
+  }
+  return best;
+}
+
+/* Rows the constraints of this model can produce in one step. */
+static int row_capacity(const lk_model *m, int contact_cap) {
+  int rows = 6 * contact_cap; /* a rolling contact has 6 rows */
+  for (int i = 1; i < m->nlink; i++) {
+    if (m->link[i].joint.limited) rows += 2;
+    for (int k = 0; k < m->jnv[i]; k++)
+      if (m->dof_friction[m->vadr[i] + k] > 0) rows++;
+  }
+  rows += 6 * m->nloop + m->ncoup + m->nteth;
+  return rows;
+}
+
+int lk_sim_island_capacity(const lk_model *m, int row_cap);
+int lk_sim_island_capacity(const lk_model *m, int row_cap) {
+  int cap = m->opt.max_island_rows > 0 ? m->opt.max_island_rows : 192;
+  return cap < row_cap ? cap : row_cap;
+}
+
 void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
+  sd->st = LK_ARENA_ARRAY(a, lk_sim_scalars, 1);
   sd->act_target = LK_ARENA_ARRAY(a, double, m->nact);
   sd->act_force = LK_ARENA_ARRAY(a, double, m->nact);
+  sd->cdof = LK_ARENA_ARRAY(a, lk_motion, m->nv);
+  sd->vstar = LK_ARENA_ARRAY(a, double, m->nv);
+  sd->tree = LK_ARENA_ARRAY(a, int, m->nlink);
+
+  sd->contact_cap = m->contact_capacity + m->nxcon;
+  sd->contact = LK_ARENA_ARRAY(a, lk_contact_report, sd->contact_cap);
+  sd->cmem = LK_ARENA_ARRAY(a, lk_contact_mem, sd->contact_cap);
+  sd->xmem = LK_ARENA_ARRAY(a, lk_contact_mem, m->nxcon);
+  sd->limmem = LK_ARENA_ARRAY(a, lk_contact_mem, m->nlink);
+
+  sd->row_cap = row_capacity(m, sd->contact_cap);
+  sd->row = LK_ARENA_ARRAY(a, lk_row, sd->row_cap);
+  int tn = max_tree_nv(m);
+  sd->val_cap = (size_t)sd->row_cap * (size_t)(2 * (tn > 0 ? tn : 1));
+  sd->jval = LK_ARENA_ARRAY(a, double, sd->val_cap);
+  sd->yval = LK_ARENA_ARRAY(a, double, sd->val_cap);
+
+  sd->uf = LK_ARENA_ARRAY(a, int, m->nlink);
+  sd->island_of_tree = LK_ARENA_ARRAY(a, int, m->nlink);
+  sd->island_start = LK_ARENA_ARRAY(a, int, sd->row_cap + 1);
+  sd->island_rows = LK_ARENA_ARRAY(a, int, sd->row_cap);
+  sd->rowloc = LK_ARENA_ARRAY(a, int, sd->row_cap);
+  sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
+
+  int ic = lk_sim_island_capacity(m, sd->row_cap);
+  /* Lemke's expansion: a box row becomes (beta+, beta-, slack); a pyramid
+   * tangent pair becomes cone_edges edges and one slack. */
+  int per_row = 3;
+  int pyr = (m->opt.cone_edges + 2) / 2 + 1;
+  if (pyr > per_row) per_row = pyr;
+  sd->island_cap = ic;
+  sd->xcap = ic * per_row;
+  sd->A = LK_ARENA_ARRAY(a, double, (size_t)ic * (size_t)ic);
+  sd->b = LK_ARENA_ARRAY(a, double, ic);
+  sd->lo = LK_ARENA_ARRAY(a, double, ic);
+  sd->hi = LK_ARENA_ARRAY(a, double, ic);
+  sd->mu = LK_ARENA_ARRAY(a, double, ic);
+  sd->z = LK_ARENA_ARRAY(a, double, ic);
+  sd->w = LK_ARENA_ARRAY(a, double, ic);
+  sd->findex = LK_ARENA_ARRAY(a, int, ic);
+  sd->basis = LK_ARENA_ARRAY(a, unsigned char, ic);
+  sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);
+  sd->qx = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->lox = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->hix = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->zx = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->wx = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->basisx = LK_ARENA_ARRAY(a, unsigned char, sd->xcap);
+  sd->xr1 = LK_ARENA_ARRAY(a, int, sd->xcap);
+  sd->xr2 = LK_ARENA_ARRAY(a, int, sd->xcap);
+  sd->xc1 = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->xc2 = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->xslack = LK_ARENA_ARRAY(a, int, sd->xcap);
+  sd->xbase = LK_ARENA_ARRAY(a, int, ic + 1);
+
+  sd->lforce_cap = 2 * sd->row_cap;
+  sd->lforce = LK_ARENA_ARRAY(a, lk_link_force, sd->lforce_cap);
+  sd->tactile = LK_ARENA_ARRAY(a, lk_tactile, m->nlink);
 }
 
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
@@ -12,4 +104,10 @@ void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
     sd->act_target[i] = m->act[i].spec.target;
     sd->act_force[i] = 0;
   }
+  for (int i = 0; i < m->nlink; i++) {
+    int r = i;
+    while (r > 0 && m->parent[r] != 0) r = m->parent[r];
+    sd->tree[i] = r;
+  }
+  sd->st->next_contact_id = 1;
 }

@@ -1,26 +1,130 @@
-/* The simulation layer's part of lk_data: actuator state, and (with the
- * contact work) constraints, contacts, the LCP workspace, friction states
- * and reports (see data/data_impl.h). */
+/* The simulation layer's part of lk_data: actuator state, contacts and
+ * their persistent friction state, constraint rows, islands, the LCP
+ * scratch, reports and tactile sensors (see data/data_impl.h).
+ *
+ * Everything that influences a later step (actuator targets, friction
+ * states, tangent bases, warm-start bases, filtered slip scores) is in the
+ * arena, so lk_data_copy() carries it. The LCP workspace outside the arena
+ * is pure scratch. */
 #ifndef LK_SIM_DATA_H
 #define LK_SIM_DATA_H
 
+#include "constraint/rows.h"
 #include "data/arena.h"
+#include "linkage/constraint.h"
 #include "linkage/math.h"
 #include "linkage/model.h"
 
+/* What a step did (exposed through linkage/sim.h's lk_step_report). */
 typedef struct {
+  lk_status status;       /* LK_OK, or why the step failed */
+  int nrows, nislands, ncontacts;
+  int lcp_solves;         /* LCP solves over all islands and passes */
+  int lemke_solves, dantzig_solves; /* successful solves by solver */
+  int lcp_pivots;
+  double lcp_residual;    /* worst relative residual of the accepted solves */
+  int solver_failures;    /* solves of the chosen solver that failed */
+  int fallbacks;          /* islands solved by the other solver or with CFM */
+  int friction_passes;    /* largest re-alignment pass count of an island */
+  int friction_unconverged; /* islands whose circle cone did not settle */
+  int state_changes;      /* contacts that switched static <-> dynamic */
+  double max_penetration; /* deepest contact, m */
+  double projection_error;/* loop/coupling error after projection */
+} lk_sim_report;
+
+/* Persistent memory of one contact across steps: its friction state and
+ * tangent basis, and the warm-start states of its rows. */
+typedef struct {
+  lk_friction_state state;
+  lk_vec3 t1;              /* first tangent (world), re-used if it persists */
+  lk_vec3 roll_t1;         /* first axis of the rolling rows (world) */
+  unsigned char basis[6];  /* LCP row states of its rows at the last solve */
+  int nrows;
+  int age;                 /* steps the contact has persisted */
+  double z[6];             /* impulses of its rows at the last solve */
+  int row[6];              /* this step's row indices (-1: absent): normal,
+                              t1, t2, twist, roll1, roll2 */
+  int valid;
+} lk_contact_mem;
+
+/* Scalars of the layer (inside the arena). */
+typedef struct {
+  lk_sim_report report;
+  int ncontact;     /* contact reports this step */
+  int nrow;
+  int nisland;
+  int nlforce;
+  size_t nval;      /* values used in jval/yval */
+  unsigned long long next_contact_id;
+  int tactile_valid;
+} lk_sim_scalars;
+
+typedef struct {
+  lk_sim_scalars *st;
+
+  /* actuators */
   double *act_target; /* per actuator: current target (settable) */
   double *act_force;  /* per actuator: generalized force of the last step */
+
+  /* kinematics of the step */
+  lk_motion *cdof; /* per DoF: motion subspace in world coordinates, about
+                      the world origin (so a row's value is cdof . F) */
+  double *vstar;   /* nv: free velocity */
+  int *tree;       /* per link: root link of its tree (0: the world) */
+
+  /* contacts: reports and persistent memory, geometry then explicit */
+  int contact_cap;
+  lk_contact_report *contact;
+  lk_contact_mem *cmem;     /* per report slot (this step) */
+  lk_contact_mem *xmem;     /* per explicit contact (persists by index) */
+  lk_contact_mem *limmem;   /* per link: joint-limit row states [2 each] */
+
+  /* rows */
+  int row_cap;
+  lk_row *row;
+  size_t val_cap;
+  double *jval, *yval;
+
+  /* islands: union-find over trees, then row lists */
+  int *uf;            /* per link */
+  int *island_of_tree;/* per link (root links only) */
+  int *island_start;  /* nisland + 1 */
+  int *island_rows;   /* rows grouped by island */
+  int *rowloc;        /* per row: its index within its island */
+  double *xtmp;       /* nv scratch */
+
+  /* one island's LCP (capacity island_cap rows; Lemke expanded: xcap) */
+  int island_cap, xcap;
+  double *A, *b, *lo, *hi, *mu, *z, *w;
+  int *findex;
+  unsigned char *basis;
+  double *Ax, *qx, *lox, *hix, *zx, *wx;
+  unsigned char *basisx;
+  int *xr1, *xr2;   /* expanded variable -> rows it maps to (-1: none) */
+  double *xc1, *xc2;/* ... with these coefficients */
+  int *xslack;      /* expanded variable -> its group's slack (-1: none) */
+  int *xbase;       /* island row -> its first expanded variable */
+
+  /* reports */
+  int lforce_cap;
+  lk_link_force *lforce;
+  lk_tactile *tactile; /* per link */
+
+  /* scratch outside the arena (not state) */
+  struct lk_lcp_workspace *lcp;
 } lk_sim_data;
 
 void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a);
+/* After the arena exists: allocate scratch that lives outside it. */
+lk_status lk_sim_data_init(const lk_model *m, lk_sim_data *sd);
+void lk_sim_data_free(lk_sim_data *sd);
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd);
 
 struct lk_data;
-/* Add the actuators' generalized forces at time t (from the current q, v)
- * to tau (nv), and the loads active at t to fext (per link, world frame
- * about the world origin). Needs forward kinematics for link-frame loads. */
-void lk_sim_applied_forces(const lk_model *m, struct lk_data *d, double t, double *tau,
-                           lk_force *fext);
+/* Add the actuators' generalized forces at (q, v, t) to tau (nv), and the
+ * loads active at t to fext (per link, world frame about the world origin).
+ * Needs the kinematics at q (link poses) for the loads. */
+void lk_sim_applied_forces(const lk_model *m, struct lk_data *d, const double *q, const double *v,
+                           double t, double *tau, lk_force *fext);
 
 #endif

@@ -7,23 +7,28 @@
  *   5. LCP for the impulses lambda; v+ = v* + M~^-1 J^T lambda
  *   6. q+ = q (+) h v+
  *   7. friction states, reports
- * Today 4, 5 and 7 are empty (no contact layer yet): see apply_constraints.
- * Everything is computed into workspaces and committed at the end, so a
- * failed step leaves the data as it was. */
+ * Steps 4, 5 and 7 are the constraint layer's (lk_sim_constrain, in
+ * constrain.c); loop closures and couplings are then projected back onto
+ * their manifold (project.c). q, v and the time are computed into
+ * workspaces and committed at the end, so a failed step leaves them as they
+ * were (its report says why it failed). */
 #include <string.h>
 
 #include "core/internal.h"
 #include "dynamics/dynamics_impl.h"
 #include "linkage/sim.h"
+#include "sim/sim_internal.h"
 
-/* Step 2: the total generalized force f = tau + springs (+ damping) at
- * (q, v) and the total link wrenches, into the step's workspaces. This is
- * where actuators and scheduled loads will be added. */
-static void gather_loads(const lk_model *m, lk_data *d, const double *q, const double *v) {
+/* Step 2: the total generalized force f = tau + springs (+ damping) +
+ * actuators at (q, v) and the total link wrenches (user + scheduled loads)
+ * at time t, into the step's workspaces. Needs the kinematics at q. */
+static void gather_loads(const lk_model *m, lk_data *d, const double *q, const double *v,
+                         double t) {
   lk_dyn_data *dd = &d->dyn;
   lk_dyn_passive(m, q, v, 1, 1, dd->tau_tot);
   for (int k = 0; k < m->nv; k++) dd->tau_tot[k] += d->tau[k];
   memcpy(dd->fext_tot, d->fext, sizeof(lk_force) * (size_t)m->nlink);
+  if (m->nact > 0 || m->nload > 0) lk_sim_applied_forces(m, d, q, v, t, dd->tau_tot, dd->fext_tot);
 }
 
 /* Steps 4-5, the contact layer's place. On entry vnext = v*, the free
@@ -35,10 +40,11 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * acceleration is in d->dyn.tmp (it becomes lk_data_qacc()), so the
  * contact layer keeps its scratch in its own part of the data. */
 static lk_status apply_constraints(const lk_model *m, lk_data *d, double *vnext) {
-  (void)m;
-  (void)d;
-  (void)vnext;
-  return LK_OK;
+  if (!lk_sim_has_constraints(m)) return LK_OK;
+  lk_dyn_crba(m, d, d->dyn.diag);
+  lk_status st = lk_dyn_factor(m, d, LK_FACTOR_TREE);
+  if (st) return st;
+  return lk_sim_constrain(m, d, vnext);
 }
 
 static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
@@ -46,7 +52,7 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   const int nv = m->nv;
   lk_status st = lk_dyn_kinematics(m, d, d->q, d->v); /* 1 */
   if (st) return st;
-  gather_loads(m, d, d->q, d->v); /* 2 */
+  gather_loads(m, d, d->q, d->v, d->s->time); /* 2 */
   for (int k = 0; k < nv; k++) dd->diag[k] = h * m->dof_damping[k];
   /* 3: ABA with h B added to the armature gives M~^-1 (f - c) in O(n);
    * the damping force -B v is already in f, which makes the damping
@@ -58,6 +64,8 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   if (st) return st;
   memcpy(dd->qnew, d->q, sizeof(double) * (size_t)m->nq); /* 6 */
   lk_dyn_integrate(m, dd->qnew, dd->vnew, h);
+  st = lk_sim_project(m, d, dd->qnew);
+  if (st) return st;
   if (!lk_all_finite(dd->vnew, (size_t)nv) || !lk_all_finite(dd->qnew, (size_t)m->nq))
     return LK_NON_FINITE;
   memcpy(d->qacc, acc, sizeof(double) * (size_t)nv);
@@ -85,7 +93,7 @@ static lk_status step_rk4(const lk_model *m, lk_data *d, double h) {
     }
     lk_status st = lk_dyn_kinematics(m, d, qs, vs);
     if (st) return st;
-    gather_loads(m, d, qs, vs);
+    gather_loads(m, d, qs, vs, d->s->time + c[s] * h);
     lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, NULL, kv);
     lk_dyn_position_rate(m, qs, vs, kq);
   }
@@ -108,6 +116,9 @@ lk_status lk_step(const lk_model *m, lk_data *d) {
       !lk_all_finite(d->tau, (size_t)nv) || !lk_dyn_fext_finite(m, d->fext))
     return LK_NON_FINITE;
   const double h = m->opt.timestep;
+  /* RK4 is the contact-free accuracy integrator: constraints need the
+   * velocity-level Euler step. */
+  if (m->opt.integrator == LK_INTEGRATOR_RK4 && lk_sim_has_constraints(m)) return LK_UNSUPPORTED;
   lk_status st = m->opt.integrator == LK_INTEGRATOR_RK4 ? step_rk4(m, d, h) : step_euler(m, d, h);
   /* Whatever happened, the kinematics no longer describe d->q (the RK4
    * stages, or the committed new state). */

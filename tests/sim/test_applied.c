@@ -79,7 +79,7 @@ static void test_servo_velocity_and_schedule(void) {
   double tau[2] = {0, 0};
   lk_force f[3];
   memset(f, 0, sizeof f);
-  lk_sim_applied_forces(m, d, 0.5, tau, f);
+  lk_sim_applied_forces(m, d, lk_data_q(d), lk_data_v(d), 0.5, tau, f);
   /* servo: 200 (0.5 - 0.48) - 20 (0.1) = 2; drive: 3 (2 - 1.5) = 1.5;
    * ramp at t = 0.5: halfway from 0 to 4 = 2. */
   LK_ASSERT_NEAR(lk_data_actuator_force(d, 0), 2, 1e-12);
@@ -90,10 +90,10 @@ static void test_servo_velocity_and_schedule(void) {
   /* Saturation at max_effort, and a changed target. */
   LK_ASSERT_OK(lk_data_actuator_set_target(d, 0, 3.0), (lk_error *)NULL);
   tau[0] = tau[1] = 0;
-  lk_sim_applied_forces(m, d, 2.0, tau, f);
+  lk_sim_applied_forces(m, d, lk_data_q(d), lk_data_v(d), 2.0, tau, f);
   LK_ASSERT_NEAR(tau[0], 10, 0);
   LK_ASSERT_NEAR(lk_data_actuator_force(d, 2), 1, 1e-12); /* 4 + (2-1)/2 * (-6) */
-  lk_sim_applied_forces(m, d, 9.0, tau, f);
+  lk_sim_applied_forces(m, d, lk_data_q(d), lk_data_v(d), 9.0, tau, f);
   LK_ASSERT_NEAR(lk_data_actuator_force(d, 2), -2, 0); /* held after the end */
   LK_ASSERT_INT_EQ(lk_data_actuator_set_target(d, 5, 1), LK_INVALID_ARGUMENT);
   LK_ASSERT_INT_EQ(lk_data_actuator_set_target(d, 0, NAN), LK_NON_FINITE);
@@ -119,7 +119,7 @@ static void test_loads_follow_frame_and_window(void) {
     double t = pass == 0 ? 0.4 : (pass == 1 ? 1.0 : 1.5);
     memset(f, 0, sizeof f);
     tau[0] = tau[1] = 0;
-    lk_sim_applied_forces(m, d, t, tau, f);
+    lk_sim_applied_forces(m, d, lk_data_q(d), lk_data_v(d), t, tau, f);
     if (pass == 1) {
       lk_vec3 p = lk_v3(0, 0.25, 0); /* slide along the rotated x axis */
       p = lk_v3_add(p, lk_v3(-1, 0, 0));

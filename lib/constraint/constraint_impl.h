@@ -1,0 +1,88 @@
+/* The constraint layer's internal interface (not installed).
+ *
+ * Each kind of constraint is a small set of functions over the step's row
+ * buffer (lk_sim_data.row/jval): it appends its rows with their kinds,
+ * Jacobian values and right-hand sides before the solve, and turns the
+ * solved impulses into its report after it. The stepper sees only rows. */
+#ifndef LK_CONSTRAINT_IMPL_H
+#define LK_CONSTRAINT_IMPL_H
+
+#include "constraint/rows.h"
+#include "data/data_impl.h"
+
+/* The geometry of one contact, from collision or from an explicit contact,
+ * with its mixed coefficients: what the contact rows need. */
+typedef struct {
+  int link, other;        /* link touches other (0 = world) */
+  int geom, other_geom;   /* -1 for explicit contacts */
+  int explicit_index;     /* -1 for geometry contacts */
+  unsigned long long id;
+  int age;
+  lk_contact_type type;
+  lk_vec3 p;              /* contact point (world) on link's surface */
+  lk_vec3 n;              /* unit normal from other to link */
+  double depth;           /* > 0 penetrating */
+  double tolerance;       /* penetration left uncorrected */
+  double mu_static, mu_dynamic, restitution;
+  double mu_torsional, mu_rolling, patch_radius;
+  lk_contact_mem *mem;    /* persistent memory (state, basis, warm start) */
+} lk_contact_geom;
+
+/* ---- row buffer (rowbuf.c) ---- */
+
+/* World-frame motion subspaces (sd->cdof) from the current kinematics. */
+void lk_rows_compute_cdof(const lk_model *m, lk_data *d);
+/* Forget the rows of the last step. */
+void lk_rows_clear(lk_data *d);
+/* A new row touching the trees of links a and b (either may be 0 for the
+ * world), with zeroed values; -1 when the buffer is full, or -2 when the
+ * row touches no moving DoF (nothing to constrain). */
+int lk_rows_add(const lk_model *m, lk_data *d, int link_a, int link_b, lk_constraint_kind kind,
+                int cindex, int crow);
+/* Jacobian of a row from a spatial force F (world, about the origin) on
+ * link a and -F on link b: J_k = cdof_k . F over a's ancestors minus the
+ * same over b's. For the relative velocity along d at a point p plus the
+ * relative angular velocity along e, F = (p x d + e, d). */
+void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int link_b,
+                        lk_force F);
+/* J = ca e_{dof_a} + cb e_{dof_b} (dof_b < 0: none). */
+void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double ca, int dof_b,
+                      double cb);
+/* J x for a full generalized vector x. */
+double lk_rows_dot(const lk_data *d, int row, const double *x);
+/* x += s J^T (for row) or s Y (use_y) */
+void lk_rows_axpy(const lk_data *d, int row, double s, int use_y, double *x);
+
+/* A spatial force of a unit magnitude along direction dir at point p plus
+ * a pure moment along e. */
+static inline lk_force lk_row_force(lk_vec3 p, lk_vec3 dir, lk_vec3 e) {
+  return lk_fo(lk_v3_add(lk_v3_cross(p, dir), e), dir);
+}
+
+/* ---- constraints ---- */
+
+/* Appends a contact's rows (normal, two tangents; rolling: plus torsion and
+ * two rolling rows). Returns 0, or LK_CAPACITY_EXCEEDED. */
+lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_contact_geom *g);
+/* Fill contact report `report` from its solved rows. */
+void lk_contact_finish(const lk_model *m, lk_data *d, int report);
+
+lk_status lk_limit_rows(const lk_model *m, lk_data *d);
+lk_status lk_dry_friction_rows(const lk_model *m, lk_data *d);
+lk_status lk_loop_rows(const lk_model *m, lk_data *d);
+lk_status lk_coupling_rows(const lk_model *m, lk_data *d);
+lk_status lk_tether_rows(const lk_model *m, lk_data *d);
+
+/* Position error of the bilateral constraints (loops, couplings) at the
+ * current kinematics, as rows are built: used by the post-step projection.
+ * Fills err (one entry per bilateral row, in row order of a fresh build)
+ * and returns the count. */
+int lk_bilateral_errors(const lk_model *m, lk_data *d, double *err, int cap);
+
+/* Mixing of two materials' coefficients. */
+double lk_mix(double a, double b, lk_mix_rule rule);
+
+/* A deterministic unit vector orthogonal to the unit vector n. */
+lk_vec3 lk_any_tangent(lk_vec3 n);
+
+#endif

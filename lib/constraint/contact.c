@@ -1,0 +1,165 @@
+/* frictionContact and rollingContact: rows and reports.
+ *
+ * Rows of one contact (link touching other at p, normal n from other to
+ * link), velocity level (Anitescu & Potra 1997; Stewart & Trinkle 1996):
+ *   normal   n . v_rel(p) + bias >= 0  complementary to  z_n >= 0
+ *   t1, t2   tangential velocity, |z_t| <= mu z_n, mu = mu_static while the
+ *            contact is static, mu_dynamic while it slides
+ *   twist    n . w_rel,   |z| <= mu_torsional r_p z_n       (rolling only)
+ *   roll1,2  t_i . w_rel, |z| <= mu_rolling r_p z_n          (rolling only)
+ * The normal row's bias keeps penetration within the tolerance without
+ * adding energy: nothing inside the tolerance, an erp share of the excess
+ * per step beyond it, and a speculative allowance -gap/h for a contact that
+ * is not yet touching; Newton restitution for impacts faster than the
+ * threshold. */
+#include <math.h>
+
+#include "constraint/constraint_impl.h"
+
+static int add_row(const lk_model *m, lk_data *d, const lk_contact_geom *g, int report, int crow,
+                   lk_force F) {
+  int r = lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, crow);
+  if (r >= 0) lk_rows_set_wrench(m, d, r, g->link, g->other, F);
+  return r;
+}
+
+/* The tangent basis: the persistent one re-projected when the contact
+ * persists, else a deterministic one (the step re-aligns it anyway). */
+static lk_vec3 first_tangent(const lk_contact_geom *g, lk_vec3 last) {
+  lk_vec3 n = g->n;
+  if (g->mem->valid) {
+    lk_vec3 t = lk_v3_sub(last, lk_v3_scale(n, lk_v3_dot(n, last)));
+    if (lk_v3_norm(t) > 1e-6) return lk_v3_normalize(t);
+  }
+  return lk_any_tangent(n);
+}
+
+lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_contact_geom *g) {
+  const lk_options *o = &m->opt;
+  double h = o->timestep;
+  lk_contact_mem *mem = g->mem;
+  for (int k = 0; k < 6; k++) mem->row[k] = -1;
+  lk_vec3 n = g->n, p = g->p;
+  lk_vec3 t1 = first_tangent(g, mem->t1);
+  lk_vec3 t2 = lk_v3_cross(n, t1);
+  lk_vec3 r1 = first_tangent(g, mem->roll_t1);
+  lk_vec3 r2 = lk_v3_cross(n, r1);
+  mem->t1 = t1;
+  mem->roll_t1 = r1;
+  mem->age = g->age;
+  if (!mem->valid) {
+    mem->state = LK_FRICTION_STATIC;
+    mem->nrows = 0;
+  }
+
+  int rn = add_row(m, d, g, report, 0, lk_row_force(p, n, lk_v3_zero()));
+  if (rn == -2) return LK_OK; /* both sides immovable */
+  if (rn < 0) return LK_CAPACITY_EXCEEDED;
+  mem->row[0] = rn;
+  lk_row *R = &d->sim.row[rn];
+  R->kind = LK_ROW_UNILATERAL;
+  /* Lower bound on the separating velocity after the step. */
+  double lb;
+  if (g->depth > g->tolerance)
+    lb = o->contact_erp * (g->depth - g->tolerance) / h;
+  else if (g->depth < 0)
+    lb = g->depth / h; /* = -gap/h: may approach up to the surface */
+  else
+    lb = 0;
+  if (g->restitution > 0) {
+    double vn = lk_rows_dot(d, rn, d->v); /* approach speed before the step */
+    if (vn < -o->restitution_threshold && -g->depth < -vn * h) {
+      double lr = -g->restitution * vn;
+      if (lr > lb) lb = lr;
+    }
+  }
+  R->bias = -lb;
+
+  double mu = mem->state == LK_FRICTION_DYNAMIC ? g->mu_dynamic : g->mu_static;
+  if (g->mu_static > 0) {
+    int ra = add_row(m, d, g, report, 1, lk_row_force(p, t1, lk_v3_zero()));
+    int rb = ra >= 0 ? add_row(m, d, g, report, 2, lk_row_force(p, t2, lk_v3_zero())) : -1;
+    if (ra < 0 || rb < 0) return LK_CAPACITY_EXCEEDED;
+    mem->row[1] = ra;
+    mem->row[2] = rb;
+    for (int k = 1; k <= 2; k++) {
+      lk_row *T = &d->sim.row[mem->row[k]];
+      T->kind = LK_ROW_FRICTION;
+      T->normal = rn;
+      T->mu = mu;
+      T->pair = mem->row[3 - k];
+    }
+  }
+  if (g->type == LK_CONTACT_ROLLING && g->patch_radius > 0) {
+    double rp = g->patch_radius;
+    if (g->mu_torsional > 0) {
+      int rt = add_row(m, d, g, report, 3, lk_fo(n, lk_v3_zero()));
+      if (rt < 0) return LK_CAPACITY_EXCEEDED;
+      mem->row[3] = rt;
+      lk_row *T = &d->sim.row[rt];
+      T->kind = LK_ROW_FRICTION;
+      T->normal = rn;
+      T->mu = g->mu_torsional * rp;
+      T->pair = -1;
+    }
+    if (g->mu_rolling > 0) {
+      int r4 = add_row(m, d, g, report, 4, lk_fo(r1, lk_v3_zero()));
+      int r5 = r4 >= 0 ? add_row(m, d, g, report, 5, lk_fo(r2, lk_v3_zero())) : -1;
+      if (r4 < 0 || r5 < 0) return LK_CAPACITY_EXCEEDED;
+      mem->row[4] = r4;
+      mem->row[5] = r5;
+      for (int k = 4; k <= 5; k++) {
+        lk_row *T = &d->sim.row[mem->row[k]];
+        T->kind = LK_ROW_FRICTION;
+        T->normal = rn;
+        T->mu = g->mu_rolling * rp;
+        T->pair = mem->row[9 - k];
+      }
+    }
+  }
+  lk_contact_report *c = &d->sim.contact[report];
+  c->link = g->link;
+  c->other = g->other;
+  c->geom = g->geom;
+  c->other_geom = g->other_geom;
+  c->explicit_index = g->explicit_index;
+  c->id = g->id;
+  c->age = g->age;
+  c->type = g->type;
+  c->position = p;
+  c->normal = n;
+  c->depth = g->depth;
+  c->mu_static = g->mu_static;
+  c->mu_dynamic = g->mu_dynamic;
+  return LK_OK;
+}
+
+/* The report from the solved rows. The solver may have rotated the tangent
+ * pairs; it keeps mem->t1 and mem->roll_t1 up to date. */
+void lk_contact_finish(const lk_model *m, lk_data *d, int report) {
+  double h = m->opt.timestep;
+  lk_contact_report *c = &d->sim.contact[report];
+  lk_contact_mem *mem = &d->sim.cmem[report];
+  lk_vec3 n = c->normal, t1 = mem->t1, t2 = lk_v3_cross(n, t1);
+  lk_vec3 r1 = mem->roll_t1, r2 = lk_v3_cross(n, r1);
+  const lk_row *row = d->sim.row;
+  double z[6] = {0, 0, 0, 0, 0, 0}, w[6] = {0, 0, 0, 0, 0, 0};
+  mem->nrows = 0;
+  for (int k = 0; k < 6; k++) {
+    if (mem->row[k] < 0) continue;
+    z[k] = row[mem->row[k]].z;
+    w[k] = row[mem->row[k]].w;
+    mem->z[k] = z[k];
+    mem->nrows++;
+  }
+  c->fn = z[0] / h;
+  c->ft = lk_v3_scale(lk_v3_add(lk_v3_scale(t1, z[1]), lk_v3_scale(t2, z[2])), 1.0 / h);
+  c->slip = lk_v3_add(lk_v3_scale(t1, w[1]), lk_v3_scale(t2, w[2]));
+  c->slip_speed = lk_v3_norm(c->slip);
+  double cap = c->mu_static * c->fn;
+  c->utilization = cap > 0 ? lk_v3_norm(c->ft) / cap : 0;
+  c->torsion = z[3] / h;
+  c->rolling_moment = lk_v3_scale(lk_v3_add(lk_v3_scale(r1, z[4]), lk_v3_scale(r2, z[5])), 1.0 / h);
+  c->state = mem->state;
+  mem->valid = 1;
+}

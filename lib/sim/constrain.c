@@ -1,0 +1,61 @@
+/* The constraint part of the step, between the free velocity and the
+ * integration: contacts -> rows -> islands -> LCPs -> v+ = v* + M^-1 J^T z,
+ * then the reports. The mass matrix must be factored at the current q and
+ * the kinematics current. */
+#include <math.h>
+#include <string.h>
+
+#include "constraint/constraint_impl.h"
+#include "sim/sim_internal.h"
+
+int lk_sim_has_constraints(const lk_model *m) {
+  if (m->ngeom > 1 || m->nxcon > 0 || m->nloop > 0 || m->ncoup > 0 || m->nteth > 0) return 1;
+  for (int i = 1; i < m->nlink; i++)
+    if (m->link[i].joint.limited) return 1;
+  for (int k = 0; k < m->nv; k++)
+    if (m->dof_friction[k] > 0) return 1;
+  return 0;
+}
+
+static void reset_report(lk_sim_data *sd) {
+  memset(&sd->st->report, 0, sizeof sd->st->report);
+}
+
+lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
+  lk_sim_data *sd = &d->sim;
+  lk_sim_report *rep = &sd->st->report;
+  reset_report(sd);
+  memcpy(sd->vstar, v, (size_t)m->nv * sizeof *v);
+  sd->st->ncontact = 0;
+  lk_rows_compute_cdof(m, d);
+  lk_rows_clear(d);
+
+  lk_status st = lk_sim_geometry_contacts(m, d);
+  if (!st) st = lk_sim_explicit_contacts(m, d);
+  if (!st) st = lk_limit_rows(m, d);
+  if (!st) st = lk_dry_friction_rows(m, d);
+  if (!st) st = lk_loop_rows(m, d);
+  if (!st) st = lk_coupling_rows(m, d);
+  if (!st) st = lk_tether_rows(m, d);
+  if (st) return rep->status = st;
+  rep->nrows = sd->st->nrow;
+  rep->ncontacts = sd->st->ncontact;
+  for (int i = 0; i < sd->st->ncontact; i++)
+    if (sd->contact[i].depth > rep->max_penetration) rep->max_penetration = sd->contact[i].depth;
+
+  if (sd->st->nrow > 0) {
+    lk_sim_islands(m, d);
+    rep->nislands = sd->st->nisland;
+    lk_sim_prepare_rows(m, d);
+    st = lk_sim_solve_islands(m, d);
+    if (st) return rep->status = st;
+    for (int r = 0; r < sd->st->nrow; r++) lk_rows_axpy(d, r, sd->row[r].z, 1, v);
+    if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
+  }
+  for (int i = 0; i < sd->st->ncontact; i++) lk_contact_finish(m, d, i);
+  lk_sim_geometry_contacts_done(m, d);
+  lk_sim_explicit_contacts_done(m, d);
+  lk_sim_link_forces(m, d);
+  lk_sim_tactile(m, d);
+  return LK_OK;
+}

@@ -1,0 +1,97 @@
+/* Islands: rows that share a tree are coupled through M^-1 and must be
+ * solved together; rows that share none are independent LCPs. Union-find
+ * over the trees the rows touch, numbered in order of first appearance so
+ * the grouping is deterministic. Also Y = M^-1 J^T and J v* per row. */
+#include <string.h>
+
+#include "constraint/constraint_impl.h"
+#include "sim/sim_internal.h"
+
+static int find(int *uf, int x) {
+  while (uf[x] != x) {
+    uf[x] = uf[uf[x]];
+    x = uf[x];
+  }
+  return x;
+}
+
+void lk_sim_islands(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  int nrow = sd->st->nrow;
+  for (int i = 0; i < m->nlink; i++) {
+    sd->uf[i] = i;
+    sd->island_of_tree[i] = -1;
+  }
+  for (int r = 0; r < nrow; r++) {
+    const lk_row *R = &sd->row[r];
+    if (R->tree[1] >= 0) {
+      int a = find(sd->uf, R->tree[0]), b = find(sd->uf, R->tree[1]);
+      if (a != b) {
+        if (a < b)
+          sd->uf[b] = a;
+        else
+          sd->uf[a] = b;
+      }
+    }
+  }
+  int nis = 0;
+  for (int r = 0; r < nrow; r++) {
+    int root = find(sd->uf, sd->row[r].tree[0]);
+    if (sd->island_of_tree[root] < 0) sd->island_of_tree[root] = nis++;
+    sd->row[r].island = sd->island_of_tree[root];
+  }
+  /* Counting sort of the rows by island, stable. */
+  int *start = sd->island_start;
+  memset(start, 0, (size_t)(nis + 1) * sizeof *start);
+  for (int r = 0; r < nrow; r++) start[sd->row[r].island + 1]++;
+  for (int i = 0; i < nis; i++) start[i + 1] += start[i];
+  /* Place the rows; uf is free now and serves as per-island counters. */
+  int *cursor = sd->island_rows;
+  for (int i = 0; i < nis; i++) sd->uf[i] = 0;
+  for (int r = 0; r < nrow; r++) {
+    int is = sd->row[r].island;
+    int loc = sd->uf[is]++;
+    sd->rowloc[r] = loc;
+    cursor[start[is] + loc] = r;
+  }
+  sd->st->nisland = nis;
+}
+
+void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  double *x = sd->xtmp;
+  for (int r = 0; r < sd->st->nrow; r++) {
+    lk_row *R = &sd->row[r];
+    const double *J = sd->jval + R->ofs;
+    double *Y = sd->yval + R->ofs;
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
+      int v0 = R->v0[g], len = R->len[g];
+      memcpy(x + v0, J, (size_t)len * sizeof *x);
+      lk_dyn_solve_range(m, d, x, v0, v0 + len);
+      memcpy(Y, x + v0, (size_t)len * sizeof *x);
+      J += len;
+      Y += len;
+    }
+    R->jv = lk_rows_dot(d, r, sd->vstar);
+  }
+}
+
+/* J_i . Y_j over the trees they share. */
+double lk_sim_delassus_entry(const lk_data *d, int i, int j) {
+  const lk_sim_data *sd = &d->sim;
+  const lk_row *Ri = &sd->row[i], *Rj = &sd->row[j];
+  double s = 0;
+  size_t oi = Ri->ofs;
+  for (int a = 0; a < 2 && Ri->tree[a] >= 0; a++) {
+    size_t oj = Rj->ofs;
+    for (int b = 0; b < 2 && Rj->tree[b] >= 0; b++) {
+      if (Ri->tree[a] == Rj->tree[b]) {
+        const double *Ji = sd->jval + oi, *Yj = sd->yval + oj;
+        for (int k = 0; k < Ri->len[a]; k++) s += Ji[k] * Yj[k];
+      }
+      oj += (size_t)Rj->len[b];
+    }
+    oi += (size_t)Ri->len[a];
+  }
+  return s;
+}

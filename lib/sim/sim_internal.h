@@ -1,0 +1,38 @@
+/* The simulation layer's internal interface (not installed). */
+#ifndef LK_SIM_INTERNAL_H
+#define LK_SIM_INTERNAL_H
+
+#include "core/internal.h"
+#include "data/data_impl.h"
+
+/* island.c */
+void lk_sim_islands(const lk_model *m, lk_data *d);
+void lk_sim_prepare_rows(const lk_model *m, lk_data *d);
+double lk_sim_delassus_entry(const lk_data *d, int i, int j);
+
+/* solve.c: every island's LCP; z and w of every row. */
+lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d);
+
+/* contacts.c, geometry.c: the step's contacts, as rows; *_done keep each
+ * contact's memory for the next step. */
+lk_status lk_sim_explicit_contacts(const lk_model *m, lk_data *d);
+void lk_sim_explicit_contacts_done(const lk_model *m, lk_data *d);
+lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d);
+void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d);
+
+/* report.c */
+void lk_sim_link_forces(const lk_model *m, lk_data *d);
+void lk_sim_tactile(const lk_model *m, lk_data *d);
+
+/* constrain.c: whether the model can produce constraint rows at all, and
+ * the constraint part of the step (v: v* in, v+ out). */
+int lk_sim_has_constraints(const lk_model *m);
+lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v);
+
+/* project.c: move q (a configuration being committed) back onto the
+ * loop-closure and coupling manifold. Leaves the kinematics at q. */
+lk_status lk_sim_project(const lk_model *m, lk_data *d, double *q);
+
+#include "dynamics/dynamics_impl.h" /* lk_dyn_solve_range, lk_dyn_integrate */
+
+#endif

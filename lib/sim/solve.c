@@ -1,0 +1,504 @@
+/* One LCP per island, with static/dynamic friction and the isotropic cone.
+ *
+ * Island rows are the unknown impulses z of w = A z + b, A = J M^-1 J^T the
+ * Delassus matrix, b = J v* + bias. Two ways to solve it:
+ *
+ *  Dantzig  the boxed LCP directly: unilateral rows [0, inf), bilateral
+ *           rows free, dry friction [-F h, F h], friction rows with
+ *           friction-index bounds |z| <= mu z_normal (ODE's findex).
+ *  Lemke    a standard (mixed) LCP in the Stewart-Trinkle form (Stewart &
+ *           Trinkle 1996; Anitescu & Potra 1997): each friction row z is
+ *           split into z = b+ - b- with a slip slack s,
+ *              0 <= b+  _|_  w_z + s >= 0
+ *              0 <= b-  _|_ -w_z + s >= 0
+ *              0 <= s   _|_  mu z_n - b+ - b- >= 0
+ *           (a dry-friction row the same with the constant bound F h), and
+ *           a pyramid tangent pair becomes cone_edges edges d_j with one
+ *           slack: 0 <= b_j _|_ d_j . w_t + s, 0 <= s _|_ mu z_n - sum b_j.
+ *
+ * Friction, each solve followed by two checks, re-solving until neither
+ * changes anything (friction_iterations passes at most):
+ *  - a static contact that slips switches to dynamic (mu_dynamic) at once;
+ *  - with the circle cone, each tangent pair (and rolling pair) must obey
+ *    the isotropic law: a sticking pair |f| <= mu f_n, a sliding pair
+ *    f = -mu f_n v/|v|. If not, the pair's tangent basis is rotated so that
+ *    its first axis lies along the friction (or against the slip) and the
+ *    island is solved again. At the fixed point the box bound on the first
+ *    axis is exactly the disk bound, so the result is Coulomb's isotropic
+ *    law with maximal dissipation, not the box's sqrt(2) corner grip.
+ * After the loop a dynamic contact whose slip fell below slip_threshold
+ * returns to static for the next step.
+ *
+ * If the chosen solver fails, the other is tried, then both with a growing
+ * regularization (CFM) on the diagonal, as GraspIt does; each fallback is
+ * counted in the step report. Nothing is accepted without the LCP layer's
+ * residual check. */
+#include <math.h>
+#include <string.h>
+
+#include "constraint/constraint_impl.h"
+#include "linkage/lcp.h"
+#include "sim/sim_internal.h"
+
+#define SLIDE_EPS 1e-9 /* m/s (rad/s): a pair slides above this speed */
+
+enum { ROLE_ROW, ROLE_PLUS, ROLE_MINUS, ROLE_SLACK, ROLE_EDGE };
+
+typedef struct {
+  const lk_model *m;
+  lk_data *d;
+  lk_sim_data *sd;
+  const int *rows; /* the island's rows (global indices) */
+  int n;
+  double cfm;
+  int nx;
+} island;
+
+/* Where a row's LCP state persists across steps (NULL: nowhere), and
+ * whether it holds a state from an earlier step. */
+static unsigned char *row_slot(lk_data *d, const lk_row *R, int *valid) {
+  if (R->ckind == LK_CONSTRAINT_CONTACT) {
+    lk_contact_mem *mem = &d->sim.cmem[R->cindex];
+    *valid = mem->valid;
+    return &mem->basis[R->crow];
+  }
+  if (R->ckind == LK_CONSTRAINT_LIMIT) {
+    lk_contact_mem *mem = &d->sim.limmem[R->cindex];
+    *valid = mem->valid;
+    return &mem->basis[R->crow];
+  }
+  *valid = 0;
+  return NULL;
+}
+
+static unsigned char row_guess(const lk_row *R) {
+  if (R->kind == LK_ROW_FREE) return LK_LCP_BASIC;
+  if (R->kind == LK_ROW_UNILATERAL) return R->bias <= 0 ? LK_LCP_BASIC : LK_LCP_LOWER;
+  return LK_LCP_BASIC;
+}
+
+/* The state a solved row is in (LOWER / BASIC / UPPER, Dantzig's sense). */
+static unsigned char row_state(const lk_row *R, double z, double w, double znormal) {
+  if (R->kind == LK_ROW_FREE) return LK_LCP_BASIC;
+  double lo = 0, hi = INFINITY;
+  if (R->kind == LK_ROW_BOX) {
+    lo = R->lo;
+    hi = R->hi;
+  } else if (R->kind == LK_ROW_FRICTION) {
+    hi = R->mu * fabs(znormal);
+    lo = -hi;
+  }
+  double tol = 1e-12 * (1 + fabs(hi < INFINITY ? hi : 0) + fabs(z));
+  if (z <= lo + tol && w >= 0) return LK_LCP_LOWER;
+  if (hi < INFINITY && z >= hi - tol && w <= 0) return LK_LCP_UPPER;
+  return LK_LCP_BASIC;
+}
+
+static void build_matrix(island *is) {
+  lk_sim_data *sd = is->sd;
+  int n = is->n;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int j = i; j < n; j++) {
+      double a = lk_sim_delassus_entry(is->d, is->rows[i], is->rows[j]);
+      sd->A[i * n + j] = a;
+      sd->A[j * n + i] = a;
+    }
+    sd->A[i * n + i] += is->cfm;
+    sd->b[i] = R->jv + R->bias;
+  }
+}
+
+/* ---------------------------------------------------------- Dantzig */
+
+static lk_status solve_dantzig(island *is, lk_lcp_report *rep) {
+  lk_sim_data *sd = is->sd;
+  int n = is->n;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    sd->findex[i] = -1;
+    sd->mu[i] = 0;
+    switch (R->kind) {
+      case LK_ROW_FREE:
+        sd->lo[i] = -INFINITY;
+        sd->hi[i] = INFINITY;
+        break;
+      case LK_ROW_BOX:
+        sd->lo[i] = R->lo;
+        sd->hi[i] = R->hi;
+        break;
+      case LK_ROW_FRICTION:
+        sd->lo[i] = 0;
+        sd->hi[i] = 0;
+        sd->findex[i] = sd->rowloc[R->normal];
+        sd->mu[i] = R->mu;
+        break;
+      default:
+        sd->lo[i] = 0;
+        sd->hi[i] = INFINITY;
+        break;
+    }
+  }
+  lk_lcp p = {n, sd->A, n, sd->b, sd->lo, sd->hi, sd->findex, sd->mu};
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.basis_in = sd->basis;
+  o.basis_out = sd->basis;
+  lk_status st = lk_lcp_solve(lk_lcp_dantzig, &p, &o, sd->lcp, sd->z, sd->w, rep);
+  return st;
+}
+
+/* ------------------------------------------------------------ Lemke */
+
+static int add_var(island *is, int r1, double c1, int r2, double c2, int slack) {
+  lk_sim_data *sd = is->sd;
+  int v = is->nx++;
+  sd->xr1[v] = r1;
+  sd->xc1[v] = c1;
+  sd->xr2[v] = r2;
+  sd->xc2[v] = c2;
+  sd->xslack[v] = slack;
+  return v;
+}
+
+/* Lay out the expanded variables; returns 0 or LK_CAPACITY_EXCEEDED. */
+static lk_status expand(island *is, int pyramid) {
+  lk_sim_data *sd = is->sd;
+  const lk_model *m = is->m;
+  int n = is->n, ne = m->opt.cone_edges;
+  is->nx = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    sd->xbase[i] = is->nx;
+    int need = 1;
+    if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) need = 3;
+    int partner = R->pair >= 0 ? sd->rowloc[R->pair] : -1;
+    int pyr_pair = pyramid && R->kind == LK_ROW_FRICTION && partner >= 0 && R->crow == 1;
+    if (pyr_pair) need = ne + 1;
+    if (pyramid && R->kind == LK_ROW_FRICTION && partner >= 0 && R->crow == 2) need = 0;
+    if (is->nx + need > sd->xcap) return LK_CAPACITY_EXCEEDED;
+    if (need == 1) {
+      add_var(is, i, 1, -1, 0, -1);
+    } else if (pyr_pair) {
+      int slack = is->nx + ne;
+      for (int j = 0; j < ne; j++) {
+        double th = 2.0 * LK_PI * j / ne;
+        add_var(is, i, cos(th), partner, sin(th), slack);
+      }
+      add_var(is, -1, 0, -1, 0, -1); /* the pair's slack */
+    } else if (need == 3) {
+      int slack = is->nx + 2;
+      add_var(is, i, 1, -1, 0, slack);
+      add_var(is, i, -1, -1, 0, slack);
+      add_var(is, -1, 0, -1, 0, -1);
+    }
+  }
+  sd->xbase[n] = is->nx;
+  return LK_OK;
+}
+
+static lk_status solve_lemke(island *is, int pyramid, lk_lcp_report *rep) {
+  lk_sim_data *sd = is->sd;
+  int n = is->n;
+  lk_status st = expand(is, pyramid);
+  if (st) return st;
+  int nx = is->nx;
+  const double *A = sd->A;
+  double *Ax = sd->Ax;
+  /* P^T A P: each expanded variable maps to at most two rows. */
+  for (int u = 0; u < nx; u++) {
+    int ur[2] = {sd->xr1[u], sd->xr2[u]};
+    double uc[2] = {sd->xc1[u], sd->xc2[u]};
+    double *Au = Ax + (size_t)u * nx;
+    for (int v = 0; v < nx; v++) {
+      double s = 0;
+      for (int a = 0; a < 2; a++) {
+        if (ur[a] < 0) continue;
+        const double *Ar = A + (size_t)ur[a] * n;
+        if (sd->xr1[v] >= 0) s += uc[a] * sd->xc1[v] * Ar[sd->xr1[v]];
+        if (sd->xr2[v] >= 0) s += uc[a] * sd->xc2[v] * Ar[sd->xr2[v]];
+      }
+      Au[v] = s;
+    }
+    double q = 0;
+    for (int a = 0; a < 2; a++)
+      if (ur[a] >= 0) q += uc[a] * sd->b[ur[a]];
+    sd->qx[u] = q;
+    sd->lox[u] = 0;
+    sd->hix[u] = INFINITY;
+    sd->basisx[u] = LK_LCP_LOWER;
+  }
+  /* Slack couplings and bounds. */
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    int x0 = sd->xbase[i], x1 = sd->xbase[i + 1];
+    if (x1 - x0 == 1) {
+      if (R->kind == LK_ROW_FREE) {
+        sd->lox[x0] = -INFINITY;
+        sd->basisx[x0] = LK_LCP_BASIC;
+      } else {
+        sd->basisx[x0] = sd->basis[i] == LK_LCP_BASIC ? LK_LCP_BASIC : LK_LCP_LOWER;
+      }
+      continue;
+    }
+    if (x1 == x0) continue;
+    int slack = x1 - 1;
+    for (int v = x0; v < slack; v++) {
+      Ax[(size_t)v * nx + slack] += 1.0;
+      Ax[(size_t)slack * nx + v] -= 1.0;
+    }
+    if (R->kind == LK_ROW_FRICTION) {
+      int nrm = sd->xbase[sd->rowloc[R->normal]];
+      Ax[(size_t)slack * nx + nrm] += R->mu;
+      sd->qx[slack] = 0;
+    } else { /* symmetric box: |z| <= hi */
+      sd->qx[slack] = R->hi;
+    }
+    /* Warm start from the row's state (box expansion only). */
+    if (x1 - x0 == 3) {
+      unsigned char s = sd->basis[i];
+      double zprev = sd->z[i];
+      if (s == LK_LCP_BASIC) {
+        sd->basisx[zprev >= 0 ? x0 : x0 + 1] = LK_LCP_BASIC;
+      } else if (s == LK_LCP_UPPER) {
+        sd->basisx[x0] = LK_LCP_BASIC;
+        sd->basisx[slack] = LK_LCP_BASIC;
+      } else {
+        sd->basisx[x0 + 1] = LK_LCP_BASIC;
+        sd->basisx[slack] = LK_LCP_BASIC;
+      }
+    }
+  }
+  lk_lcp p = {nx, Ax, nx, sd->qx, sd->lox, sd->hix, NULL, NULL};
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.basis_in = sd->basisx;
+  o.basis_out = sd->basisx;
+  st = lk_lcp_solve(lk_lcp_lemke, &p, &o, sd->lcp, sd->zx, sd->wx, rep);
+  /* Row impulses z = P x, velocities w = A z + b. */
+  for (int i = 0; i < n; i++) sd->z[i] = 0;
+  for (int v = 0; v < nx; v++) {
+    if (sd->xr1[v] >= 0) sd->z[sd->xr1[v]] += sd->xc1[v] * sd->zx[v];
+    if (sd->xr2[v] >= 0) sd->z[sd->xr2[v]] += sd->xc2[v] * sd->zx[v];
+  }
+  for (int i = 0; i < n; i++) {
+    double s = sd->b[i];
+    for (int j = 0; j < n; j++) s += A[(size_t)i * n + j] * sd->z[j];
+    sd->w[i] = s;
+  }
+  /* Row states for the next warm start. */
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
+    sd->basis[i] = row_state(R, sd->z[i], sd->w[i], zn);
+  }
+  return st;
+}
+
+/* ------------------------------------------------ solve with fallbacks */
+
+static lk_status solve_once(island *is, lk_sim_report *report) {
+  const lk_options *o = &is->m->opt;
+  int pyramid = o->friction_cone == LK_CONE_PYRAMID;
+  double scale = 0;
+  for (int i = 0; i < is->n; i++)
+    scale = fmax(scale, fabs(lk_sim_delassus_entry(is->d, is->rows[i], is->rows[i])));
+  /* Attempts in order: the chosen solver, the other one, then both with a
+   * growing CFM. Dantzig cannot express a pyramid; Lemke takes anything. */
+  int chosen = (o->solver == LK_SOLVER_DANTZIG && !pyramid) ? 1 : 0;
+  struct {
+    int dantzig;
+    double cfm;
+  } plan[6];
+  int np = 0;
+  double cfms[3] = {o->cfm, o->cfm + 1e-10 * (1 + scale), o->cfm + 1e-7 * (1 + scale)};
+  for (int k = 0; k < 3; k++) {
+    plan[np].dantzig = chosen;
+    plan[np++].cfm = cfms[k];
+    if (!pyramid) {
+      plan[np].dantzig = !chosen;
+      plan[np++].cfm = cfms[k];
+    }
+  }
+  lk_status last = LK_NOT_CONVERGED;
+  for (int attempt = 0; attempt < np; attempt++) {
+    int dantzig = plan[attempt].dantzig;
+    is->cfm = plan[attempt].cfm;
+    build_matrix(is);
+    lk_lcp_report rep;
+    lk_status st = dantzig ? solve_dantzig(is, &rep) : solve_lemke(is, pyramid, &rep);
+    report->lcp_solves++;
+    report->lcp_pivots += rep.pivots;
+    if (st == LK_OK) {
+      if (rep.residual_rel > report->lcp_residual) report->lcp_residual = rep.residual_rel;
+      if (attempt > 0) report->fallbacks++;
+      if (dantzig)
+        report->dantzig_solves++;
+      else
+        report->lemke_solves++;
+      return LK_OK;
+    }
+    report->solver_failures++;
+    last = st;
+    /* A failed warm start must not poison the next attempt. */
+    for (int i = 0; i < is->n; i++) is->sd->basis[i] = row_guess(&is->sd->row[is->rows[i]]);
+  }
+  return last;
+}
+
+/* Rotate the tangent pair (i1, i2) of the island by (c, s): new first axis
+ * c t1 + s t2, second -s t1 + c t2. Rows, Y, J v*, A, z rotate together. */
+static void rotate_pair(island *is, int i1, int i2, double c, double s) {
+  lk_sim_data *sd = is->sd;
+  lk_row *R1 = &sd->row[is->rows[i1]], *R2 = &sd->row[is->rows[i2]];
+  size_t len = 0;
+  for (int g = 0; g < 2 && R1->tree[g] >= 0; g++) len += (size_t)R1->len[g];
+  double *vals[2] = {sd->jval, sd->yval};
+  for (int k = 0; k < 2; k++) {
+    double *a = vals[k] + R1->ofs, *b = vals[k] + R2->ofs;
+    for (size_t t = 0; t < len; t++) {
+      double x = a[t], y = b[t];
+      a[t] = c * x + s * y;
+      b[t] = -s * x + c * y;
+    }
+  }
+  lk_force F1 = R1->F, F2 = R2->F;
+  R1->F = lk_fo_add(lk_fo_scale(F1, c), lk_fo_scale(F2, s));
+  R2->F = lk_fo_sub(lk_fo_scale(F2, c), lk_fo_scale(F1, s));
+  double j1 = R1->jv, j2 = R2->jv;
+  R1->jv = c * j1 + s * j2;
+  R2->jv = -s * j1 + c * j2;
+  double z1 = sd->z[i1], z2 = sd->z[i2];
+  sd->z[i1] = c * z1 + s * z2;
+  sd->z[i2] = -s * z1 + c * z2;
+  /* The contact's basis vectors. */
+  lk_contact_mem *mem = &sd->cmem[R1->cindex];
+  lk_vec3 nrm = sd->contact[R1->cindex].normal;
+  lk_vec3 *t = R1->crow == 1 ? &mem->t1 : &mem->roll_t1;
+  lk_vec3 t2 = lk_v3_cross(nrm, *t);
+  *t = lk_v3_normalize(lk_v3_add(lk_v3_scale(*t, c), lk_v3_scale(t2, s)));
+}
+
+/* Check the friction law of every pair after a solve; switch slipping
+ * static contacts to dynamic and re-align circle pairs. Returns whether
+ * anything changed (so the island must be solved again). */
+static int friction_update(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  const lk_options *o = &is->m->opt;
+  int changed = 0;
+  for (int i = 0; i < is->n; i++) {
+    lk_row *R = &sd->row[is->rows[i]];
+    if (R->kind != LK_ROW_FRICTION || R->pair < 0 || R->ckind != LK_CONSTRAINT_CONTACT) continue;
+    if (!(R->crow == 1 || R->crow == 4)) continue;
+    int i2 = sd->rowloc[R->pair];
+    double z1 = sd->z[i], z2 = sd->z[i2], w1 = sd->w[i], w2 = sd->w[i2];
+    double speed = hypot(w1, w2);
+    lk_contact_mem *mem = &sd->cmem[R->cindex];
+    if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && speed > SLIDE_EPS) {
+      const lk_contact_report *c = &sd->contact[R->cindex];
+      mem->state = LK_FRICTION_DYNAMIC;
+      R->mu = c->mu_dynamic;
+      sd->row[R->pair].mu = c->mu_dynamic;
+      report->state_changes++;
+      changed = 1;
+      continue; /* re-solve with the new bound before judging the cone */
+    }
+    if (o->friction_cone != LK_CONE_CIRCLE) continue;
+    double bound = R->mu * fabs(sd->z[sd->rowloc[R->normal]]);
+    double f = hypot(z1, z2);
+    double tx, ty;
+    int ok;
+    if (speed > SLIDE_EPS) {
+      tx = -w1 / speed;
+      ty = -w2 / speed;
+      ok = hypot(z1 - bound * tx, z2 - bound * ty) <= 1e-9 * bound + 1e-15;
+    } else {
+      ok = f <= bound * (1 + 1e-9) + 1e-15;
+      tx = f > 0 ? z1 / f : 1;
+      ty = f > 0 ? z2 / f : 0;
+    }
+    if (!ok) {
+      rotate_pair(is, i, i2, tx, ty);
+      changed = 1;
+    }
+  }
+  return changed;
+}
+
+static lk_status solve_island(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  const lk_options *o = &is->m->opt;
+  int n = is->n;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    int valid;
+    unsigned char *mem = row_slot(is->d, R, &valid);
+    sd->basis[i] = mem && valid ? *mem : row_guess(R);
+    sd->z[i] = 0;
+    if (R->ckind == LK_CONSTRAINT_CONTACT && sd->cmem[R->cindex].valid)
+      sd->z[i] = sd->cmem[R->cindex].z[R->crow];
+  }
+  /* New circle pairs start with their first axis against the free slip:
+   * for one contact that is the friction direction, so usually no
+   * re-alignment is needed at all. */
+  if (o->friction_cone == LK_CONE_CIRCLE) {
+    for (int i = 0; i < n; i++) {
+      const lk_row *R = &sd->row[is->rows[i]];
+      if (R->kind != LK_ROW_FRICTION || R->pair < 0 || R->ckind != LK_CONSTRAINT_CONTACT) continue;
+      if (!(R->crow == 1 || R->crow == 4) || sd->cmem[R->cindex].valid) continue;
+      int i2 = sd->rowloc[R->pair];
+      double v1 = R->jv, v2 = sd->row[R->pair].jv, sp = hypot(v1, v2);
+      if (sp > SLIDE_EPS) rotate_pair(is, i, i2, -v1 / sp, -v2 / sp);
+    }
+  }
+  int pass = 0, changed = 1;
+  while (changed && pass < o->friction_iterations) {
+    pass++;
+    lk_status st = solve_once(is, report);
+    if (st) return st;
+    changed = friction_update(is, report);
+  }
+  if (pass > report->friction_passes) report->friction_passes = pass;
+  if (changed) report->friction_unconverged++;
+  /* Final impulses, velocities and remembered states. */
+  for (int i = 0; i < n; i++) {
+    lk_row *R = &sd->row[is->rows[i]];
+    R->z = sd->z[i];
+    R->w = sd->w[i];
+    int valid;
+    unsigned char *mem = row_slot(is->d, R, &valid);
+    if (mem) *mem = sd->basis[i];
+    if (R->ckind == LK_CONSTRAINT_LIMIT) sd->limmem[R->cindex].valid = 1;
+  }
+  /* Back to static once the slip has died out (for the next step). */
+  for (int i = 0; i < n; i++) {
+    lk_row *R = &sd->row[is->rows[i]];
+    if (R->ckind != LK_CONSTRAINT_CONTACT || R->crow != 1) continue;
+    lk_contact_mem *mem = &sd->cmem[R->cindex];
+    double speed = hypot(sd->w[i], sd->w[sd->rowloc[R->pair]]);
+    if (mem->state == LK_FRICTION_DYNAMIC && speed < o->slip_threshold) {
+      mem->state = LK_FRICTION_STATIC;
+      report->state_changes++;
+    }
+  }
+  return LK_OK;
+}
+
+lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  lk_sim_report *report = &sd->st->report;
+  for (int k = 0; k < sd->st->nisland; k++) {
+    island is;
+    is.m = m;
+    is.d = d;
+    is.sd = sd;
+    is.rows = sd->island_rows + sd->island_start[k];
+    is.n = sd->island_start[k + 1] - sd->island_start[k];
+    is.cfm = 0;
+    is.nx = 0;
+    if (is.n > sd->island_cap) return LK_CAPACITY_EXCEEDED;
+    lk_status st = solve_island(&is, report);
+    if (st) return st;
+  }
+  return LK_OK;
+}
