@@ -5,5 +5,6 @@
 
 #include "linkage/error.h"
 #include "linkage/math.h"
+#include "linkage/lcp.h"
 
 #endif

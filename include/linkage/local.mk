@@ -2,4 +2,5 @@
 linkageinclude_HEADERS += \
 	%reldir%/linkage.h \
 	%reldir%/error.h \
-	%reldir%/math.h
+	%reldir%/math.h \
+	%reldir%/lcp.h
