@@ -25,6 +25,10 @@
  *   lk_lcp_dantzig  symmetric M (checked; else LK_UNSUPPORTED) that is
  *                   positive semidefinite (not checked: a failure is
  *                   reported), every kind of row, workspace of n rows.
+ *                   When it cannot finish (friction coupling can make its
+ *                   clamped system indefinite, or a singular block) and the
+ *                   workspace has Lemke's room, it hands the problem to
+ *                   Lemke and says so in report.fallback.
  *
  * Both run without allocating, in a workspace sized once; both verify the
  * returned solution with lk_lcp_residual() and never report success above
@@ -98,6 +102,8 @@ typedef struct {
   int ray_certified;   /* LK_NO_SOLUTION: 1 when a Farkas certificate of
                           infeasibility (y with M^T y <= 0, q^T y < 0) was
                           found and verified, 0 when the solver only failed */
+  int fallback;        /* Dantzig: 1 when it could not finish and Lemke
+                          solved (or failed) in its place */
   const char *detail;  /* static text saying what happened, never NULL */
 } lk_lcp_report;
 
