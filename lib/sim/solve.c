@@ -94,9 +94,23 @@ static unsigned char row_state(const lk_row *R, double z, double w, double znorm
   return LK_LCP_BASIC;
 }
 
+/* Relative regularization of every island: redundant contacts (four
+ * corners of a box, internal friction that cancels between contacts) make
+ * the Delassus matrix singular and the impulses non-unique; a ridge of
+ * 1e-10 of the largest diagonal entry picks the least-norm distribution
+ * (as the ridge goes to zero, the solution of the regularized convex
+ * problem tends to the least-norm one), which is unique, deterministic and
+ * physical (equal shares at rest, no internal friction), at a creep of
+ * order 1e-10 of the impulse per step. */
+#define RIDGE 1e-9
+
 static void build_matrix(island *is) {
   lk_sim_data *sd = is->sd;
   int n = is->n;
+  double dmax = 0;
+  for (int i = 0; i < n; i++)
+    dmax = fmax(dmax, lk_sim_delassus_entry(is->d, is->rows[i], is->rows[i]));
+  double ridge = RIDGE * dmax + is->cfm;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     for (int j = i; j < n; j++) {
@@ -104,7 +118,7 @@ static void build_matrix(island *is) {
       sd->A[i * n + j] = a;
       sd->A[j * n + i] = a;
     }
-    sd->A[i * n + i] += is->cfm;
+    sd->A[i * n + i] += ridge;
     sd->b[i] = R->jv + R->bias;
   }
 }
@@ -381,7 +395,16 @@ static void rotate_pair(island *is, int i1, int i2, double c, double s) {
 
 /* Check the friction law of every pair after a solve; switch slipping
  * static contacts to dynamic and re-align circle pairs. Returns whether
- * anything changed (so the island must be solved again). */
+ * anything changed (so the island must be solved again).
+ *
+ * A circle pair is solved as a box in its own tangent basis. A pair found
+ * sticking with more than mu f_n (the box's corner) has its basis turned so
+ * that the first axis carries the force. A pair found sliding has its first
+ * axis turned against the slip and its second row's bound set to zero: it
+ * is then a one-dimensional friction of bound mu f_n along that axis (the
+ * sliding law f = -mu f_n v/|v|), and the second row's velocity shows
+ * whether the slip direction is still right. At the fixed point every pair
+ * obeys the disk law exactly. */
 static int friction_update(island *is, lk_sim_report *report) {
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
@@ -391,34 +414,45 @@ static int friction_update(island *is, lk_sim_report *report) {
     if (R->kind != LK_ROW_FRICTION || R->pair < 0 || R->ckind != LK_CONSTRAINT_CONTACT) continue;
     if (!(R->crow == 1 || R->crow == 4)) continue;
     int i2 = sd->rowloc[R->pair];
+    lk_row *R2 = &sd->row[R->pair];
     double z1 = sd->z[i], z2 = sd->z[i2], w1 = sd->w[i], w2 = sd->w[i2];
     double speed = hypot(w1, w2);
+    int aligned = R2->mu == 0 && R->mu > 0;
     lk_contact_mem *mem = &sd->cmem[R->cindex];
-    if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && speed > SLIDE_EPS) {
+    /* Complementarity: a pair slides only with its friction at the bound.
+     * A speed without that is the solver's round-off or a regularization's
+     * creep, not slip. */
+    double bound0 = R->mu * fabs(sd->z[sd->rowloc[R->normal]]);
+    double fmag = fmax(hypot(z1, z2), fmax(fabs(z1), fabs(z2)));
+    int at_bound = bound0 > 0 && fmag >= bound0 * (1 - 1e-6);
+    int sliding = speed > SLIDE_EPS && at_bound;
+    if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding) {
       const lk_contact_report *c = &sd->contact[R->cindex];
       mem->state = LK_FRICTION_DYNAMIC;
       R->mu = c->mu_dynamic;
-      sd->row[R->pair].mu = c->mu_dynamic;
+      if (!aligned) R2->mu = c->mu_dynamic;
       report->state_changes++;
       changed = 1;
       continue; /* re-solve with the new bound before judging the cone */
     }
-    if (o->friction_cone != LK_CONE_CIRCLE) continue;
-    double bound = R->mu * fabs(sd->z[sd->rowloc[R->normal]]);
+    if (o->friction_cone != LK_CONE_CIRCLE || R->mu == 0) continue;
+    double bound = bound0;
     double f = hypot(z1, z2);
-    double tx, ty;
-    int ok;
-    if (speed > SLIDE_EPS) {
-      tx = -w1 / speed;
-      ty = -w2 / speed;
-      ok = hypot(z1 - bound * tx, z2 - bound * ty) <= 1e-9 * bound + 1e-15;
-    } else {
-      ok = f <= bound * (1 + 1e-9) + 1e-15;
-      tx = f > 0 ? z1 / f : 1;
-      ty = f > 0 ? z2 / f : 0;
-    }
-    if (!ok) {
-      rotate_pair(is, i, i2, tx, ty);
+    if (sliding) {
+      double tx = -w1 / speed, ty = -w2 / speed;
+      if (fabs(ty) > 1e-10 || tx < 0) {
+        rotate_pair(is, i, i2, tx, ty);
+        R2->mu = 0;
+        changed = 1;
+      } else if (!aligned && fabs(z2) > 1e-12 * (1 + bound)) {
+        R2->mu = 0;
+        changed = 1;
+      }
+    } else if (f > bound * (1 + 1e-9) + 1e-15) {
+      /* Sticking in the box's corner: turn the box so that its first axis
+       * carries the force, and let the island redistribute. (A sticking
+       * pair keeps both bounds: its force direction is free.) */
+      rotate_pair(is, i, i2, z1 / f, z2 / f);
       changed = 1;
     }
   }
