@@ -102,7 +102,9 @@ static unsigned char row_state(const lk_row *R, double z, double w, double znorm
  * problem tends to the least-norm one), which is unique, deterministic and
  * physical (equal shares at rest, no internal friction), at a creep of
  * order 1e-10 of the impulse per step. */
-#define RIDGE 1e-9
+#include <stdlib.h>
+static double ridge_value(void) { const char *e = getenv("LK_RIDGE"); return e ? atof(e) : 1e-9; }
+#define RIDGE ridge_value()
 
 static void build_matrix(island *is) {
   lk_sim_data *sd = is->sd;

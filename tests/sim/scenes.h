@@ -32,6 +32,25 @@ lk_model *scene_block(const scene_opts *o);
 lk_model *scene_ball(const scene_opts *o, double radius, double mass, double mu_rolling,
                      double mu_torsional, double patch_radius);
 
+/* A box object (link "object", half size 0.04, mass m_obj, free joint)
+ * squeezed between two pads ("pad_l" at -x, "pad_r" at +x) on prismatic
+ * joints along x ("grip_l", "grip_r"), each pressed inwards by a constant
+ * effort actuator of `preload` newtons. The pads hang from a heavy "palm"
+ * (100 kg) on a prismatic joint along z ("lift") driven by an effort
+ * actuator "lift" (initially 0; the palm is held by a joint limit at 0
+ * from below when not lifted). Each pad touches the object with
+ * `contacts_per_pad` explicit rolling contacts (1: at the face centre;
+ * 4: at (+-0.02, +-0.02) of the face) of patch radius `patch`, with
+ * torsional coefficient mu_t. */
+lk_model *scene_pads(const scene_opts *o, double m_obj, double preload, int contacts_per_pad,
+                     double patch, double mu_t);
+
+/* A planar four-bar linkage closed by a ball loop: crank (0.1 m), coupler
+ * (0.3 m), rocker (0.25 m), ground 0.3 m, hinges about y; released from a
+ * closed configuration under gravity. The loop's two points: the coupler's
+ * far end and the rocker's top ("coupler", "rocker" links). */
+lk_model *scene_four_bar(const scene_opts *o);
+
 /* Run n steps; returns the first failing status or LK_OK. */
 lk_status scene_run(const lk_model *m, lk_data *d, int n);
 

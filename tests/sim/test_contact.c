@@ -236,6 +236,267 @@ static void test_bowling_ball(void) {
   }
 }
 
+
+static int push_sticks_pyr(int edges, double phi, double force, lk_status *st) {
+  scene_opts o = scene_defaults();
+  o.cone = LK_CONE_PYRAMID;
+  o.cone_edges = edges;
+  lk_model *m = scene_block(&o);
+  lk_data *d = lk_data_new(m);
+  double drift = 0;
+  *st = LK_OK;
+  for (int i = 0; i < 200 && !*st; i++) {
+    lk_data_clear_loads(d);
+    lk_forward_kinematics(m, d);
+    lk_vec3 c = lk_data_point_position(d, 1, lk_v3_zero());
+    /* The pyramid's edges are at angles 2 pi k / n from the contact's
+     * first tangent, which for the world plane is +y (lk_any_tangent). */
+    double a = phi + LK_PI / 2;
+    lk_data_apply_force(d, 1, c, lk_v3(force * cos(a), force * sin(a), 0));
+    *st = lk_step(m, d);
+    drift = fmax(drift, hypot(lk_data_q(d)[0], lk_data_q(d)[1]));
+  }
+  lk_data_free(d);
+  lk_model_free(m);
+  return drift < 1e-9;
+}
+
+/* Push at an angle phi in the tangent plane for 0.2 s: did it stay put? */
+static int push_sticks(lk_cone cone, int solver, double phi, double force, lk_status *st) {
+  scene_opts o = scene_defaults();
+  o.solver = kSolvers[solver];
+  o.cone = cone;
+  lk_model *m = scene_block(&o);
+  lk_data *d = lk_data_new(m);
+  double drift = 0;
+  *st = LK_OK;
+  for (int i = 0; i < 200 && !*st; i++) {
+    lk_data_clear_loads(d);
+    lk_forward_kinematics(m, d);
+    lk_vec3 c = lk_data_point_position(d, 1, lk_v3_zero());
+    lk_data_apply_force(d, 1, c, lk_v3(force * cos(phi), force * sin(phi), 0));
+    *st = lk_step(m, d);
+    drift = fmax(drift, hypot(lk_data_q(d)[0], lk_data_q(d)[1]));
+  }
+  lk_data_free(d);
+  lk_model_free(m);
+  return drift < 1e-9;
+}
+
+/* Validation 3: with the circle cone the push threshold is the same in
+ * every direction (within 1 %); the box cone grips sqrt(2) harder at 45
+ * degrees; an n-edge pyramid deviates by at most 1 - cos(pi/n). */
+static void test_friction_cone_isotropy(void) {
+  const double fs = 0.6 * 9.81;
+  lk_status st;
+  for (int s = 0; s < 2; s++) {
+    for (int k = 0; k <= 6; k++) {
+      double phi = k * 15 * DEG;
+      LK_ASSERT_MSG(push_sticks(LK_CONE_CIRCLE, s, phi, 0.99 * fs, &st) && st == LK_OK,
+                    "%s circle: 0.99 mu m g at %g deg slid (%s)", kSolverNames[s], k * 15.0, lk_strerror(st));
+      LK_ASSERT_MSG(!push_sticks(LK_CONE_CIRCLE, s, phi, 1.01 * fs, &st) && st == LK_OK,
+                    "%s circle: 1.01 mu m g at %g deg stuck", kSolverNames[s], k * 15.0);
+    }
+    /* The box: along an axis the same threshold, along the diagonal up to
+     * sqrt(2) of it (documented, not the default). */
+    LK_ASSERT_MSG(push_sticks(LK_CONE_BOX, s, 0, 0.99 * fs, &st), "%s box: axis 0.99 slid", kSolverNames[s]);
+    LK_ASSERT_MSG(!push_sticks(LK_CONE_BOX, s, 0, 1.01 * fs, &st), "%s box: axis 1.01 stuck", kSolverNames[s]);
+    LK_ASSERT_MSG(push_sticks(LK_CONE_BOX, s, 45 * DEG, 1.40 * fs, &st),
+                  "%s box: 1.40 mu m g on the diagonal slid", kSolverNames[s]);
+    LK_ASSERT_MSG(!push_sticks(LK_CONE_BOX, s, 45 * DEG, 1.43 * fs, &st),
+                  "%s box: 1.43 mu m g on the diagonal stuck", kSolverNames[s]);
+  }
+  /* Pyramid (Lemke; Dantzig cannot express it and hands it to Lemke). */
+  const int edges[2] = {4, 8};
+  for (int e = 0; e < 2; e++) {
+    int n = edges[e];
+    double worst = cos(LK_PI / n);
+    for (int k = 0; k <= 4; k++) {
+      double phi = k * (LK_PI / n) / 4; /* from an edge to halfway between two */
+      scene_opts o = scene_defaults();
+      (void)o;
+      lk_status st2;
+      /* Inside the inscribed polygon: always sticks; outside the circle:
+       * always slides. */
+      int in = push_sticks_pyr(n, phi, (worst - 0.005) * fs, &st2);
+      LK_ASSERT_MSG(in && st2 == LK_OK, "pyramid %d: %.3g of mu m g at %.1f deg slid", n,
+                    worst - 0.005, phi / DEG);
+      int out = push_sticks_pyr(n, phi, 1.005 * fs, &st2);
+      LK_ASSERT_MSG(!out && st2 == LK_OK, "pyramid %d: 1.005 mu m g at %.1f deg stuck", n, phi / DEG);
+    }
+  }
+}
+
+/* Validation 8 and 10: a box resting for 10 s moves less than 1e-9 m and
+ * never gains energy; its normal forces sum to its weight within 1e-9. On a
+ * 25 degree ramp with mu_s = 0.6 it creeps less than 1e-9 m in 10^4
+ * steps. */
+static void test_resting_box_no_drift_no_creep(void) {
+  for (int s = 0; s < 2; s++) {
+    for (int ramp = 0; ramp < 2; ramp++) {
+      scene_opts o = scene_defaults();
+      o.solver = kSolvers[s];
+      if (ramp) o.gravity = scene_incline_gravity(25 * DEG);
+      lk_model *m = scene_block(&o);
+      lk_data *d = lk_data_new(m);
+      double e0, e, ek, emax = -INFINITY, drift = 0;
+      lk_energy_kinetic(m, d, &ek);
+      lk_energy_potential(m, d, &e0);
+      e0 += ek;
+      double q0[3] = {lk_data_q(d)[0], lk_data_q(d)[1], lk_data_q(d)[2]};
+      double worst_sum = 0;
+      for (int i = 0; i < 10000; i++) {
+        lk_status st = lk_step(m, d);
+        if (st) {
+          LK_ASSERT_MSG(0, "%s step %d: %s", kSolverNames[s], i, lk_strerror(st));
+          break;
+        }
+        const double *q = lk_data_q(d);
+        drift = fmax(drift, sqrt(pow(q[0] - q0[0], 2) + pow(q[1] - q0[1], 2) + pow(q[2] - q0[2], 2)));
+        lk_energy_kinetic(m, d, &ek);
+        lk_energy_potential(m, d, &e);
+        emax = fmax(emax, e + ek);
+        double fn = 0;
+        for (int c = 0; c < lk_data_ncontacts(d); c++) fn += lk_data_contact_report(d, c)->fn;
+        double weight = 9.81 * (ramp ? cos(25 * DEG) : 1.0);
+        worst_sum = fmax(worst_sum, fabs(fn - weight) / weight);
+      }
+      LK_ASSERT_MSG(drift < 1e-9, "%s%s: moved %.3g m over 10^4 steps", kSolverNames[s],
+                    ramp ? " on a 25 deg ramp" : "", drift);
+      LK_ASSERT_MSG(emax <= e0 + 1e-12, "%s%s: energy rose by %.3g J", kSolverNames[s],
+                    ramp ? " (ramp)" : "", emax - e0);
+      LK_ASSERT_MSG(worst_sum < 1e-9, "%s%s: normal forces off the weight by %.3g relative",
+                    kSolverNames[s], ramp ? " (ramp)" : "", worst_sum);
+      lk_data_free(d);
+      lk_model_free(m);
+    }
+  }
+}
+
+/* Validation 8: a four-bar linkage stays closed to 1e-6 over 10 s. */
+static void test_four_bar_stays_closed(void) {
+  for (int s = 0; s < 2; s++) {
+    scene_opts o = scene_defaults();
+    o.solver = kSolvers[s];
+    lk_model *m = scene_four_bar(&o);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    lk_data *d = lk_data_new(m);
+    int ic = lk_model_link_index(m, "coupler"), ir = lk_model_link_index(m, "rocker");
+    double worst = 0, travel = 0, q0 = lk_data_q(d)[0];
+    for (int i = 0; i < 10000; i++) {
+      lk_status st = lk_step(m, d);
+      if (st) {
+        LK_ASSERT_MSG(0, "%s: step %d failed: %s", kSolverNames[s], i, lk_strerror(st));
+        break;
+      }
+      lk_forward_kinematics(m, d);
+      lk_vec3 a = lk_data_point_position(d, ic, lk_v3(0.3, 0, 0));
+      lk_vec3 b = lk_data_point_position(d, ir, lk_v3(0.25, 0, 0));
+      worst = fmax(worst, lk_v3_norm(lk_v3_sub(a, b)));
+      travel = fmax(travel, fabs(lk_data_q(d)[0] - q0));
+    }
+    LK_ASSERT_MSG(worst < 1e-6, "%s: loop opened by %.3g m", kSolverNames[s], worst);
+    LK_ASSERT_MSG(travel > 0.2, "%s: the linkage hardly moved (%.3g rad)", kSolverNames[s], travel);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
+/* Validation 8: a joint limit holds a pendulum that falls onto it. */
+static void test_joint_limit_holds_pendulum(void) {
+  for (int s = 0; s < 2; s++) {
+    lk_model *m = lk_model_new();
+    lk_options opt;
+    lk_options_default(&opt);
+    opt.solver = kSolvers[s];
+    lk_model_set_options(m, &opt, NULL);
+    lk_link_spec p;
+    lk_link_spec_default(&p);
+    p.name = "bob";
+    p.joint.type = LK_JOINT_REVOLUTE;
+    p.joint.axis = lk_v3(0, 1, 0);
+    p.joint.limited = 1;
+    p.joint.lower = 0.5;
+    p.joint.upper = 2.0;
+    p.mass = 1;
+    p.com = lk_v3(0, 0, -1);
+    p.inertia = lk_inertia_solid_sphere(1, 0.05);
+    lk_model_add_link(m, &p, NULL);
+    double q0 = 1.5;
+    lk_model_set_initial(m, "bob", &q0, 1, NULL, 0, NULL);
+    LK_ASSERT_OK(lk_model_finalize(m, NULL), (lk_error *)NULL);
+    lk_data *d = lk_data_new(m);
+    double qmin = 10;
+    for (int i = 0; i < 3000; i++) {
+      LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
+      qmin = fmin(qmin, lk_data_q(d)[0]);
+    }
+    LK_ASSERT_MSG(qmin > 0.5 - 1e-4, "%s: went through the limit to %.6g", kSolverNames[s], qmin);
+    LK_ASSERT_NEAR(lk_data_q(d)[0], 0.5, 1e-4);
+    LK_ASSERT_NEAR(lk_data_v(d)[0], 0, 1e-9);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
+/* Validation 9: Lemke and Dantzig give the same trajectories. */
+static void test_lemke_and_dantzig_agree(void) {
+  double q[2][7];
+  for (int s = 0; s < 2; s++) {
+    scene_opts o = scene_defaults();
+    o.solver = kSolvers[s];
+    o.gravity = scene_incline_gravity(31.1 * DEG);
+    lk_model *m = scene_block(&o);
+    lk_data *d = lk_data_new(m);
+    for (int i = 0; i < 1000; i++) {
+      lk_data_clear_loads(d);
+      lk_data_apply_torque(d, 1, lk_v3(0, 0, 0.05)); /* and a twist */
+      LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
+    }
+    memcpy(q[s], lk_data_q(d), sizeof q[s]);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+  for (int k = 0; k < 7; k++) LK_ASSERT_NEAR(q[0][k], q[1][k], 1e-7);
+}
+
+/* Validation 6: a box squeezed between two pads with preload F and
+ * spinning about the squeeze axis at 8 rad/s stops at the rate torsional
+ * friction predicts, 2 mu_t r_p F / I; with mu_t = 0 it keeps spinning. */
+static void test_torsional_friction(void) {
+  const double F = 10, rp = 0.01, mu_t = 0.5, mobj = 0.5;
+  const double I = mobj * (0.08 * 0.08 + 0.08 * 0.08) / 12.0;
+  for (int s = 0; s < 2; s++) {
+    for (int with = 0; with < 2; with++) {
+      scene_opts o = scene_defaults();
+      o.solver = kSolvers[s];
+      o.gravity = lk_v3(0, 0, 0);
+      lk_model *m = scene_pads(&o, mobj, F, 1, rp, with ? mu_t : 0.0);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+      lk_data *d = lk_data_new(m);
+      int obj = lk_model_link_index(m, "object");
+      int va = lk_model_joint_vadr(m, obj);
+      lk_data_v(d)[va + 3] = 8.0; /* world angular velocity about x */
+      /* It stops after 8 I / (2 mu_t r_p F) = 42.7 ms: measure before. */
+      LK_ASSERT_OK(scene_run(m, d, 5), (lk_error *)NULL);
+      double w1 = lk_data_v(d)[va + 3];
+      LK_ASSERT_OK(scene_run(m, d, 30), (lk_error *)NULL);
+      double w2 = lk_data_v(d)[va + 3];
+      if (with) {
+        double alpha = (w1 - w2) / 0.03, want = 2 * mu_t * rp * F / I;
+        LK_ASSERT_REL(alpha, want, 0.01, 0);
+        /* ...until it stops, and then it stays stopped. */
+        LK_ASSERT_OK(scene_run(m, d, 2000), (lk_error *)NULL);
+        LK_ASSERT_NEAR(lk_data_v(d)[va + 3], 0, 1e-9);
+      } else {
+        LK_ASSERT_REL(w2, 8.0, 1e-9, 0);
+      }
+      lk_data_free(d);
+      lk_model_free(m);
+    }
+  }
+}
+
 static const lk_test tests[] = {
     {"incline: sticks at every angle up to 30.9 deg", test_incline_sticks_below_atan_mu_static},
     {"incline: slides at 31.1 deg with g(sin - mu_d cos)", test_incline_slides_above_atan_mu_static},
@@ -243,6 +504,12 @@ static const lk_test tests[] = {
     {"rolling sphere: resistance decelerates as mu_r r_p f_n predicts", test_rolling_resistance},
     {"sphere on an incline: rolls at 5/7 g sin or slips", test_sphere_on_incline},
     {"bowling ball: slides, then rolls at 5/7 v0 after 2 v0 / (7 mu g)", test_bowling_ball},
+    {"friction cones: circle isotropic, box sqrt(2), pyramid 1 - cos(pi/n)", test_friction_cone_isotropy},
+    {"resting box: no drift, no energy gain, forces sum to weight; no creep", test_resting_box_no_drift_no_creep},
+    {"four-bar linkage stays closed to 1e-6 over 10 s", test_four_bar_stays_closed},
+    {"joint limit holds a pendulum", test_joint_limit_holds_pendulum},
+    {"Lemke and Dantzig give the same trajectory", test_lemke_and_dantzig_agree},
+    {"torsional friction stops a spinning squeezed box", test_torsional_friction},
     {NULL, NULL},
 };
 
