@@ -144,8 +144,11 @@ const lk_transform *lk_data_geom_pose(const lk_data *d, int geom);
 typedef struct {
   long long sweep_checks; /* box-overlap checks made by the broad phase */
   int pairs;              /* pairs handed to the narrow phase */
-  int sort_moves;         /* element moves of the broad-phase insertion sort */
-  int full_sorts;         /* 1 when the broad phase had to sort from scratch */
+  int new_entries;        /* broad-phase entries not in last pass's order (all
+                             of them on a first pass), sorted apart */
+  int sort_moves;         /* moves of the insertion sort of the others */
+  int full_sorts;         /* 1 when last pass's order was too far off and the
+                             insertion sort gave way to a merge sort */
 } lk_collision_stats;
 
 void lk_data_collision_stats(const lk_data *d, lk_collision_stats *out);

@@ -195,6 +195,7 @@ void lk_col_broadphase(const lk_model *m, lk_col_data *cd, lk_col_pair_fn pair, 
     moves = 0;
   }
   st->stats.sort_moves = (int)moves;
+  st->stats.new_entries = nnew;
   merge_sort(cd->entry_new, cd->entry_tmp, nnew);
   { /* merge the two sorted runs */
     int i = 0, j = 0, k = 0;
