@@ -579,15 +579,17 @@ static const lk_contact_point *deepest(const lk_manifold *m) {
 }
 
 static void test_gjk_matches_closed_forms(void) {
-  /* For sphere, capsule and box pairs, the minimum-distance / minimum
-   * penetration from GJK/EPA must agree with the closed forms (SAT for
-   * boxes, within its face bias). */
-  const lk_geom_type types[3] = {SP, CA, BX};
+  /* For sphere, capsule and box pairs and cylinder-sphere, the minimum
+   * distance / minimum penetration from GJK/EPA must agree with the closed
+   * forms (SAT for boxes, within its face bias). */
+  const lk_geom_type types[4] = {SP, CA, BX, CY};
   unsigned seed = 12345;
   int compared = 0, penetrating = 0, separated = 0;
-  for (int ia = 0; ia < 3; ia++)
+  for (int ia = 0; ia < 4; ia++)
     for (int ib = 0; ib <= ia; ib++)
       for (int trial = 0; trial < 300; trial++) {
+        /* Among cylinder pairs only cylinder-sphere has a closed form. */
+        if (types[ia] == CY && types[ib] != SP) break;
         shape a = rand_shape(&seed, types[ia], 0.35), b = rand_shape(&seed, types[ib], 0.35);
         lk_shape sa = {a.t, {a.s[0], a.s[1], a.s[2]}, a.X}, sb = {b.t, {b.s[0], b.s[1], b.s[2]}, b.X};
         lk_manifold mc, mg;
@@ -658,6 +660,78 @@ static void test_epa_accuracy_on_curved_shapes(void) {
   LK_ASSERT_INT_EQ(g.intersect, 1);
   LK_ASSERT_NEAR(g.depth, 0.15, 1e-8); /* out through the cap: 0.5 - 0.45 + 0.1 */
   LK_ASSERT_NEAR(g.normal.z, -1, 1e-8);
+}
+
+/* Every pair exactly touching (binary-exact sizes and positions): the
+ * expected number of points at depth 0; 1e-6 apart: nothing. */
+static void test_touching_every_pair(void) {
+  lk_transform lying = rot(0, 1, 0, LK_PI / 2, 0, 0, 0); /* z axis onto x */
+  typedef struct {
+    const char *what;
+    shape a, b;
+    int n;
+    double tol;
+  } tcase;
+  shape fl = mk(PL, 0, 0, 0, at(0, 0, 0)), big = mk(BX, 1, 1, 0.5, at(0, 0, 0));
+  shape cyl = mk(CY, 0.5, 0.5, 0, at(0, 0, 0));
+  tcase cases[] = {
+      {"sphere-plane", mk(SP, 0.25, 0, 0, at(0, 0, 0.25)), fl, 1, 0},
+      {"capsule-plane", mk(CA, 0.125, 0.5, 0, at(0, 0, 0.625)), fl, 1, 0},
+      {"box-plane", mk(BX, 0.25, 0.25, 0.25, at(0, 0, 0.25)), fl, 4, 0},
+      {"cylinder-plane", mk(CY, 0.25, 0.25, 0, at(0, 0, 0.25)), fl, 4, 0},
+      {"sphere-sphere", mk(SP, 0.25, 0, 0, at(0, 0, 0.5)), mk(SP, 0.25, 0, 0, at(0, 0, 0)), 1, 0},
+      {"capsule-sphere", mk(CA, 0.125, 0.5, 0, at(0, 0, 0)), mk(SP, 0.25, 0, 0, at(0.375, 0, 0)), 1, 0},
+      {"capsule-capsule", mk(CA, 0.125, 0.5, 0, at(0, 0, 0)),
+       mk(CA, 0.125, 0.5, 0, rot(0, 1, 0, LK_PI / 2, 0, 0, 0.75)), 1, 0},
+      {"box-sphere", big, mk(SP, 0.25, 0, 0, at(0, 0, 0.75)), 1, 0},
+      {"box-capsule", big, mk(CA, 0.125, 0.5, 0, (lk_transform){lying.R, {0, 0, 0.625}}), 2, 0},
+      {"box-box", mk(BX, 0.25, 0.25, 0.25, at(0, 0, 0.75)), big, 4, 0},
+      {"cylinder-sphere", cyl, mk(SP, 0.25, 0, 0, at(0, 0, 0.75)), 1, 0},
+      {"cylinder-capsule", cyl, mk(CA, 0.125, 0.25, 0, (lk_transform){lying.R, {0, 0, 0.625}}), 2,
+       1e-9},
+      {"cylinder-box", mk(CY, 0.25, 0.25, 0, at(0, 0, 0.75)), big, 4, 1e-9},
+      {"cylinder-cylinder", mk(CY, 0.25, 0.25, 0, at(0, 0, 0.75)), cyl, 4, 1e-9},
+  };
+  for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+    tcase *c = &cases[k];
+    lk_manifold m = collide(c->a, c->b, 0);
+    LK_ASSERT_MSG(m.n == c->n, "%s touching: %d points, expected %d", c->what, m.n, c->n);
+    for (int i = 0; i < m.n; i++)
+      LK_ASSERT_MSG(fabs(m.pt[i].depth) <= c->tol, "%s touching: depth %g", c->what, m.pt[i].depth);
+    /* Pull a away from b by 1e-6 along b -> a: no contact at margin 0. */
+    shape a2 = c->a;
+    lk_vec3 dir = lk_v3_normalize(lk_v3_sub(c->a.X.p, c->b.X.p));
+    a2.X.p = lk_v3_madd(a2.X.p, dir, 1e-6);
+    lk_manifold w = collide(a2, c->b, 0);
+    LK_ASSERT_MSG(w.n == 0, "%s 1e-6 apart: %d points", c->what, w.n);
+  }
+}
+
+/* Random pairs with a cylinder: finite, unit normals, and the same deepest
+ * depth whichever way round (GJK/EPA starts from different simplices). */
+static void test_cylinder_pairs_fuzz(void) {
+  unsigned seed = 777;
+  const lk_geom_type other[4] = {CA, BX, CY, SP};
+  int contacts = 0;
+  for (int trial = 0; trial < 4000; trial++) {
+    shape a = mk(CY, urand(&seed, 0.05, 0.5), urand(&seed, 0.05, 0.5), 0, rand_pose(&seed, 0.4));
+    shape b = mk(other[trial % 4], urand(&seed, 0.05, 0.5), urand(&seed, 0.0, 0.5) + 0.01,
+                 urand(&seed, 0.05, 0.5), rand_pose(&seed, 0.4));
+    lk_manifold m = collide(a, b, 0.05), w = collide(b, a, 0.05);
+    LK_ASSERT_MSG((m.n > 0) == (w.n > 0), "trial %d: %d points vs %d swapped", trial, m.n, w.n);
+    double dm = -INFINITY, dw = -INFINITY;
+    for (int i = 0; i < m.n; i++) {
+      const lk_contact_point *p = &m.pt[i];
+      LK_ASSERT_MSG(isfinite(p->depth) && lk_v3_isfinite(p->pos) && fabs(lk_v3_norm(p->normal) - 1) < 1e-9,
+                    "trial %d: bad point", trial);
+      dm = fmax(dm, p->depth);
+    }
+    for (int i = 0; i < w.n; i++) dw = fmax(dw, w.pt[i].depth);
+    if (m.n > 0 && w.n > 0)
+      LK_ASSERT_MSG(fabs(dm - dw) <= 1e-6, "trial %d: deepest %.10g vs %.10g swapped", trial, dm, dw);
+    contacts += m.n > 0;
+  }
+  LK_ASSERT_MSG(contacts > 1000, "only %d trials in contact", contacts);
 }
 
 /* ------------------------------------------------------- degenerate input */
@@ -807,6 +881,8 @@ void lk_test_register(void) {
                                    {"cylinder-cylinder", test_cylinder_cylinder},
                                    {"GJK/EPA agree with the closed forms", test_gjk_matches_closed_forms},
                                    {"EPA accuracy on curved shapes", test_epa_accuracy_on_curved_shapes},
+                                   {"random cylinder pairs", test_cylinder_pairs_fuzz},
+                                   {"every pair touching", test_touching_every_pair},
                                    {NULL, NULL}};
   static const lk_test input[] = {{"degenerate shapes rejected", test_degenerate_input_rejected},
                                   {"model rejects degenerate geoms", test_model_rejects_degenerate_geoms},
