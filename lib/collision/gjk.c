@@ -369,7 +369,7 @@ void lk_col_gjk_epa(const lk_shape *A, const lk_shape *B, lk_gjk_result *r) {
       inside = 1;
       break;
     }
-    if (lk_v3_norm2(vn) >= vv && n > 0 && it > 0) { /* no progress: rounding */
+    if (it > 0 && lk_v3_norm2(vn) >= vv) { /* no progress: rounding */
       v = vn;
       break;
     }
