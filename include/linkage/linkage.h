@@ -8,6 +8,7 @@
 #include "linkage/model.h"
 #include "linkage/data.h"
 #include "linkage/dynamics.h"
+#include "linkage/collision.h"
 #include "linkage/lcp.h"
 #include "linkage/constraint.h"
 #include "linkage/sim.h"

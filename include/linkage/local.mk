@@ -6,6 +6,7 @@ linkageinclude_HEADERS += \
 	%reldir%/model.h \
 	%reldir%/data.h \
 	%reldir%/dynamics.h \
+	%reldir%/collision.h \
 	%reldir%/lcp.h \
 	%reldir%/constraint.h \
 	%reldir%/sim.h
