@@ -23,6 +23,7 @@
 #ifndef LINKAGE_CONSTRAINT_H
 #define LINKAGE_CONSTRAINT_H
 
+#include "linkage/collision.h" /* lk_friction_state */
 #include "linkage/data.h"
 #include "linkage/error.h"
 #include "linkage/math.h"
@@ -31,8 +32,6 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef enum { LK_FRICTION_STATIC = 0, LK_FRICTION_DYNAMIC } lk_friction_state;
 
 typedef enum {
   LK_CONSTRAINT_CONTACT = 0,

@@ -1,13 +1,97 @@
-/* Geometry contacts from the collision layer (none until it exists). */
+/* Geometry contacts: the collision layer's contacts of this step, with the
+ * two geoms' materials mixed, turned into contact rows. Each contact's
+ * memory (friction state, tangent bases, warm-start states) is carried
+ * from the previous step's contact with the same id; the collision layer
+ * also keeps the friction state and impulses on its side. */
+#include <math.h>
+#include <string.h>
+
+#include "collision/col_data.h"
+#include "constraint/constraint_impl.h"
+#include "linkage/collision.h"
 #include "sim/sim_internal.h"
 
+static int key_cmp(const int *a, const int *b) {
+  for (int k = 0; k < 3; k++)
+    if (a[k] != b[k]) return a[k] < b[k] ? -1 : 1;
+  return 0;
+}
+
 lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
-  (void)m;
-  (void)d;
+  lk_sim_data *sd = &d->sim;
+  if (m->ngeom < 2) return LK_OK;
+  lk_status st = lk_collide(m, d, NULL);
+  if (st) return st;
+  const lk_options *o = &m->opt;
+  int n = lk_data_ncontact(d), prev = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_contact *c = lk_data_contact(d, i);
+    int report = sd->st->ncontact;
+    if (report >= sd->contact_cap) return LK_CAPACITY_EXCEEDED;
+    const lk_material_spec *ma = &m->mat[m->geom_mat[c->geom_a]];
+    const lk_material_spec *mb = &m->mat[m->geom_mat[c->geom_b]];
+    lk_contact_geom g;
+    memset(&g, 0, sizeof g);
+    g.link = c->link_a;
+    g.other = c->link_b;
+    g.geom = c->geom_a;
+    g.other_geom = c->geom_b;
+    g.explicit_index = -1;
+    g.id = c->id;
+    g.age = c->age;
+    g.p = lk_v3_madd(c->pos, c->normal, -0.5 * c->depth);
+    g.n = c->normal;
+    g.depth = c->depth;
+    g.tolerance = o->contact_tolerance;
+    g.mu_static = lk_mix(ma->mu_static, mb->mu_static, o->friction_mix);
+    g.mu_dynamic = lk_mix(ma->mu_dynamic, mb->mu_dynamic, o->friction_mix);
+    if (g.mu_dynamic > g.mu_static) g.mu_dynamic = g.mu_static;
+    g.restitution = lk_mix(ma->restitution, mb->restitution, o->friction_mix);
+    g.mu_torsional = lk_mix(ma->mu_torsional, mb->mu_torsional, o->friction_mix);
+    g.mu_rolling = lk_mix(ma->mu_rolling, mb->mu_rolling, o->friction_mix);
+    /* The patch is the softer body's: the larger of the two. */
+    g.patch_radius = fmax(ma->patch_radius, mb->patch_radius);
+    g.type = g.patch_radius > 0 && (g.mu_torsional > 0 || g.mu_rolling > 0) ? LK_CONTACT_ROLLING
+                                                                            : LK_CONTACT_FRICTION;
+    /* Memory: the previous step's contacts are in the same canonical order,
+     * so a merge on (geom_a, geom_b, feature) finds the match. */
+    lk_contact_mem *mem = &sd->cmem[report];
+    memset(mem, 0, sizeof *mem);
+    int key[3] = {c->geom_a, c->geom_b, (int)c->feature};
+    while (prev < sd->st->ngprev && key_cmp(sd->gkey_prev + 3 * prev, key) < 0) prev++;
+    if (c->age > 0 && prev < sd->st->ngprev && key_cmp(sd->gkey_prev + 3 * prev, key) == 0 &&
+        sd->gid_prev[prev] == c->id) {
+      *mem = sd->gmem_prev[prev];
+    } else {
+      mem->valid = 0;
+      mem->t1 = c->tangent[0];
+      mem->roll_t1 = c->tangent[0];
+    }
+    g.mem = mem;
+    sd->st->ncontact++;
+    st = lk_contact_rows(m, d, report, &g);
+    if (st) return st;
+  }
   return LK_OK;
 }
 
 void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
   (void)m;
-  (void)d;
+  int k = 0;
+  for (int r = 0; r < sd->st->ncontact && k < sd->gprev_cap; r++) {
+    const lk_contact_report *c = &sd->contact[r];
+    if (c->geom < 0) continue;
+    sd->gmem_prev[k] = sd->cmem[r];
+    sd->gid_prev[k] = c->id;
+    sd->gkey_prev[3 * k] = c->geom;
+    sd->gkey_prev[3 * k + 1] = c->other_geom;
+    sd->gkey_prev[3 * k + 2] = (int)lk_data_contact(d, r)->feature;
+    /* The collision layer carries the state and impulses too. */
+    double imp[LK_CONTACT_IMPULSES];
+    for (int j = 0; j < LK_CONTACT_IMPULSES; j++) imp[j] = sd->cmem[r].z[j];
+    lk_data_contact_set_state(d, r, sd->cmem[r].state, imp);
+    k++;
+  }
+  sd->st->ngprev = k;
 }

@@ -48,6 +48,10 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->cmem = LK_ARENA_ARRAY(a, lk_contact_mem, sd->contact_cap);
   sd->xmem = LK_ARENA_ARRAY(a, lk_contact_mem, m->nxcon);
   sd->limmem = LK_ARENA_ARRAY(a, lk_contact_mem, m->nlink);
+  sd->gprev_cap = m->contact_capacity;
+  sd->gmem_prev = LK_ARENA_ARRAY(a, lk_contact_mem, sd->gprev_cap);
+  sd->gid_prev = LK_ARENA_ARRAY(a, unsigned long long, sd->gprev_cap);
+  sd->gkey_prev = LK_ARENA_ARRAY(a, int, 3 * sd->gprev_cap);
 
   sd->row_cap = row_capacity(m, sd->contact_cap);
   sd->row = LK_ARENA_ARRAY(a, lk_row, sd->row_cap);

@@ -51,6 +51,7 @@ typedef struct {
 typedef struct {
   lk_sim_report report;
   int ncontact;     /* contact reports this step */
+  int ngprev;       /* geometry contacts remembered from the last step */
   int nrow;
   int nisland;
   int nlforce;
@@ -78,6 +79,10 @@ typedef struct {
   lk_contact_mem *cmem;     /* per report slot (this step) */
   lk_contact_mem *xmem;     /* per explicit contact (persists by index) */
   lk_contact_mem *limmem;   /* per link: joint-limit row states [2 each] */
+  int gprev_cap;            /* geometry contacts remembered from last step */
+  lk_contact_mem *gmem_prev;
+  unsigned long long *gid_prev;
+  int *gkey_prev;           /* geom_a, geom_b, feature of each (3 ints) */
 
   /* rows */
   int row_cap;

@@ -75,6 +75,39 @@ lk_model *scene_block(const scene_opts *o) {
   return finish(m);
 }
 
+lk_model *scene_block_geom(const scene_opts *o, double mu_block, double mu_ground,
+                           int max_contacts) {
+  lk_model *m = lk_model_new();
+  set_options(m, o);
+  lk_options opt = *lk_model_options(m);
+  opt.max_contacts = max_contacts;
+  lk_model_set_options(m, &opt, NULL);
+  add_material(m, "block", mu_block, mu_block);
+  add_material(m, "ground", mu_ground, mu_ground);
+  lk_link_spec b;
+  lk_link_spec_default(&b);
+  b.name = "block";
+  b.joint.type = LK_JOINT_FREE;
+  b.mass = 1.0;
+  b.inertia = lk_inertia_solid_box(1.0, lk_v3(0.05, 0.05, 0.05));
+  lk_model_add_link(m, &b, NULL);
+  lk_geom_spec g;
+  lk_geom_spec_default(&g);
+  g.name = "floor";
+  g.type = LK_GEOM_PLANE;
+  g.material = "ground";
+  lk_model_add_geom(m, &g, NULL);
+  g.name = "cube";
+  g.link = "block";
+  g.type = LK_GEOM_BOX;
+  g.size[0] = g.size[1] = g.size[2] = 0.05;
+  g.material = "block";
+  lk_model_add_geom(m, &g, NULL);
+  double q[7] = {0, 0, 0.05, 1, 0, 0, 0};
+  lk_model_set_initial(m, "block", q, 7, NULL, 0, NULL);
+  return finish(m);
+}
+
 lk_model *scene_ball(const scene_opts *o, double radius, double mass, double mu_rolling,
                      double mu_torsional, double patch_radius) {
   lk_model *m = lk_model_new();

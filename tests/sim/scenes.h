@@ -26,6 +26,13 @@ lk_vec3 scene_incline_gravity(double theta);
  * "block"). */
 lk_model *scene_block(const scene_opts *o);
 
+/* The same cube as a box geom on a world plane geom (collision contacts),
+ * with its own material ("block", mu_block) and the ground's ("ground",
+ * mu_ground; static = dynamic for each). max_contacts as in lk_options (0:
+ * automatic). */
+lk_model *scene_block_geom(const scene_opts *o, double mu_block, double mu_ground,
+                           int max_contacts);
+
 /* A solid sphere of radius r and mass m (link "ball") on the plane z = 0
  * through one explicit rolling contact (radius r) with the given rolling
  * and torsional coefficients and patch radius. */
