@@ -578,6 +578,110 @@ static void test_determinism_and_copy(void) {
   }
 }
 
+
+/* Validation 7: the slip sensor. A 0.3 kg payload held between two pads
+ * (5 N each, mu_s 0.6: grip 6 N, sliding grip 4.5 N, weight 2.94 N) gets a
+ * downward disturbance of 5 N for 0.1 s: it slips (the slip speed spikes,
+ * each contact's utilization sits at mu_d / mu_s = 0.75), the filtered
+ * score crosses 1 and the flag turns on once, without chatter; after the
+ * disturbance the sliding grip stops it, and the flag turns off. */
+static void test_slip_sensor(void) {
+  for (int s = 0; s < 2; s++) {
+    scene_opts o = scene_defaults();
+    o.solver = kSolvers[s];
+    lk_model *m = scene_pads(&o, 0.3, 5.0, 4, 0, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    lk_data *d = lk_data_new(m);
+    int pad = lk_model_link_index(m, "pad_l"), obj = lk_model_link_index(m, "object");
+    int flips = 0, last = 0, on_seen = 0;
+    double vmax = 0, umin = 1, umax = 0, smax = 0;
+    for (int i = 0; i < 1500; i++) {
+      double t = lk_data_time(d);
+      lk_data_clear_loads(d);
+      if (t >= 0.2 && t < 0.3) {
+        lk_forward_kinematics(m, d);
+        lk_data_apply_force(d, obj, lk_data_point_position(d, obj, lk_v3_zero()), lk_v3(0, 0, -5));
+      }
+      lk_status st = lk_step(m, d);
+      if (st) {
+        LK_ASSERT_MSG(0, "%s: step %d: %s", kSolverNames[s], i, lk_strerror(st));
+        break;
+      }
+      lk_tactile tac;
+      LK_ASSERT_OK(lk_data_tactile(d, pad, &tac), (lk_error *)NULL);
+      if (tac.slip != last) flips++;
+      last = tac.slip;
+      on_seen |= tac.slip;
+      vmax = fmax(vmax, tac.slip_speed);
+      smax = fmax(smax, tac.slip_score);
+      if (t > 0.22 && t < 0.3 && tac.slip_speed > 1e-3) {
+        umin = fmin(umin, tac.utilization);
+        umax = fmax(umax, tac.utilization);
+      }
+    }
+    lk_tactile tac;
+    lk_data_tactile(d, pad, &tac);
+    LK_ASSERT_MSG(vmax > 0.05, "%s: no slip spike (%.3g m/s)", kSolverNames[s], vmax);
+    LK_ASSERT_MSG(umin > 0.74 && umax < 0.76, "%s: sliding utilization %.4f..%.4f, not 0.75",
+                  kSolverNames[s], umin, umax);
+    LK_ASSERT_MSG(on_seen && smax > 1, "%s: the flag never turned on (score %.3g)", kSolverNames[s], smax);
+    LK_ASSERT_INT_EQ(flips, 2); /* on once, off once: no chatter */
+    LK_ASSERT_INT_EQ(tac.slip, 0);
+    LK_ASSERT_NEAR(tac.slip_speed, 0, 1e-9); /* held again */
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
+/* Validations 10 and 11: a box held between two pads under gravity does
+ * not creep (< 1e-9 m in 10^4 steps); lifted with 2 m/s^2 it stays in the
+ * grip when 2 mu_s F >= m (g + a) and slips out when F is 20 % below. */
+static double lift(int solver, double F, int steps, double *creep) {
+  const double mobj = 1.0, a = 2.0;
+  scene_opts o = scene_defaults();
+  o.solver = kSolvers[solver];
+  lk_model *m = scene_pads(&o, mobj, F, 4, 0, 0);
+  lk_data *d = lk_data_new(m);
+  int obj = lk_model_link_index(m, "object"), palm = lk_model_link_index(m, "palm");
+  int qo = lk_model_joint_qadr(m, obj), qp = lk_model_joint_qadr(m, palm);
+  /* Settle in the grip first (palm on its limit), then lift: the whole
+   * hand (100.1 kg) plus a held object accelerates at a. */
+  lk_status st = scene_run(m, d, 100);
+  double rel0 = lk_data_q(d)[qo + 2] - lk_data_q(d)[qp];
+  *creep = 0;
+  if (steps > 0) {
+    for (int i = 0; i < steps && !st; i++) {
+      st = lk_step(m, d);
+      *creep = fmax(*creep, fabs(lk_data_q(d)[qo + 2] - lk_data_q(d)[qp] - rel0));
+    }
+    lk_data_free(d);
+    lk_model_free(m);
+    return st ? NAN : 0;
+  }
+  int lifter = lk_model_actuator_index(m, "palm");
+  lk_data_actuator_set_target(d, lifter, (100.1 + mobj) * (9.81 + a));
+  for (int i = 0; i < 500 && !st; i++) st = lk_step(m, d);
+  double slip = fabs(lk_data_q(d)[qo + 2] - lk_data_q(d)[qp] - rel0);
+  double rise = lk_data_q(d)[qp];
+  lk_data_free(d);
+  lk_model_free(m);
+  if (st || rise < 0.2) return NAN; /* it must have lifted ~0.25 m */
+  return slip;
+}
+
+static void test_grasp_holds_iff_friction_admits_it(void) {
+  const double need = 1.0 * (9.81 + 2.0) / (2 * 0.6); /* 9.842 N */
+  for (int s = 0; s < 2; s++) {
+    double creep;
+    LK_ASSERT_MSG(lift(s, need, 10000, &creep) == 0 && creep < 1e-9,
+                  "%s: held box crept %.3g m in 10^4 steps", kSolverNames[s], creep);
+    double held = lift(s, 1.02 * need, 0, &creep);
+    LK_ASSERT_MSG(held < 1e-6, "%s: grip 2%% above the need slipped %.3g m", kSolverNames[s], held);
+    double lost = lift(s, 0.8 * need, 0, &creep);
+    LK_ASSERT_MSG(lost > 0.01, "%s: grip 20%% below the need held (slip %.3g m)", kSolverNames[s], lost);
+  }
+}
+
 static const lk_test tests[] = {
     {"incline: sticks at every angle up to 30.9 deg", test_incline_sticks_below_atan_mu_static},
     {"incline: slides at 31.1 deg with g(sin - mu_d cos)", test_incline_slides_above_atan_mu_static},
@@ -594,6 +698,8 @@ static const lk_test tests[] = {
     {"geometry contacts; material mixing by geometric mean", test_geometry_contacts_and_mixing},
     {"more contacts than capacity is a reported status", test_contact_capacity_is_reported},
     {"determinism: repeated runs and lk_data_copy mid-run", test_determinism_and_copy},
+    {"slip sensor: spike, utilization 0.75, flag on once and off", test_slip_sensor},
+    {"grasp: no creep; holds iff 2 mu_s F >= m (g + a)", test_grasp_holds_iff_friction_admits_it},
     {NULL, NULL},
 };
 
