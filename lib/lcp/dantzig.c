@@ -689,15 +689,15 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     /* The recorded fallback: Lemke, which follows a global path where
      * local pivoting gets stuck, when the workspace has room for the
      * rows it adds (one per boxed or friction row). */
-    int extra = 0;
-    for (int i = 0; i < n; i++) {
-      double lo = lk_lcp_lo(p, i), hi = lk_lcp_hi(p, i);
-      extra += lk_lcp_fidx(p, i) >= 0 || (isfinite(lo) && isfinite(hi) && lo < hi);
-    }
-    if (n + extra <= ws->nmax) {
+    int ok, ne = lk_lcp_expansion_size(p, &ok);
+    if (ok && ne <= ws->nmax) {
+      /* Lemke starts from where Dantzig got stuck: most rows are right. */
+      lk_lcp_options lo = *o;
+      write_basis(&D, ws->bvec[1]);
+      lo.basis_in = ws->bvec[1];
       lk_lcp_report lr;
       memset(&lr, 0, sizeof lr);
-      lk_status ls = lk_lcp_lemke->solve(p, o, ws, z, &lr);
+      lk_status ls = lk_lcp_lemke->solve(p, &lo, ws, z, &lr);
       rep->pivots += lr.pivots;
       rep->restarts = lr.restarts;
       rep->ray_certified = lr.ray_certified;
