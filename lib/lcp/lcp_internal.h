@@ -19,7 +19,7 @@ struct lk_lcp_solver {
 
 /* Scratch shared by the solvers (one solve at a time uses it): three
  * nmax x nmax matrices and vectors of nmax entries. */
-enum { LK_LCP_NMAT = 3, LK_LCP_NVEC = 12, LK_LCP_NIVEC = 13, LK_LCP_NBVEC = 4 };
+enum { LK_LCP_NMAT = 3, LK_LCP_NVEC = 12, LK_LCP_NIVEC = 13, LK_LCP_NBVEC = 5 };
 struct lk_lcp_workspace {
   int nmax;
   double *mat[LK_LCP_NMAT];
@@ -27,6 +27,10 @@ struct lk_lcp_workspace {
   int *ivec[LK_LCP_NIVEC];
   unsigned char *bvec[LK_LCP_NBVEC];
 };
+
+/* max/min for finite values: libm's fmax is a call (NaN rules), too slow
+ * in the inner loops of small solves. Callers keep NaN out. */
+static inline double lk_maxd(double a, double b) { return a > b ? a : b; }
 
 static inline int lk_lcp_ldm(const lk_lcp *p) { return p->ldm > 0 ? p->ldm : p->n; }
 

@@ -45,6 +45,7 @@ typedef struct {
   double *y;    /* ray / refinement scratch */
   double *dcov; /* covering vector of the current attempt (restricted rows) */
   int *basis;   /* variable at each slot: w_i = i, u_i = n + i, z0 = 2n */
+  unsigned char *rslot; /* does the slot's basic variable have a sign? */
   int *wslot, *uslot; /* slot of w_i / u_i, or -1 when nonbasic */
   int *rpos;    /* stored column of B^-1 column i, or -1 */
   int *rlist;   /* row index of each stored column */
@@ -68,12 +69,12 @@ typedef struct {
 
 static inline double sgn(const lemke *L, int i) { return L->kind[i] == K_NEG ? -1.0 : 1.0; }
 static inline int restricted_row(const lemke *L, int i) { return L->kind[i] <= K_NEG; }
-/* A slot whose basic variable has a sign constraint (takes part in ratio tests). */
-static inline int restricted_slot(const lemke *L, int r) {
-  int v = L->basis[r];
+/* A variable with a sign constraint (takes part in ratio tests). */
+static inline int restricted_var(const lemke *L, int v) {
   if (v == Z0_ID(L)) return 1;
   return restricted_row(L, v < L->n ? v : v - L->n);
 }
+static inline int restricted_slot(const lemke *L, int r) { return L->rslot[r]; }
 
 /* out = -M'[:, s], the column of u_s in  w' - M' u - d z0 = q'. */
 static void column_u(const lemke *L, int s, double *out) {
@@ -150,6 +151,7 @@ static void pivot(lemke *L, int r, int entering) {
     L->z0slot = r;
   }
   L->basis[r] = entering;
+  L->rslot[r] = (unsigned char)restricted_var(L, entering);
   L->pivots++;
 }
 
@@ -157,11 +159,11 @@ static void pivot(lemke *L, int r, int entering) {
  * over the columns of the standard rows in index order? */
 static int lex_less(const lemke *L, int r1, int r2) {
   double a1 = fabs(L->abar[r1]), a2 = fabs(L->abar[r2]);
-  double floor_ = 1e-14 * fmax(1.0 / a1, 1.0 / a2);
+  double floor_ = 1e-14 * lk_maxd(1.0 / a1, 1.0 / a2);
   for (int j = 0; j < L->n; j++) {
     if (!restricted_row(L, j)) continue;
     double v1 = binv_entry(L, r1, j) / a1, v2 = binv_entry(L, r2, j) / a2;
-    if (fabs(v1 - v2) > 1e-11 * fmax(fabs(v1), fabs(v2)) + floor_) return v1 < v2;
+    if (fabs(v1 - v2) > 1e-11 * lk_maxd(fabs(v1), fabs(v2)) + floor_) return v1 < v2;
   }
   /* Equal to rounding: by variable, which does not depend on slots. */
   return L->basis[r1] < L->basis[r2];
@@ -178,14 +180,14 @@ static int lex_pick(const lemke *L, int ncand) {
 static int ratio_test(lemke *L) {
   int n = L->n;
   double amax = 0.0;
-  for (int r = 0; r < n; r++) amax = fmax(amax, fabs(L->abar[r]));
+  for (int r = 0; r < n; r++) amax = lk_maxd(amax, fabs(L->abar[r]));
   if (!(amax > 1e-300) || !isfinite(amax)) return -1;
   /* Basic values at rounding level of the largest are degenerate zeros:
    * telling them apart from exact zeros would let rounding noise choose
    * among degenerate ties, which only the lexicographic rule may do. */
   double qmax = 0.0;
   for (int r = 0; r < n; r++)
-    if (restricted_slot(L, r)) qmax = fmax(qmax, fabs(L->qbar[r]));
+    if (restricted_slot(L, r)) qmax = lk_maxd(qmax, fabs(L->qbar[r]));
   double ztol = 1e-12 * qmax;
   double ptol = L->pivot_tol * amax, tmin = INFINITY, apos = 0.0, qs = 0.0;
   for (int r = 0; r < n; r++) {
@@ -193,13 +195,13 @@ static int ratio_test(lemke *L) {
     if (a <= ptol || !restricted_slot(L, r)) continue;
     double t = (L->qbar[r] > ztol ? L->qbar[r] : 0.0) / a;
     if (t < tmin) tmin = t;
-    apos = fmax(apos, a);
-    qs = fmax(qs, fabs(L->qbar[r]));
+    apos = lk_maxd(apos, a);
+    qs = lk_maxd(qs, fabs(L->qbar[r]));
   }
   if (tmin == INFINITY) return -1;
   /* Near-ties: a choice among them leaves others infeasible by at most
    * 1e-12 of the data's size, which the final refinement absorbs. */
-  double tie = 1e-12 * fmax(tmin, qs / apos);
+  double tie = 1e-12 * lk_maxd(tmin, qs / apos);
   int ncand = 0;
   for (int r = 0; r < n; r++) {
     double a = L->abar[r];
@@ -217,6 +219,7 @@ static void basis_identity(lemke *L) {
   int n = L->n;
   for (int i = 0; i < n; i++) {
     L->basis[i] = W_ID(i);
+    L->rslot[i] = (unsigned char)restricted_row(L, i);
     L->wslot[i] = i;
     L->uslot[i] = -1;
     L->rpos[i] = -1;
@@ -237,7 +240,7 @@ static lk_status pivot_in_free_rows(lemke *L) {
     double amax = 0.0, best = 0.0;
     int r = -1;
     for (int s = 0; s < n; s++) {
-      amax = fmax(amax, fabs(L->abar[s]));
+      amax = lk_maxd(amax, fabs(L->abar[s]));
       int v = L->basis[s];
       if (v < n && L->kind[v] == K_FREE && fabs(L->abar[s]) > best) {
         best = fabs(L->abar[s]);
@@ -281,7 +284,7 @@ static int reinvert(lemke *L) {
     double amax = 0.0, best = 0.0;
     int r = -1;
     for (int s = 0; s < n; s++) {
-      amax = fmax(amax, fabs(L->abar[s]));
+      amax = lk_maxd(amax, fabs(L->abar[s]));
       int w = L->basis[s];
       if (w < n && leave[w] && fabs(L->abar[s]) > best) {
         best = fabs(L->abar[s]);
@@ -311,15 +314,15 @@ static run_result run_path(lemke *L, int max_pivots) {
   for (int r = 0; r < n; r++) {
     double d = -L->abar[r];
     if (d <= 0.0) continue;
-    tmax = fmax(tmax, -L->qbar[r] / d);
-    dmax = fmax(dmax, d);
-    qs = fmax(qs, fabs(L->qbar[r]));
+    tmax = lk_maxd(tmax, -L->qbar[r] / d);
+    dmax = lk_maxd(dmax, d);
+    qs = lk_maxd(qs, fabs(L->qbar[r]));
   }
   if (tmax == -INFINITY) { /* no covering: cannot start */
     L->ray_entering = -1;
     return RUN_RAY;
   }
-  double tie = 1e-12 * fmax(fabs(tmax), qs / dmax);
+  double tie = 1e-12 * lk_maxd(fabs(tmax), qs / dmax);
   int ncand = 0;
   for (int r = 0; r < n; r++) {
     double d = -L->abar[r];
@@ -382,13 +385,13 @@ static int ray_certified(lemke *L) {
   for (int j = 0; j < n; j++) {
     if (L->kind[j] == K_FIXED) y[j] = 0.0;
     if (restricted_row(L, j) && y[j] < -1e-9 * ynorm) return 0;
-    qmax = fmax(qmax, fabs(L->qp[j]));
+    qmax = lk_maxd(qmax, fabs(L->qp[j]));
   }
   double qy = 0.0;
   for (int i = 0; i < n; i++) qy += L->qp[i] * y[i];
   for (int i = 0; i < n; i++) {
     const double *row = L->M + (size_t)i * (size_t)L->ldm;
-    for (int j = 0; j < n; j++) mmax = fmax(mmax, fabs(row[j]));
+    for (int j = 0; j < n; j++) mmax = lk_maxd(mmax, fabs(row[j]));
   }
   double gtol = 1e-9 * mmax * ynorm;
   if (!(qy < -1e-9 * qmax * ynorm)) return 0;
@@ -434,7 +437,7 @@ static int sum_certified(lemke *L) {
   int n = L->n;
   double qy = 0.0, qmax = 0.0, mmax = 0.0;
   for (int i = 0; i < n; i++)
-    if (restricted_row(L, i)) qy += L->qp[i], qmax = fmax(qmax, fabs(L->qp[i]));
+    if (restricted_row(L, i)) qy += L->qp[i], qmax = lk_maxd(qmax, fabs(L->qp[i]));
   if (!(qy < -1e-9 * qmax * n)) return 0;
   for (int j = 0; j < n; j++) {
     if (L->kind[j] == K_FIXED) continue;
@@ -443,7 +446,7 @@ static int sum_certified(lemke *L) {
       if (!restricted_row(L, i)) continue;
       double m = sgn(L, i) * sgn(L, j) * L->M[(size_t)i * (size_t)L->ldm + j];
       g += m;
-      mmax = fmax(mmax, fabs(m));
+      mmax = lk_maxd(mmax, fabs(m));
     }
     if (L->kind[j] == K_FREE ? fabs(g) > 1e-9 * mmax * n : g > 1e-9 * mmax * n) return 0;
   }
@@ -454,18 +457,30 @@ static int sum_certified(lemke *L) {
  * with the stored B^-1 as the approximate inverse; then z = c + s u. */
 static void extract(lemke *L, double *z, int refine) {
   int n = L->n;
-  for (int it = 0; it < refine; it++) {
+  for (int it = 0; it < refine && L->z0slot < 0; it++) {
     double *rr = L->col, *u = L->y;
-    for (int j = 0; j < n; j++) u[j] = L->uslot[j] >= 0 ? sgn(L, j) * L->qbar[L->uslot[j]] : 0.0;
+    int *b = L->cand, nb = 0;
+    for (int j = 0; j < n; j++)
+      if (L->uslot[j] >= 0) {
+        b[nb] = j;
+        u[nb++] = sgn(L, j) * L->qbar[L->uslot[j]];
+      }
+    /* Stop when every row's residual is at the rounding level of the sum
+     * that computes it: refinement has nothing left to give. */
+    int done = 1;
     for (int i = 0; i < n; i++) {
       const double *row = L->M + (size_t)i * (size_t)L->ldm;
-      double s = 0.0;
-      for (int j = 0; j < n; j++)
-        if (u[j] != 0.0) s += row[j] * u[j];
+      double s = 0.0, mag = 0.0;
+      for (int a = 0; a < nb; a++) {
+        double t = row[b[a]] * u[a];
+        s += t;
+        mag += fabs(t);
+      }
       double wv = L->wslot[i] >= 0 ? L->qbar[L->wslot[i]] : 0.0;
       rr[i] = L->qp[i] - wv + sgn(L, i) * s;
+      if (fabs(rr[i]) > 4 * LK_LCP_EPS * (mag + fabs(L->qp[i]) + fabs(wv))) done = 0;
     }
-    if (L->z0slot >= 0) break; /* not a solution basis */
+    if (done) break;
     binv_apply(L, rr, L->abar);
     for (int r = 0; r < n; r++) L->qbar[r] += L->abar[r];
   }
@@ -524,7 +539,7 @@ static int warm_basis_block(lemke *L, const unsigned char *g) {
     double amax = 0.0, best = 0.0;
     int r = -1;
     for (int s = 0; s < n; s++) {
-      amax = fmax(amax, fabs(L->abar[s]));
+      amax = lk_maxd(amax, fabs(L->abar[s]));
       int v = L->basis[s];
       if (v < n && guessed_basic(L, g, v) && L->kind[v] != K_FREE && fabs(L->abar[s]) > best) {
         best = fabs(L->abar[s]);
@@ -548,7 +563,7 @@ static void warm_basis(lemke *L, const unsigned char *g) {
       column_u(L, j, L->col);
       binv_apply(L, L->col, L->abar);
       double amax = 0.0;
-      for (int s = 0; s < n; s++) amax = fmax(amax, fabs(L->abar[s]));
+      for (int s = 0; s < n; s++) amax = lk_maxd(amax, fabs(L->abar[s]));
       int r = L->wslot[j];
       if (fabs(L->abar[r]) > 1e-3 * amax && fabs(L->abar[r]) > 1e-300) {
         pivot(L, r, U_ID(L, j));
@@ -672,6 +687,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
   L.cand = ws->ivec[5];
   L.perm = ws->ivec[6];
   L.guess = ws->bvec[2];
+  L.rslot = ws->bvec[4];
   L.pivot_tol = o->pivot_tol;
 
   int ok, n = lk_lcp_expansion_size(p, &ok);

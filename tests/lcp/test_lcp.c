@@ -886,6 +886,29 @@ static void test_warm_starts(void) {
     outcome[si][r.warm]++;
     LK_ASSERT_MSG(r.warm != LK_LCP_COLD, "warm start not reported");
   }
+  /* A guess that leads nowhere falls back to a cold start: Lemke from the
+   * all-w basis of the bimatrix game CPS 4.4.23 ends in a ray (the cold
+   * start then restarts from the other corner); Dantzig clamping every row
+   * of a problem whose answer is z = 0 has to drop them all. */
+  {
+    double Mg[16] = {0, 0, 10, 20, 0, 0, 30, 15, 10, 20, 0, 0, 30, 15, 0, 0}, qg[4] = {-1, -1, -1, -1};
+    unsigned char low[4] = {0, 0, 0, 0}, all[3] = {1, 1, 1};
+    double zg[4], wg[4];
+    lk_lcp p = dense(4, Mg, qg);
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_in = low;
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(lk_lcp_lemke, &p, &o, zg, wg, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_FELL_BACK);
+    LK_ASSERT_NEAR(zg[0], 1.0 / 90, 1e-15);
+    double Md[9] = {1, 0, 0, 0, 2, 0, 0, 0, 3}, qd[3] = {1, 1, 1};
+    p = dense(3, Md, qd);
+    o.basis_in = all;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, zg, wg, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_FELL_BACK);
+    LK_ASSERT_NEAR(zg[0] + zg[1] + zg[2], 0, 0);
+  }
   printf("  warm starts (exact/repaired/fell back): Lemke %d/%d/%d, Dantzig %d/%d/%d\n", outcome[0][1],
          outcome[0][2], outcome[0][3], outcome[1][1], outcome[1][2], outcome[1][3]);
   LK_ASSERT_MSG(outcome[0][2] > 10 && outcome[1][2] > 10, "few repaired warm starts");
