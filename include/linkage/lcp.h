@@ -18,17 +18,32 @@
  * Which solver takes what:
  *   lk_lcp_lemke    any M (non-symmetric included), every kind of row.
  *                   Boxed rows (both bounds finite) and friction-index rows
- *                   are solved through an equivalent standard LCP with one
- *                   more row each, so they need a workspace of at least
- *                   n + (their number) rows; friction rows' normal rows
- *                   must have lo >= 0 (else LK_UNSUPPORTED).
+ *                   are solved through an equivalent standard LCP: a boxed
+ *                   row gains one row; the friction rows of a normal (up to
+ *                   3) become the vertices of their box in Stewart and
+ *                   Trinkle's form (2^m weights and one multiplier). The
+ *                   workspace then needs n + b + 2 f rows (b boxed, f
+ *                   friction rows); friction rows' normal rows must have
+ *                   lo >= 0 (else LK_UNSUPPORTED).
  *   lk_lcp_dantzig  symmetric M (checked; else LK_UNSUPPORTED) that is
  *                   positive semidefinite (not checked: a failure is
  *                   reported), every kind of row, workspace of n rows.
- *                   When it cannot finish (friction coupling can make its
- *                   clamped system indefinite, or a singular block) and the
- *                   workspace has Lemke's room, it hands the problem to
- *                   Lemke and says so in report.fallback.
+ *                   Friction rows at their bound follow their normal
+ *                   exactly (no frozen ODE-style bounds). When it cannot
+ *                   finish (friction coupling can make its clamped system
+ *                   indefinite; degenerate cycling; a singular block) and
+ *                   the workspace has Lemke's room, it hands the problem to
+ *                   Lemke, warm-started from where it stopped, and says so
+ *                   in report.fallback.
+ *
+ * Typical use, once per time step with the previous basis:
+ *
+ *     lk_lcp_workspace *ws = lk_lcp_workspace_new(nmax);   // once
+ *     lk_lcp_options o;  lk_lcp_options_default(&o);
+ *     o.basis_in = prev;  o.basis_out = prev;              // warm start
+ *     lk_lcp p = {n, A, lda, b, lo, hi, findex, mu};
+ *     lk_lcp_report r;
+ *     if (lk_lcp_solve(lk_lcp_dantzig, &p, &o, ws, z, w, &r) != LK_OK) ...
  *
  * Both run without allocating, in a workspace sized once; both verify the
  * returned solution with lk_lcp_residual() and never report success above

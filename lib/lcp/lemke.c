@@ -823,6 +823,16 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
       rep->detail = "pivot limit reached";
       break;
     }
+    /* A ray reached while z0 is (degenerately) zero leaves a solution. */
+    if (res == RUN_RAY) {
+      extract(&L, z, 0);
+      double scale, rr = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale);
+      if (rr <= 0.1 * o->tol * scale) {
+        if (o->basis_out) write_basis(&L, z, o->basis_out);
+        rep->detail = "ray with z0 at zero: the basis reached is a solution";
+        return LK_OK;
+      }
+    }
     if (ray_certified(&L) || row_certified(&L) || sum_certified(&L)) {
       rep->ray_certified = 1;
       rep->detail = "ray termination: the problem is infeasible (certificate verified)";
