@@ -119,8 +119,10 @@ int lk_cmd_lcp(int argc, char **argv) {
   const lk_lcp *p = lk_lcp_problem_lcp(prob);
   if (!type) type = symmetric(p) ? lk_lcp_dantzig : lk_lcp_lemke;
   int n = p->n;
-  /* Room for Lemke's expansion of boxed and friction rows (n + b + 2 f). */
-  lk_lcp_workspace *ws = lk_lcp_workspace_new(3 * n);
+  /* Room for Lemke's expansion of boxed and friction rows (n + b + 2 f);
+   * an invalid problem gets the minimum and its status from the solve. */
+  int need = lk_lcp_capacity_needed(p);
+  lk_lcp_workspace *ws = lk_lcp_workspace_new(need > n ? need : n);
   double *z = calloc((size_t)(n > 0 ? n : 1), sizeof *z), *w = calloc((size_t)(n > 0 ? n : 1), sizeof *w);
   if (!ws || !z || !w) {
     fprintf(stderr, "linkage lcp: out of memory\n");

@@ -142,6 +142,10 @@ typedef struct lk_lcp_workspace lk_lcp_workspace;
 lk_lcp_workspace *lk_lcp_workspace_new(int nmax);
 void lk_lcp_workspace_free(lk_lcp_workspace *ws);
 int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws);
+/* The capacity a workspace needs for p: n, or with boxed or friction rows
+ * n + b + 2 f at most, which Lemke needs and which lets Dantzig fall back
+ * to Lemke (Dantzig alone needs n). -1 for a problem lk_lcp_check refuses. */
+int lk_lcp_capacity_needed(const lk_lcp *p);
 
 /* Solve. o may be NULL (defaults), report may be NULL. z and w (n each)
  * receive the solution; on failure they hold the solver's last iterate

@@ -27,12 +27,13 @@
 
 #define MAXG 3 /* friction rows per normal expanded as a box */
 
-/* The friction rows of normal j, in index order; their count. */
+/* The friction rows of normal j, in index order (the first MAXG of them
+ * in f); their count. */
 static int group(const lk_lcp *p, int j, int *f) {
   int m = 0;
   for (int i = 0; i < p->n; i++)
     if (lk_lcp_fidx(p, i) == j) {
-      if (m < 64) f[m] = i;
+      if (m < MAXG) f[m] = i;
       m++;
     }
   return m;
@@ -44,7 +45,7 @@ static inline int boxed_const(const lk_lcp *p, int i) {
 }
 
 int lk_lcp_expansion_size(const lk_lcp *p, int *ok) {
-  int n = p->n, ne = n, f[64];
+  int n = p->n, ne = n, f[MAXG];
   *ok = 1;
   if (!p->findex) {
     for (int i = 0; i < n; i++) ne += boxed_const(p, i);
@@ -62,22 +63,14 @@ int lk_lcp_expansion_size(const lk_lcp *p, int *ok) {
 }
 
 /* Coefficient of z_i in the map T of variable v (or of w_i in the
- * combination R of row v): the entries (i, coef) go to idx/cf. */
-static int combo(const lk_lcp *p, const lk_lcp_expansion *x, int v, int column, int *idx,
-                 double *cf) {
+ * combination R of row v): the entries (i, coef) go to idx/cf (at most
+ * MAXG of them). */
+static int combo(const lk_lcp *p, const lk_lcp_expansion *x, int v, int *idx, double *cf) {
   int k = 0;
   switch (x->vkind[v]) {
     case LK_X_ORIG:
       idx[k] = x->va[v];
       cf[k++] = 1.0;
-      /* A normal's column also carries its one-row friction rows:
-       * z_f = x_f - mu_f z_j. */
-      if (column && p->findex)
-        for (int f = x->fhead[v]; f >= 0; f = x->fnext[f])
-          if (x->vkind[f] == LK_X_FRICTION_ROW) {
-            idx[k] = f;
-            cf[k++] = -p->mu[f];
-          }
       return k;
     case LK_X_FRICTION_ROW:
       idx[k] = v;
@@ -98,7 +91,7 @@ static int combo(const lk_lcp *p, const lk_lcp_expansion *x, int v, int column, 
 
 void lk_lcp_expand(const lk_lcp *p, lk_lcp_expansion *x, double *E, int lde, double *qe) {
   int n0 = p->n, ne = n0, ldm = lk_lcp_ldm(p);
-  int f[64];
+  int f[MAXG];
   /* Variables: the original rows first, then the new ones. */
   for (int i = 0; i < n0; i++) {
     x->vkind[i] = LK_X_ORIG;
@@ -130,11 +123,12 @@ void lk_lcp_expand(const lk_lcp *p, lk_lcp_expansion *x, double *E, int lde, dou
       x->vb[ne] = 0;
       ne++;
     } else {
-      for (int a = 0; a < m; a++) {
-        x->vkind[f[a]] = LK_X_FRICTION_ROW;
-        x->yvar[f[a]] = ne;
+      for (int i = 0; i < n0; i++) {
+        if (lk_lcp_fidx(p, i) != j) continue;
+        x->vkind[i] = LK_X_FRICTION_ROW;
+        x->yvar[i] = ne;
         x->vkind[ne] = LK_X_Y;
-        x->va[ne] = f[a];
+        x->va[ne] = i;
         ne++;
       }
     }
@@ -151,18 +145,18 @@ void lk_lcp_expand(const lk_lcp *p, lk_lcp_expansion *x, double *E, int lde, dou
 
   /* E = R M T over the rows and variables that map to M, then the
    * coupling terms of the new ones. */
-  int ri[64], ti[64];
-  double rc[64], tc[64];
+  int ri[MAXG + 1], ti[MAXG + 1];
+  double rc[MAXG + 1], tc[MAXG + 1];
   for (int r = 0; r < ne; r++) {
     double *er = E + (size_t)r * (size_t)lde;
     for (int v = 0; v < ne; v++) er[v] = 0.0;
-    int kr = combo(p, x, r, 0, ri, rc);
+    int kr = combo(p, x, r, ri, rc);
     double qs = 0.0;
     for (int a = 0; a < kr; a++) qs += rc[a] * p->q[ri[a]];
     qe[r] = qs;
     if (kr == 0) continue;
     for (int v = 0; v < ne; v++) {
-      int kt = combo(p, x, v, 1, ti, tc);
+      int kt = combo(p, x, v, ti, tc);
       double s = 0.0;
       for (int a = 0; a < kr; a++) {
         const double *mrow = p->M + (size_t)ri[a] * (size_t)ldm;
@@ -172,6 +166,13 @@ void lk_lcp_expand(const lk_lcp *p, lk_lcp_expansion *x, double *E, int lde, dou
       }
       er[v] = s;
     }
+  }
+  /* A large group's rows: z_f = x_f - mu_f z_j, so the normal's column
+   * also carries -mu_f times the friction row's. */
+  for (int fr = 0; fr < n0; fr++) {
+    if (x->vkind[fr] != LK_X_FRICTION_ROW) continue;
+    int j = lk_lcp_fidx(p, fr);
+    for (int r = 0; r < ne; r++) E[(size_t)r * lde + j] -= p->mu[fr] * E[(size_t)r * lde + fr];
   }
   for (int r = 0; r < ne; r++) {
     double *er = E + (size_t)r * (size_t)lde;

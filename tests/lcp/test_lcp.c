@@ -721,6 +721,37 @@ static void test_friction_index_problems(void) {
                 "regularized: %d and %d of %d", solved[0], solved[1], reg_total);
 }
 
+/* Friction groups of 1 to 4 rows per normal (2-D contacts, 3-D ones, with
+ * torsion, with rolling): Lemke expands up to 3 rows as a box and larger
+ * groups row by row. SPD M: both solvers must agree with the conditions. */
+static void test_friction_groups_of_any_size(void) {
+  static double M[NMAX * NMAX], q[NMAX], lo[NMAX], hi[NMAX], mu[NMAX], z[NMAX], w[NMAX];
+  static int fi[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 6);
+  for (int t = 0; t < 120; t++) {
+    int m = 1 + t % 4, nc = 1 + (t / 4) % 8, n = nc * (m + 1);
+    lk_gen_spd(&rng, n, 0.1, M, n);
+    for (int i = 0; i < n; i++) {
+      int normal = i % (m + 1) == 0;
+      q[i] = normal ? lk_rng_uniform(&rng, -1, 0.2) : lk_rng_uniform(&rng, -1, 1);
+      lo[i] = normal ? 0 : -INFINITY;
+      hi[i] = INFINITY;
+      fi[i] = normal ? -1 : i - i % (m + 1);
+      mu[i] = normal ? 0 : lk_rng_uniform(&rng, 0.1, 0.9);
+    }
+    lk_lcp p = dense(n, M, q);
+    p.lo = lo, p.hi = hi, p.findex = fi, p.mu = mu;
+    for (int s = 0; s < 2; s++) {
+      lk_lcp_report r;
+      lk_status st = solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r);
+      LK_ASSERT_MSG(st == LK_OK, "groups of %d, %d contacts, %s: %s (%s)", m, nc, s ? "Dantzig" : "Lemke",
+                    lk_status_name(st), r.detail);
+      LK_ASSERT_MSG(box_violation(&p, z) < 1e-9, "groups of %d: violation %.3g", m, box_violation(&p, z));
+    }
+  }
+}
+
 static void test_mixed_problems_with_free_rows(void) {
   static double M[NMAX * NMAX], q[NMAX], lo[NMAX], z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX];
   lk_rng rng;
@@ -836,6 +867,18 @@ static void test_bad_input(void) {
     lk_lcp_workspace_free(small);
   }
   LK_ASSERT_MSG(lk_lcp_workspace_new(-1) == NULL, "negative capacity accepted");
+  {
+    lk_lcp p = dense(2, M, q);
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), 2);
+    double lo2[2] = {0, -1}, hi2[2] = {INFINITY, 1}, mu2[2] = {0, 0.5};
+    int fi2[2] = {-1, 0};
+    p.lo = lo2, p.hi = hi2;
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), 3); /* one boxed row */
+    p.findex = fi2, p.mu = mu2;
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), 4); /* a 1-row box: 2 betas + lambda */
+    p.n = -1;
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), -1);
+  }
   lk_lcp_workspace_free(NULL);
   LK_ASSERT_MSG(lk_lcp_solver_by_name("lemke") == lk_lcp_lemke &&
                     lk_lcp_solver_by_name("dantzig") == lk_lcp_dantzig && !lk_lcp_solver_by_name("pgs"),
@@ -996,6 +1039,7 @@ static const lk_test tests[] = {
     {"one contact in closed form, with coupling", test_single_contact_closed_form},
     {"boxed problems", test_boxed_problems},
     {"friction-index problems", test_friction_index_problems},
+    {"friction groups of 1 to 4 rows", test_friction_groups_of_any_size},
     {"mixed problems with free rows", test_mixed_problems_with_free_rows},
     {"bad input", test_bad_input},
     {"warm starts", test_warm_starts},

@@ -48,7 +48,7 @@ typedef struct {
 static const bad_case kBad[] = {
     {"M: [[1, 2], [3, 4]\nq: [1, 2]\n", LK_PARSE_ERROR, 2, 1, "flow sequence"},
     {"M: [[1]]\nq: [1]\nqq: [2]\n", LK_SCHEMA_ERROR, 3, 1, "unknown key 'qq'"},
-    {"M:\n  - [2, 1]\n  - [1, 2, 3]\nq: [-1, -1]\n", LK_SCHEMA_ERROR, 3, 5, "'M[1]' has 3 entries, expected 2"},
+    {"M:\n  - [2, 1]\n  - [1, 2, 3]\nq: [-1, -1]\n", LK_SCHEMA_ERROR, 3, 5, "'M[1]' must be a sequence of 2 numbers"},
     {"M: [[1, x], [0, 1]]\nq: [1, 2]\n", LK_SCHEMA_ERROR, 1, 9, "M[0][1]"},
     {"M: [[\"1\"]]\nq: [1]\n", LK_SCHEMA_ERROR, 1, 6, "quoted"},
     {"M: [[1]]\nq: [.nan]\n", LK_SCHEMA_ERROR, 2, 5, "q[0]"},
