@@ -229,27 +229,43 @@ static void basis_identity(lemke *L) {
   L->z0slot = -1;
 }
 
-/* Bring the free rows' z into the basis (each replacing some free row's w:
- * only the set matters, so pivot on the largest candidate). */
-static lk_status pivot_in_free_rows(lemke *L) {
+/* Bring variable v (a u, or z0) into the basis in place of the basic w_i
+ * with leave[i] set that has the largest pivot, and clear leave[i]: only
+ * the set of basic variables matters, so the slot is free to choose, and
+ * partial pivoting keeps B^-1 accurate (and a zero diagonal from stopping
+ * a nonsingular block). Returns 0, basis untouched, when the best pivot is
+ * not above rel times the column's largest entry. */
+static int enter_largest(lemke *L, int v, int *leave, double rel) {
   int n = L->n;
-  for (int f = 0; f < n; f++) {
-    if (L->kind[f] != K_FREE) continue;
-    column_u(L, f, L->col);
-    binv_apply(L, L->col, L->abar);
-    double amax = 0.0, best = 0.0;
-    int r = -1;
-    for (int s = 0; s < n; s++) {
-      amax = lk_maxd(amax, fabs(L->abar[s]));
-      int v = L->basis[s];
-      if (v < n && L->kind[v] == K_FREE && fabs(L->abar[s]) > best) {
-        best = fabs(L->abar[s]);
-        r = s;
-      }
-    }
-    if (r < 0 || !(best > L->pivot_tol * amax) || !(best > 1e-300)) return LK_SINGULAR;
-    pivot(L, r, U_ID(L, f));
+  if (v < 2 * n) {
+    column_u(L, v - n, L->col);
+  } else {
+    for (int i = 0; i < n; i++) L->col[i] = -L->dcov[i];
   }
+  binv_apply(L, L->col, L->abar);
+  double amax = 0.0, best = 0.0;
+  int r = -1;
+  for (int s = 0; s < n; s++) {
+    double a = fabs(L->abar[s]);
+    amax = lk_maxd(amax, a);
+    int w = L->basis[s];
+    if (w < n && leave[w] && a > best) {
+      best = a;
+      r = s;
+    }
+  }
+  if (r < 0 || !(best > rel * amax) || !(best > 1e-300)) return 0;
+  leave[L->basis[r]] = 0;
+  pivot(L, r, v);
+  return 1;
+}
+
+/* Bring the free rows' z into the basis, each replacing a free row's w. */
+static lk_status pivot_in_free_rows(lemke *L) {
+  int n = L->n, *leave = L->cand;
+  for (int i = 0; i < n; i++) leave[i] = L->kind[i] == K_FREE;
+  for (int f = 0; f < n; f++)
+    if (L->kind[f] == K_FREE && !enter_largest(L, U_ID(L, f), leave, L->pivot_tol)) return LK_SINGULAR;
   return LK_OK;
 }
 
@@ -273,28 +289,8 @@ static int reinvert(lemke *L) {
   for (int r = 0; r < n; r++)
     if (L->basis[r] >= n) vars[nv++] = L->basis[r];
   basis_identity(L);
-  for (int a = 0; a < nv; a++) {
-    int v = vars[a];
-    if (v < 2 * n) {
-      column_u(L, v - n, L->col);
-    } else {
-      for (int i = 0; i < n; i++) L->col[i] = -L->dcov[i];
-    }
-    binv_apply(L, L->col, L->abar);
-    double amax = 0.0, best = 0.0;
-    int r = -1;
-    for (int s = 0; s < n; s++) {
-      amax = lk_maxd(amax, fabs(L->abar[s]));
-      int w = L->basis[s];
-      if (w < n && leave[w] && fabs(L->abar[s]) > best) {
-        best = fabs(L->abar[s]);
-        r = s;
-      }
-    }
-    if (r < 0 || !(best > 1e-14 * amax) || !(best > 1e-300)) return 0;
-    leave[L->basis[r]] = 0;
-    pivot(L, r, v);
-  }
+  for (int a = 0; a < nv; a++)
+    if (!enter_largest(L, vars[a], leave, 1e-14)) return 0;
   L->pivots = pivots;
   return 1;
 }
@@ -531,24 +527,11 @@ static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
  * matters, and a zero diagonal must not stop a nonsingular block). Returns
  * 0 if some could not enter (a singular guessed block). */
 static int warm_basis_block(lemke *L, const unsigned char *g) {
-  int n = L->n;
-  for (int j = 0; j < n; j++) {
-    if (!guessed_basic(L, g, j) || L->kind[j] == K_FREE) continue;
-    column_u(L, j, L->col);
-    binv_apply(L, L->col, L->abar);
-    double amax = 0.0, best = 0.0;
-    int r = -1;
-    for (int s = 0; s < n; s++) {
-      amax = lk_maxd(amax, fabs(L->abar[s]));
-      int v = L->basis[s];
-      if (v < n && guessed_basic(L, g, v) && L->kind[v] != K_FREE && fabs(L->abar[s]) > best) {
-        best = fabs(L->abar[s]);
-        r = s;
-      }
-    }
-    if (r < 0 || !(best > 1e-3 * amax) || !(best > 1e-300)) return 0;
-    pivot(L, r, U_ID(L, j));
-  }
+  int n = L->n, *leave = L->cand;
+  for (int i = 0; i < n; i++) leave[i] = guessed_basic(L, g, i) && L->kind[i] != K_FREE;
+  for (int j = 0; j < n; j++)
+    if (guessed_basic(L, g, j) && L->kind[j] != K_FREE && !enter_largest(L, U_ID(L, j), leave, 1e-3))
+      return 0;
   return 1;
 }
 
