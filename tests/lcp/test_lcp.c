@@ -554,6 +554,27 @@ static void test_random_families(void) {
   }
 }
 
+/* A Stewart-Trinkle problem on which Lemke's path runs into a ray while
+ * z0 is degenerately zero: the basis reached is then a solution, and must
+ * be reported as one (found by bench/lcp: family seed 4100, 13th problem). */
+static void test_ray_with_z0_at_zero_is_a_solution(void) {
+  static double M[NMAX * NMAX], q[NMAX], z[NMAX], w[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 4100);
+  int n = 0;
+  for (int t = 0; t <= 12; t++) {
+    lk_contacts c;
+    lk_gen_contacts(&rng, 8, 16, 0.6, &c);
+    n = lk_gen_stewart_trinkle_size(&c, 4);
+    lk_gen_stewart_trinkle(&c, 4, M, n, q);
+    lk_contacts_free(&c);
+  }
+  lk_lcp p = dense(n, M, q);
+  lk_lcp_report r;
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_MSG(box_violation(&p, z) < 1e-9, "violation %.3g", box_violation(&p, z));
+}
+
 /* PSD M with M y = 0 for some y >= 0 and q^T y < 0: for z >= 0 with
  * M z + q >= 0, y^T (M z + q) = q^T y < 0 (M symmetric) is a contradiction,
  * so the problem is infeasible (Farkas). */
@@ -717,6 +738,8 @@ static void test_friction_index_problems(void) {
          "  regularized: Lemke solved %d/%d, Dantzig %d/%d\n",
          total, sliding, fallbacks, solved[0], reg_total, solved[1], reg_total);
   LK_ASSERT_MSG(sliding > 100, "the family hardly slides (%d)", sliding);
+  /* Dantzig itself should finish most of them (a regression guard). */
+  LK_ASSERT_MSG(fallbacks <= total / 10, "Dantzig fell back %d times in %d", fallbacks, total);
   LK_ASSERT_MSG(solved[1] >= reg_total * 95 / 100 && solved[0] >= reg_total * 85 / 100,
                 "regularized: %d and %d of %d", solved[0], solved[1], reg_total);
 }
@@ -1036,6 +1059,7 @@ static const lk_test tests[] = {
     {"exhaustive 2^n oracle, n <= 8", test_enumeration_oracle},
     {"random families, Lemke vs Dantzig", test_random_families},
     {"infeasible problems end in a (certified) ray", test_infeasible_problems_end_in_a_ray},
+    {"a ray with z0 at zero is a solution", test_ray_with_z0_at_zero_is_a_solution},
     {"one contact in closed form, with coupling", test_single_contact_closed_form},
     {"boxed problems", test_boxed_problems},
     {"friction-index problems", test_friction_index_problems},
