@@ -98,7 +98,8 @@ typedef struct {
   double pivot_tol;  /* a pivot smaller than this, relative to its column, is
                         treated as zero */
   int max_restarts;  /* Lemke: after a ray that does not prove infeasibility,
-                        restarts with other covering vectors (non-monotone M) */
+                        restarts: from the all-basic start, then with other
+                        covering vectors (matrices outside Lemke's classes) */
   int max_passes;    /* Dantzig: passes updating the friction-index bounds */
   const unsigned char *basis_in; /* NULL: cold start; else n LK_LCP_* states */
   unsigned char *basis_out;      /* NULL, or room for n states: the basis the
