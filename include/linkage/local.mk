@@ -7,4 +7,5 @@ linkageinclude_HEADERS += \
 	%reldir%/data.h \
 	%reldir%/dynamics.h \
 	%reldir%/collision.h \
+	%reldir%/lcp.h \
 	%reldir%/sim.h
