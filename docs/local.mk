@@ -1,1 +1,2 @@
-# docs: files added by this folder's work.
+# docs: design notes shipped with the sources.
+EXTRA_DIST += %reldir%/lcp.md

@@ -18,17 +18,32 @@
  * Which solver takes what:
  *   lk_lcp_lemke    any M (non-symmetric included), every kind of row.
  *                   Boxed rows (both bounds finite) and friction-index rows
- *                   are solved through an equivalent standard LCP with one
- *                   more row each, so they need a workspace of at least
- *                   n + (their number) rows; friction rows' normal rows
- *                   must have lo >= 0 (else LK_UNSUPPORTED).
+ *                   are solved through an equivalent standard LCP: a boxed
+ *                   row gains one row; the friction rows of a normal (up to
+ *                   3) become the vertices of their box in Stewart and
+ *                   Trinkle's form (2^m weights and one multiplier). The
+ *                   workspace then needs n + b + 2 f rows (b boxed, f
+ *                   friction rows); friction rows' normal rows must have
+ *                   lo >= 0 (else LK_UNSUPPORTED).
  *   lk_lcp_dantzig  symmetric M (checked; else LK_UNSUPPORTED) that is
  *                   positive semidefinite (not checked: a failure is
  *                   reported), every kind of row, workspace of n rows.
- *                   When it cannot finish (friction coupling can make its
- *                   clamped system indefinite, or a singular block) and the
- *                   workspace has Lemke's room, it hands the problem to
- *                   Lemke and says so in report.fallback.
+ *                   Friction rows at their bound follow their normal
+ *                   exactly (no frozen ODE-style bounds). When it cannot
+ *                   finish (friction coupling can make its clamped system
+ *                   indefinite; degenerate cycling; a singular block) and
+ *                   the workspace has Lemke's room, it hands the problem to
+ *                   Lemke, warm-started from where it stopped, and says so
+ *                   in report.fallback.
+ *
+ * Typical use, once per time step with the previous basis:
+ *
+ *     lk_lcp_workspace *ws = lk_lcp_workspace_new(nmax);   // once
+ *     lk_lcp_options o;  lk_lcp_options_default(&o);
+ *     o.basis_in = prev;  o.basis_out = prev;              // warm start
+ *     lk_lcp p = {n, A, lda, b, lo, hi, findex, mu};
+ *     lk_lcp_report r;
+ *     if (lk_lcp_solve(lk_lcp_dantzig, &p, &o, ws, z, w, &r) != LK_OK) ...
  *
  * Both run without allocating, in a workspace sized once; both verify the
  * returned solution with lk_lcp_residual() and never report success above
@@ -83,7 +98,8 @@ typedef struct {
   double pivot_tol;  /* a pivot smaller than this, relative to its column, is
                         treated as zero */
   int max_restarts;  /* Lemke: after a ray that does not prove infeasibility,
-                        restarts with other covering vectors (non-monotone M) */
+                        restarts: from the all-basic start, then with other
+                        covering vectors (matrices outside Lemke's classes) */
   int max_passes;    /* Dantzig: passes updating the friction-index bounds */
   const unsigned char *basis_in; /* NULL: cold start; else n LK_LCP_* states */
   unsigned char *basis_out;      /* NULL, or room for n states: the basis the
@@ -127,6 +143,10 @@ typedef struct lk_lcp_workspace lk_lcp_workspace;
 lk_lcp_workspace *lk_lcp_workspace_new(int nmax);
 void lk_lcp_workspace_free(lk_lcp_workspace *ws);
 int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws);
+/* The capacity a workspace needs for p: n, or with boxed or friction rows
+ * n + b + 2 f at most, which Lemke needs and which lets Dantzig fall back
+ * to Lemke (Dantzig alone needs n). -1 for a problem lk_lcp_check refuses. */
+int lk_lcp_capacity_needed(const lk_lcp *p);
 
 /* Solve. o may be NULL (defaults), report may be NULL. z and w (n each)
  * receive the solution; on failure they hold the solver's last iterate

@@ -161,7 +161,7 @@ static int add_c(dantzig *D, int j, double relax, int positive) {
   if (D->general && coupled(D, j)) set_state(D, j, S_UNDRIVEN); /* uncouple first */
   int k = D->general ? D->k : D->F.k;
   const double *rj = row(D, j);
-  double tol = relax * D->pivot_tol * fmax(fabs(rj[j]), D->piv_scale);
+  double tol = relax * D->pivot_tol * lk_maxd(fabs(rj[j]), D->piv_scale);
   if (!D->general) {
     for (int c = 0; c < k; c++) D->rhs[c] = rj[D->cidx[c]];
     if (!lk_ldlt_append(&D->F, D->rhs, rj[j], tol)) return 0;
@@ -358,7 +358,7 @@ static lk_status drive(dantzig *D, int i) {
     cs_solve(D, D->rhs);
     memcpy(D->dz, D->rhs, (size_t)k * sizeof *D->dz);
     double dzmax = 1.0;
-    for (int c = 0; c < k; c++) dzmax = fmax(dzmax, fabs(D->dz[c]));
+    for (int c = 0; c < k; c++) dzmax = lk_maxd(dzmax, fabs(D->dz[c]));
     for (int j = 0; j < n; j++) D->dw[j] = dir * ri[j];
     for (int c = 0; c < k; c++) {
       double dzc = D->dz[c];
@@ -381,24 +381,24 @@ static lk_status drive(dantzig *D, int i) {
     }
     double dwmax = 0.0;
     for (int j = 0; j < n; j++)
-      if (D->state[j] != S_C) dwmax = fmax(dwmax, fabs(D->dw[j]));
+      if (D->state[j] != S_C) dwmax = lk_maxd(dwmax, fabs(D->dw[j]));
     /* Changes below rounding level of the sums that made them are zero. */
-    double dwtol = fmax(1e-12 * dwmax, 1e-12 * D->mmax * dzmax), dztol = 1e-12 * dzmax;
+    double dwtol = lk_maxd(1e-12 * dwmax, 1e-12 * D->mmax * dzmax), dztol = 1e-12 * dzmax;
     /* The first event along the direction. Ties keep the earlier kind:
      * finishing row i first, then clamped rows, then bounded ones. */
     int ev = 0, evj = -1, evup = 0;
     double t = INFINITY, dlo, dhi;
     double dwi = D->dw[i];
     if (dir * dwi > dwtol && dir * dwi > D->pivot_tol * D->piv_scale) {
-      t = fmax(-wi / dwi, 0.0);
+      t = lk_maxd(-wi / dwi, 0.0);
       ev = 1;
     }
     bound_rates(D, i, i, dir, &dlo, &dhi);
     if (dir > 0 && dir - dhi > dztol && hi < INFINITY) {
-      double tb = fmax((hi - zi) / (dir - dhi), 0.0);
+      double tb = lk_maxd((hi - zi) / (dir - dhi), 0.0);
       if (tb < t) t = tb, ev = 2;
     } else if (dir < 0 && dlo - dir > dztol && lo > -INFINITY) {
-      double tb = fmax((zi - lo) / (dlo - dir), 0.0);
+      double tb = lk_maxd((zi - lo) / (dlo - dir), 0.0);
       if (tb < t) t = tb, ev = 2;
     }
     for (int c = 0; c < k; c++) {
@@ -416,7 +416,7 @@ static lk_status drive(dantzig *D, int i) {
       } else {
         continue;
       }
-      tj = fmax(tj, 0.0);
+      tj = lk_maxd(tj, 0.0);
       if (tj < t) t = tj, ev = 3, evj = j, evup = up;
     }
     for (int j = 0; j < n; j++) {
@@ -437,7 +437,7 @@ static lk_status drive(dantzig *D, int i) {
         tj = -D->w[j] / D->dw[j];
       else
         continue;
-      tj = fmax(tj, 0.0);
+      tj = lk_maxd(tj, 0.0);
       if (tj < t) t = tj, ev = 4, evj = j;
     }
     if (ev == 0) return LK_NO_SOLUTION; /* z_i can move forever: unbounded */
@@ -475,8 +475,15 @@ static lk_status drive(dantzig *D, int i) {
          * failing that here means the clamped block is numerically
          * singular. */
         D->w[evj] = 0.0;
-        if (!add_c(D, evj, 1e-3, D->state[evj] != S_ZERO))
-          return D->general ? LK_NOT_CONVERGED : LK_SINGULAR;
+        if (add_c(D, evj, 1e-3, D->state[evj] != S_ZERO)) break;
+        if (!D->general) return LK_SINGULAR;
+        /* A normal closing with its friction rows pinned at a zero-width
+         * bound: the coupling can make its pivot negative. Let those rows
+         * go (undriven, z = 0) and take the normal alone; they are driven
+         * again afterwards. */
+        for (int r = D->fhead[evj]; r >= 0; r = D->fnext[r])
+          if (D->state[r] == S_LO || D->state[r] == S_HI) set_state(D, r, S_UNDRIVEN);
+        if (!add_c(D, evj, 1e-3, D->state[evj] != S_ZERO)) return LK_NOT_CONVERGED;
         break;
     }
   }
@@ -502,7 +509,7 @@ static int repair(dantzig *D) {
       int j = D->cidx[c];
       double lo, hi, zj = D->z[j];
       bounds(D, j, &lo, &hi);
-      double v = fmax(lo - zj, zj - hi), tol = 1e-12 * (1.0 + fabs(zj));
+      double v = lk_maxd(lo - zj, zj - hi), tol = 1e-12 * (1.0 + fabs(zj));
       if (v > tol && v > wv) {
         wv = v;
         worst = j;
@@ -586,9 +593,9 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   double mmax = 0.0, dmax = 0.0, qmax = 0.0;
   for (int i = 0; i < n; i++) {
     const double *r = row(&D, i);
-    for (int j = 0; j < n; j++) mmax = fmax(mmax, fabs(r[j]));
-    dmax = fmax(dmax, fabs(r[i]));
-    qmax = fmax(qmax, fabs(p->q[i]));
+    for (int j = 0; j < n; j++) mmax = lk_maxd(mmax, fabs(r[j]));
+    dmax = lk_maxd(dmax, fabs(r[i]));
+    qmax = lk_maxd(qmax, fabs(p->q[i]));
   }
   for (int i = 0; i < n; i++) {
     const double *r = row(&D, i);
@@ -689,15 +696,15 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     /* The recorded fallback: Lemke, which follows a global path where
      * local pivoting gets stuck, when the workspace has room for the
      * rows it adds (one per boxed or friction row). */
-    int extra = 0;
-    for (int i = 0; i < n; i++) {
-      double lo = lk_lcp_lo(p, i), hi = lk_lcp_hi(p, i);
-      extra += lk_lcp_fidx(p, i) >= 0 || (isfinite(lo) && isfinite(hi) && lo < hi);
-    }
-    if (n + extra <= ws->nmax) {
+    int ok, ne = lk_lcp_expansion_size(p, &ok);
+    if (ok && ne <= ws->nmax) {
+      /* Lemke starts from where Dantzig got stuck: most rows are right. */
+      lk_lcp_options lo = *o;
+      write_basis(&D, ws->bvec[1]);
+      lo.basis_in = ws->bvec[1];
       lk_lcp_report lr;
       memset(&lr, 0, sizeof lr);
-      lk_status ls = lk_lcp_lemke->solve(p, o, ws, z, &lr);
+      lk_status ls = lk_lcp_lemke->solve(p, &lo, ws, z, &lr);
       rep->pivots += lr.pivots;
       rep->restarts = lr.restarts;
       rep->ray_certified = lr.ray_certified;

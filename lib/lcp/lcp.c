@@ -56,6 +56,13 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
 
 int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws) { return ws ? ws->nmax : 0; }
 
+int lk_lcp_capacity_needed(const lk_lcp *p) {
+  if (lk_lcp_check(p, NULL) != LK_OK) return -1;
+  if (p->n == 0) return 0;
+  int ok, ne = lk_lcp_expansion_size(p, &ok);
+  return ne > p->n ? ne : p->n;
+}
+
 lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
   if (!p) return lk_error_set(err, LK_INVALID_ARGUMENT, "no problem given");
   if (p->n < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "negative size n = %d", p->n);

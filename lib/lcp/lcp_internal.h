@@ -19,7 +19,7 @@ struct lk_lcp_solver {
 
 /* Scratch shared by the solvers (one solve at a time uses it): three
  * nmax x nmax matrices and vectors of nmax entries. */
-enum { LK_LCP_NMAT = 3, LK_LCP_NVEC = 12, LK_LCP_NIVEC = 8, LK_LCP_NBVEC = 3 };
+enum { LK_LCP_NMAT = 3, LK_LCP_NVEC = 12, LK_LCP_NIVEC = 13, LK_LCP_NBVEC = 5 };
 struct lk_lcp_workspace {
   int nmax;
   double *mat[LK_LCP_NMAT];
@@ -27,6 +27,10 @@ struct lk_lcp_workspace {
   int *ivec[LK_LCP_NIVEC];
   unsigned char *bvec[LK_LCP_NBVEC];
 };
+
+/* max/min for finite values: libm's fmax is a call (NaN rules), too slow
+ * in the inner loops of small solves. Callers keep NaN out. */
+static inline double lk_maxd(double a, double b) { return a > b ? a : b; }
 
 static inline int lk_lcp_ldm(const lk_lcp *p) { return p->ldm > 0 ? p->ldm : p->n; }
 
@@ -95,6 +99,36 @@ void lk_ldlt_solve(const lk_ldlt *f, double *x);
  * partial pivoting. Returns 0 when a pivot falls under 1e-13 of the
  * largest entry (singular for this purpose). dense.c */
 int lk_lcp_lu_solve(double *A, int ld, int k, double *b);
+
+/* The standard LCP equivalent to a boxed one with friction-index rows
+ * (expand.c), for Lemke. Variables (and their rows) of the expansion: */
+enum {
+  LK_X_ORIG = 0,     /* an original row (z_i, or x_i = z_i - lo_i if boxed) */
+  LK_X_FRICTION_ROW, /* x_f = z_f + mu_f z_j of a large friction group */
+  LK_X_BETA,         /* weight of a vertex (va: normal, vb: vertex) */
+  LK_X_LAMBDA,       /* the sliding multiplier of a normal's box (va) */
+  LK_X_Y             /* y_i = max(-w_i, 0) of a boxed row (va) */
+};
+typedef struct {
+  int n0, n;            /* original and expanded sizes */
+  unsigned char *vkind; /* n */
+  int *va, *vb;         /* n */
+  int *yvar;            /* n0: the y variable of a row, or -1 */
+  int *fhead, *fnext;   /* n0: friction rows of each normal, a list */
+} lk_lcp_expansion;
+
+/* Size of the expansion; *ok = 0 when a normal row with friction rows
+ * admits negative values (lo < 0), which the expansion cannot express. */
+int lk_lcp_expansion_size(const lk_lcp *p, int *ok);
+/* Fill x and the expanded matrix (in terms of the unshifted variables:
+ * the rows' own offsets stay with the solver) and q. */
+void lk_lcp_expand(const lk_lcp *p, lk_lcp_expansion *x, double *E, int lde, double *qe);
+/* z (n0) from the expansion's variables (zc, n). */
+void lk_lcp_expand_map_back(const lk_lcp *p, const lk_lcp_expansion *x, const double *zc,
+                            double *z);
+/* A warm-start basis of the original rows in the expansion's variables. */
+void lk_lcp_expand_guess(const lk_lcp *p, const lk_lcp_expansion *x, const unsigned char *in,
+                         unsigned char *out);
 
 /* A problem read from a file (lcp_problem.c, lcp_yaml.c, lcp_dat.c). */
 struct lk_lcp_problem {

@@ -131,6 +131,22 @@ static lk_status build(ctx *c, yaml_node_t *root, lk_lcp_problem **out) {
               "'%s' needs '%s' as well", has_f ? "findex" : "mu", has_f ? "mu" : "findex");
   }
   int n = seq_len(val[KEY_Q]);
+  /* The shape of M before its n^2 numbers are allocated. */
+  yaml_node_t *m0 = val[KEY_M];
+  if (m0->type != YAML_SEQUENCE_NODE || seq_len(m0) != n) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "%d rows (q has %d entries)", n, n);
+    return at(c, m0, LK_SCHEMA_ERROR, "'M' must be a sequence of %s%s", msg, "");
+  }
+  for (int i = 0; i < n; i++) {
+    yaml_node_t *ri = seq_item(c, m0, i);
+    if (!ri || ri->type != YAML_SEQUENCE_NODE || seq_len(ri) != n) {
+      char key[32], msg[96];
+      snprintf(key, sizeof key, "M[%d]", i);
+      snprintf(msg, sizeof msg, "must be a sequence of %d numbers", n);
+      return at(c, ri, LK_SCHEMA_ERROR, "'%s' %s", key, msg);
+    }
+  }
   lk_lcp_problem *p = lk_lcp_problem_alloc(n);
   if (!p) return lk_error_set(c->err, LK_OUT_OF_MEMORY, "out of memory");
   lk_status s = vector(c, val[KEY_Q], "q", n, 0, p->q);

@@ -15,9 +15,9 @@
  * stored, compactly, and a pivot costs O(n k) instead of the tableau's
  * O(n^2) — the paths of contact problems stay at small k for most pivots.
  *
- * Rows with two finite bounds and friction-index rows are expanded into
- * pairs of standard rows first (see expand()), so Lemke solves every kind
- * of row lk_lcp describes.
+ * Rows with two finite bounds and friction-index rows are first expanded
+ * into an equivalent standard LCP (expand.c), so Lemke solves every kind of
+ * row lk_lcp describes.
  *
  * Ties in the ratio test are broken lexicographically on the rows of
  * [q | B^-1] restricted to the standard rows' columns, which is the rule
@@ -45,6 +45,7 @@ typedef struct {
   double *y;    /* ray / refinement scratch */
   double *dcov; /* covering vector of the current attempt (restricted rows) */
   int *basis;   /* variable at each slot: w_i = i, u_i = n + i, z0 = 2n */
+  unsigned char *rslot; /* does the slot's basic variable have a sign? */
   int *wslot, *uslot; /* slot of w_i / u_i, or -1 when nonbasic */
   int *rpos;    /* stored column of B^-1 column i, or -1 */
   int *rlist;   /* row index of each stored column */
@@ -54,10 +55,10 @@ typedef struct {
   int pivots, max_pivots;
   double pivot_tol;
   int ray_entering; /* entering variable at the last ray */
-  /* Expansion of boxed and friction-index rows (see expand()). */
+  /* Expansion of boxed and friction-index rows (expand.c). */
   const lk_lcp *p;  /* the caller's problem, n0 rows */
-  int n0;
-  int *ext;         /* y variable of an expanded row, or -1 */
+  int n0, expanded;
+  lk_lcp_expansion x;
   double *zc;       /* solution in the solver's variables */
   unsigned char *guess; /* a warm start mapped to the solver's variables */
 } lemke;
@@ -68,12 +69,12 @@ typedef struct {
 
 static inline double sgn(const lemke *L, int i) { return L->kind[i] == K_NEG ? -1.0 : 1.0; }
 static inline int restricted_row(const lemke *L, int i) { return L->kind[i] <= K_NEG; }
-/* A slot whose basic variable has a sign constraint (takes part in ratio tests). */
-static inline int restricted_slot(const lemke *L, int r) {
-  int v = L->basis[r];
+/* A variable with a sign constraint (takes part in ratio tests). */
+static inline int restricted_var(const lemke *L, int v) {
   if (v == Z0_ID(L)) return 1;
   return restricted_row(L, v < L->n ? v : v - L->n);
 }
+static inline int restricted_slot(const lemke *L, int r) { return L->rslot[r]; }
 
 /* out = -M'[:, s], the column of u_s in  w' - M' u - d z0 = q'. */
 static void column_u(const lemke *L, int s, double *out) {
@@ -150,6 +151,7 @@ static void pivot(lemke *L, int r, int entering) {
     L->z0slot = r;
   }
   L->basis[r] = entering;
+  L->rslot[r] = (unsigned char)restricted_var(L, entering);
   L->pivots++;
 }
 
@@ -157,13 +159,14 @@ static void pivot(lemke *L, int r, int entering) {
  * over the columns of the standard rows in index order? */
 static int lex_less(const lemke *L, int r1, int r2) {
   double a1 = fabs(L->abar[r1]), a2 = fabs(L->abar[r2]);
-  double floor_ = 1e-14 * fmax(1.0 / a1, 1.0 / a2);
+  double floor_ = 1e-14 * lk_maxd(1.0 / a1, 1.0 / a2);
   for (int j = 0; j < L->n; j++) {
     if (!restricted_row(L, j)) continue;
     double v1 = binv_entry(L, r1, j) / a1, v2 = binv_entry(L, r2, j) / a2;
-    if (fabs(v1 - v2) > 1e-11 * fmax(fabs(v1), fabs(v2)) + floor_) return v1 < v2;
+    if (fabs(v1 - v2) > 1e-11 * lk_maxd(fabs(v1), fabs(v2)) + floor_) return v1 < v2;
   }
-  return r1 < r2;
+  /* Equal to rounding: by variable, which does not depend on slots. */
+  return L->basis[r1] < L->basis[r2];
 }
 
 static int lex_pick(const lemke *L, int ncand) {
@@ -177,26 +180,33 @@ static int lex_pick(const lemke *L, int ncand) {
 static int ratio_test(lemke *L) {
   int n = L->n;
   double amax = 0.0;
-  for (int r = 0; r < n; r++) amax = fmax(amax, fabs(L->abar[r]));
+  for (int r = 0; r < n; r++) amax = lk_maxd(amax, fabs(L->abar[r]));
   if (!(amax > 1e-300) || !isfinite(amax)) return -1;
+  /* Basic values at rounding level of the largest are degenerate zeros:
+   * telling them apart from exact zeros would let rounding noise choose
+   * among degenerate ties, which only the lexicographic rule may do. */
+  double qmax = 0.0;
+  for (int r = 0; r < n; r++)
+    if (restricted_slot(L, r)) qmax = lk_maxd(qmax, fabs(L->qbar[r]));
+  double ztol = 1e-12 * qmax;
   double ptol = L->pivot_tol * amax, tmin = INFINITY, apos = 0.0, qs = 0.0;
   for (int r = 0; r < n; r++) {
     double a = L->abar[r];
     if (a <= ptol || !restricted_slot(L, r)) continue;
-    double t = fmax(L->qbar[r], 0.0) / a;
+    double t = (L->qbar[r] > ztol ? L->qbar[r] : 0.0) / a;
     if (t < tmin) tmin = t;
-    apos = fmax(apos, a);
-    qs = fmax(qs, fabs(L->qbar[r]));
+    apos = lk_maxd(apos, a);
+    qs = lk_maxd(qs, fabs(L->qbar[r]));
   }
   if (tmin == INFINITY) return -1;
   /* Near-ties: a choice among them leaves others infeasible by at most
    * 1e-12 of the data's size, which the final refinement absorbs. */
-  double tie = 1e-12 * fmax(tmin, qs / apos);
+  double tie = 1e-12 * lk_maxd(tmin, qs / apos);
   int ncand = 0;
   for (int r = 0; r < n; r++) {
     double a = L->abar[r];
     if (a <= ptol || !restricted_slot(L, r)) continue;
-    if (fmax(L->qbar[r], 0.0) / a <= tmin + tie) {
+    if ((L->qbar[r] > ztol ? L->qbar[r] : 0.0) / a <= tmin + tie) {
       if (r == L->z0slot) return r; /* z0 leaving ends the path: prefer it */
       L->cand[ncand++] = r;
     }
@@ -209,6 +219,7 @@ static void basis_identity(lemke *L) {
   int n = L->n;
   for (int i = 0; i < n; i++) {
     L->basis[i] = W_ID(i);
+    L->rslot[i] = (unsigned char)restricted_row(L, i);
     L->wslot[i] = i;
     L->uslot[i] = -1;
     L->rpos[i] = -1;
@@ -218,27 +229,43 @@ static void basis_identity(lemke *L) {
   L->z0slot = -1;
 }
 
-/* Bring the free rows' z into the basis (each replacing some free row's w:
- * only the set matters, so pivot on the largest candidate). */
-static lk_status pivot_in_free_rows(lemke *L) {
+/* Bring variable v (a u, or z0) into the basis in place of the basic w_i
+ * with leave[i] set that has the largest pivot, and clear leave[i]: only
+ * the set of basic variables matters, so the slot is free to choose, and
+ * partial pivoting keeps B^-1 accurate (and a zero diagonal from stopping
+ * a nonsingular block). Returns 0, basis untouched, when the best pivot is
+ * not above rel times the column's largest entry. */
+static int enter_largest(lemke *L, int v, int *leave, double rel) {
   int n = L->n;
-  for (int f = 0; f < n; f++) {
-    if (L->kind[f] != K_FREE) continue;
-    column_u(L, f, L->col);
-    binv_apply(L, L->col, L->abar);
-    double amax = 0.0, best = 0.0;
-    int r = -1;
-    for (int s = 0; s < n; s++) {
-      amax = fmax(amax, fabs(L->abar[s]));
-      int v = L->basis[s];
-      if (v < n && L->kind[v] == K_FREE && fabs(L->abar[s]) > best) {
-        best = fabs(L->abar[s]);
-        r = s;
-      }
-    }
-    if (r < 0 || !(best > L->pivot_tol * amax) || !(best > 1e-300)) return LK_SINGULAR;
-    pivot(L, r, U_ID(L, f));
+  if (v < 2 * n) {
+    column_u(L, v - n, L->col);
+  } else {
+    for (int i = 0; i < n; i++) L->col[i] = -L->dcov[i];
   }
+  binv_apply(L, L->col, L->abar);
+  double amax = 0.0, best = 0.0;
+  int r = -1;
+  for (int s = 0; s < n; s++) {
+    double a = fabs(L->abar[s]);
+    amax = lk_maxd(amax, a);
+    int w = L->basis[s];
+    if (w < n && leave[w] && a > best) {
+      best = a;
+      r = s;
+    }
+  }
+  if (r < 0 || !(best > rel * amax) || !(best > 1e-300)) return 0;
+  leave[L->basis[r]] = 0;
+  pivot(L, r, v);
+  return 1;
+}
+
+/* Bring the free rows' z into the basis, each replacing a free row's w. */
+static lk_status pivot_in_free_rows(lemke *L) {
+  int n = L->n, *leave = L->cand;
+  for (int i = 0; i < n; i++) leave[i] = L->kind[i] == K_FREE;
+  for (int f = 0; f < n; f++)
+    if (L->kind[f] == K_FREE && !enter_largest(L, U_ID(L, f), leave, L->pivot_tol)) return LK_SINGULAR;
   return LK_OK;
 }
 
@@ -246,6 +273,25 @@ static lk_status pivot_in_free_rows(lemke *L) {
 static int basis_feasible(const lemke *L) {
   for (int r = 0; r < L->n; r++)
     if (restricted_slot(L, r) && L->qbar[r] < 0.0) return 0;
+  return 1;
+}
+
+/* Recompute B^-1 of the current basis from scratch: the explicit inverse
+ * drifts over long paths of ill-conditioned bases, and a wrong ratio test
+ * means a wrong path (or a false ray). The basic variables re-enter from
+ * B = I, each in place of one of the w's that must leave, on the largest
+ * pivot (partial pivoting; only the set of basic variables matters).
+ * Returns 0 if the basis turned out numerically singular. */
+static int reinvert(lemke *L) {
+  int n = L->n, nv = 0, pivots = L->pivots;
+  int *vars = L->perm, *leave = L->cand;
+  for (int i = 0; i < n; i++) leave[i] = L->wslot[i] < 0;
+  for (int r = 0; r < n; r++)
+    if (L->basis[r] >= n) vars[nv++] = L->basis[r];
+  basis_identity(L);
+  for (int a = 0; a < nv; a++)
+    if (!enter_largest(L, vars[a], leave, 1e-14)) return 0;
+  L->pivots = pivots;
   return 1;
 }
 
@@ -264,15 +310,15 @@ static run_result run_path(lemke *L, int max_pivots) {
   for (int r = 0; r < n; r++) {
     double d = -L->abar[r];
     if (d <= 0.0) continue;
-    tmax = fmax(tmax, -L->qbar[r] / d);
-    dmax = fmax(dmax, d);
-    qs = fmax(qs, fabs(L->qbar[r]));
+    tmax = lk_maxd(tmax, -L->qbar[r] / d);
+    dmax = lk_maxd(dmax, d);
+    qs = lk_maxd(qs, fabs(L->qbar[r]));
   }
   if (tmax == -INFINITY) { /* no covering: cannot start */
     L->ray_entering = -1;
     return RUN_RAY;
   }
-  double tie = 1e-12 * fmax(fabs(tmax), qs / dmax);
+  double tie = 1e-12 * lk_maxd(fabs(tmax), qs / dmax);
   int ncand = 0;
   for (int r = 0; r < n; r++) {
     double d = -L->abar[r];
@@ -281,17 +327,30 @@ static run_result run_path(lemke *L, int max_pivots) {
   int r = lex_pick(L, ncand);
   int leaving = L->basis[r];
   pivot(L, r, Z0_ID(L));
+  /* Reinversion period: rare enough to cost little against the O(n k)
+   * pivots, often enough to keep long paths honest. */
+  int period = n > 50 ? n : 50, since = 0;
   for (;;) {
     int entering = leaving < n ? U_ID(L, leaving) : W_ID(leaving - n);
     if (L->pivots >= max_pivots) return RUN_LIMIT;
-    if (entering >= n) {
-      column_u(L, entering - n, L->col);
-      binv_apply(L, L->col, L->abar);
-    } else {
-      int c = L->rpos[entering];
-      for (int i = 0; i < n; i++) L->abar[i] = L->U[(size_t)i * L->ldu + c];
+    if (++since >= period) {
+      if (!reinvert(L)) return RUN_RAY;
+      since = 0;
     }
-    r = ratio_test(L);
+    for (int attempt = 0;; attempt++) {
+      if (entering >= n) {
+        column_u(L, entering - n, L->col);
+        binv_apply(L, L->col, L->abar);
+      } else {
+        int c = L->rpos[entering];
+        for (int i = 0; i < n; i++) L->abar[i] = L->U[(size_t)i * L->ldu + c];
+      }
+      r = ratio_test(L);
+      /* A ray is only believed with a fresh inverse. */
+      if (r >= 0 || attempt > 0 || since == 0) break;
+      if (!reinvert(L)) break;
+      since = 0;
+    }
     if (r < 0) {
       L->ray_entering = entering;
       return RUN_RAY;
@@ -322,13 +381,13 @@ static int ray_certified(lemke *L) {
   for (int j = 0; j < n; j++) {
     if (L->kind[j] == K_FIXED) y[j] = 0.0;
     if (restricted_row(L, j) && y[j] < -1e-9 * ynorm) return 0;
-    qmax = fmax(qmax, fabs(L->qp[j]));
+    qmax = lk_maxd(qmax, fabs(L->qp[j]));
   }
   double qy = 0.0;
   for (int i = 0; i < n; i++) qy += L->qp[i] * y[i];
   for (int i = 0; i < n; i++) {
     const double *row = L->M + (size_t)i * (size_t)L->ldm;
-    for (int j = 0; j < n; j++) mmax = fmax(mmax, fabs(row[j]));
+    for (int j = 0; j < n; j++) mmax = lk_maxd(mmax, fabs(row[j]));
   }
   double gtol = 1e-9 * mmax * ynorm;
   if (!(qy < -1e-9 * qmax * ynorm)) return 0;
@@ -360,34 +419,64 @@ static int row_certified(lemke *L) {
   return 0;
 }
 
-/* z of the caller's problem from the solver's variables: an expanded
- * friction row's variable is x_i = z_i + mu_i z_j. */
+/* z of the caller's problem from the solver's variables. */
 static void map_back(const lemke *L, double *z) {
-  const lk_lcp *p = L->p;
-  for (int i = 0; i < L->n0; i++) z[i] = L->zc[i];
-  if (!p->findex) return;
-  for (int i = 0; i < L->n0; i++) {
-    int j = p->findex[i];
-    if (j >= 0) z[i] = L->zc[i] - p->mu[i] * L->zc[j];
+  if (L->expanded)
+    lk_lcp_expand_map_back(L->p, &L->x, L->zc, z);
+  else
+    for (int i = 0; i < L->n0; i++) z[i] = L->zc[i];
+}
+
+/* One more cheap candidate: y = 1 on the standard rows (the sum of all of
+ * them cannot be met), e.g. Murty's Example 2.2. */
+static int sum_certified(lemke *L) {
+  int n = L->n;
+  double qy = 0.0, qmax = 0.0, mmax = 0.0;
+  for (int i = 0; i < n; i++)
+    if (restricted_row(L, i)) qy += L->qp[i], qmax = lk_maxd(qmax, fabs(L->qp[i]));
+  if (!(qy < -1e-9 * qmax * n)) return 0;
+  for (int j = 0; j < n; j++) {
+    if (L->kind[j] == K_FIXED) continue;
+    double g = 0.0;
+    for (int i = 0; i < n; i++) {
+      if (!restricted_row(L, i)) continue;
+      double m = sgn(L, i) * sgn(L, j) * L->M[(size_t)i * (size_t)L->ldm + j];
+      g += m;
+      mmax = lk_maxd(mmax, fabs(m));
+    }
+    if (L->kind[j] == K_FREE ? fabs(g) > 1e-9 * mmax * n : g > 1e-9 * mmax * n) return 0;
   }
+  return 1;
 }
 
 /* Iterative refinement of the basic solution of  w' - M' u = q'  (z0 out)
  * with the stored B^-1 as the approximate inverse; then z = c + s u. */
 static void extract(lemke *L, double *z, int refine) {
   int n = L->n;
-  for (int it = 0; it < refine; it++) {
+  for (int it = 0; it < refine && L->z0slot < 0; it++) {
     double *rr = L->col, *u = L->y;
-    for (int j = 0; j < n; j++) u[j] = L->uslot[j] >= 0 ? sgn(L, j) * L->qbar[L->uslot[j]] : 0.0;
+    int *b = L->cand, nb = 0;
+    for (int j = 0; j < n; j++)
+      if (L->uslot[j] >= 0) {
+        b[nb] = j;
+        u[nb++] = sgn(L, j) * L->qbar[L->uslot[j]];
+      }
+    /* Stop when every row's residual is at the rounding level of the sum
+     * that computes it: refinement has nothing left to give. */
+    int done = 1;
     for (int i = 0; i < n; i++) {
       const double *row = L->M + (size_t)i * (size_t)L->ldm;
-      double s = 0.0;
-      for (int j = 0; j < n; j++)
-        if (u[j] != 0.0) s += row[j] * u[j];
+      double s = 0.0, mag = 0.0;
+      for (int a = 0; a < nb; a++) {
+        double t = row[b[a]] * u[a];
+        s += t;
+        mag += fabs(t);
+      }
       double wv = L->wslot[i] >= 0 ? L->qbar[L->wslot[i]] : 0.0;
       rr[i] = L->qp[i] - wv + sgn(L, i) * s;
+      if (fabs(rr[i]) > 4 * LK_LCP_EPS * (mag + fabs(L->qp[i]) + fabs(wv))) done = 0;
     }
-    if (L->z0slot >= 0) break; /* not a solution basis */
+    if (done) break;
     binv_apply(L, rr, L->abar);
     for (int r = 0; r < n; r++) L->qbar[r] += L->abar[r];
   }
@@ -438,24 +527,11 @@ static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
  * matters, and a zero diagonal must not stop a nonsingular block). Returns
  * 0 if some could not enter (a singular guessed block). */
 static int warm_basis_block(lemke *L, const unsigned char *g) {
-  int n = L->n;
-  for (int j = 0; j < n; j++) {
-    if (!guessed_basic(L, g, j) || L->kind[j] == K_FREE) continue;
-    column_u(L, j, L->col);
-    binv_apply(L, L->col, L->abar);
-    double amax = 0.0, best = 0.0;
-    int r = -1;
-    for (int s = 0; s < n; s++) {
-      amax = fmax(amax, fabs(L->abar[s]));
-      int v = L->basis[s];
-      if (v < n && guessed_basic(L, g, v) && L->kind[v] != K_FREE && fabs(L->abar[s]) > best) {
-        best = fabs(L->abar[s]);
-        r = s;
-      }
-    }
-    if (r < 0 || !(best > 1e-3 * amax) || !(best > 1e-300)) return 0;
-    pivot(L, r, U_ID(L, j));
-  }
+  int n = L->n, *leave = L->cand;
+  for (int i = 0; i < n; i++) leave[i] = guessed_basic(L, g, i) && L->kind[i] != K_FREE;
+  for (int j = 0; j < n; j++)
+    if (guessed_basic(L, g, j) && L->kind[j] != K_FREE && !enter_largest(L, U_ID(L, j), leave, 1e-3))
+      return 0;
   return 1;
 }
 
@@ -470,7 +546,7 @@ static void warm_basis(lemke *L, const unsigned char *g) {
       column_u(L, j, L->col);
       binv_apply(L, L->col, L->abar);
       double amax = 0.0;
-      for (int s = 0; s < n; s++) amax = fmax(amax, fabs(L->abar[s]));
+      for (int s = 0; s < n; s++) amax = lk_maxd(amax, fabs(L->abar[s]));
       int r = L->wslot[j];
       if (fabs(L->abar[r]) > 1e-3 * amax && fabs(L->abar[r]) > 1e-300) {
         pivot(L, r, U_ID(L, j));
@@ -507,12 +583,17 @@ static lk_status start_from_guess(lemke *L, const unsigned char *g) {
   return LK_OK;
 }
 
-static void write_basis(const lemke *L, unsigned char *out) {
+/* The basis as row states. Expanded rows (boxed, friction) read theirs
+ * off z, which says it more simply than the expansion's basis. */
+static void write_basis(const lemke *L, const double *z, unsigned char *out) {
   for (int i = 0; i < L->n0; i++) {
     int basic = L->uslot[i] >= 0;
-    if (L->ext[i] >= 0) {
-      /* y basic: the upper bound is active; x basic alone: between. */
-      out[i] = L->uslot[L->ext[i]] >= 0 ? LK_LCP_UPPER : (basic ? LK_LCP_BASIC : LK_LCP_LOWER);
+    if (L->expanded && (L->x.vkind[i] != LK_X_ORIG || L->x.yvar[i] >= 0)) {
+      double lo, hi;
+      lk_lcp_bounds_at(L->p, z, i, &lo, &hi);
+      double tol = 1e-12 * (1.0 + fabs(lo) + fabs(hi));
+      out[i] = z[i] >= hi - tol ? (z[i] <= lo + tol ? LK_LCP_LOWER : LK_LCP_UPPER)
+                                : (z[i] <= lo + tol ? LK_LCP_LOWER : LK_LCP_BASIC);
       continue;
     }
     switch (L->kind[i]) {
@@ -524,16 +605,22 @@ static void write_basis(const lemke *L, unsigned char *out) {
   }
 }
 
-/* Covering vector of restart a: all ones first, then deterministic
- * positive vectors with entries in [0.5, 1.5). */
-static void covering(lemke *L, int a) {
+/* Covering vector of attempt v: all ones (v = 0) except, in an expanded
+ * friction problem, zero on the rows z_n - sum beta >= 0 whose q is 0:
+ * those never need covering, and keeping z0 off them avoids the secondary
+ * rays along lambda alone that a covered lambda row invites (the
+ * homogeneous solutions of Stewart and Trinkle's matrix). Then (v = 1) all
+ * ones everywhere, then deterministic positive vectors in [0.5, 1.5). */
+static void covering(lemke *L, int v) {
+  if (!L->expanded && v > 0) v++;
   for (int i = 0; i < L->n; i++) {
     double d = 1.0;
-    if (a > 0) {
-      double x = (double)(i + 1) * 0.6180339887498949 * (double)a + 0.31 * (double)a;
+    if (v > 1) {
+      double x = (double)(i + 1) * 0.6180339887498949 * (double)v + 0.31 * (double)v;
       d = 0.5 + (x - floor(x));
     }
     L->dcov[i] = restricted_row(L, i) ? d : 0.0;
+    if (v != 1 && L->expanded && L->x.vkind[i] == LK_X_LAMBDA && L->qp[i] >= 0.0) L->dcov[i] = 0.0;
   }
 }
 
@@ -551,49 +638,6 @@ static void classify(double lo, double hi, unsigned char *kind, double *c) {
   } else {
     *kind = K_NEG;
     *c = hi;
-  }
-}
-
-static int is_boxed(const lk_lcp *p, int i) {
-  double lo = lk_lcp_lo(p, i), hi = lk_lcp_hi(p, i);
-  return lk_lcp_fidx(p, i) >= 0 || (isfinite(lo) && isfinite(hi) && lo < hi);
-}
-
-/* Expansion into a standard LCP of n + nb rows (nb boxed rows). A row with
- * lo < z_i < hi (both finite) keeps x_i = z_i - lo >= 0 and gains y_i =
- * max(-w_i, 0) with the row v_i = hi - z_i >= 0:
- *     w_i + y_i >= 0  _|_  x_i >= 0,      hi - z_i >= 0  _|_  y_i >= 0,
- * which keeps positive semidefiniteness (the new blocks are skew). A
- * friction row (bounds -+mu_i z_j) takes x_i = z_i + mu_i z_j and
- * v_i = mu_i z_j - z_i = 2 mu_i z_j - x_i. The matrix is written in terms
- * of the unshifted variables; offsets stay with the kinds. */
-static void expand(lemke *L, double *E, int lde, double *qe) {
-  const lk_lcp *p = L->p;
-  int n0 = L->n0, ne = L->n, ldm = lk_lcp_ldm(p);
-  for (int r = 0; r < ne; r++)
-    for (int j = 0; j < ne; j++) E[(size_t)r * lde + j] = 0.0;
-  for (int r = 0; r < n0; r++) {
-    const double *row = p->M + (size_t)r * (size_t)ldm;
-    double *er = E + (size_t)r * lde;
-    for (int j = 0; j < n0; j++) er[j] = row[j];
-    if (p->findex)
-      for (int f = 0; f < n0; f++)
-        if (p->findex[f] >= 0) er[p->findex[f]] -= p->mu[f] * row[f];
-    qe[r] = p->q[r];
-    if (L->ext[r] >= 0) er[L->ext[r]] = 1.0;
-  }
-  for (int i = 0; i < n0; i++) {
-    int y = L->ext[i];
-    if (y < 0) continue;
-    double *ey = E + (size_t)y * lde;
-    ey[i] = -1.0;
-    int j = lk_lcp_fidx(p, i);
-    if (j >= 0) {
-      ey[j] = 2.0 * p->mu[i];
-      qe[y] = 0.0;
-    } else {
-      qe[y] = lk_lcp_hi(p, i);
-    }
   }
 }
 
@@ -625,45 +669,46 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
   L.rlist = ws->ivec[4];
   L.cand = ws->ivec[5];
   L.perm = ws->ivec[6];
-  L.ext = ws->ivec[7];
   L.guess = ws->bvec[2];
+  L.rslot = ws->bvec[4];
   L.pivot_tol = o->pivot_tol;
 
-  int n = n0;
-  for (int i = 0; i < n0; i++) {
-    int j = lk_lcp_fidx(p, i);
-    if (j >= 0 && !(lk_lcp_lo(p, j) >= 0.0)) {
-      rep->detail = "Lemke needs friction rows' normal rows to have lo >= 0";
-      return LK_UNSUPPORTED;
-    }
-    L.ext[i] = is_boxed(p, i) ? n++ : -1;
+  int ok, n = lk_lcp_expansion_size(p, &ok);
+  if (!ok) {
+    rep->detail = "Lemke needs friction rows' normal rows to have lo >= 0";
+    return LK_UNSUPPORTED;
   }
   if (n > ws->nmax) {
-    rep->detail = "Lemke needs a workspace of n + (boxed and friction rows) rows";
+    rep->detail = "Lemke needs a workspace of n + b + 2 f rows (b boxed, f friction rows)";
     return LK_CAPACITY_EXCEEDED;
   }
   L.n = n;
+  L.expanded = n != n0;
   int max_pivots = o->max_pivots > 0 ? o->max_pivots : 1000 + 100 * n;
-  if (n == n0) {
+  if (!L.expanded) {
     L.M = p->M;
     L.ldm = lk_lcp_ldm(p);
     for (int i = 0; i < n0; i++) classify(lk_lcp_lo(p, i), lk_lcp_hi(p, i), &kind[i], &L.c[i]);
   } else {
     double *qe = L.y; /* scratch until the solve starts */
+    L.x.vkind = ws->bvec[3];
+    L.x.va = ws->ivec[7];
+    L.x.vb = ws->ivec[8];
+    L.x.yvar = ws->ivec[9];
+    L.x.fhead = ws->ivec[10];
+    L.x.fnext = ws->ivec[11];
     L.M = ws->mat[2];
     L.ldm = ws->nmax;
-    expand(&L, ws->mat[2], ws->nmax, qe);
-    for (int i = 0; i < n0; i++) {
-      if (L.ext[i] >= 0) {
-        kind[i] = K_STD;
-        L.c[i] = lk_lcp_fidx(p, i) >= 0 ? 0.0 : lk_lcp_lo(p, i);
-      } else {
-        classify(lk_lcp_lo(p, i), lk_lcp_hi(p, i), &kind[i], &L.c[i]);
+    lk_lcp_expand(p, &L.x, ws->mat[2], ws->nmax, qe);
+    for (int v = 0; v < n; v++) {
+      kind[v] = K_STD;
+      L.c[v] = 0.0;
+      if (v < n0 && L.x.vkind[v] == LK_X_ORIG) {
+        if (L.x.yvar[v] >= 0)
+          L.c[v] = lk_lcp_lo(p, v);
+        else
+          classify(lk_lcp_lo(p, v), lk_lcp_hi(p, v), &kind[v], &L.c[v]);
       }
-    }
-    for (int y = n0; y < n; y++) {
-      kind[y] = K_STD;
-      L.c[y] = 0.0;
     }
     for (int i = 0; i < n; i++) L.qp[i] = qe[i];
   }
@@ -679,17 +724,13 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
   }
   for (int i = 0; i < n; i++) L.qp[i] = L.zc[i];
 
-  /* A warm start in the solver's variables: an expanded row at its upper
-   * bound has both x and y basic. */
+  /* A warm start in the solver's variables. */
   const unsigned char *guess = NULL;
   if (o->basis_in) {
-    for (int i = 0; i < n0; i++) {
-      L.guess[i] = o->basis_in[i];
-      if (L.ext[i] >= 0) {
-        L.guess[L.ext[i]] = o->basis_in[i] == LK_LCP_UPPER ? LK_LCP_BASIC : LK_LCP_LOWER;
-        if (o->basis_in[i] == LK_LCP_UPPER) L.guess[i] = LK_LCP_BASIC;
-      }
-    }
+    if (L.expanded)
+      lk_lcp_expand_guess(p, &L.x, o->basis_in, L.guess);
+    else
+      memcpy(L.guess, o->basis_in, (size_t)n0);
     guess = L.guess;
   }
 
@@ -701,7 +742,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
       if (o->basis_out) {
         /* The guess is the basis (re-derived per row kind). */
         for (int i = 0; i < n; i++) L.uslot[i] = guessed_basic(&L, guess, i) ? 0 : -1;
-        write_basis(&L, o->basis_out);
+        write_basis(&L, z, o->basis_out);
       }
       return LK_OK;
     }
@@ -712,7 +753,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
         rep->pivots = L.pivots;
         rep->detail = "solved from the warm-start basis";
         extract(&L, z, 2);
-        if (o->basis_out) write_basis(&L, o->basis_out);
+        if (o->basis_out) write_basis(&L, z, o->basis_out);
         return LK_OK;
       }
     }
@@ -735,7 +776,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
         rep->detail = "solved from the all-basic start after a ray";
         if (o->basis_out) {
           for (int i = 0; i < n; i++) L.uslot[i] = L.kind[i] == K_FIXED ? -1 : 0;
-          write_basis(&L, o->basis_out);
+          write_basis(&L, z, o->basis_out);
         }
         return LK_OK;
       }
@@ -756,7 +797,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     rep->pivots = L.pivots;
     if (res == RUN_SOLVED) {
       extract(&L, z, 2);
-      if (o->basis_out) write_basis(&L, o->basis_out);
+      if (o->basis_out) write_basis(&L, z, o->basis_out);
       rep->detail = a == 0 ? "solved" : "solved after restarting with another covering vector";
       return LK_OK;
     }
@@ -765,7 +806,17 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
       rep->detail = "pivot limit reached";
       break;
     }
-    if (ray_certified(&L) || row_certified(&L)) {
+    /* A ray reached while z0 is (degenerately) zero leaves a solution. */
+    if (res == RUN_RAY) {
+      extract(&L, z, 0);
+      double scale, rr = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale);
+      if (rr <= 0.1 * o->tol * scale) {
+        if (o->basis_out) write_basis(&L, z, o->basis_out);
+        rep->detail = "ray with z0 at zero: the basis reached is a solution";
+        return LK_OK;
+      }
+    }
+    if (ray_certified(&L) || row_certified(&L) || sum_certified(&L)) {
       rep->ray_certified = 1;
       rep->detail = "ray termination: the problem is infeasible (certificate verified)";
       break;
@@ -774,7 +825,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
   }
   /* Leave a finite, meaningful iterate: the current basis without z0. */
   extract(&L, z, 0);
-  if (o->basis_out) write_basis(&L, o->basis_out);
+  if (o->basis_out) write_basis(&L, z, o->basis_out);
   return status;
 }
 

@@ -5,6 +5,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/residual.c \
 	%reldir%/lemke.c \
 	%reldir%/dense.c \
+	%reldir%/expand.c \
 	%reldir%/ldlt.c \
 	%reldir%/dantzig.c \
 	%reldir%/lcp_problem.c \

@@ -23,11 +23,11 @@ double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
     double lo, hi;
     lk_lcp_bounds_at(p, z, i, &lo, &hi);
     double r = lk_lcp_row_residual(z[i], s, lo, hi);
-    if (w) r = fmax(r, fabs(w[i] - s));
+    if (w) r = lk_maxd(r, fabs(w[i] - s));
     /* fmax drops NaN: test explicitly so a NaN can never look like 0. */
     if (!(r <= INFINITY) || !isfinite(s)) return INFINITY;
-    res = fmax(res, r);
-    sc = fmax(sc, fmax(fabs(p->q[i]), mag));
+    res = lk_maxd(res, r);
+    sc = lk_maxd(sc, lk_maxd(fabs(p->q[i]), mag));
   }
   if (scale) *scale = 1.0 + sc;
   return isfinite(res) ? res : INFINITY;
