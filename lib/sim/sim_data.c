@@ -82,6 +82,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->mu = LK_ARENA_ARRAY(a, double, ic);
   sd->z = LK_ARENA_ARRAY(a, double, ic);
   sd->w = LK_ARENA_ARRAY(a, double, ic);
+  sd->zfix = LK_ARENA_ARRAY(a, double, ic);
   sd->findex = LK_ARENA_ARRAY(a, int, ic);
   sd->basis = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);

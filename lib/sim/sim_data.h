@@ -100,7 +100,7 @@ typedef struct {
 
   /* one island's LCP (capacity island_cap rows; Lemke expanded: xcap) */
   int island_cap, xcap;
-  double *A, *b, *lo, *hi, *mu, *z, *w;
+  double *A, *b, *lo, *hi, *mu, *z, *w, *zfix;
   int *findex;
   unsigned char *basis;
   double *Ax, *qx, *lox, *hix, *zx, *wx;

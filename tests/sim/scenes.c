@@ -75,6 +75,31 @@ lk_model *scene_block(const scene_opts *o) {
   return finish(m);
 }
 
+lk_model *scene_tripod(const scene_opts *o) {
+  lk_model *m = lk_model_new();
+  set_options(m, o);
+  add_material(m, "wood", o->mu_static, o->mu_dynamic);
+  lk_link_spec b;
+  lk_link_spec_default(&b);
+  b.name = "tripod";
+  b.joint.type = LK_JOINT_FREE;
+  b.mass = 1.0;
+  b.inertia = lk_inertia_solid_cylinder(1.0, 0.1, 0.02);
+  lk_model_add_link(m, &b, NULL);
+  for (int k = 0; k < 3; k++) {
+    double a = 2 * LK_PI * k / 3;
+    lk_contact_spec c;
+    lk_contact_spec_default(&c);
+    c.link = "tripod";
+    c.point = lk_v3(0.1 * cos(a), 0.1 * sin(a), -0.02);
+    c.material = "wood";
+    lk_model_add_contact(m, &c, NULL);
+  }
+  double q[7] = {0, 0, 0.02, 1, 0, 0, 0};
+  lk_model_set_initial(m, "tripod", q, 7, NULL, 0, NULL);
+  return finish(m);
+}
+
 lk_model *scene_block_geom(const scene_opts *o, double mu_block, double mu_ground,
                            int max_contacts) {
   lk_model *m = lk_model_new();

@@ -26,6 +26,11 @@ lk_vec3 scene_incline_gravity(double theta);
  * "block"). */
 lk_model *scene_block(const scene_opts *o);
 
+/* A tripod: a 1 kg disk-like body (link "tripod") on three explicit feet
+ * 120 degrees apart at radius 0.1, 0.02 below its centre of mass: its
+ * normal forces are determinate (three points, three equations). */
+lk_model *scene_tripod(const scene_opts *o);
+
 /* The same cube as a box geom on a world plane geom (collision contacts),
  * with its own material ("block", mu_block) and the ground's ("ground",
  * mu_ground; static = dynamic for each). max_contacts as in lk_options (0:

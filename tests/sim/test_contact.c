@@ -322,7 +322,8 @@ static void test_friction_cone_isotropy(void) {
       LK_ASSERT_MSG(in && st2 == LK_OK, "pyramid %d: %.3g of mu m g at %.1f deg slid", n,
                     worst - 0.005, phi / DEG);
       int out = push_sticks_pyr(n, phi, 1.005 * fs, &st2);
-      LK_ASSERT_MSG(!out && st2 == LK_OK, "pyramid %d: 1.005 mu m g at %.1f deg stuck", n, phi / DEG);
+      LK_ASSERT_MSG(!out && st2 == LK_OK, "pyramid %d: 1.005 mu m g at %.1f deg stuck (%s)", n,
+                    phi / DEG, lk_strerror(st2));
     }
   }
 }
@@ -359,7 +360,8 @@ static void test_resting_box_no_drift_no_creep(void) {
         double fn = 0;
         for (int c = 0; c < lk_data_ncontacts(d); c++) fn += lk_data_contact_report(d, c)->fn;
         double weight = 9.81 * (ramp ? cos(25 * DEG) : 1.0);
-        worst_sum = fmax(worst_sum, fabs(fn - weight) / weight);
+        /* At rest: the first steps settle the (regularized) distribution. */
+        if (i >= 10) worst_sum = fmax(worst_sum, fabs(fn - weight) / weight);
       }
       LK_ASSERT_MSG(drift < 1e-9, "%s%s: moved %.3g m over 10^4 steps", kSolverNames[s],
                     ramp ? " on a 25 deg ramp" : "", drift);
@@ -439,24 +441,30 @@ static void test_joint_limit_holds_pendulum(void) {
   }
 }
 
-/* Validation 9: Lemke and Dantzig give the same trajectories. */
+/* Validation 9: Lemke and Dantzig give the same trajectories where the
+ * rigid-body problem has one answer. A tripod (three feet: determinate
+ * normal forces) on a 31.1 degree incline, also twisted by a torque, slides
+ * and turns; the ball rolls and slips. (Four coplanar feet make the load
+ * split, and with it a sliding box's turning, indeterminate; there the step
+ * takes the least-norm split when everything sticks, see solve.c.) */
 static void test_lemke_and_dantzig_agree(void) {
   double q[2][7];
   for (int s = 0; s < 2; s++) {
     scene_opts o = scene_defaults();
     o.solver = kSolvers[s];
     o.gravity = scene_incline_gravity(31.1 * DEG);
-    lk_model *m = scene_block(&o);
+    lk_model *m = scene_tripod(&o);
     lk_data *d = lk_data_new(m);
     for (int i = 0; i < 1000; i++) {
       lk_data_clear_loads(d);
-      lk_data_apply_torque(d, 1, lk_v3(0, 0, 0.05)); /* and a twist */
+      lk_data_apply_torque(d, 1, lk_v3(0, 0, 0.3));
       LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
     }
     memcpy(q[s], lk_data_q(d), sizeof q[s]);
     lk_data_free(d);
     lk_model_free(m);
   }
+  LK_ASSERT_MSG(fabs(q[0][0]) > 0.1 && fabs(q[0][6]) > 0.1, "the tripod did not slide and turn");
   for (int k = 0; k < 7; k++) LK_ASSERT_NEAR(q[0][k], q[1][k], 1e-7);
 }
 
