@@ -8,5 +8,6 @@
 #include "linkage/model.h"
 #include "linkage/data.h"
 #include "linkage/dynamics.h"
+#include "linkage/io.h"
 
 #endif

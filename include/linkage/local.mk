@@ -5,4 +5,5 @@ linkageinclude_HEADERS += \
 	%reldir%/math.h \
 	%reldir%/model.h \
 	%reldir%/data.h \
-	%reldir%/dynamics.h
+	%reldir%/dynamics.h \
+	%reldir%/io.h
