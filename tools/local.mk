@@ -1,1 +1,12 @@
-# tools: files added by this folder's work.
+# The linkage program: a dispatcher and one file a subcommand.
+bin_PROGRAMS += tools/linkage
+tools_linkage_SOURCES = \
+	%reldir%/linkage.c \
+	%reldir%/commands.h \
+	%reldir%/cli.h \
+	%reldir%/cli.c \
+	%reldir%/cmd_simulate.c \
+	%reldir%/cmd_check.c \
+	%reldir%/cmd_info.c
+tools_linkage_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+tools_linkage_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
