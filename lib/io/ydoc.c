@@ -400,6 +400,23 @@ int lk_ydoc_parse_double(const char *s, size_t len, double *out) {
 int lk_ydoc_parse_long(const char *s, size_t len, long *out) {
   size_t i = 0;
   if (!s || len == 0 || len > 30) return 0;
+  /* YAML 1.2 core: 0x1F (hex) and 0o17 (octal), unsigned. Masks read
+   * better in hex. */
+  if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'o')) {
+    int base = s[1] == 'x' ? 16 : 8;
+    unsigned long v = 0;
+    for (size_t k = 2; k < len; k++) {
+      int dgt = s[k] >= '0' && s[k] <= '9'   ? s[k] - '0'
+                : s[k] >= 'a' && s[k] <= 'f' ? s[k] - 'a' + 10
+                : s[k] >= 'A' && s[k] <= 'F' ? s[k] - 'A' + 10
+                                             : 99;
+      if (dgt >= base || v > (unsigned long)LONG_MAX / 16) return 0;
+      v = v * (unsigned long)base + (unsigned long)dgt;
+    }
+    if (v > (unsigned long)LONG_MAX) return 0;
+    *out = (long)v;
+    return 1;
+  }
   if (s[0] == '+' || s[0] == '-') i++;
   if (i == len) return 0;
   for (size_t k = i; k < len; k++)
@@ -617,26 +634,36 @@ lk_status lk_ydoc_check_keys(lk_ydoc *y, int id, const char *what, const char *c
 /* ------------------------------------------------------------ suggest */
 
 int lk_edit_distance(const char *a, const char *b, int cap) {
+  /* Optimal string alignment: insertions, deletions, substitutions and
+   * transpositions of neighbours ("lemek" is one edit from "lemke"), the
+   * typos people make. Three rows of at most 257 entries. */
   size_t la = strlen(a), lb = strlen(b);
   if ((la > lb ? la - lb : lb - la) > (size_t)cap) return cap + 1;
   if (la > 256 || lb > 256) return cap + 1;
-  int row[257];
-  for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+  int rows[3][257];
+  int *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+  for (size_t j = 0; j <= lb; j++) prev[j] = (int)j;
   for (size_t i = 1; i <= la; i++) {
-    int diag = row[0], best = (int)i;
-    row[0] = (int)i;
+    cur[0] = (int)i;
+    int best = cur[0];
     for (size_t j = 1; j <= lb; j++) {
-      int up = row[j];
-      int v = diag + (a[i - 1] != b[j - 1]);
-      if (up + 1 < v) v = up + 1;
-      if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
-      row[j] = v;
-      diag = up;
+      int v = prev[j - 1] + (a[i - 1] != b[j - 1]);
+      if (prev[j] + 1 < v) v = prev[j] + 1;
+      if (cur[j - 1] + 1 < v) v = cur[j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < v)
+        v = prev2[j - 2] + 1;
+      cur[j] = v;
       if (v < best) best = v;
     }
-    if (best > cap) return cap + 1; /* every later row is at least this */
+    /* A row's minimum never decreases (a transposition costs no less than
+     * the substitution that precedes it), so once above the cap, stop. */
+    if (best > cap) return cap + 1;
+    int *t = prev2;
+    prev2 = prev;
+    prev = cur;
+    cur = t;
   }
-  return row[lb] > cap ? cap + 1 : row[lb];
+  return prev[lb] > cap ? cap + 1 : prev[lb];
 }
 
 const char *lk_suggest(const char *word, const char *const *cands, int n) {

@@ -79,6 +79,7 @@ void lk_ydoc_position(lk_ydoc *y, int id, int *line, int *column);
 /* Scalar conversions. Numbers follow the YAML 1.2 core schema: decimal
  * integers and floats (1, -2.5, 1e-4, .5) and .inf/-.inf/.nan in any of
  * the case spellings YAML allows; quoted scalars are strings, never numbers.
+ * Integers also take the 0x (hex) and 0o (octal) forms.
  * Return 1 and set *out on success, 0 if the text is not one. */
 int lk_ydoc_parse_double(const char *s, size_t len, double *out);
 int lk_ydoc_parse_long(const char *s, size_t len, long *out);
@@ -114,7 +115,8 @@ lk_status lk_ydoc_expect_seq(lk_ydoc *y, int id, const char *what, lk_error *err
 /* Apply one "KEY=VALUE" override (see linkage/io.h). */
 lk_status lk_ydoc_override(lk_ydoc *y, const char *assignment, lk_error *err);
 
-/* Levenshtein distance (bytes), capped: returns cap + 1 when larger. */
+/* Edit distance (bytes; a swap of neighbours counts one), capped: returns
+ * cap + 1 when larger. */
 int lk_edit_distance(const char *a, const char *b, int cap);
 /* The candidate closest to word, if close enough to be a plausible typo
  * (distance <= max(1, strlen(word) / 3), or a case-insensitive match), else
