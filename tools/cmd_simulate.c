@@ -294,9 +294,9 @@ int lk_cmd_simulate(int argc, char **argv) {
   double duration = a.has_duration ? a.duration : (run.duration >= 0 ? run.duration : 1.0);
   long every = a.has_every ? a.every : (run.every > 0 ? run.every : 1);
   double h = lk_model_options(m)->timestep;
-  /* Whole steps covering the duration (a hair of slack so 1 s / 1 ms is
-   * exactly 1000, not 1001 from rounding). */
-  double steps_d = ceil(duration / h - 1e-9);
+  /* Whole steps covering the duration, with a relative hair of slack so
+   * that 1 s / 1 ms is exactly 1000 steps, not 1001 from rounding. */
+  double steps_d = ceil(duration / h * (1 - 1e-12));
   if (steps_d > 1e12) {
     lk_model_free(m);
     return lk_cli_usage_error("simulate", "--duration %g s at a timestep of %g s is %.3g steps; too many",
