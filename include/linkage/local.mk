@@ -6,4 +6,5 @@ linkageinclude_HEADERS += \
 	%reldir%/model.h \
 	%reldir%/data.h \
 	%reldir%/dynamics.h \
+	%reldir%/sim.h \
 	%reldir%/io.h

@@ -29,6 +29,16 @@ extern "C" {
 
 #define LK_INLINE static inline
 
+/* GCC at -O2 keeps the fixed 3 x 3 loops below as loops (complete
+ * unrolling is an -O3 pass), which roughly doubles the cost of the spatial
+ * algebra in the dynamics; ask for it explicitly where the compiler
+ * understands the pragma (GCC, Clang). */
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 8)
+#define LK_UNROLL3 _Pragma("GCC unroll 3")
+#else
+#define LK_UNROLL3
+#endif
+
 #define LK_PI 3.14159265358979323846
 
 typedef struct {
@@ -141,49 +151,49 @@ LK_INLINE lk_vec3 lk_m3_tmulv(const lk_mat3 *A, lk_vec3 v) {
 }
 LK_INLINE lk_mat3 lk_m3_mul(const lk_mat3 *A, const lk_mat3 *B) {
   lk_mat3 r;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++)
       r.m[i][j] = A->m[i][0] * B->m[0][j] + A->m[i][1] * B->m[1][j] + A->m[i][2] * B->m[2][j];
   return r;
 }
 /* A^T B */
 LK_INLINE lk_mat3 lk_m3_tmul(const lk_mat3 *A, const lk_mat3 *B) {
   lk_mat3 r;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++)
       r.m[i][j] = A->m[0][i] * B->m[0][j] + A->m[1][i] * B->m[1][j] + A->m[2][i] * B->m[2][j];
   return r;
 }
 /* A B^T */
 LK_INLINE lk_mat3 lk_m3_mult(const lk_mat3 *A, const lk_mat3 *B) {
   lk_mat3 r;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++)
       r.m[i][j] = A->m[i][0] * B->m[j][0] + A->m[i][1] * B->m[j][1] + A->m[i][2] * B->m[j][2];
   return r;
 }
 LK_INLINE lk_mat3 lk_m3_transpose(const lk_mat3 *A) {
   lk_mat3 r;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) r.m[i][j] = A->m[j][i];
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++) r.m[i][j] = A->m[j][i];
   return r;
 }
 LK_INLINE lk_mat3 lk_m3_add(const lk_mat3 *A, const lk_mat3 *B) {
   lk_mat3 r;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) r.m[i][j] = A->m[i][j] + B->m[i][j];
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++) r.m[i][j] = A->m[i][j] + B->m[i][j];
   return r;
 }
 LK_INLINE lk_mat3 lk_m3_sub(const lk_mat3 *A, const lk_mat3 *B) {
   lk_mat3 r;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) r.m[i][j] = A->m[i][j] - B->m[i][j];
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++) r.m[i][j] = A->m[i][j] - B->m[i][j];
   return r;
 }
 LK_INLINE lk_mat3 lk_m3_scale(const lk_mat3 *A, double s) {
   lk_mat3 r;
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) r.m[i][j] = A->m[i][j] * s;
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++) r.m[i][j] = A->m[i][j] * s;
   return r;
 }
 /* R A R^T, the change of basis of a tensor. */
@@ -206,8 +216,8 @@ LK_INLINE double lk_m3_det(const lk_mat3 *A) {
 }
 LK_INLINE double lk_m3_trace(const lk_mat3 *A) { return A->m[0][0] + A->m[1][1] + A->m[2][2]; }
 LK_INLINE int lk_m3_isfinite(const lk_mat3 *A) {
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++)
       if (!isfinite(A->m[i][j])) return 0;
   return 1;
 }
@@ -409,8 +419,8 @@ LK_INLINE lk_inertia lk_inertia_from_com(double m, lk_vec3 c, const lk_mat3 *Ic)
   r.h = lk_v3_scale(c, m);
   double c2 = lk_v3_norm2(c);
   lk_mat3 par = lk_m3_outer(c, c);
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++)
       r.I.m[i][j] = Ic->m[i][j] + m * ((i == j ? c2 : 0.0) - par.m[i][j]);
   return r;
 }
@@ -434,8 +444,8 @@ LK_INLINE lk_inertia lk_tf_inertia(const lk_transform *T, const lk_inertia *Ib) 
   lk_mat3 Ir = lk_m3_rotate_tensor(&T->R, &Ib->I);
   double s = 2.0 * lk_v3_dot(hr, p) + Ib->m * lk_v3_norm2(p);
   lk_mat3 a = lk_m3_outer(hr, p), b = lk_m3_outer(p, hr), c = lk_m3_outer(p, p);
-  for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++)
+  LK_UNROLL3 for (int i = 0; i < 3; i++)
+    LK_UNROLL3 for (int j = 0; j < 3; j++)
       r.I.m[i][j] =
           Ir.m[i][j] + (i == j ? s : 0.0) - (a.m[i][j] + b.m[i][j] + Ib->m * c.m[i][j]);
   r.m = Ib->m;

@@ -164,6 +164,31 @@ typedef struct {
   lk_mix_rule friction_mix;/* how two materials' coefficients combine */
   int max_contacts;        /* contact capacity of each lk_data; 0: chosen
                               from the geoms at finalize */
+
+  /* Contact and constraint solving (linkage/sim.h). */
+  double contact_erp;       /* share of the penetration beyond tolerance
+                               removed per step, (0, 1]; default 0.2 */
+  double contact_tolerance; /* geometry contacts: penetration left alone
+                               (no correction, no energy gain), m; 1e-4 */
+  double restitution_threshold; /* impacts slower than this are plastic,
+                                   m/s; default 0.2 */
+  double slip_threshold;    /* a sliding contact becomes static again when
+                               its slip speed falls below this, m/s; 1e-4 */
+  int friction_iterations;  /* circle cone: tangent-basis re-alignment
+                               passes per step, >= 1; default 12 */
+  double constraint_erp;    /* drift correction of limits, loops, couplings
+                               and tethers per step, (0, 1]; default 0.2 */
+  int projection_iterations;/* position projection passes of loops and
+                               couplings after each step, >= 0; default 3 */
+  double cfm;               /* added to the Delassus diagonal (regularizes
+                               redundant contacts), >= 0; default 0 */
+  int max_island_rows;      /* rows one coupled LCP may have; 0: automatic */
+
+  /* Tactile slip sensing (lk_data_tactile). */
+  double slip_speed_threshold;  /* m/s scale of the slip score; 1e-3 */
+  double utilization_threshold; /* utilization scale of the score; 1.0 */
+  double slip_filter_tau;       /* low-pass time constant, s; 0.02 */
+  double slip_on, slip_off;     /* flag hysteresis; 1.0 and 0.58 */
 } lk_options;
 
 void lk_options_default(lk_options *o);

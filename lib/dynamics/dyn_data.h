@@ -1,12 +1,69 @@
-/* The dynamics layer's part of lk_data (see data/data_impl.h). */
+/* The dynamics layer's part of lk_data (see data/data_impl.h): the mass
+ * matrix and its factor, the workspaces of CRBA, RNEA and ABA, and the
+ * scratch of the contact-free step. Every array points into the data's
+ * arena, so lk_data_copy() copies it; nothing here is allocated later. */
 #ifndef LK_DYN_DATA_H
 #define LK_DYN_DATA_H
 
 #include "data/arena.h"
 #include "linkage/model.h"
 
+/* A general symmetric 6x6 (articulated-body) inertia in Featherstone's
+ * block form [A B; B^T C], acting on a motion (w, v) as
+ * (A w + B v, B^T w + C v). A and C are symmetric. A rigid-body inertia
+ * (m, h, I) is A = I, B = [h]x, C = m 1. */
 typedef struct {
-  int unused; /* filled in by the dynamics work */
+  lk_mat3 A, B, C;
+} lk_abi;
+
+/* Flags and small scalars of the layer (in the arena, so they are copied). */
+typedef struct {
+  int mass_valid;    /* M holds a CRBA result */
+  int factor_valid;  /* L holds a factor of M */
+  int factor_method; /* lk_factor_method of that factor */
+} lk_dyn_scalars;
+
+typedef struct {
+  lk_dyn_scalars *st;
+
+  /* Mass matrix and its factor (row-major nv x nv). M is symmetric and
+   * entries outside the tree sparsity pattern stay zero. L holds either
+   * Featherstone's LTDL factor M = L^T D L (L unit lower triangular with
+   * the sparsity of M), stored by columns: row j of the buffer holds
+   * column j of L, entries L_mj for the descendants m of DoF j, which in
+   * preorder are the contiguous range (j, dend[j]); or GSL's dense
+   * Cholesky M = L L^T in its own layout. */
+  double *M;
+  double *L;
+  double *D;     /* nv: D of the LTDL factor */
+  double *Dinv;  /* nv: 1 / D */
+  double *fwork; /* nv: factorization scratch */
+  int *dend;     /* nv: one past the last descendant DoF of each DoF (a
+                    property of the model, set at reset) */
+
+  /* Per link. */
+  lk_inertia *Ic; /* CRBA composite inertias, link frame */
+  lk_abi *IA;     /* ABA articulated inertias, link frame */
+  lk_force *pA;   /* ABA bias forces; RNEA link forces */
+  lk_motion *a;   /* link spatial accelerations, link frame */
+
+  /* Per DoF (ABA). */
+  lk_force *U;  /* I^A S */
+  double *Dfac; /* nv x 6: row k holds row (k - vadr) of the Cholesky factor
+                   of the link's D = S^T I^A S + diag (1-DoF: 1 / D) */
+  double *u;    /* tau - S^T p^A */
+
+  /* Step scratch. */
+  double *tau_tot;    /* nv: total generalized force of the step */
+  lk_force *fext_tot; /* per link, world frame about the origin */
+  double *diag;       /* nv: extra diagonal (h * damping) */
+  double *tmp;        /* nv: general scratch */
+  double *vnew;       /* nv */
+  double *qnew;       /* nq */
+  double *q0;         /* nq: RK4 start state */
+  double *v0;         /* nv */
+  double *kq;         /* 4 x nq: RK4 position rates */
+  double *kv;         /* 4 x nv: RK4 accelerations */
 } lk_dyn_data;
 
 void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a);

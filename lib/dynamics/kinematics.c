@@ -1,23 +1,19 @@
 /* Forward kinematics: poses, motion subspaces, velocities and
  * velocity-product accelerations of every link, root to leaves. */
 #include "core/internal.h"
-#include "data/data_impl.h"
-#include "linkage/dynamics.h"
+#include "dynamics/dynamics_impl.h"
 
 /* Unit quaternion stored (w, x, y, z) at p; normalized on read so that a
  * slightly denormalized state never skews the geometry. */
 static lk_quat read_quat(const double *p) { return lk_q_normalize(lk_q(p[0], p[1], p[2], p[3])); }
 
-lk_status lk_forward_kinematics(const lk_model *m, lk_data *d) {
-  if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
-  if (!lk_all_finite(d->q, (size_t)m->nq) || !lk_all_finite(d->v, (size_t)m->nv))
-    return LK_NON_FINITE;
+lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *qall, const double *vall) {
   d->xw[0] = lk_tf_identity();
   d->vl[0] = lk_mo_zero();
   d->cl[0] = lk_mo_zero();
   for (int i = 1; i < m->nlink; i++) {
-    const double *q = d->q + m->qadr[i];
-    const double *qd = d->v + m->vadr[i];
+    const double *q = qall + m->qadr[i];
+    const double *qd = vall + m->vadr[i];
     lk_motion *S = d->S + m->vadr[i];
     lk_vec3 ax = m->axis[i];
     lk_transform XJ; /* pose of the link frame in its joint frame */
@@ -39,7 +35,9 @@ lk_status lk_forward_kinematics(const lk_model *m, lk_data *d) {
         vJ = lk_mo_scale(S[0], qd[0]);
         break;
       case LK_JOINT_BALL:
-        /* v = angular velocity in the joint frame: omega_link = R^T omega. */
+        /* v = angular velocity in the joint frame: omega_link = R^T omega.
+         * The apparent derivative of S = [R^T; 0] times v is
+         * -R^T (omega x omega) = 0, so c_J = 0. */
         XJ.R = lk_q_to_mat3(read_quat(q));
         XJ.p = lk_v3_zero();
         for (int k = 0; k < 3; k++) S[k] = lk_mo(lk_m3_row(&XJ.R, k), lk_v3_zero());
@@ -68,8 +66,16 @@ lk_status lk_forward_kinematics(const lk_model *m, lk_data *d) {
     d->xw[i] = lk_tf_mul(&d->xw[p], &d->xup[i]);
     lk_motion vp = lk_tf_inv_motion(&d->xup[i], d->vl[p]);
     d->vl[i] = lk_mo_add(vp, vJ);
+    /* Featherstone eq. 5.7's velocity-product term c_J + v_i x v_J. */
     d->cl[i] = lk_mo_add(cJ, lk_mo_cross_mo(d->vl[i], vJ));
   }
   d->s->kinematics_valid = 1;
   return LK_OK;
+}
+
+lk_status lk_forward_kinematics(const lk_model *m, lk_data *d) {
+  if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
+  if (!lk_all_finite(d->q, (size_t)m->nq) || !lk_all_finite(d->v, (size_t)m->nv))
+    return LK_NON_FINITE;
+  return lk_dyn_kinematics(m, d, d->q, d->v);
 }

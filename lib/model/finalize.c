@@ -28,6 +28,36 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
   if ((int)o->friction_mix < 0 || o->friction_mix > LK_MIX_MEAN)
     return lk_error_set(err, LK_INVALID_MODEL, "options: unknown friction mixing rule %d",
                         (int)o->friction_mix);
+  struct {
+    const char *name;
+    double v, lo, hi;
+    int lo_open;
+  } ranges[] = {
+      {"contact_erp", o->contact_erp, 0, 1, 1},
+      {"contact_tolerance", o->contact_tolerance, 0, INFINITY, 0},
+      {"restitution_threshold", o->restitution_threshold, 0, INFINITY, 0},
+      {"slip_threshold", o->slip_threshold, 0, INFINITY, 0},
+      {"constraint_erp", o->constraint_erp, 0, 1, 1},
+      {"cfm", o->cfm, 0, INFINITY, 0},
+      {"slip_speed_threshold", o->slip_speed_threshold, 0, INFINITY, 1},
+      {"utilization_threshold", o->utilization_threshold, 0, INFINITY, 1},
+      {"slip_filter_tau", o->slip_filter_tau, 0, INFINITY, 0},
+      {"slip_on", o->slip_on, 0, INFINITY, 0},
+      {"slip_off", o->slip_off, 0, INFINITY, 0},
+  };
+  for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
+    double v = ranges[k].v;
+    if (!isfinite(v) || v > ranges[k].hi || v < ranges[k].lo || (ranges[k].lo_open && v == ranges[k].lo))
+      return lk_error_set(err, LK_INVALID_MODEL, "options: %s %g must be in %s%g, %g]", ranges[k].name,
+                          v, ranges[k].lo_open ? "(" : "[", ranges[k].lo, ranges[k].hi);
+  }
+  if (o->slip_off > o->slip_on)
+    return lk_error_set(err, LK_INVALID_MODEL, "options: slip_off %g exceeds slip_on %g", o->slip_off,
+                        o->slip_on);
+  if (o->friction_iterations < 1 || o->projection_iterations < 0 || o->max_island_rows < 0)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "options: friction_iterations must be >= 1, projection_iterations and "
+                        "max_island_rows >= 0");
   if (o->max_contacts < 0)
     return lk_error_set(err, LK_INVALID_MODEL, "options: max_contacts %d must be >= 0",
                         o->max_contacts);

@@ -98,6 +98,20 @@ void lk_options_default(lk_options *o) {
   o->cone_edges = 8;
   o->friction_mix = LK_MIX_GEOMETRIC;
   o->max_contacts = 0;
+  o->contact_erp = 0.2;
+  o->contact_tolerance = 1e-4;
+  o->restitution_threshold = 0.2;
+  o->slip_threshold = 1e-4;
+  o->friction_iterations = 12;
+  o->constraint_erp = 0.2;
+  o->projection_iterations = 3;
+  o->cfm = 0;
+  o->max_island_rows = 0;
+  o->slip_speed_threshold = 1e-3;
+  o->utilization_threshold = 1.0;
+  o->slip_filter_tau = 0.02;
+  o->slip_on = 1.0;
+  o->slip_off = 0.58;
 }
 
 lk_model *lk_model_new(void) {

@@ -1,1 +1,10 @@
-# tests/dynamics: test programs of this area.
+# tests/dynamics: the rigid-body algorithms (test_dynamics) and the
+# contact-free time step against closed-form physics (test_step).
+check_PROGRAMS += tests/dynamics/test_dynamics tests/dynamics/test_step
+TESTS += tests/dynamics/test_dynamics tests/dynamics/test_step
+tests_dynamics_test_dynamics_SOURCES = %reldir%/test_dynamics.c %reldir%/mech.c %reldir%/mech.h
+tests_dynamics_test_dynamics_CFLAGS = $(LK_TESTFLAGS)
+tests_dynamics_test_dynamics_LDADD = $(LK_TESTLIBS)
+tests_dynamics_test_step_SOURCES = %reldir%/test_step.c %reldir%/mech.c %reldir%/mech.h
+tests_dynamics_test_step_CFLAGS = $(LK_TESTFLAGS)
+tests_dynamics_test_step_LDADD = $(LK_TESTLIBS)

@@ -1,0 +1,39 @@
+/* The time step.
+ *
+ * lk_step() advances an lk_data by the model's time step (opt.timestep)
+ * under gravity, the applied generalized forces (lk_data_tau), the external
+ * link wrenches (lk_data_apply_force/torque) and the joint springs and
+ * dampers, with the integrator chosen in the model options:
+ *   LK_INTEGRATOR_EULER  semi-implicit Euler on the manifold: first the
+ *       velocity, v+ = v + h (M + h B)^-1 (tau - c - B v), with the joint
+ *       damping B implicit (stable for any damping), then the position
+ *       q+ = q (+) h v+ (quaternions by the exponential map);
+ *   LK_INTEGRATOR_RK4    classical fourth-order Runge-Kutta on (q, v), the
+ *       quaternions integrated as coordinates and renormalized at the end
+ *       of the step; for accuracy checks.
+ * Loads persist across steps until changed or cleared. After the step,
+ * lk_data_qacc() holds the acceleration evaluated at the start of the step
+ * and the time and step count have advanced; the link poses still describe
+ * the start of the step until lk_forward_kinematics() runs again.
+ *
+ * lk_step() allocates nothing. It fails with LK_INVALID_ARGUMENT if d is
+ * not m's and LK_NON_FINITE if the state or a load is not finite or the
+ * step would produce a non-finite state; the data is unchanged then. */
+#ifndef LINKAGE_SIM_H
+#define LINKAGE_SIM_H
+
+#include "linkage/data.h"
+#include "linkage/error.h"
+#include "linkage/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+lk_status lk_step(const lk_model *m, lk_data *d);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,121 @@
+/* The time step (design: the step at velocity level).
+ *
+ *   1. kinematics (then collision: contacts matched to last step's)
+ *   2. applied forces: tau, springs, damping, link wrenches
+ *   3. free velocity v* = v + h M~^-1 (f - c),  M~ = M + h B
+ *   4. constraint rows J, b = J v* + stabilization
+ *   5. LCP for the impulses lambda; v+ = v* + M~^-1 J^T lambda
+ *   6. q+ = q (+) h v+
+ *   7. friction states, reports
+ * Today 4, 5 and 7 are empty (no contact layer yet): see apply_constraints.
+ * Everything is computed into workspaces and committed at the end, so a
+ * failed step leaves the data as it was. */
+#include <string.h>
+
+#include "core/internal.h"
+#include "dynamics/dynamics_impl.h"
+#include "linkage/sim.h"
+
+/* Step 2: the total generalized force f = tau + springs (+ damping) at
+ * (q, v) and the total link wrenches, into the step's workspaces. This is
+ * where actuators and scheduled loads will be added. */
+static void gather_loads(const lk_model *m, lk_data *d, const double *q, const double *v) {
+  lk_dyn_data *dd = &d->dyn;
+  lk_dyn_passive(m, q, v, 1, 1, dd->tau_tot);
+  for (int k = 0; k < m->nv; k++) dd->tau_tot[k] += d->tau[k];
+  memcpy(dd->fext_tot, d->fext, sizeof(lk_force) * (size_t)m->nlink);
+}
+
+/* Steps 4-5, the contact layer's place. On entry vnext = v*, the free
+ * velocity, and (when it needs them) M~ comes from
+ *   lk_dyn_crba(m, d, d->dyn.diag); lk_dyn_factor(m, d, LK_FACTOR_TREE);
+ * (diag = h B, already filled), after which lk_dyn_solve() applies M~^-1
+ * to the rows of J. It adds M~^-1 J^T lambda to vnext. With no constraint
+ * rows it does nothing, and the factorization is never formed. The free
+ * acceleration is in d->dyn.tmp (it becomes lk_data_qacc()), so the
+ * contact layer keeps its scratch in its own part of the data. */
+static lk_status apply_constraints(const lk_model *m, lk_data *d, double *vnext) {
+  (void)m;
+  (void)d;
+  (void)vnext;
+  return LK_OK;
+}
+
+static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
+  lk_dyn_data *dd = &d->dyn;
+  const int nv = m->nv;
+  lk_status st = lk_dyn_kinematics(m, d, d->q, d->v); /* 1 */
+  if (st) return st;
+  gather_loads(m, d, d->q, d->v); /* 2 */
+  for (int k = 0; k < nv; k++) dd->diag[k] = h * m->dof_damping[k];
+  /* 3: ABA with h B added to the armature gives M~^-1 (f - c) in O(n);
+   * the damping force -B v is already in f, which makes the damping
+   * implicit: (M + h B) v+ = M v + h (f_other). */
+  double *acc = dd->tmp;
+  lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, dd->diag, acc);
+  for (int k = 0; k < nv; k++) dd->vnew[k] = d->v[k] + h * acc[k];
+  st = apply_constraints(m, d, dd->vnew); /* 4-5 */
+  if (st) return st;
+  memcpy(dd->qnew, d->q, sizeof(double) * (size_t)m->nq); /* 6 */
+  lk_dyn_integrate(m, dd->qnew, dd->vnew, h);
+  if (!lk_all_finite(dd->vnew, (size_t)nv) || !lk_all_finite(dd->qnew, (size_t)m->nq))
+    return LK_NON_FINITE;
+  memcpy(d->qacc, acc, sizeof(double) * (size_t)nv);
+  return LK_OK;
+}
+
+/* Classical RK4 on x = (q, v) with x' = (G(q) v, qacc(q, v)). Damping is
+ * explicit here (RK4 is for accuracy, not stiffness). */
+static lk_status step_rk4(const lk_model *m, lk_data *d, double h) {
+  lk_dyn_data *dd = &d->dyn;
+  const int nq = m->nq, nv = m->nv;
+  static const double c[4] = {0.0, 0.5, 0.5, 1.0};
+  double *qs = dd->qnew, *vs = dd->vnew;
+  memcpy(dd->q0, d->q, sizeof(double) * (size_t)nq);
+  memcpy(dd->v0, d->v, sizeof(double) * (size_t)nv);
+  for (int s = 0; s < 4; s++) {
+    double *kq = dd->kq + (size_t)s * nq, *kv = dd->kv + (size_t)s * nv;
+    if (s == 0) {
+      memcpy(qs, dd->q0, sizeof(double) * (size_t)nq);
+      memcpy(vs, dd->v0, sizeof(double) * (size_t)nv);
+    } else {
+      const double *pq = kq - nq, *pv = kv - nv, ch = c[s] * h;
+      for (int i = 0; i < nq; i++) qs[i] = dd->q0[i] + ch * pq[i];
+      for (int i = 0; i < nv; i++) vs[i] = dd->v0[i] + ch * pv[i];
+    }
+    lk_status st = lk_dyn_kinematics(m, d, qs, vs);
+    if (st) return st;
+    gather_loads(m, d, qs, vs);
+    lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, NULL, kv);
+    lk_dyn_position_rate(m, qs, vs, kq);
+  }
+  const double w = h / 6.0;
+  const double *kq = dd->kq, *kv = dd->kv;
+  for (int i = 0; i < nq; i++)
+    qs[i] = dd->q0[i] + w * (kq[i] + 2.0 * kq[nq + i] + 2.0 * kq[2 * nq + i] + kq[3 * nq + i]);
+  for (int i = 0; i < nv; i++)
+    vs[i] = dd->v0[i] + w * (kv[i] + 2.0 * kv[nv + i] + 2.0 * kv[2 * nv + i] + kv[3 * nv + i]);
+  lk_dyn_normalize(m, qs);
+  if (!lk_all_finite(vs, (size_t)nv) || !lk_all_finite(qs, (size_t)nq)) return LK_NON_FINITE;
+  memcpy(d->qacc, dd->kv, sizeof(double) * (size_t)nv);
+  return LK_OK;
+}
+
+lk_status lk_step(const lk_model *m, lk_data *d) {
+  if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
+  const int nq = m->nq, nv = m->nv;
+  if (!lk_all_finite(d->q, (size_t)nq) || !lk_all_finite(d->v, (size_t)nv) ||
+      !lk_all_finite(d->tau, (size_t)nv) || !lk_dyn_fext_finite(m, d->fext))
+    return LK_NON_FINITE;
+  const double h = m->opt.timestep;
+  lk_status st = m->opt.integrator == LK_INTEGRATOR_RK4 ? step_rk4(m, d, h) : step_euler(m, d, h);
+  /* Whatever happened, the kinematics no longer describe d->q (the RK4
+   * stages, or the committed new state). */
+  d->s->kinematics_valid = 0;
+  if (st) return st;
+  memcpy(d->q, d->dyn.qnew, sizeof(double) * (size_t)nq);
+  memcpy(d->v, d->dyn.vnew, sizeof(double) * (size_t)nv);
+  d->s->time += h;
+  d->s->steps++;
+  return LK_OK;
+}
