@@ -12,21 +12,7 @@
 
 #include "cli.h"
 #include "commands.h"
-/* lk_step() comes with the dynamics work; until it is merged this
- * program can only write the initial state. */
-#if defined(__has_include)
-#if __has_include("linkage/sim.h")
 #include "linkage/sim.h"
-#define LK_HAVE_STEP 1
-#endif
-#endif
-#ifndef LK_HAVE_STEP
-static lk_status lk_step(const lk_model *m, lk_data *d) {
-  (void)m;
-  (void)d;
-  return LK_UNSUPPORTED;
-}
-#endif
 
 static void help(FILE *f) {
   fprintf(f,
@@ -397,7 +383,8 @@ int lk_cmd_simulate(int argc, char **argv) {
     fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", 
             lk_model_name(m) ? lk_model_name(m) : a.file, simt, nsteps, h, wall);
     if (wall > 0 && simt > 0)
-      fprintf(stderr, " (%.3g x real time)\n", simt / wall);
+      fprintf(stderr, simt / wall >= 100 ? " (%.0fx real time)\n" : " (%.3gx real time)\n",
+              simt / wall);
     else
       fprintf(stderr, "\n");
     fprintf(stderr, "  max penetration: n/a (this build reports no contacts yet)\n");

@@ -26,9 +26,13 @@
 static const char *const kTopKeys[] = {"name",     "description", "options", "materials",
                                        "world",    "links",       "actuators", "loads",
                                        "contacts", "constraints", "initial", "simulate", NULL};
-static const char *const kOptionKeys[] = {"timestep",   "gravity",      "integrator",
-                                          "solver",     "friction_cone", "cone_edges",
-                                          "friction_mix", "max_contacts", NULL};
+static const char *const kOptionKeys[] = {
+    "timestep",          "gravity",           "integrator",           "solver",
+    "friction_cone",     "cone_edges",        "friction_mix",         "max_contacts",
+    "contact_erp",       "contact_tolerance", "restitution_threshold", "slip_threshold",
+    "friction_iterations", "constraint_erp",  "projection_iterations", "cfm",
+    "max_island_rows",   "slip_speed_threshold", "utilization_threshold", "slip_filter_tau",
+    "slip_on",           "slip_off",          NULL};
 static const char *const kMaterialKeys[] = {"name",       "mu",           "mu_static",
                                             "mu_dynamic", "restitution",  "mu_rolling",
                                             "mu_torsional", "patch_radius", NULL};
@@ -426,6 +430,8 @@ static lk_mat3 rotation_z_to(lk_vec3 n) {
   return lk_m3_from_axis_angle(lk_v3_scale(ax, 1.0 / s), atan2(s, c));
 }
 
+static void locate_finalize_error(loader *L);
+
 /* ------------------------------------------------------------ options */
 
 static lk_status sec_options(loader *L, int id) {
@@ -461,7 +467,40 @@ static lk_status sec_options(loader *L, int id) {
     if ((st = lk_ydoc_long(Y, k, "options: max_contacts", 0, 1000000, &v, ERR))) return st;
     o.max_contacts = (int)v;
   }
-  return lk_model_set_options(L->m, &o, ERR);
+  /* The solver and sensing parameters: read here, their ranges checked by
+   * the model (lk_model_set_options), whose message is then located at the
+   * key it names. */
+  const struct {
+    const char *key;
+    double *p;
+  } reals[] = {{"contact_erp", &o.contact_erp},
+               {"contact_tolerance", &o.contact_tolerance},
+               {"restitution_threshold", &o.restitution_threshold},
+               {"slip_threshold", &o.slip_threshold},
+               {"constraint_erp", &o.constraint_erp},
+               {"cfm", &o.cfm},
+               {"slip_speed_threshold", &o.slip_speed_threshold},
+               {"utilization_threshold", &o.utilization_threshold},
+               {"slip_filter_tau", &o.slip_filter_tau},
+               {"slip_on", &o.slip_on},
+               {"slip_off", &o.slip_off}};
+  for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
+    if ((st = num(L, id, reals[i].key, ctx, ANY, reals[i].p, NULL))) return st;
+  const struct {
+    const char *key;
+    int *p;
+  } ints[] = {{"friction_iterations", &o.friction_iterations},
+              {"projection_iterations", &o.projection_iterations},
+              {"max_island_rows", &o.max_island_rows}};
+  for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
+    if (!(k = lk_ydoc_map_get(Y, id, ints[i].key))) continue;
+    char what[96];
+    say(what, sizeof what, "options: %s", ints[i].key);
+    if ((st = lk_ydoc_long(Y, k, what, 0, 1000000, &v, ERR))) return st;
+    *ints[i].p = (int)v;
+  }
+  if ((st = lk_model_set_options(L->m, &o, ERR))) locate_finalize_error(L);
+  return st;
 }
 
 /* ---------------------------------------------------------- materials */

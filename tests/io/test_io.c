@@ -12,12 +12,7 @@
 #include "io/ydoc.h"
 #include "linkage/linkage.h"
 
-#if defined(__has_include)
-#if __has_include("linkage/sim.h")
 #include "linkage/sim.h"
-#define HAVE_STEP 1
-#endif
-#endif
 
 /* ------------------------------------------------------------ helpers */
 
@@ -316,7 +311,6 @@ static void test_every_example_loads_and_validates(void) {
   closedir(d);
 }
 
-#ifdef HAVE_STEP
 /* Round trip: each example runs 1 s from its initial state without error
  * (the contact examples fall freely until the contact work lands). */
 static void test_every_example_runs_one_second(void) {
@@ -341,7 +335,6 @@ static void test_every_example_runs_one_second(void) {
     lk_model_free(m);
   }
 }
-#endif
 
 /* ------------------------------------------------ what the loader builds */
 
@@ -936,9 +929,7 @@ void lk_test_register(void) {
       {NULL, NULL}};
   static const lk_test examples[] = {
       {"every example loads and validates", test_every_example_loads_and_validates},
-#ifdef HAVE_STEP
       {"every example runs one second", test_every_example_runs_one_second},
-#endif
       {NULL, NULL}};
   static const lk_test loader[] = {
       {"inertia from a box", test_inertia_from_a_box_geom},

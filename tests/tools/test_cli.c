@@ -12,11 +12,6 @@
 
 #include "harness.h"
 
-#if defined(__has_include)
-#if __has_include("linkage/sim.h")
-#define HAVE_STEP 1
-#endif
-#endif
 
 extern char **environ;
 
@@ -375,7 +370,6 @@ static void test_failed_run_leaves_no_files(void) {
   result_free(&r);
 }
 
-#ifdef HAVE_STEP
 /* Rows: the initial state and every N-th of the duration / timestep steps. */
 static void test_row_count_every_and_timestep(void) {
   struct {
@@ -420,7 +414,6 @@ static void test_simulated_values_change(void) {
   CU_ASSERT_TRUE(q < 1.0472 && v < 0);
   result_free(&r);
 }
-#endif
 
 void lk_test_register(void) {
   static const lk_test basics[] = {
@@ -436,10 +429,8 @@ void lk_test_register(void) {
       {"plot", test_plot},
       {"unwritable output exits 1", test_unwritable_output_exits_1},
       {"a failed run leaves no files", test_failed_run_leaves_no_files},
-#ifdef HAVE_STEP
       {"row count, --every and the timestep", test_row_count_every_and_timestep},
       {"simulated values change", test_simulated_values_change},
-#endif
       {NULL, NULL}};
   lk_test_suite("linkage", basics);
   lk_test_suite("linkage simulate", simulate);
