@@ -10,3 +10,4 @@ tools_linkage_SOURCES = \
 	%reldir%/cmd_info.c
 tools_linkage_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tools_linkage_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
+dist_man_MANS += %reldir%/linkage.1
