@@ -1,5 +1,6 @@
 /* --set KEY=VALUE: change a loaded document before anything reads it, so
  * an override is checked by exactly the code that checks the file. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,10 +13,15 @@
 #define COPY_MAX_DEPTH 32
 #define COPY_MAX_NODES 4096
 
-static lk_status bad(lk_ydoc *y, lk_error *err, const char *a, const char *fmt, const char *x,
-                     const char *z) {
+/* An error about the override itself (it has no position in the file). */
+static lk_status bad(lk_ydoc *y, lk_error *err, const char *a, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static lk_status bad(lk_ydoc *y, lk_error *err, const char *a, const char *fmt, ...) {
   char msg[LK_ERROR_MESSAGE_MAX];
-  snprintf(msg, sizeof msg, fmt, x ? x : "", z ? z : "");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
   return lk_error_set_at(err, LK_SCHEMA_ERROR, y->path, 0, 0, "--set %.160s: %s", a, msg);
 }
 
@@ -143,24 +149,24 @@ lk_status lk_ydoc_override(lk_ydoc *y, const char *a, lk_error *err) {
   if (!a) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL override");
   const char *eq = strchr(a, '=');
   if (!eq || eq == a)
-    return bad(y, err, a, "expected KEY=VALUE (e.g. options.timestep=0.0005)", NULL, NULL);
+    return bad(y, err, a, "expected KEY=VALUE (e.g. options.timestep=0.0005)");
   if (!lk_ydoc_is_map(y, 1))
-    return bad(y, err, a, "the document is not a mapping, there is nothing to set", NULL, NULL);
+    return bad(y, err, a, "the document is not a mapping, there is nothing to set");
   size_t klen = (size_t)(eq - a);
   char key[512];
-  if (klen >= sizeof key) return bad(y, err, a, "the key is too long", NULL, NULL);
+  if (klen >= sizeof key) return bad(y, err, a, "the key is too long");
   memcpy(key, a, klen);
   key[klen] = '\0';
   /* Every segment must be non-empty: "a..b" and ".a" are typos. */
   if (key[0] == '.' || key[klen - 1] == '.' || strstr(key, ".."))
-    return bad(y, err, a, "the key has an empty part between dots", NULL, NULL);
+    return bad(y, err, a, "the key has an empty part between dots");
 
   yaml_document_t vd;
   int vloaded;
   char why[256];
   lk_status st = parse_value(eq + 1, &vd, &vloaded, why, sizeof why);
   if (st == LK_OUT_OF_MEMORY) return lk_error_set(err, st, "out of memory");
-  if (st) return bad(y, err, a, "%s", why, NULL);
+  if (st) return bad(y, err, a, "%s", why);
 
   int first = node_count(y) + 1;
   int cur = 1; /* the root */
@@ -201,7 +207,7 @@ lk_status lk_ydoc_override(lk_ydoc *y, const char *a, lk_error *err) {
             if (!val) cwhy = "out of memory";
           }
           if (!val) {
-            st = bad(y, err, a, "%s", cwhy, NULL);
+            st = bad(y, err, a, "%s", cwhy);
             goto done;
           }
         } else {
@@ -237,7 +243,7 @@ lk_status lk_ydoc_override(lk_ydoc *y, const char *a, lk_error *err) {
         else
           snprintf(msg, sizeof msg, "'%.64s' has no item named '%.64s' (and no item %.64s)", path,
                    seg, seg);
-        st = bad(y, err, a, "%s", msg, NULL);
+        st = bad(y, err, a, "%s", msg);
         goto done;
       }
       if (last) {
@@ -245,7 +251,7 @@ lk_status lk_ydoc_override(lk_ydoc *y, const char *a, lk_error *err) {
         const char *cwhy = "the value is empty";
         int val = yaml_document_get_root_node(&vd) ? copy_node(y, &vd, 1, 0, &budget, &cwhy) : 0;
         if (!val) {
-          st = bad(y, err, a, "%s", cwhy, NULL);
+          st = bad(y, err, a, "%s", cwhy);
           goto done;
         }
         yaml_node_t *cn = lk_ydoc_node(y, cur);
