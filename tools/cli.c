@@ -1,5 +1,5 @@
 /* Shared helpers of the linkage subcommands. */
-#include "cli.h"
+#include "tools/cli.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -5,8 +5,7 @@
 #define LK_TOOLS_CLI_H
 
 #include "linkage/linkage.h"
-
-enum { LK_EXIT_OK = 0, LK_EXIT_FAILED = 1, LK_EXIT_USAGE = 2 };
+#include "tools/commands.h"
 
 /* Print "cmd: message" and the usual hint; returns LK_EXIT_USAGE. */
 int lk_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

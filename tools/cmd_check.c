@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "tools/cli.h"
+#include "tools/commands.h"
 
-static void help(FILE *f) {
+void lk_cmd_check_usage(FILE *f) {
   fprintf(f,
           "usage: linkage check [--set KEY=VALUE]... FILE.yaml...\n"
           "\n"
@@ -74,7 +74,7 @@ int lk_cmd_check(int argc, char **argv) {
         quiet = 1;
         break;
       case 'h':
-        help(stdout);
+        lk_cmd_check_usage(stdout);
         return LK_EXIT_OK;
       default:
         return lk_cli_bad_option("check", c, argv, optind, optopt, names);

@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "tools/cli.h"
+#include "tools/commands.h"
 
-static void help(FILE *f) {
+void lk_cmd_info_usage(FILE *f) {
   fprintf(f,
           "usage: linkage info [--set KEY=VALUE]... FILE.yaml\n"
           "\n"
@@ -186,7 +186,7 @@ int lk_cmd_info(int argc, char **argv) {
         set[nset++] = optarg;
         break;
       case 'h':
-        help(stdout);
+        lk_cmd_info_usage(stdout);
         return LK_EXIT_OK;
       default:
         return lk_cli_bad_option("info", c, argv, optind, optopt, names);

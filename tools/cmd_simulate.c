@@ -10,11 +10,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "commands.h"
+#include "tools/cli.h"
+#include "tools/commands.h"
 #include "linkage/sim.h"
 
-static void help(FILE *f) {
+void lk_cmd_simulate_usage(FILE *f) {
   fprintf(f,
           "usage: linkage simulate FILE.yaml [OPTION]...\n"
           "\n"
@@ -111,7 +111,7 @@ static int parse_args(int argc, char **argv, args *a) {
         a->quiet = 1;
         break;
       case 'h':
-        help(stdout);
+        lk_cmd_simulate_usage(stdout);
         return -1;
       default:
         return lk_cli_bad_option("simulate", c, argv, optind, optopt, names);

@@ -1,36 +1,51 @@
-/* linkage: the command-line program. One subcommand a file (cmd_*.c); this
- * file only dispatches. */
+/* linkage: the command-line front end. Subcommands are looked up in one
+ * table; adding one means a cmd_<name>.c and a line here. */
 #include <stdio.h>
 #include <string.h>
 
 #include "config.h"
-#include "cli.h"
-#include "commands.h"
+#include "tools/cli.h"
+#include "tools/commands.h"
 
-static const struct {
-  const char *name;
-  int (*run)(int argc, char **argv);
-  const char *summary;
-} kCommands[] = {
-    {"simulate", lk_cmd_simulate, "run a mechanism file and write its trajectory (CSV, SVG)"},
-    {"check", lk_cmd_check, "validate mechanism files and summarize them"},
-    {"info", lk_cmd_info, "print a mechanism's kinematic tree and elements"},
+static const lk_command kCommands[] = {
+    {"simulate", "run a mechanism file and write its trajectory (CSV, SVG plot)", lk_cmd_simulate,
+     lk_cmd_simulate_usage},
+    {"check", "validate mechanism files and summarize them", lk_cmd_check, lk_cmd_check_usage},
+    {"info", "print a mechanism's kinematic tree and elements", lk_cmd_info, lk_cmd_info_usage},
+    {NULL, NULL, NULL, NULL},
 };
-enum { NCOMMANDS = sizeof kCommands / sizeof kCommands[0] };
 
-static void usage(FILE *f) {
-  fprintf(f,
+static void usage(FILE *out) {
+  fprintf(out,
           "usage: linkage COMMAND [ARGS...]\n"
           "       linkage COMMAND --help\n"
-          "\n"
-          "Articulated multibody dynamics with complementarity contact.\n"
-          "\n"
+          "       linkage --version\n\n"
+          "Articulated multibody dynamics with complementarity contact.\n\n"
           "commands:\n");
-  for (int i = 0; i < NCOMMANDS; i++) fprintf(f, "  %-10s %s\n", kCommands[i].name, kCommands[i].summary);
-  fprintf(f,
-          "\n"
-          "Exit status: 0 success, 1 the work failed, 2 usage error or invalid file.\n"
+  for (const lk_command *c = kCommands; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
+  fprintf(out,
+          "\nExit status: 0 success, 1 the work failed, 2 usage error or invalid file.\n"
           "See linkage(1) and docs/format.md for the mechanism file format.\n");
+}
+
+static const lk_command *find(const char *name) {
+  for (const lk_command *c = kCommands; c->name; c++)
+    if (strcmp(c->name, name) == 0) return c;
+  return NULL;
+}
+
+static int unknown(const char *name) {
+  const char *names[sizeof kCommands / sizeof kCommands[0]];
+  int n = 0;
+  for (const lk_command *c = kCommands; c->name; c++) names[n++] = c->name;
+  names[n] = NULL;
+  const char *sug = lk_cli_suggest(name, names);
+  if (sug)
+    fprintf(stderr, "linkage: unknown command '%s' (did you mean '%s'?)\n", name, sug);
+  else
+    fprintf(stderr, "linkage: unknown command '%s'\n", name);
+  fprintf(stderr, "Try 'linkage --help'.\n");
+  return LK_EXIT_USAGE;
 }
 
 int main(int argc, char **argv) {
@@ -39,7 +54,7 @@ int main(int argc, char **argv) {
     return LK_EXIT_USAGE;
   }
   const char *cmd = argv[1];
-  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
     usage(stdout);
     return LK_EXIT_OK;
   }
@@ -47,16 +62,17 @@ int main(int argc, char **argv) {
     printf("linkage %s\n", PACKAGE_VERSION);
     return LK_EXIT_OK;
   }
-  for (int i = 0; i < NCOMMANDS; i++)
-    if (strcmp(cmd, kCommands[i].name) == 0) return kCommands[i].run(argc - 1, argv + 1);
-  const char *names[NCOMMANDS + 1];
-  for (int i = 0; i < NCOMMANDS; i++) names[i] = kCommands[i].name;
-  names[NCOMMANDS] = NULL;
-  const char *sug = lk_cli_suggest(cmd, names);
-  if (sug)
-    fprintf(stderr, "linkage: unknown command '%s' (did you mean '%s'?)\n", cmd, sug);
-  else
-    fprintf(stderr, "linkage: unknown command '%s'\n", cmd);
-  fprintf(stderr, "Try 'linkage --help'.\n");
-  return LK_EXIT_USAGE;
+  if (strcmp(cmd, "help") == 0) {
+    if (argc < 3) {
+      usage(stdout);
+      return LK_EXIT_OK;
+    }
+    const lk_command *c = find(argv[2]);
+    if (!c) return unknown(argv[2]);
+    c->usage(stdout);
+    return LK_EXIT_OK;
+  }
+  const lk_command *c = find(cmd);
+  if (!c) return unknown(cmd);
+  return c->run(argc - 1, argv + 1);
 }

@@ -1,6 +1,6 @@
-/* The linkage program, run as a user runs it: exit codes, messages, the
- * CSV it writes, --set and --every, the plot, and the broken-file corpus
- * through `linkage check`. */
+/* The linkage program's mechanism commands (simulate, check, info), run as
+ * a user runs them: exit codes, messages, the CSV it writes, --set and
+ * --every, the plot, and the broken-file corpus through `linkage check`. */
 #include <dirent.h>
 #include <fcntl.h>
 #include <spawn.h>
