@@ -7,3 +7,7 @@ bench_dynamics_LDADD = $(LK_PROGLIBS)
 if HAVE_MUJOCO
 bench_dynamics_LDADD += $(MUJOCO_LIBS)
 endif
+# bench/collision: time per lk_collide pass, spheres and boxes on a plane.
+noinst_PROGRAMS += bench/collision
+bench_collision_SOURCES = %reldir%/collision.c
+bench_collision_LDADD = $(LK_PROGLIBS)

@@ -8,6 +8,7 @@
 #include "linkage/model.h"
 #include "linkage/data.h"
 #include "linkage/dynamics.h"
+#include "linkage/collision.h"
 #include "linkage/sim.h"
 #include "linkage/io.h"
 

@@ -6,5 +6,6 @@ linkageinclude_HEADERS += \
 	%reldir%/model.h \
 	%reldir%/data.h \
 	%reldir%/dynamics.h \
+	%reldir%/collision.h \
 	%reldir%/sim.h \
 	%reldir%/io.h

@@ -117,6 +117,9 @@ typedef struct {
   unsigned group;       /* collision filtering: a pair collides iff       */
   unsigned mask;        /* (a.group & b.mask) && (b.group & a.mask); both 1 */
   int collide_parent;   /* also collide with the parent link's geoms */
+  double margin;        /* contacts are reported from this gap on (m, >= 0;
+                           a pair uses the larger of its two margins); they
+                           have negative depth until the shapes touch */
 } lk_geom_spec;
 
 void lk_geom_spec_default(lk_geom_spec *s);

@@ -200,6 +200,9 @@ static lk_status check_geom(const lk_geom_spec *g, int index, lk_error *err) {
   for (int k = 0; k < 3; k++)
     if (!isfinite(g->size[k]))
       return lk_error_set(err, LK_INVALID_MODEL, "%s: size is not finite", label);
+  if (!isfinite(g->margin) || g->margin < 0)
+    return lk_error_set(err, LK_INVALID_MODEL, "%s: margin %g must be finite and >= 0", label,
+                        g->margin);
   for (int k = 0; k < nsize; k++) {
     /* A capsule's half length may be zero (a sphere); every other size > 0. */
     int may_be_zero = g->type == LK_GEOM_CAPSULE && k == 1;
