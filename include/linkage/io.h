@@ -71,8 +71,8 @@ typedef struct {
 void lk_load_options_default(lk_load_options *o);
 void lk_run_settings_default(lk_run_settings *r);
 
-/* A finalized model from a mechanism file, or NULL with err filled. opts
- * may be NULL (no overrides). */
+/* A finalized model from a mechanism file (free it with lk_model_free), or
+ * NULL with err filled. opts may be NULL (no overrides). */
 lk_model *lk_model_load_file(const char *path, const lk_load_options *opts, lk_error *err);
 
 /* The same from text in memory (len bytes, need not be NUL-terminated);
@@ -129,9 +129,19 @@ typedef struct {
   double fn;          /* normal force (N, >= 0) */
   double ft;          /* magnitude of the friction force (N) */
   double slip;        /* tangential slip speed (m/s) */
-  const char *state;  /* friction state: "static", "dynamic", "open" */
-  double utilization; /* ft / (mu fn): 1 on the edge of the cone; 0 if fn = 0 */
+  const char *state;  /* "static" or "dynamic" (the friction state) when the
+                         contact carries a normal force, else "open" */
+  double utilization; /* ft / (mu fn), mu the mixed static or dynamic
+                         coefficient of the state: 1 on the edge of the
+                         cone; 0 if fn = 0 */
 } lk_contact_row;
+
+/* Row i of the contacts a data holds (linkage/collision.h: lk_data_contact,
+ * filled by the last collision pass of the step): fn and ft from the
+ * contact's impulses divided by the time step, slip from the link
+ * velocities of the last lk_forward_kinematics(). Reads only: nothing of
+ * the data's contact state changes. LK_INVALID_ARGUMENT for a bad index. */
+lk_status lk_contact_row_of(const lk_model *m, const lk_data *d, int i, lk_contact_row *row);
 
 /* The contact CSV columns, comma-separated, without a newline:
  * t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization */
@@ -140,6 +150,10 @@ const char *lk_contact_csv_header(void);
 typedef struct lk_contact_writer lk_contact_writer;
 lk_contact_writer *lk_contact_writer_open(const char *path, lk_error *err);
 lk_status lk_contact_writer_add(lk_contact_writer *w, const lk_contact_row *r, lk_error *err);
+/* One row per contact the data holds now (see lk_contact_row_of); raises
+ * *max_depth (if given) to the deepest penetration among them. */
+lk_status lk_contact_writer_add_data(lk_contact_writer *w, const lk_model *m, const lk_data *d,
+                                     double *max_depth, lk_error *err);
 long lk_contact_writer_rows(const lk_contact_writer *w);
 lk_status lk_contact_writer_close(lk_contact_writer *w, lk_error *err);
 void lk_contact_writer_discard(lk_contact_writer *w);

@@ -12,6 +12,7 @@
 #include "io/ydoc.h"
 #include "linkage/linkage.h"
 
+#include "linkage/collision.h"
 #include "linkage/sim.h"
 
 /* ------------------------------------------------------------ helpers */
@@ -851,6 +852,62 @@ static void test_contact_csv(void) {
   unlink(p);
 }
 
+/* Contact rows from a data's contacts: a box sliding at 0.3 m/s on a plane
+ * with 1 mm of penetration, whose contact forces are set by hand as the
+ * constraint layer will set them. */
+static void test_contact_rows_from_a_data(void) {
+  lk_error e;
+  lk_model *m = load_text(
+      "options: {timestep: 0.001, friction_mix: min}\n"
+      "materials:\n  - {name: floor, mu_static: 0.8, mu_dynamic: 0.6}\n"
+      "  - {name: crate, mu_static: 0.2, mu_dynamic: 0.15}\n"
+      "world: {geoms: [{type: plane, material: floor}]}\n"
+      "links:\n  - {name: box, joint: free, mass: 1,\n"
+      "     geoms: [{type: box, half_extents: [0.1, 0.1, 0.1], material: crate}]}\n"
+      "initial: [{joint: box, q: [0, 0, 0.099, 1, 0, 0, 0], v: [0.3, 0, 0, 0, 0, 0]}]\n",
+      &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  LK_ASSERT_OK(lk_collide(m, d, &e), &e);
+  LK_ASSERT_INT_EQ(lk_data_ncontact(d), 4); /* a face on a plane */
+  /* 2 N normal, (0.3, -0.4) N tangential over the 1 ms step, sliding. */
+  const double imp[LK_CONTACT_IMPULSES] = {0.002, 0.0003, -0.0004, 0, 0, 0};
+  LK_ASSERT_OK(lk_data_contact_set_state(d, 0, LK_FRICTION_DYNAMIC, imp), NULL);
+  lk_contact_row r;
+  LK_ASSERT_OK(lk_contact_row_of(m, d, 0, &r), NULL);
+  CU_ASSERT_STRING_EQUAL(r.link, "box");
+  CU_ASSERT_STRING_EQUAL(r.other, "world");
+  LK_ASSERT_NEAR(r.normal.z, 1, 1e-12);
+  LK_ASSERT_NEAR(r.fn, 2.0, 1e-12);
+  LK_ASSERT_NEAR(r.ft, 0.5, 1e-12);
+  LK_ASSERT_NEAR(r.slip, 0.3, 1e-12);
+  CU_ASSERT_STRING_EQUAL(r.state, "dynamic");
+  /* min(0.6, 0.15) = 0.15 while sliding: 0.5 / (0.15 * 2). */
+  LK_ASSERT_NEAR(r.utilization, 0.5 / 0.3, 1e-12);
+  LK_ASSERT_OK(lk_contact_row_of(m, d, 1, &r), NULL);
+  CU_ASSERT_STRING_EQUAL(r.state, "open"); /* no force on it */
+  LK_ASSERT_NEAR(r.fn + r.utilization, 0, 0);
+  LK_ASSERT_INT_EQ(lk_contact_row_of(m, d, 4, &r), LK_INVALID_ARGUMENT);
+  const char *p = scratch("rows.csv");
+  lk_contact_writer *w = lk_contact_writer_open(p, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(w);
+  double depth = 0;
+  LK_ASSERT_OK(lk_contact_writer_add_data(w, m, d, &depth, &e), &e);
+  LK_ASSERT_INT_EQ(lk_contact_writer_rows(w), 4);
+  LK_ASSERT_NEAR(depth, 0.001, 1e-9);
+  LK_ASSERT_OK(lk_contact_writer_close(w, &e), &e);
+  char *text = slurp(p, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, ",box,world,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(text, ",2,0.5,0.3,dynamic,1.666666667\n"));
+  free(text);
+  unlink(p);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 static int count(const char *hay, const char *needle) {
   int n = 0;
   for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
@@ -953,6 +1010,7 @@ void lk_test_register(void) {
       {"trajectory columns", test_trajectory_columns},
       {"trajectory file is complete or absent", test_trajectory_file_is_complete_or_absent},
       {"contact CSV", test_contact_csv},
+      {"contact rows from a data", test_contact_rows_from_a_data},
       {"SVG plot", test_svg_plot},
       {NULL, NULL}};
   lk_test_suite("io corpus", corpus);
