@@ -21,6 +21,8 @@ lk_status lk_ydoc_read_file(const char *path, size_t max_bytes, char **text, siz
   char eb[128];
   *text = NULL;
   *len = 0;
+  /* "No limit" (SIZE_MAX) must not overflow the buffer arithmetic below. */
+  if (max_bytes > ((size_t)-1) / 4) max_bytes = ((size_t)-1) / 4;
   FILE *f = fopen(path, "rb");
   if (!f) {
     int e = errno;

@@ -246,6 +246,24 @@ static void test_ten_megabyte_file_with_late_error(void) {
   unlink(p);
 }
 
+/* 100000 levels of nesting: no recursion anywhere runs out of stack. */
+static void test_very_deep_nesting(void) {
+  enum { DEPTH = 100000 };
+  char *t = malloc(2 * DEPTH + 16);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+  strcpy(t, "links: ");
+  memset(t + 7, '[', DEPTH);
+  memset(t + 7 + DEPTH, ']', DEPTH);
+  t[7 + 2 * DEPTH] = '\0';
+  lk_error e;
+  lk_model *m = lk_model_load_string(t, strlen(t), NULL, NULL, &e);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(e.status, LK_SCHEMA_ERROR);
+  LK_ASSERT_INT_EQ(e.column, 9); /* links[0], the second '[' */
+  LK_ASSERT_MSG(strstr(e.message, "links[0]: expected a mapping"), "%s", e.message);
+  free(t);
+}
+
 static void test_size_limit_and_unreadable_files(void) {
   lk_load_options o;
   lk_load_options_default(&o);
@@ -982,6 +1000,7 @@ void lk_test_register(void) {
       {"the manifest covers every file", test_corpus_manifest_covers_every_file},
       {"a 10 MB name", test_ten_megabyte_name},
       {"a 10 MB file with a late error", test_ten_megabyte_file_with_late_error},
+      {"very deep nesting", test_very_deep_nesting},
       {"size limit and unreadable files", test_size_limit_and_unreadable_files},
       {NULL, NULL}};
   static const lk_test examples[] = {
