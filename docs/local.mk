@@ -1,3 +1,4 @@
-# docs: files added by this folder's work.
-# The mechanism file format reference, installed with the documentation.
+# docs: design notes shipped with the sources, and the mechanism file format
+# reference, installed with the documentation.
+EXTRA_DIST += %reldir%/lcp.md
 dist_doc_DATA = %reldir%/format.md

@@ -12,8 +12,28 @@ static const lk_command kCommands[] = {
      lk_cmd_simulate_usage},
     {"check", "validate mechanism files and summarize them", lk_cmd_check, lk_cmd_check_usage},
     {"info", "print a mechanism's kinematic tree and elements", lk_cmd_info, lk_cmd_info_usage},
+    {"lcp", "solve a linear complementarity problem read from a file", lk_cmd_lcp,
+     lk_cmd_lcp_usage},
     {NULL, NULL, NULL, NULL},
 };
+
+int lk_tool_is_help(const char *arg) {
+  return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+void lk_tool_yaml_string(FILE *out, const char *s) {
+  fputc('"', out);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\')
+      fprintf(out, "\\%c", c);
+    else if (c < 0x20)
+      fprintf(out, "\\x%02x", c);
+    else
+      fputc(c, out);
+  }
+  fputc('"', out);
+}
 
 static void usage(FILE *out) {
   fprintf(out,
@@ -54,7 +74,7 @@ int main(int argc, char **argv) {
     return LK_EXIT_USAGE;
   }
   const char *cmd = argv[1];
-  if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
+  if (lk_tool_is_help(cmd)) {
     usage(stdout);
     return LK_EXIT_OK;
   }

@@ -1,10 +1,12 @@
-# The linkage program: a dispatcher and one file a subcommand.
+# tools: the linkage program; one subcommand a file (cmd_<name>.c), listed in
+# the table of linkage.c.
 bin_PROGRAMS += tools/linkage
 tools_linkage_SOURCES = \
 	%reldir%/linkage.c \
 	%reldir%/commands.h \
 	%reldir%/cli.h \
 	%reldir%/cli.c \
+	%reldir%/cmd_lcp.c \
 	%reldir%/cmd_simulate.c \
 	%reldir%/cmd_check.c \
 	%reldir%/cmd_info.c

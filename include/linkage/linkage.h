@@ -9,6 +9,7 @@
 #include "linkage/data.h"
 #include "linkage/dynamics.h"
 #include "linkage/collision.h"
+#include "linkage/lcp.h"
 #include "linkage/sim.h"
 #include "linkage/io.h"
 

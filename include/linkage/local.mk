@@ -7,5 +7,6 @@ linkageinclude_HEADERS += \
 	%reldir%/data.h \
 	%reldir%/dynamics.h \
 	%reldir%/collision.h \
+	%reldir%/lcp.h \
 	%reldir%/sim.h \
 	%reldir%/io.h

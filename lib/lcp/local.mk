@@ -1,1 +1,13 @@
-# lib/lcp: files added by this folder's work.
+# lib/lcp: linear complementarity solvers (knows nothing of mechanics).
+lib_liblinkage_la_SOURCES += \
+	%reldir%/lcp_internal.h \
+	%reldir%/lcp.c \
+	%reldir%/residual.c \
+	%reldir%/lemke.c \
+	%reldir%/dense.c \
+	%reldir%/expand.c \
+	%reldir%/ldlt.c \
+	%reldir%/dantzig.c \
+	%reldir%/lcp_problem.c \
+	%reldir%/lcp_yaml.c \
+	%reldir%/lcp_dat.c

@@ -1,0 +1,42 @@
+/* Small dense solve shared by the solvers' direct (non-pivoting) steps:
+ * Lemke's warm start and Dantzig's friction closure. */
+#include "lcp/lcp_internal.h"
+
+int lk_lcp_lu_solve(double *A, int ld, int k, double *b) {
+  double amax = 0.0;
+  for (int i = 0; i < k; i++)
+    for (int j = 0; j < k; j++) amax = fmax(amax, fabs(A[(size_t)i * ld + j]));
+  if (!(amax > 0)) return k == 0;
+  for (int col = 0; col < k; col++) {
+    int p = col;
+    for (int i = col + 1; i < k; i++)
+      if (fabs(A[(size_t)i * ld + col]) > fabs(A[(size_t)p * ld + col])) p = i;
+    if (!(fabs(A[(size_t)p * ld + col]) > 1e-13 * amax)) return 0;
+    if (p != col) {
+      double *ap = A + (size_t)p * ld, *ac = A + (size_t)col * ld;
+      for (int j = 0; j < k; j++) {
+        double t = ap[j];
+        ap[j] = ac[j];
+        ac[j] = t;
+      }
+      double t = b[p];
+      b[p] = b[col];
+      b[col] = t;
+    }
+    const double *ac = A + (size_t)col * ld;
+    double inv = 1.0 / ac[col];
+    for (int i = col + 1; i < k; i++) {
+      double *ai = A + (size_t)i * ld, f = ai[col] * inv;
+      if (f == 0.0) continue;
+      for (int j = col + 1; j < k; j++) ai[j] -= f * ac[j];
+      b[i] -= f * b[col];
+    }
+  }
+  for (int i = k - 1; i >= 0; i--) {
+    const double *ai = A + (size_t)i * ld;
+    double s = b[i];
+    for (int j = i + 1; j < k; j++) s -= ai[j] * b[j];
+    b[i] = s / ai[i];
+  }
+  return 1;
+}

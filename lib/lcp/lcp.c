@@ -1,0 +1,173 @@
+/* The solver-independent part of a solve: options, workspace, input
+ * checks, and the final verification that turns a solver's claim into a
+ * status the caller can trust. */
+#include <string.h>
+
+#include "lcp/lcp_internal.h"
+
+void lk_lcp_options_default(lk_lcp_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->max_pivots = 0;
+  o->tol = 1e-9;
+  o->pivot_tol = 1e-11;
+  o->max_restarts = 3;
+  o->max_passes = 30;
+  o->basis_in = NULL;
+  o->basis_out = NULL;
+}
+
+const char *lk_lcp_solver_name(const lk_lcp_solver *s) { return s ? s->name : "(none)"; }
+
+const lk_lcp_solver *lk_lcp_solver_by_name(const char *name) {
+  if (!name) return NULL;
+  if (strcmp(name, "lemke") == 0) return lk_lcp_lemke;
+  if (strcmp(name, "dantzig") == 0) return lk_lcp_dantzig;
+  return NULL;
+}
+
+lk_lcp_workspace *lk_lcp_workspace_new(int nmax) {
+  if (nmax < 0) return NULL;
+  lk_lcp_workspace *ws = lk_calloc(1, sizeof *ws);
+  if (!ws) return NULL;
+  ws->nmax = nmax;
+  size_t m = nmax > 0 ? (size_t)nmax : 1;
+  int ok = 1;
+  for (int k = 0; k < LK_LCP_NMAT; k++) ok &= (ws->mat[k] = LK_NEW_ARRAY(double, m * m)) != NULL;
+  for (int k = 0; k < LK_LCP_NVEC; k++) ok &= (ws->vec[k] = LK_NEW_ARRAY(double, m)) != NULL;
+  for (int k = 0; k < LK_LCP_NIVEC; k++) ok &= (ws->ivec[k] = LK_NEW_ARRAY(int, m)) != NULL;
+  for (int k = 0; k < LK_LCP_NBVEC; k++)
+    ok &= (ws->bvec[k] = LK_NEW_ARRAY(unsigned char, m)) != NULL;
+  if (!ok) {
+    lk_lcp_workspace_free(ws);
+    return NULL;
+  }
+  return ws;
+}
+
+void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
+  if (!ws) return;
+  for (int k = 0; k < LK_LCP_NMAT; k++) lk_free(ws->mat[k]);
+  for (int k = 0; k < LK_LCP_NVEC; k++) lk_free(ws->vec[k]);
+  for (int k = 0; k < LK_LCP_NIVEC; k++) lk_free(ws->ivec[k]);
+  for (int k = 0; k < LK_LCP_NBVEC; k++) lk_free(ws->bvec[k]);
+  lk_free(ws);
+}
+
+int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws) { return ws ? ws->nmax : 0; }
+
+int lk_lcp_capacity_needed(const lk_lcp *p) {
+  if (lk_lcp_check(p, NULL) != LK_OK) return -1;
+  if (p->n == 0) return 0;
+  int ok, ne = lk_lcp_expansion_size(p, &ok);
+  return ne > p->n ? ne : p->n;
+}
+
+lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
+  if (!p) return lk_error_set(err, LK_INVALID_ARGUMENT, "no problem given");
+  if (p->n < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "negative size n = %d", p->n);
+  if (p->n == 0) return LK_OK;
+  int n = p->n, ldm = lk_lcp_ldm(p);
+  if (!p->M || !p->q) return lk_error_set(err, LK_INVALID_ARGUMENT, "M or q is NULL");
+  if (ldm < n)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "leading dimension %d < n = %d", ldm, n);
+  for (int i = 0; i < n; i++) {
+    if (!lk_all_finite(p->M + (size_t)i * (size_t)ldm, (size_t)n))
+      return lk_error_set(err, LK_NON_FINITE, "row %d of M is not finite", i);
+  }
+  for (int i = 0; i < n; i++)
+    if (!isfinite(p->q[i])) return lk_error_set(err, LK_NON_FINITE, "q[%d] is not finite", i);
+  if (p->findex && !p->mu)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "findex given without mu");
+  for (int i = 0; i < n; i++) {
+    int j = lk_lcp_fidx(p, i);
+    if (j >= 0) {
+      if (j >= n || j == i)
+        return lk_error_set(err, LK_INVALID_ARGUMENT, "findex[%d] = %d is not another row", i, j);
+      if (lk_lcp_fidx(p, j) >= 0)
+        return lk_error_set(err, LK_INVALID_ARGUMENT,
+                            "findex[%d] = %d names a row that is itself friction-indexed", i, j);
+      if (!isfinite(p->mu[i]))
+        return lk_error_set(err, LK_NON_FINITE, "mu[%d] is not finite", i);
+      if (p->mu[i] < 0)
+        return lk_error_set(err, LK_INVALID_ARGUMENT, "mu[%d] = %g is negative", i, p->mu[i]);
+      continue;
+    }
+    if (j < -1) return lk_error_set(err, LK_INVALID_ARGUMENT, "findex[%d] = %d < -1", i, j);
+    double lo = lk_lcp_lo(p, i), hi = lk_lcp_hi(p, i);
+    if (isnan(lo) || isnan(hi))
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "bound of row %d is NaN", i);
+    if (lo > hi)
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "row %d: lo = %g > hi = %g", i, lo, hi);
+    if (lo == INFINITY || hi == -INFINITY)
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "row %d: bounds [%g, %g] admit no value", i,
+                          lo, hi);
+  }
+  return LK_OK;
+}
+
+static lk_status finish(lk_lcp_report *r, lk_status s, const char *detail) {
+  r->status = s;
+  r->detail = detail;
+  return s;
+}
+
+lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_options *o,
+                       lk_lcp_workspace *ws, double *z, double *w, lk_lcp_report *report) {
+  lk_lcp_report scratch;
+  lk_lcp_report *r = report ? report : &scratch;
+  memset(r, 0, sizeof *r);
+  r->residual = INFINITY;
+  r->residual_rel = INFINITY;
+  r->detail = "";
+  lk_lcp_options defaults;
+  if (!o) {
+    lk_lcp_options_default(&defaults);
+    o = &defaults;
+  }
+  if (!type || !type->solve || !p || !ws)
+    return finish(r, LK_INVALID_ARGUMENT, "NULL solver, problem or workspace");
+  if (p->n < 0) return finish(r, LK_INVALID_ARGUMENT, "negative problem size");
+  if (p->n > 0 && (!z || !w)) return finish(r, LK_INVALID_ARGUMENT, "NULL z or w");
+  if (!(o->tol > 0) || !(o->pivot_tol > 0) || !(o->pivot_tol < 1) || o->max_pivots < 0 ||
+      o->max_restarts < 0 || o->max_passes < 1)
+    return finish(r, LK_INVALID_ARGUMENT, "invalid options");
+  if (p->n > ws->nmax) return finish(r, LK_CAPACITY_EXCEEDED, "n exceeds the workspace's nmax");
+  int n = p->n;
+  if (n == 0) {
+    r->residual = r->residual_rel = 0.0;
+    return finish(r, LK_OK, "empty problem");
+  }
+  for (int i = 0; i < n; i++) z[i] = w[i] = 0.0;
+  lk_status s = lk_lcp_check(p, NULL);
+  if (s != LK_OK)
+    return finish(r, s, s == LK_NON_FINITE ? "non-finite input" : "invalid problem");
+  if (o->basis_in) {
+    for (int i = 0; i < n; i++)
+      if (o->basis_in[i] > LK_LCP_UPPER) return finish(r, LK_INVALID_ARGUMENT, "bad basis_in state");
+  }
+
+  s = type->solve(p, o, ws, z, r);
+  if (!r->detail) r->detail = "";
+
+  /* Whatever the solver says, the answer is what the check measures. */
+  if (!lk_all_finite(z, (size_t)n)) {
+    for (int i = 0; i < n; i++) z[i] = 0.0;
+    if (s == LK_OK) s = LK_NON_FINITE;
+  }
+  double scale;
+  r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  if (!isfinite(r->residual)) {
+    /* Finite input and finite z can still overflow M z + q. */
+    for (int i = 0; i < n; i++) z[i] = 0.0;
+    r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+    if (s == LK_OK) s = LK_NON_FINITE;
+  }
+  r->residual_rel = r->residual / scale;
+  if (s == LK_OK && !(r->residual_rel <= o->tol)) {
+    s = LK_NOT_CONVERGED;
+    r->detail = "the solver finished but its residual is above the tolerance";
+  }
+  r->status = s;
+  return s;
+}

@@ -1,0 +1,146 @@
+/* Shared between the LCP solvers (not installed). */
+#ifndef LK_LCP_INTERNAL_H
+#define LK_LCP_INTERNAL_H
+
+#include <math.h>
+
+#include "core/internal.h"
+#include "linkage/lcp.h"
+
+/* A solver fills z (finite) and the report's solver-specific fields
+ * (pivots, warm, restarts, passes, ray_certified, detail) and returns its
+ * status; lk_lcp_solve then recomputes w = M z + q, measures the residual
+ * and refuses success above the tolerance. The problem has been checked. */
+struct lk_lcp_solver {
+  const char *name;
+  lk_status (*solve)(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
+                     double *z, lk_lcp_report *r);
+};
+
+/* Scratch shared by the solvers (one solve at a time uses it): three
+ * nmax x nmax matrices and vectors of nmax entries. */
+enum { LK_LCP_NMAT = 3, LK_LCP_NVEC = 12, LK_LCP_NIVEC = 13, LK_LCP_NBVEC = 5 };
+struct lk_lcp_workspace {
+  int nmax;
+  double *mat[LK_LCP_NMAT];
+  double *vec[LK_LCP_NVEC];
+  int *ivec[LK_LCP_NIVEC];
+  unsigned char *bvec[LK_LCP_NBVEC];
+};
+
+/* max/min for finite values: libm's fmax is a call (NaN rules), too slow
+ * in the inner loops of small solves. Callers keep NaN out. */
+static inline double lk_maxd(double a, double b) { return a > b ? a : b; }
+
+static inline int lk_lcp_ldm(const lk_lcp *p) { return p->ldm > 0 ? p->ldm : p->n; }
+
+/* Constant bounds of row i (0 and +inf when the arrays are NULL). */
+static inline double lk_lcp_lo(const lk_lcp *p, int i) { return p->lo ? p->lo[i] : 0.0; }
+static inline double lk_lcp_hi(const lk_lcp *p, int i) { return p->hi ? p->hi[i] : INFINITY; }
+static inline int lk_lcp_fidx(const lk_lcp *p, int i) { return p->findex ? p->findex[i] : -1; }
+
+/* Bounds of row i at z (friction-index rows depend on z). */
+static inline void lk_lcp_bounds_at(const lk_lcp *p, const double *z, int i, double *lo,
+                                    double *hi) {
+  int j = lk_lcp_fidx(p, i);
+  if (j >= 0) {
+    double b = p->mu[i] * fabs(z[j]);
+    *lo = -b;
+    *hi = b;
+  } else {
+    *lo = lk_lcp_lo(p, i);
+    *hi = lk_lcp_hi(p, i);
+  }
+}
+
+/* Natural-map residual of one row: |z - mid(lo, z - w, hi)|, computed by
+ * cases so that no cancellation hides a small w behind a large z. */
+static inline double lk_lcp_row_residual(double z, double w, double lo, double hi) {
+  double x = z - w;
+  if (x < lo) return fabs(z - lo);
+  if (x > hi) return fabs(z - hi);
+  return fabs(w);
+}
+
+/* lk_lcp_residual, also returning the scale of the relative residual,
+ * 1 + max_i max(|q_i|, sum_j |M_ij z_j|); w_out (may be NULL) receives
+ * M z + q. */
+double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
+                              double *w_out, double *scale);
+
+/* Solvers' shared tolerances. */
+#define LK_LCP_EPS 2.220446049250313e-16
+
+/* An L D L^T factorization of a symmetric matrix that grows and shrinks by
+ * one row and column at a time (ldlt.c): the clamped set of Dantzig's
+ * method. L is unit lower triangular, stored by columns (L_ij at
+ * L[j * ld + i]) so that the solves and the rank-one update run along
+ * contiguous memory. */
+typedef struct {
+  int k;       /* current order */
+  int ld;      /* capacity and leading dimension */
+  double *L;   /* ld x ld */
+  double *d;   /* ld: the diagonal of D */
+  double *tmp; /* ld: scratch */
+} lk_ldlt;
+
+/* Append row/column k: b = the k entries coupling it to the current rows,
+ * djj its diagonal entry. Returns 0 and leaves the factor unchanged when
+ * the new pivot (the Schur complement) is not above tol. O(k^2). */
+int lk_ldlt_append(lk_ldlt *f, const double *b, double djj, double tol);
+/* Remove row/column p (0 <= p < k): a positive rank-one update of the
+ * trailing block, then the shift. O(k^2). */
+void lk_ldlt_remove(lk_ldlt *f, int p);
+/* x <- (L D L^T)^-1 x. O(k^2). */
+void lk_ldlt_solve(const lk_ldlt *f, double *x);
+
+/* Solve A x = b in place (b <- x) for the k x k row-major A (leading
+ * dimension ld, overwritten by its LU factors) by Gaussian elimination with
+ * partial pivoting. Returns 0 when a pivot falls under 1e-13 of the
+ * largest entry (singular for this purpose). dense.c */
+int lk_lcp_lu_solve(double *A, int ld, int k, double *b);
+
+/* The standard LCP equivalent to a boxed one with friction-index rows
+ * (expand.c), for Lemke. Variables (and their rows) of the expansion: */
+enum {
+  LK_X_ORIG = 0,     /* an original row (z_i, or x_i = z_i - lo_i if boxed) */
+  LK_X_FRICTION_ROW, /* x_f = z_f + mu_f z_j of a large friction group */
+  LK_X_BETA,         /* weight of a vertex (va: normal, vb: vertex) */
+  LK_X_LAMBDA,       /* the sliding multiplier of a normal's box (va) */
+  LK_X_Y             /* y_i = max(-w_i, 0) of a boxed row (va) */
+};
+typedef struct {
+  int n0, n;            /* original and expanded sizes */
+  unsigned char *vkind; /* n */
+  int *va, *vb;         /* n */
+  int *yvar;            /* n0: the y variable of a row, or -1 */
+  int *fhead, *fnext;   /* n0: friction rows of each normal, a list */
+} lk_lcp_expansion;
+
+/* Size of the expansion; *ok = 0 when a normal row with friction rows
+ * admits negative values (lo < 0), which the expansion cannot express. */
+int lk_lcp_expansion_size(const lk_lcp *p, int *ok);
+/* Fill x and the expanded matrix (in terms of the unshifted variables:
+ * the rows' own offsets stay with the solver) and q. */
+void lk_lcp_expand(const lk_lcp *p, lk_lcp_expansion *x, double *E, int lde, double *qe);
+/* z (n0) from the expansion's variables (zc, n). */
+void lk_lcp_expand_map_back(const lk_lcp *p, const lk_lcp_expansion *x, const double *zc,
+                            double *z);
+/* A warm-start basis of the original rows in the expansion's variables. */
+void lk_lcp_expand_guess(const lk_lcp *p, const lk_lcp_expansion *x, const unsigned char *in,
+                         unsigned char *out);
+
+/* A problem read from a file (lcp_problem.c, lcp_yaml.c, lcp_dat.c). */
+struct lk_lcp_problem {
+  lk_lcp lcp;
+  double *M, *q, *lo, *hi, *mu;
+  int *findex;
+  char *name;
+};
+
+/* An empty problem of size n with M and q allocated (zeroed). */
+lk_lcp_problem *lk_lcp_problem_alloc(int n);
+/* Read a whole file (NUL-terminated) through the allocator hook. */
+lk_status lk_lcp_read_file(const char *path, char **text, size_t *len, lk_error *err);
+
+#endif

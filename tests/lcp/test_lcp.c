@@ -1,0 +1,1078 @@
+/* LCP solvers: published problems, an exhaustive oracle, random families,
+ * boxed, friction-index and mixed problems, warm starts and contracts. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "lcp_gen.h"
+#include "lcp_test.h"
+#include "linkage/linkage.h"
+
+#define NMAX 420
+
+static lk_lcp_workspace *g_ws;
+static lk_lcp_workspace *ws(void) {
+  if (!g_ws) g_ws = lk_lcp_workspace_new(NMAX);
+  return g_ws;
+}
+
+static lk_lcp dense(int n, const double *M, const double *q) {
+  lk_lcp p;
+  memset(&p, 0, sizeof p);
+  p.n = n;
+  p.M = M;
+  p.q = q;
+  return p;
+}
+
+static lk_status solve(const lk_lcp_solver *s, const lk_lcp *p, const lk_lcp_options *o, double *z,
+                       double *w, lk_lcp_report *r) {
+  return lk_lcp_solve(s, p, o, ws(), z, w, r);
+}
+
+/* Siconos' measure: max_i |min(z_i, w_i)| / (1 + max|q|), w recomputed in
+ * long double so the check does not share the solver's rounding. */
+static double std_residual(const lk_lcp *p, const double *z) {
+  int n = p->n, ld = p->ldm ? p->ldm : n;
+  double r = 0, qm = 0;
+  for (int i = 0; i < n; i++) {
+    long double w = p->q[i];
+    for (int j = 0; j < n; j++) w += (long double)p->M[i * ld + j] * z[j];
+    r = fmax(r, fabs(fmin(z[i], (double)w)));
+    qm = fmax(qm, fabs(p->q[i]));
+  }
+  return r / (1 + qm);
+}
+
+/* The boxed conditions checked one by one (not through lk_lcp_residual):
+ * the largest violation, relative to 1 + max|q| + max|M||z|. */
+static double box_violation(const lk_lcp *p, const double *z) {
+  int n = p->n, ld = p->ldm ? p->ldm : n;
+  double worst = 0, scale = 1, zmax = 0, mmax = 0;
+  for (int i = 0; i < n; i++) {
+    zmax = fmax(zmax, fabs(z[i]));
+    scale = fmax(scale, 1 + fabs(p->q[i]));
+    for (int j = 0; j < n; j++) mmax = fmax(mmax, fabs(p->M[i * ld + j]));
+  }
+  scale += mmax * zmax;
+  double tol = 1e-9 * scale;
+  for (int i = 0; i < n; i++) {
+    long double wl = p->q[i];
+    for (int j = 0; j < n; j++) wl += (long double)p->M[i * ld + j] * z[j];
+    double w = (double)wl, lo, hi;
+    if (p->findex && p->findex[i] >= 0) {
+      hi = p->mu[i] * fabs(z[p->findex[i]]);
+      lo = -hi;
+    } else {
+      lo = p->lo ? p->lo[i] : 0;
+      hi = p->hi ? p->hi[i] : INFINITY;
+    }
+    double v = fmax(fmax(lo - z[i], z[i] - hi), 0);
+    int at_lo = z[i] <= lo + tol, at_hi = z[i] >= hi - tol;
+    if (!(at_lo && at_hi)) {
+      if (at_lo)
+        v = fmax(v, -w);
+      else if (at_hi)
+        v = fmax(v, w);
+      else
+        v = fmax(v, fabs(w));
+    }
+    worst = fmax(worst, v);
+  }
+  return worst / scale;
+}
+
+static double maxdiff(const double *a, const double *b, int n) {
+  double d = 0;
+  for (int i = 0; i < n; i++) d = fmax(d, fabs(a[i] - b[i]));
+  return d;
+}
+
+/* ------------------------------------------------- textbook problems */
+
+/* A tableau Lemke with the smallest-index tie rule instead of the
+ * lexicographic one, to show that L7 really cycles without it: returns the
+ * pivot count on termination, -1 when a basis repeats. */
+static int plain_lemke_cycles(int n, const double *M, const double *q) {
+  double T[4][9];
+  int basis[4], seen[64][4], ns = 0;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < 2 * n + 2; j++) T[i][j] = 0;
+    T[i][i] = 1;
+    for (int j = 0; j < n; j++) T[i][n + j] = -M[i * n + j];
+    T[i][2 * n] = -1;
+    T[i][2 * n + 1] = q[i];
+    basis[i] = i;
+  }
+  int r = 0, ent = 2 * n;
+  for (int i = 1; i < n; i++)
+    if (q[i] < q[r]) r = i;
+  for (int it = 0; it < 60; it++) {
+    double piv = T[r][ent];
+    for (int j = 0; j < 2 * n + 2; j++) T[r][j] /= piv;
+    for (int i = 0; i < n; i++)
+      if (i != r) {
+        double f = T[i][ent];
+        for (int j = 0; j < 2 * n + 2; j++) T[i][j] -= f * T[r][j];
+      }
+    int lv = basis[r];
+    basis[r] = ent;
+    if (lv == 2 * n) return it + 1;
+    int b[4];
+    memcpy(b, basis, sizeof b);
+    for (int a = 0; a < n; a++)
+      for (int c = a + 1; c < n; c++)
+        if (b[c] < b[a]) {
+          int t = b[a];
+          b[a] = b[c];
+          b[c] = t;
+        }
+    for (int s = 0; s < ns; s++)
+      if (!memcmp(seen[s], b, (size_t)n * sizeof(int))) return -1;
+    memcpy(seen[ns++], b, (size_t)n * sizeof(int));
+    ent = lv < n ? lv + n : lv - n;
+    r = -1;
+    double tmin = INFINITY;
+    for (int i = 0; i < n; i++)
+      if (T[i][ent] > 1e-12 && T[i][2 * n + 1] / T[i][ent] < tmin - 1e-12) {
+        tmin = T[i][2 * n + 1] / T[i][ent];
+        r = i;
+      }
+    if (r < 0) return -2;
+  }
+  return -3;
+}
+
+static void test_textbook_problems(void) {
+  double z[4], w[4];
+  lk_lcp_report r;
+  /* L1: z = 0.5. */
+  double M1[] = {2}, q1[] = {-1};
+  lk_lcp p = dense(1, M1, q1);
+  for (int s = 0; s < 2; s++) {
+    LK_ASSERT_OK(solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0], 0.5, 1e-15);
+    LK_ASSERT_NEAR(w[0], 0, 1e-15);
+  }
+  /* L2: M = 0, q = -1: infeasible, a proven ray. */
+  double M2[] = {0}, q2[] = {-1};
+  p = dense(1, M2, q2);
+  LK_ASSERT_INT_EQ(solve(lk_lcp_lemke, &p, NULL, z, w, &r), LK_NO_SOLUTION);
+  LK_ASSERT_INT_EQ(r.ray_certified, 1);
+  LK_ASSERT_MSG(isfinite(z[0]) && isfinite(w[0]), "non-finite iterate on failure");
+  LK_ASSERT_INT_EQ(solve(lk_lcp_dantzig, &p, NULL, z, w, &r), LK_NO_SOLUTION);
+  /* L3 (Murty Ex. 2.2): no solution; y = (1, 1) is a certificate. */
+  double M3[] = {-2, 1, 1, -2}, q3[] = {-1, -1};
+  p = dense(2, M3, q3);
+  LK_ASSERT_INT_EQ(solve(lk_lcp_lemke, &p, NULL, z, w, &r), LK_NO_SOLUTION);
+  LK_ASSERT_INT_EQ(r.ray_certified, 1);
+  LK_ASSERT_INT_EQ(solve(lk_lcp_dantzig, &p, NULL, z, w, &r), LK_NO_SOLUTION);
+  /* L4 (Murty Ex. 2.8): z = (2, 1, 3, 1), w = 0. */
+  double M4[] = {1, -1, -1, -1, -1, 1, -1, -1, 1, 1, 2, 0, 1, 1, 0, 2}, q4[] = {3, 5, -9, -5};
+  p = dense(4, M4, q4);
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  double z4[] = {2, 1, 3, 1}, zero[4] = {0};
+  LK_ASSERT_NEAR(maxdiff(z, z4, 4), 0, 1e-13);
+  LK_ASSERT_NEAR(maxdiff(w, zero, 4), 0, 1e-13);
+  /* Non-symmetric: Dantzig refuses rather than solving something else. */
+  LK_ASSERT_INT_EQ(solve(lk_lcp_dantzig, &p, NULL, z, w, &r), LK_UNSUPPORTED);
+  /* L5 (Murty Ex. 2.9): ray termination; row 1 alone proves it. */
+  double M5[] = {-1, 0, -3, 1, -2, -5, -2, -1, -2}, q5[] = {-3, -2, -1};
+  p = dense(3, M5, q5);
+  LK_ASSERT_INT_EQ(solve(lk_lcp_lemke, &p, NULL, z, w, &r), LK_NO_SOLUTION);
+  LK_ASSERT_INT_EQ(r.ray_certified, 1);
+  /* L6 (Murty Ex. 2.10, M~(3), q^(3)): z = (8, 0, 0), w = (0, 4, 2). */
+  double M6[] = {1, 0, 0, 2, 1, 0, 2, 2, 1}, q6[] = {-8, -12, -14};
+  p = dense(3, M6, q6);
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  double z6[] = {8, 0, 0}, w6[] = {0, 4, 2};
+  LK_ASSERT_NEAR(maxdiff(z, z6, 3), 0, 1e-13);
+  LK_ASSERT_NEAR(maxdiff(w, w6, 3), 0, 1e-13);
+  LK_ASSERT_INT_EQ(r.pivots, 8); /* 2^3, see the Murty family test */
+  /* L7 (Kostreva 1979): q parallel to the covering vector, every ratio
+   * ties. The smallest-index rule revisits a basis; the lexicographic rule
+   * ends at z = (1/3, 1/3, 1/3). */
+  double M7[] = {1, 2, 0, 0, 1, 2, 2, 0, 1}, q7[] = {-1, -1, -1};
+  LK_ASSERT_INT_EQ(plain_lemke_cycles(3, M7, q7), -1);
+  p = dense(3, M7, q7);
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  double z7[] = {1.0 / 3, 1.0 / 3, 1.0 / 3};
+  LK_ASSERT_NEAR(maxdiff(z, z7, 3), 0, 1e-15);
+  LK_ASSERT_NEAR(maxdiff(w, zero, 3), 0, 1e-15);
+  LK_ASSERT_MSG(r.pivots <= 8, "L7 took %d pivots", r.pivots);
+}
+
+static void test_degenerate_problems(void) {
+  double z[4], w[4];
+  lk_lcp_report r;
+  /* Zeros in q: the first basis is degenerate (w1 = w3 = 0 basic). */
+  double M[] = {2, 1, 0, 1, 2, 1, 0, 1, 2}, q[] = {0, -1, 0};
+  lk_lcp p = dense(3, M, q);
+  for (int s = 0; s < 2; s++) {
+    LK_ASSERT_OK(solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0], 0, 1e-15);
+    LK_ASSERT_NEAR(z[1], 0.5, 1e-15);
+    LK_ASSERT_NEAR(z[2], 0, 1e-15);
+    LK_ASSERT_NEAR(w[1], 0, 1e-15);
+  }
+  /* q = 0: z = 0 at once, and zero pivots. */
+  double q0[] = {0, 0, 0};
+  p = dense(3, M, q0);
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_INT_EQ(r.pivots, 0);
+  /* Ties in the ratio test: identical rows of M and q (two contacts at
+   * the same place). w is unique, z is not. */
+  double Mt[] = {1, 1, 1, 1}, qt[] = {-1, -1};
+  p = dense(2, Mt, qt);
+  for (int s = 0; s < 2; s++) {
+    LK_ASSERT_OK(solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0] + z[1], 1, 1e-15);
+    LK_ASSERT_NEAR(fabs(w[0]) + fabs(w[1]), 0, 1e-15);
+  }
+  /* A zero row in an otherwise good problem: w_1 = 1 whatever z is. */
+  double Mz[] = {2, 0, 0, 0}, qz[] = {-1, 1};
+  p = dense(2, Mz, qz);
+  for (int s = 0; s < 2; s++) {
+    LK_ASSERT_OK(solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0], 0.5, 1e-15);
+    LK_ASSERT_NEAR(z[1], 0, 0);
+  }
+}
+
+/* Murty (1978), "Computational complexity of complementary pivot methods",
+ * Math. Programming Study 7, 61-73 (also Murty 1988, ch. 6): M~(n) lower
+ * triangular with 1 on the diagonal and 2 below it (a P-matrix, every
+ * principal minor 1), q^(n)_i = -(2^n + 2^(n-1) + ... + 2^(n-i+1)). The
+ * solution is z = (2^n, 0, ..., 0), and the complementary pivot method with
+ * covering vector e goes through all 2^n complementary cones: 2^n pivots,
+ * counting the one that brings z0 in and the one that takes it out. With
+ * q = -e (the form in Siconos' lcp_exp_murty) the solution is e_1. */
+static void test_murty_exponential(void) {
+  static double M[144], q[12], z[12], w[12];
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.max_pivots = 100000;
+  for (int n = 4; n <= 12; n++) {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) M[i * n + j] = i == j ? 1 : (j < i ? 2 : 0);
+    for (int i = 0; i < n; i++) {
+      double s = 0;
+      for (int k = 0; k <= i; k++) s += ldexp(1.0, n - k);
+      q[i] = -s;
+    }
+    lk_lcp p = dense(n, M, q);
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(lk_lcp_lemke, &p, &o, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0], ldexp(1.0, n), 0);
+    for (int i = 1; i < n; i++) LK_ASSERT_NEAR(z[i], 0, 0);
+    for (int i = 1; i < n; i++) LK_ASSERT_NEAR(w[i], ldexp(1.0, n - i), 0);
+    LK_ASSERT_INT_EQ(r.pivots, 1 << n);
+    printf("  Murty M~(%d), q^(%d): %d pivots\n", n, n, r.pivots);
+    for (int i = 0; i < n; i++) q[i] = -1;
+    LK_ASSERT_OK(solve(lk_lcp_lemke, &p, &o, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0], 1, 0);
+    for (int i = 1; i < n; i++) LK_ASSERT_NEAR(z[i], 0, 0);
+    printf("  Murty M~(%d), q = -e: %d pivots\n", n, r.pivots);
+  }
+  /* The default cap (1000 + 100 n) stops the exponential path honestly. */
+  int n = 12;
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int k = 0; k <= i; k++) s += ldexp(1.0, n - k);
+    q[i] = -s;
+  }
+  lk_lcp p = dense(n, M, q);
+  lk_lcp_report r;
+  LK_ASSERT_INT_EQ(solve(lk_lcp_lemke, &p, NULL, z, w, &r), LK_PIVOT_LIMIT);
+  LK_ASSERT_INT_EQ(r.pivots, 1000 + 100 * n);
+  LK_ASSERT_MSG(lk_all_finite_test(z, n) && lk_all_finite_test(w, n), "non-finite on failure");
+}
+
+/* ------------------------------------------------- Siconos' problems */
+
+typedef struct {
+  const char *file;
+  int solvable;
+  int nz; /* number of entries of the expected z given (0: not unique) */
+  double z[6];
+} siconos_case;
+
+static const siconos_case kSiconos[] = {
+    {"lcp_CPS_1.dat", 1, 0, {0}},
+    {"lcp_CPS_2.dat", 1, 3, {0, 1, 3}},
+    {"lcp_CPS_3.dat", 1, 4, {1.0 / 90, 2.0 / 45, 1.0 / 90, 2.0 / 45}},
+    {"lcp_CPS_4.dat", 1, 4, {2, 2, 2, 92}},
+    {"lcp_CPS_4bis.dat", 1, 4, {3, 3, 0, 83}},
+    {"lcp_CPS_5.dat", 1, 2, {0, 1}},
+    {"lcp_Pang_isolated_sol.dat", 1, 3, {1, 0, 0}},
+    {"lcp_Pang_isolated_sol_perturbed.dat", 0, 0, {0}},
+    {"lcp_deudeu.dat", 1, 2, {4.0 / 3, 7.0 / 3}},
+    {"lcp_enum_fails.dat", 1, 0, {0}},
+    {"lcp_exp_murty.dat", 1, 6, {0, 0, 0, 0, 0, 1}},
+    {"lcp_exp_murty2.dat", 1, 6, {0, 0, 0, 0, 0, 64}},
+    {"lcp_inf_sol_perturbed.dat", 1, 3, {1, 0, 1e-4}},
+    {"lcp_mmc.dat", 1, 0, {0}},
+    {"lcp_ortiz.dat", 1, 4, {2.0 / 3, 0, 1.0 / 3, 0}},
+    {"lcp_tobenna.dat", 1, 0, {0}},
+    {"lcp_trivial.dat", 1, 6, {1, 0.5, 1.0 / 3, 0.25, 0.2, 1.0 / 6}},
+};
+
+static void test_siconos_problems(void) {
+  char path[512];
+  int n_cases = (int)(sizeof kSiconos / sizeof kSiconos[0]);
+  for (int c = 0; c < n_cases; c++) {
+    const siconos_case *k = &kSiconos[c];
+    snprintf(path, sizeof path, "lcp/siconos/%s", k->file);
+    lk_lcp_problem *prob = NULL;
+    lk_error err, *errp = &err;
+    LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data(path), &prob, &err), errp);
+    if (!prob) continue;
+    const lk_lcp *p = lk_lcp_problem_lcp(prob);
+    double z[64], w[64];
+    lk_lcp_report r;
+    lk_status s = solve(lk_lcp_lemke, p, NULL, z, w, &r);
+    if (k->solvable) {
+      LK_ASSERT_MSG(s == LK_OK, "%s: %s (%s)", k->file, lk_status_name(s), r.detail);
+      double res = std_residual(p, z);
+      LK_ASSERT_MSG(res < 1e-10, "%s: relative residual %.3g", k->file, res);
+      for (int i = 0; i < k->nz; i++)
+        LK_ASSERT_MSG(fabs(z[i] - k->z[i]) <= 1e-12 * (1 + fabs(k->z[i])), "%s: z[%d] = %.17g, expected %.17g",
+                      k->file, i, z[i], k->z[i]);
+    } else {
+      /* Row 2 reads w_2 = -z_1 - 1 < 0: infeasible, and proven so. */
+      LK_ASSERT_MSG(s == LK_NO_SOLUTION && r.ray_certified, "%s: %s, certified %d", k->file,
+                    lk_status_name(s), r.ray_certified);
+    }
+    /* The symmetric ones go to Dantzig too. */
+    s = solve(lk_lcp_dantzig, p, NULL, z, w, &r);
+    if (s != LK_UNSUPPORTED) {
+      LK_ASSERT_MSG(s == LK_OK && std_residual(p, z) < 1e-10, "%s with Dantzig: %s", k->file,
+                    lk_status_name(s));
+    }
+    lk_lcp_problem_free(prob);
+  }
+}
+
+/* --------------------------------------------- the exhaustive oracle */
+
+/* Solve the k x k system A x = b (row-major, copied) by Gaussian
+ * elimination with partial pivoting; 0 if singular. */
+static int small_solve(int k, const double *A0, const double *b0, double *x) {
+  double A[64], b[8];
+  memcpy(A, A0, sizeof(double) * (size_t)(k * k));
+  memcpy(b, b0, sizeof(double) * (size_t)k);
+  for (int c = 0; c < k; c++) {
+    int p = c;
+    for (int i = c + 1; i < k; i++)
+      if (fabs(A[i * k + c]) > fabs(A[p * k + c])) p = i;
+    if (fabs(A[p * k + c]) < 1e-12) return 0;
+    for (int j = 0; j < k; j++) {
+      double t = A[p * k + j];
+      A[p * k + j] = A[c * k + j];
+      A[c * k + j] = t;
+    }
+    double t = b[p];
+    b[p] = b[c];
+    b[c] = t;
+    for (int i = c + 1; i < k; i++) {
+      double f = A[i * k + c] / A[c * k + c];
+      for (int j = c; j < k; j++) A[i * k + j] -= f * A[c * k + j];
+      b[i] -= f * b[c];
+    }
+  }
+  for (int i = k - 1; i >= 0; i--) {
+    double s = b[i];
+    for (int j = i + 1; j < k; j++) s -= A[i * k + j] * x[j];
+    x[i] = s / A[i * k + i];
+  }
+  return 1;
+}
+
+/* All complementary basic solutions of a standard LCP (n <= 8): every
+ * subset S of basic z's, M_SS z_S = -q_S, kept when z_S >= 0 and the
+ * other w's >= 0. Returns their number (solutions stored, up to 16). */
+static int enumerate(int n, const double *M, const double *q, double sols[16][8]) {
+  int count = 0;
+  for (unsigned mask = 0; mask < (1u << n); mask++) {
+    int idx[8], k = 0;
+    for (int i = 0; i < n; i++)
+      if (mask >> i & 1) idx[k++] = i;
+    double A[64], b[8], x[8], z[8] = {0};
+    for (int a = 0; a < k; a++) {
+      for (int c = 0; c < k; c++) A[a * k + c] = M[idx[a] * n + idx[c]];
+      b[a] = -q[idx[a]];
+    }
+    if (k > 0 && !small_solve(k, A, b, x)) continue;
+    int ok = 1;
+    for (int a = 0; a < k; a++) {
+      if (x[a] < -1e-10) ok = 0;
+      z[idx[a]] = x[a];
+    }
+    for (int i = 0; i < n && ok; i++) {
+      double w = q[i];
+      for (int j = 0; j < n; j++) w += M[i * n + j] * z[j];
+      if (!(mask >> i & 1) && w < -1e-10) ok = 0;
+    }
+    if (!ok) continue;
+    int dup = 0;
+    for (int s = 0; s < count; s++) dup |= maxdiff(sols[s], z, n) < 1e-9;
+    if (!dup && count < 16) memcpy(sols[count++], z, sizeof z);
+  }
+  return count;
+}
+
+static void test_enumeration_oracle(void) {
+  lk_rng rng;
+  lk_rng_seed(&rng, 2024);
+  double M[64], q[8], z[8], w[8], sols[16][8], zs[8];
+  int matched = 0, none = 0, tried = 0;
+  for (int t = 0; t < 600; t++) {
+    int n = 1 + t % 8, kind = (t / 8) % 4;
+    if (kind == 0) lk_gen_pmatrix(&rng, n, M, n);
+    if (kind == 1) lk_gen_nonsym_pd(&rng, n, M, n);
+    if (kind == 2) lk_gen_psd(&rng, n, 1 + n / 2, M, n);
+    if (kind == 3)
+      for (int i = 0; i < n * n; i++) M[i] = lk_rng_uniform(&rng, -1, 1); /* anything */
+    if (kind == 2)
+      lk_gen_q_solvable(&rng, n, M, n, 0.5, q, zs);
+    else
+      lk_gen_q_uniform(&rng, n, q);
+    int ns = enumerate(n, M, q, sols);
+    lk_lcp p = dense(n, M, q);
+    lk_lcp_report r;
+    lk_status s = solve(lk_lcp_lemke, &p, NULL, z, w, &r);
+    tried++;
+    if (kind <= 1) {
+      /* P-matrices: exactly one solution, and Lemke finds it. */
+      LK_ASSERT_INT_EQ(ns, 1);
+      LK_ASSERT_INT_EQ(s, LK_OK);
+      LK_ASSERT_NEAR(maxdiff(z, sols[0], n), 0, 1e-9);
+      matched++;
+    } else if (ns == 0) {
+      /* No complementary basic solution, so no solution at all (a
+       * solvable LCP has a basic one): nothing may claim success. */
+      LK_ASSERT_MSG(s != LK_OK, "n=%d kind=%d: solved a problem without solution", n, kind);
+      none++;
+    } else if (s == LK_OK) {
+      /* Lemke ends in a complementary basis: one of the oracle's. */
+      int found = 0;
+      for (int k = 0; k < ns; k++) found |= maxdiff(z, sols[k], n) < 1e-8;
+      LK_ASSERT_MSG(found, "n=%d kind=%d: Lemke's z is not a complementary solution", n, kind);
+      matched++;
+    } else {
+      /* Lemke may fail only where it is not guaranteed: kind 3. */
+      LK_ASSERT_MSG(kind == 3, "n=%d kind=%d: %s with %d solutions", n, kind, lk_status_name(s), ns);
+    }
+  }
+  printf("  oracle: %d problems, %d matched, %d without solution\n", tried, matched, none);
+  LK_ASSERT_MSG(matched > 400 && none > 10, "too few cases of each outcome: %d, %d", matched, none);
+}
+
+/* ------------------------------------------------- random families */
+
+typedef enum { F_SPD, F_PSD, F_NONSYM_PD, F_PMATRIX, F_FRICTION_ST, F_NFAM } family;
+static const char *const kFamily[] = {"SPD", "PSD rank-deficient", "non-symmetric PD",
+                                      "P-matrix", "Stewart-Trinkle friction"};
+
+/* Sizes: mostly small (the stepper's common case), some up to 200. */
+static int family_size(int t) {
+  if (t % 50 == 0) return 200;
+  if (t % 25 == 0) return 100 + (t * 37) % 100;
+  if (t % 10 == 0) return 50 + (t * 7) % 60;
+  return 2 + (t * 13) % 29;
+}
+
+static int make_family(lk_rng *rng, family f, int n, double *M, double *q) {
+  double zs[NMAX];
+  switch (f) {
+    case F_SPD:
+      lk_gen_spd(rng, n, 0.01, M, n);
+      lk_gen_q_uniform(rng, n, q);
+      return n;
+    case F_PSD:
+      lk_gen_psd(rng, n, n / 2 + 1, M, n);
+      lk_gen_q_solvable(rng, n, M, n, 0.5, q, zs);
+      return n;
+    case F_NONSYM_PD:
+      lk_gen_nonsym_pd(rng, n, M, n);
+      lk_gen_q_uniform(rng, n, q);
+      return n;
+    case F_PMATRIX:
+      lk_gen_pmatrix(rng, n, M, n);
+      lk_gen_q_uniform(rng, n, q);
+      return n;
+    default: {
+      lk_contacts c;
+      int nc = n / 6 > 0 ? n / 6 : 1;
+      lk_gen_contacts(rng, (nc + 1) / 2, nc, 0.6, &c);
+      int m = lk_gen_stewart_trinkle_size(&c, 4);
+      lk_gen_stewart_trinkle(&c, 4, M, m, q);
+      lk_contacts_free(&c);
+      return m;
+    }
+  }
+}
+
+static void test_random_families(void) {
+  static double M[NMAX * NMAX], q[NMAX], z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 77);
+  for (int f = 0; f < F_NFAM; f++) {
+    int count = 0, agree = 0, big = 0;
+    long pivots = 0;
+    double worst = 0;
+    for (int t = 0; t < 250; t++) {
+      int n = make_family(&rng, (family)f, family_size(t), M, q);
+      lk_lcp p = dense(n, M, q);
+      lk_lcp_report r;
+      lk_status s = solve(lk_lcp_lemke, &p, NULL, z1, w1, &r);
+      /* Every family is solvable: SPD and P by the P-property, PSD by
+       * construction of q, friction by Anitescu & Potra (1997). */
+      LK_ASSERT_MSG(s == LK_OK, "%s n=%d: Lemke %s (%s)", kFamily[f], n, lk_status_name(s), r.detail);
+      double v = box_violation(&p, z1);
+      worst = fmax(worst, v);
+      LK_ASSERT_MSG(v < 1e-9, "%s n=%d: violation %.3g", kFamily[f], n, v);
+      pivots += r.pivots;
+      count++;
+      big += n >= 100;
+      s = solve(lk_lcp_dantzig, &p, NULL, z2, w2, &r);
+      if (f == F_SPD || f == F_PSD) {
+        LK_ASSERT_MSG(s == LK_OK, "%s n=%d: Dantzig %s", kFamily[f], n, lk_status_name(s));
+        /* w is unique for symmetric PSD problems, z where M is PD. */
+        double dw = maxdiff(w1, w2, n), dz = maxdiff(z1, z2, n), sc = 1;
+        for (int i = 0; i < n; i++) sc = fmax(sc, fabs(z1[i]));
+        LK_ASSERT_MSG(dw < 1e-8 * sc, "%s n=%d: w differs by %.3g", kFamily[f], n, dw);
+        if (f == F_SPD) LK_ASSERT_MSG(dz < 1e-7 * sc, "%s n=%d: z differs by %.3g", kFamily[f], n, dz);
+        agree++;
+      } else {
+        LK_ASSERT_INT_EQ(s, LK_UNSUPPORTED); /* non-symmetric */
+      }
+    }
+    printf("  %-26s %d problems (%d with n >= 100), mean %.1f Lemke pivots, worst %.2g, %d agree\n",
+           kFamily[f], count, big, (double)pivots / count, worst, agree);
+  }
+}
+
+/* A Stewart-Trinkle problem on which Lemke's path runs into a ray while
+ * z0 is degenerately zero: the basis reached is then a solution, and must
+ * be reported as one (found by bench/lcp: family seed 4100, 13th problem). */
+static void test_ray_with_z0_at_zero_is_a_solution(void) {
+  static double M[NMAX * NMAX], q[NMAX], z[NMAX], w[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 4100);
+  int n = 0;
+  for (int t = 0; t <= 12; t++) {
+    lk_contacts c;
+    lk_gen_contacts(&rng, 8, 16, 0.6, &c);
+    n = lk_gen_stewart_trinkle_size(&c, 4);
+    lk_gen_stewart_trinkle(&c, 4, M, n, q);
+    lk_contacts_free(&c);
+  }
+  lk_lcp p = dense(n, M, q);
+  lk_lcp_report r;
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_MSG(box_violation(&p, z) < 1e-9, "violation %.3g", box_violation(&p, z));
+}
+
+/* PSD M with M y = 0 for some y >= 0 and q^T y < 0: for z >= 0 with
+ * M z + q >= 0, y^T (M z + q) = q^T y < 0 (M symmetric) is a contradiction,
+ * so the problem is infeasible (Farkas). */
+static void test_infeasible_problems_end_in_a_ray(void) {
+  static double A[NMAX * NMAX], M[NMAX * NMAX], q[NMAX], y[NMAX], z[NMAX], w[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 5);
+  int certified = 0, total = 0;
+  for (int t = 0; t < 150; t++) {
+    int n = t % 25 == 0 ? 120 : 2 + t % 20;
+    double yy = 0;
+    for (int i = 0; i < n; i++) {
+      y[i] = lk_rng_uniform(&rng, 0, 1) < 0.3 ? 0 : lk_rng_uniform(&rng, 0.1, 1);
+      yy += y[i] * y[i];
+    }
+    if (yy == 0) y[0] = 1, yy = 1;
+    lk_gen_psd(&rng, n, n, A, n);
+    /* M = P A P with P = I - y y^T / |y|^2. */
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double s = A[i * n + j];
+        M[i * n + j] = s;
+      }
+    for (int pass = 0; pass < 2; pass++) /* M <- P M, then M <- M P */
+      for (int j = 0; j < n; j++) {
+        double s = 0;
+        for (int i = 0; i < n; i++) s += y[i] * (pass ? M[j * n + i] : M[i * n + j]);
+        for (int i = 0; i < n; i++) {
+          if (pass)
+            M[j * n + i] -= s * y[i] / yy;
+          else
+            M[i * n + j] -= s * y[i] / yy;
+        }
+      }
+    lk_gen_q_uniform(&rng, n, q);
+    double qy = 0;
+    for (int i = 0; i < n; i++) qy += q[i] * y[i];
+    for (int i = 0; i < n; i++) q[i] -= (qy + sqrt(yy)) * y[i] / yy;
+    lk_lcp p = dense(n, M, q);
+    lk_lcp_report r;
+    lk_status s = solve(lk_lcp_lemke, &p, NULL, z, w, &r);
+    LK_ASSERT_MSG(s == LK_NO_SOLUTION, "n=%d: Lemke %s on an infeasible problem", n, lk_status_name(s));
+    certified += r.ray_certified;
+    LK_ASSERT_MSG(lk_all_finite_test(z, n) && lk_all_finite_test(w, n), "non-finite on failure");
+    s = solve(lk_lcp_dantzig, &p, NULL, z, w, &r);
+    LK_ASSERT_MSG(s == LK_NO_SOLUTION, "n=%d: Dantzig %s on an infeasible problem", n, lk_status_name(s));
+    total++;
+  }
+  printf("  infeasible: %d problems, %d rays certified\n", total, certified);
+  LK_ASSERT_MSG(certified >= total * 9 / 10, "only %d of %d rays certified", certified, total);
+}
+
+/* ----------------------------------------------- boxed and friction */
+
+static void test_single_contact_closed_form(void) {
+  /* A point mass (M = I): normal approach 1, tangential velocity v. With
+   * mu = 0.4: sliding (v = 2) gives friction -mu z_n at the bound with
+   * w_t = v - mu > 0; sticking (v = 0.1) gives z_t = -v, w_t = 0. */
+  double M[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1}, q[3] = {-1, 2, 0.1}, z[3], w[3];
+  double lo[3] = {0, -INFINITY, -INFINITY}, hi[3] = {INFINITY, INFINITY, INFINITY}, mu[3] = {0, 0.4, 0.4};
+  int fi[3] = {-1, 0, 0};
+  lk_lcp p = dense(3, M, q);
+  p.lo = lo, p.hi = hi, p.findex = fi, p.mu = mu;
+  for (int s = 0; s < 2; s++) {
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0], 1, 1e-15);
+    LK_ASSERT_NEAR(z[1], -0.4, 1e-15);
+    LK_ASSERT_NEAR(w[1], 1.6, 1e-15);
+    LK_ASSERT_NEAR(z[2], -0.1, 1e-15);
+    LK_ASSERT_NEAR(w[2], 0, 1e-15);
+  }
+  /* Coupled: sliding friction feeds back into the normal row through
+   * M[0][1] = 0.5, so z_n = 1 / (1 - 0.5 mu), with friction exactly at
+   * the bound -mu z_n. Freezing the bound at the frictionless normal force
+   * (ODE's scheme) would give z_n = 1 + 0.5 mu and leave the cone. */
+  double Mc[9] = {1, 0.5, 0, 0.5, 1, 0, 0, 0, 1}, qc[3] = {-1, 2, 0}, muc[3] = {0, 0.5, 0.5};
+  p.M = Mc, p.q = qc, p.mu = muc;
+  for (int s = 0; s < 2; s++) {
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+    LK_ASSERT_NEAR(z[0], 4.0 / 3, 1e-14);
+    LK_ASSERT_NEAR(z[1], -2.0 / 3, 1e-14);
+    LK_ASSERT_NEAR(w[0], 0, 1e-14);
+    LK_ASSERT_NEAR(w[1], 2, 1e-14);
+    LK_ASSERT_INT_EQ(r.fallback, 0);
+  }
+}
+
+static void test_boxed_problems(void) {
+  static double M[NMAX * NMAX], q[NMAX], lo[NMAX], hi[NMAX], z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 99);
+  for (int t = 0; t < 200; t++) {
+    int n = t % 40 == 0 ? 150 : 1 + t % 25;
+    lk_gen_spd(&rng, n, 0.05, M, n);
+    lk_gen_q_uniform(&rng, n, q);
+    for (int i = 0; i < n; i++) {
+      double u = lk_rng_uniform(&rng, 0, 1);
+      lo[i] = u < 0.2 ? -INFINITY : (u < 0.5 ? -lk_rng_uniform(&rng, 0, 0.5) : 0.0);
+      u = lk_rng_uniform(&rng, 0, 1);
+      hi[i] = u < 0.3 ? INFINITY : lk_rng_uniform(&rng, 0.05, 0.5);
+      if (u > 0.95) hi[i] = lo[i] = isinf(lo[i]) ? 0.1 : lo[i]; /* fixed */
+    }
+    lk_lcp p = dense(n, M, q);
+    p.lo = lo, p.hi = hi;
+    lk_lcp_report r1, r2;
+    lk_status s1 = solve(lk_lcp_lemke, &p, NULL, z1, w1, &r1);
+    lk_status s2 = solve(lk_lcp_dantzig, &p, NULL, z2, w2, &r2);
+    LK_ASSERT_MSG(s1 == LK_OK && s2 == LK_OK, "n=%d: %s / %s", n, lk_status_name(s1), lk_status_name(s2));
+    LK_ASSERT_MSG(box_violation(&p, z1) < 1e-9 && box_violation(&p, z2) < 1e-9, "n=%d: violation", n);
+    /* SPD: the box problem has one solution. */
+    LK_ASSERT_MSG(maxdiff(z1, z2, n) < 1e-8, "n=%d: solvers differ by %.3g", n, maxdiff(z1, z2, n));
+    LK_ASSERT_INT_EQ(r2.fallback, 0);
+  }
+}
+
+/* Bodies resting on uneven ground through several contacts each (rank
+ * deficient M = J W J^T, as real contact problems are), with tangent rows
+ * bounded by mu times their normal. Both solvers must solve them all. A
+ * second, regularized set (M + 1e-6 I, nearly singular) is harder for
+ * pivoting: there a failure must be reported as one, never as success. */
+static void test_friction_index_problems(void) {
+  static double M[NMAX * NMAX], q[NMAX], lo[NMAX], hi[NMAX], mu[NMAX], z[NMAX], w[NMAX];
+  static int fi[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 31);
+  int total = 0, fallbacks = 0, sliding = 0, solved[2] = {0, 0}, reg_total = 0;
+  const double mus[3] = {0.2, 0.5, 0.8};
+  for (int t = 0; t < 300; t++) {
+    int regularized = t >= 200;
+    int nc = t % 40 == 0 ? 30 : 1 + t % 12;
+    lk_contacts c;
+    lk_gen_contacts(&rng, (nc + 1) / 2, nc, mus[t % 3], &c);
+    int n = 3 * nc;
+    lk_gen_contacts_boxed(&c, regularized ? 1e-6 : 0.0, M, n, q, lo, hi, fi, mu);
+    lk_contacts_free(&c);
+    lk_lcp p = dense(n, M, q);
+    p.lo = lo, p.hi = hi, p.findex = fi, p.mu = mu;
+    for (int s = 0; s < 2; s++) {
+      lk_lcp_report r;
+      lk_status st = solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r);
+      if (!regularized)
+        LK_ASSERT_MSG(st == LK_OK, "%d contacts, mu %g, %s: %s (%s)", nc, mu[1], s ? "Dantzig" : "Lemke",
+                      lk_status_name(st), r.detail);
+      if (st == LK_OK) {
+        double v = box_violation(&p, z);
+        LK_ASSERT_MSG(v < 1e-9, "%d contacts, %s: violation %.3g", nc, s ? "Dantzig" : "Lemke", v);
+        if (regularized) solved[s]++;
+      } else {
+        LK_ASSERT_MSG(lk_all_finite_test(z, n), "non-finite on failure");
+      }
+      if (s && !regularized) fallbacks += r.fallback;
+      for (int i = 0; i < n && !s && !regularized; i++)
+        sliding += fi[i] >= 0 && z[fi[i]] > 1e-9 && fabs(fabs(z[i]) - mu[i] * z[fi[i]]) < 1e-12;
+    }
+    total += !regularized;
+    reg_total += regularized;
+  }
+  printf("  friction: %d problems, %d tangent rows at the cone's edge, Dantzig fell back to Lemke %d times;\n"
+         "  regularized: Lemke solved %d/%d, Dantzig %d/%d\n",
+         total, sliding, fallbacks, solved[0], reg_total, solved[1], reg_total);
+  LK_ASSERT_MSG(sliding > 100, "the family hardly slides (%d)", sliding);
+  /* Dantzig itself should finish most of them (a regression guard). */
+  LK_ASSERT_MSG(fallbacks <= total / 10, "Dantzig fell back %d times in %d", fallbacks, total);
+  LK_ASSERT_MSG(solved[1] >= reg_total * 95 / 100 && solved[0] >= reg_total * 85 / 100,
+                "regularized: %d and %d of %d", solved[0], solved[1], reg_total);
+}
+
+/* Friction groups of 1 to 4 rows per normal (2-D contacts, 3-D ones, with
+ * torsion, with rolling): Lemke expands up to 3 rows as a box and larger
+ * groups row by row. SPD M: both solvers must agree with the conditions. */
+static void test_friction_groups_of_any_size(void) {
+  static double M[NMAX * NMAX], q[NMAX], lo[NMAX], hi[NMAX], mu[NMAX], z[NMAX], w[NMAX];
+  static int fi[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 6);
+  for (int t = 0; t < 120; t++) {
+    int m = 1 + t % 4, nc = 1 + (t / 4) % 8, n = nc * (m + 1);
+    lk_gen_spd(&rng, n, 0.1, M, n);
+    for (int i = 0; i < n; i++) {
+      int normal = i % (m + 1) == 0;
+      q[i] = normal ? lk_rng_uniform(&rng, -1, 0.2) : lk_rng_uniform(&rng, -1, 1);
+      lo[i] = normal ? 0 : -INFINITY;
+      hi[i] = INFINITY;
+      fi[i] = normal ? -1 : i - i % (m + 1);
+      mu[i] = normal ? 0 : lk_rng_uniform(&rng, 0.1, 0.9);
+    }
+    lk_lcp p = dense(n, M, q);
+    p.lo = lo, p.hi = hi, p.findex = fi, p.mu = mu;
+    for (int s = 0; s < 2; s++) {
+      lk_lcp_report r;
+      lk_status st = solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r);
+      LK_ASSERT_MSG(st == LK_OK, "groups of %d, %d contacts, %s: %s (%s)", m, nc, s ? "Dantzig" : "Lemke",
+                    lk_status_name(st), r.detail);
+      LK_ASSERT_MSG(box_violation(&p, z) < 1e-9, "groups of %d: violation %.3g", m, box_violation(&p, z));
+    }
+  }
+}
+
+static void test_mixed_problems_with_free_rows(void) {
+  static double M[NMAX * NMAX], q[NMAX], lo[NMAX], z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 4);
+  for (int t = 0; t < 150; t++) {
+    int n = t % 30 == 0 ? 120 : 2 + t % 20;
+    lk_gen_spd(&rng, n, 0.05, M, n);
+    lk_gen_q_uniform(&rng, n, q);
+    int nfree = 0;
+    for (int i = 0; i < n; i++) {
+      lo[i] = lk_rng_uniform(&rng, 0, 1) < 0.3 ? -INFINITY : 0.0;
+      nfree += isinf(lo[i]);
+    }
+    lk_lcp p = dense(n, M, q);
+    p.lo = lo;
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z1, w1, &r), lk_no_error);
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, NULL, z2, w2, &r), lk_no_error);
+    for (int i = 0; i < n; i++)
+      if (isinf(lo[i])) {
+        LK_ASSERT_NEAR(w1[i], 0, 1e-12);
+        LK_ASSERT_NEAR(w2[i], 0, 1e-12);
+      }
+    LK_ASSERT_MSG(maxdiff(z1, z2, n) < 1e-8, "n=%d (%d free): solvers differ by %.3g", n, nfree,
+                  maxdiff(z1, z2, n));
+  }
+  /* A free block with a zero diagonal is fine (no diagonal pivoting). */
+  double Ms[4] = {0, 1, 1, 0}, qs[2] = {1, -2}, lof[2] = {-INFINITY, -INFINITY}, z[2], w[2];
+  lk_lcp p = dense(2, Ms, qs);
+  p.lo = lof;
+  lk_lcp_report r;
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_NEAR(z[0], 2, 1e-15);
+  LK_ASSERT_NEAR(z[1], -1, 1e-15);
+  /* A singular and inconsistent free block: no z makes both w zero. */
+  double Mz[4] = {1, 1, 1, 1}, qz[2] = {1, 2};
+  p = dense(2, Mz, qz);
+  p.lo = lof;
+  LK_ASSERT_INT_EQ(solve(lk_lcp_lemke, &p, NULL, z, w, &r), LK_SINGULAR);
+  lk_status s = solve(lk_lcp_dantzig, &p, NULL, z, w, &r);
+  LK_ASSERT_MSG(s == LK_SINGULAR || s == LK_NO_SOLUTION, "Dantzig: %s", lk_status_name(s));
+}
+
+/* ------------------------------------------------------- contracts */
+
+static void test_bad_input(void) {
+  double M[4] = {2, 1, 1, 2}, q[2] = {-1, -1}, z[2] = {7, 7}, w[2] = {7, 7};
+  lk_lcp_report r;
+  const lk_lcp_solver *types[2] = {lk_lcp_lemke, lk_lcp_dantzig};
+  for (int s = 0; s < 2; s++) {
+    const lk_lcp_solver *t = types[s];
+    lk_lcp p = dense(2, M, q);
+    double Mn[4] = {2, NAN, 1, 2}, Mi[4] = {2, 1, INFINITY, 2}, qn[2] = {-1, NAN};
+    p.M = Mn;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_NON_FINITE);
+    LK_ASSERT_MSG(z[0] == 0 && z[1] == 0 && w[0] == 0 && w[1] == 0, "z, w not zeroed");
+    p.M = Mi;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_NON_FINITE);
+    p.M = M, p.q = qn;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_NON_FINITE);
+    p.q = q;
+    /* n = 0 is the empty problem: solved, nothing touched. */
+    p.n = 0;
+    z[0] = 7;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_OK);
+    LK_ASSERT_NEAR(z[0], 7, 0);
+    LK_ASSERT_NEAR(r.residual, 0, 0);
+    p.n = -1;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    p.n = 2;
+    double lo[2] = {0, 1}, hi[2] = {1, 0.5};
+    p.lo = lo, p.hi = hi;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    double lon[2] = {0, NAN};
+    p.lo = lon, p.hi = NULL;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    double loi[2] = {0, INFINITY};
+    p.lo = loi;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    p.lo = NULL;
+    int fi[2] = {-1, 5}, fi_self[2] = {0, -1}, fi_chain[2] = {1, 0};
+    double mu[2] = {0, 0.5}, mun[2] = {0, -0.5};
+    p.findex = fi, p.mu = mu;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    p.findex = fi_self;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    p.findex = fi_chain;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    int fi_ok[2] = {-1, 0};
+    p.findex = fi_ok, p.mu = mun;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    p.mu = NULL;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    p.findex = NULL;
+    p.ldm = 1;
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    p.ldm = 0;
+    LK_ASSERT_INT_EQ(solve(t, NULL, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    LK_ASSERT_INT_EQ(lk_lcp_solve(t, &p, NULL, NULL, z, w, &r), LK_INVALID_ARGUMENT);
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, NULL, w, &r), LK_INVALID_ARGUMENT);
+    LK_ASSERT_INT_EQ(solve(t, &p, NULL, z, w, NULL), LK_OK); /* no report wanted */
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.tol = -1;
+    LK_ASSERT_INT_EQ(solve(t, &p, &o, z, w, &r), LK_INVALID_ARGUMENT);
+    lk_lcp_options_default(&o);
+    unsigned char bad[2] = {0, 9};
+    o.basis_in = bad;
+    LK_ASSERT_INT_EQ(solve(t, &p, &o, z, w, &r), LK_INVALID_ARGUMENT);
+    /* Too big for the workspace. */
+    lk_lcp_workspace *small = lk_lcp_workspace_new(1);
+    LK_ASSERT_INT_EQ(lk_lcp_solve(t, &p, NULL, small, z, w, &r), LK_CAPACITY_EXCEEDED);
+    lk_lcp_workspace_free(small);
+  }
+  LK_ASSERT_MSG(lk_lcp_workspace_new(-1) == NULL, "negative capacity accepted");
+  {
+    lk_lcp p = dense(2, M, q);
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), 2);
+    double lo2[2] = {0, -1}, hi2[2] = {INFINITY, 1}, mu2[2] = {0, 0.5};
+    int fi2[2] = {-1, 0};
+    p.lo = lo2, p.hi = hi2;
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), 3); /* one boxed row */
+    p.findex = fi2, p.mu = mu2;
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), 4); /* a 1-row box: 2 betas + lambda */
+    p.n = -1;
+    LK_ASSERT_INT_EQ(lk_lcp_capacity_needed(&p), -1);
+  }
+  lk_lcp_workspace_free(NULL);
+  LK_ASSERT_MSG(lk_lcp_solver_by_name("lemke") == lk_lcp_lemke &&
+                    lk_lcp_solver_by_name("dantzig") == lk_lcp_dantzig && !lk_lcp_solver_by_name("pgs"),
+                "solver names");
+  /* Lemke's expansion needs room: n + boxed rows. */
+  double lo[2] = {0, 0}, hi[2] = {1, 1};
+  lk_lcp p = dense(2, M, q);
+  p.lo = lo, p.hi = hi;
+  lk_lcp_workspace *two = lk_lcp_workspace_new(2);
+  LK_ASSERT_INT_EQ(lk_lcp_solve(lk_lcp_lemke, &p, NULL, two, z, w, &r), LK_CAPACITY_EXCEEDED);
+  LK_ASSERT_OK(lk_lcp_solve(lk_lcp_dantzig, &p, NULL, two, z, w, &r), lk_no_error);
+  lk_lcp_workspace_free(two);
+}
+
+static void test_warm_starts(void) {
+  static double M[NMAX * NMAX], q[NMAX], z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX];
+  static unsigned char basis[NMAX], guess[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 8);
+  int outcome[2][4] = {{0}};
+  for (int t = 0; t < 240; t++) {
+    int n = t % 40 == 0 ? 100 : 3 + t % 20;
+    family f = t % 2 ? F_SPD : F_PMATRIX;
+    n = make_family(&rng, f, n, M, q);
+    lk_lcp p = dense(n, M, q);
+    const lk_lcp_solver *type = f == F_SPD && t % 4 == 1 ? lk_lcp_dantzig : lk_lcp_lemke;
+    int si = type == lk_lcp_dantzig;
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_out = basis;
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(type, &p, &o, z1, w1, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_COLD);
+    /* The exact basis: no pivots at all. */
+    memcpy(guess, basis, (size_t)n);
+    o.basis_in = guess;
+    o.basis_out = guess; /* aliasing is allowed */
+    LK_ASSERT_OK(solve(type, &p, &o, z2, w2, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_EXACT);
+    LK_ASSERT_INT_EQ(r.pivots, 0);
+    LK_ASSERT_NEAR(maxdiff(z1, z2, n), 0, 1e-10);
+    LK_ASSERT_MSG(!memcmp(guess, basis, (size_t)n), "basis changed on an exact warm start");
+    /* The previous step's basis with some contacts changed. */
+    for (int i = 0; i < n; i++)
+      if (lk_rng_uniform(&rng, 0, 1) < 0.15) guess[i] = guess[i] == LK_LCP_BASIC ? LK_LCP_LOWER : LK_LCP_BASIC;
+    LK_ASSERT_OK(solve(type, &p, &o, z2, w2, &r), lk_no_error);
+    LK_ASSERT_NEAR(maxdiff(z1, z2, n), 0, 1e-8); /* unique solutions */
+    outcome[si][r.warm]++;
+    LK_ASSERT_MSG(r.warm != LK_LCP_COLD, "warm start not reported");
+  }
+  /* A guess that leads nowhere falls back to a cold start: Lemke from the
+   * all-w basis of the bimatrix game CPS 4.4.23 ends in a ray (the cold
+   * start then restarts from the other corner); Dantzig clamping every row
+   * of a problem whose answer is z = 0 has to drop them all. */
+  {
+    double Mg[16] = {0, 0, 10, 20, 0, 0, 30, 15, 10, 20, 0, 0, 30, 15, 0, 0}, qg[4] = {-1, -1, -1, -1};
+    unsigned char low[4] = {0, 0, 0, 0}, all[3] = {1, 1, 1};
+    double zg[4], wg[4];
+    lk_lcp p = dense(4, Mg, qg);
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_in = low;
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(lk_lcp_lemke, &p, &o, zg, wg, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_FELL_BACK);
+    LK_ASSERT_NEAR(zg[0], 1.0 / 90, 1e-15);
+    double Md[9] = {1, 0, 0, 0, 2, 0, 0, 0, 3}, qd[3] = {1, 1, 1};
+    p = dense(3, Md, qd);
+    o.basis_in = all;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, zg, wg, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_FELL_BACK);
+    LK_ASSERT_NEAR(zg[0] + zg[1] + zg[2], 0, 0);
+  }
+  printf("  warm starts (exact/repaired/fell back): Lemke %d/%d/%d, Dantzig %d/%d/%d\n", outcome[0][1],
+         outcome[0][2], outcome[0][3], outcome[1][1], outcome[1][2], outcome[1][3]);
+  LK_ASSERT_MSG(outcome[0][2] > 10 && outcome[1][2] > 10, "few repaired warm starts");
+}
+
+static size_t g_allocs;
+static void *count_alloc(size_t n, void *u) {
+  (void)u;
+  g_allocs++;
+  return malloc(n);
+}
+static void *count_realloc(void *p, size_t n, void *u) {
+  (void)u;
+  g_allocs++;
+  return realloc(p, n);
+}
+static void count_free(void *p, void *u) {
+  (void)u;
+  free(p);
+}
+
+static void test_no_allocation_in_a_solve(void) {
+  static double M[200 * 200], q[200], lo[200], hi[200], mu[200], z[200], w[200];
+  static int fi[200];
+  static unsigned char basis[200];
+  lk_rng rng;
+  lk_rng_seed(&rng, 3);
+  lk_lcp_workspace *wsp = lk_lcp_workspace_new(200);
+  lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+  lk_set_allocator(&a);
+  g_allocs = 0;
+  for (int t = 0; t < 20; t++) {
+    lk_contacts c;
+    lk_gen_contacts(&rng, 10, 30, 0.7, &c);
+    lk_gen_contacts_boxed(&c, 0, M, 90, q, lo, hi, fi, mu);
+    lk_contacts_free(&c);
+    lk_lcp p = dense(90, M, q);
+    p.lo = lo, p.hi = hi, p.findex = fi, p.mu = mu;
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_out = basis;
+    lk_lcp_solve(lk_lcp_dantzig, &p, &o, wsp, z, w, NULL);
+    o.basis_in = basis;
+    lk_lcp_solve(lk_lcp_lemke, &p, &o, wsp, z, w, NULL);
+    p.findex = NULL, p.lo = p.hi = NULL;
+    lk_lcp_solve(lk_lcp_lemke, &p, NULL, wsp, z, w, NULL);
+    lk_lcp_solve(lk_lcp_dantzig, &p, NULL, wsp, z, w, NULL);
+  }
+  size_t during = g_allocs;
+  lk_set_allocator(NULL);
+  lk_lcp_workspace_free(wsp);
+  LK_ASSERT_INT_EQ(during, 0);
+}
+
+static void test_leading_dimension_and_determinism(void) {
+  static double M[60 * 60], Mp[60 * 64], q[60], z1[60], w1[60], z2[60], w2[60];
+  lk_rng rng;
+  lk_rng_seed(&rng, 12);
+  int n = 60;
+  lk_gen_spd(&rng, n, 0.01, M, n);
+  lk_gen_q_uniform(&rng, n, q);
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < 64; j++) Mp[i * 64 + j] = j < n ? M[i * n + j] : NAN; /* padding never read */
+  lk_lcp a = dense(n, M, q), b = dense(n, Mp, q);
+  b.ldm = 64;
+  for (int s = 0; s < 2; s++) {
+    const lk_lcp_solver *t = s ? lk_lcp_dantzig : lk_lcp_lemke;
+    LK_ASSERT_OK(solve(t, &a, NULL, z1, w1, NULL), lk_no_error);
+    LK_ASSERT_OK(solve(t, &b, NULL, z2, w2, NULL), lk_no_error);
+    LK_ASSERT_MSG(!memcmp(z1, z2, sizeof(double) * n) && !memcmp(w1, w2, sizeof(double) * n),
+                  "a leading dimension changed the result");
+    LK_ASSERT_OK(solve(t, &a, NULL, z2, w2, NULL), lk_no_error);
+    LK_ASSERT_MSG(!memcmp(z1, z2, sizeof(double) * n), "same input, different output");
+  }
+}
+
+static const lk_test tests[] = {
+    {"textbook problems L1-L7 (L7 cycles without the lexicographic rule)", test_textbook_problems},
+    {"degenerate problems: zeros in q, ties, zero rows", test_degenerate_problems},
+    {"Murty's exponential family, n = 4..12", test_murty_exponential},
+    {"Siconos' stored problems", test_siconos_problems},
+    {"exhaustive 2^n oracle, n <= 8", test_enumeration_oracle},
+    {"random families, Lemke vs Dantzig", test_random_families},
+    {"infeasible problems end in a (certified) ray", test_infeasible_problems_end_in_a_ray},
+    {"a ray with z0 at zero is a solution", test_ray_with_z0_at_zero_is_a_solution},
+    {"one contact in closed form, with coupling", test_single_contact_closed_form},
+    {"boxed problems", test_boxed_problems},
+    {"friction-index problems", test_friction_index_problems},
+    {"friction groups of 1 to 4 rows", test_friction_groups_of_any_size},
+    {"mixed problems with free rows", test_mixed_problems_with_free_rows},
+    {"bad input", test_bad_input},
+    {"warm starts", test_warm_starts},
+    {"no allocation in a solve", test_no_allocation_in_a_solve},
+    {"leading dimension and determinism", test_leading_dimension_and_determinism},
+    {NULL, NULL},
+};
+
+void lk_test_register(void) {
+  lk_test_suite("lcp solvers", tests);
+  lk_test_register_lcp_io();
+}

@@ -1,0 +1,220 @@
+/* LCP files (YAML and Siconos' format), the residual, and the updatable
+ * L D L^T factorization Dantzig's method keeps. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "lcp/lcp_internal.h"
+#include "lcp_gen.h"
+#include "lcp_test.h"
+#include "linkage/linkage.h"
+
+static lk_status parse(const char *text, lk_lcp_problem **p, lk_error *e) {
+  lk_error_clear(e);
+  return lk_lcp_problem_parse_yaml(text, strlen(text), "t.yaml", p, e);
+}
+
+static void test_yaml_files(void) {
+  lk_lcp_problem *prob;
+  lk_error e, *ep = &e;
+  LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data("lcp/murty_ex2_8.yaml"), &prob, &e), ep);
+  const lk_lcp *p = lk_lcp_problem_lcp(prob);
+  LK_ASSERT_INT_EQ(p->n, 4);
+  LK_ASSERT_NEAR(p->M[0 * 4 + 1], -1, 0);
+  LK_ASSERT_NEAR(p->M[2 * 4 + 2], 2, 0);
+  LK_ASSERT_NEAR(p->q[2], -9, 0);
+  LK_ASSERT_MSG(p->lo == NULL && p->hi == NULL && p->findex == NULL, "optional arrays present");
+  CU_ASSERT_STRING_EQUAL(lk_lcp_problem_name(prob), "Murty example 2.8");
+  lk_lcp_problem_free(prob);
+
+  LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data("lcp/friction.yaml"), &prob, &e), ep);
+  p = lk_lcp_problem_lcp(prob);
+  LK_ASSERT_INT_EQ(p->n, 3);
+  LK_ASSERT_MSG(p->lo && p->hi && p->findex && p->mu, "bounds missing");
+  LK_ASSERT_MSG(p->lo[1] == -INFINITY && p->hi[0] == INFINITY, "infinities not read");
+  LK_ASSERT_INT_EQ(p->findex[2], 0);
+  LK_ASSERT_NEAR(p->mu[1], 0.5, 0);
+  lk_lcp_problem_free(prob);
+  lk_lcp_problem_free(NULL);
+}
+
+typedef struct {
+  const char *text;
+  lk_status status;
+  int line, column;
+  const char *words; /* must appear in the message */
+} bad_case;
+
+static const bad_case kBad[] = {
+    {"M: [[1, 2], [3, 4]\nq: [1, 2]\n", LK_PARSE_ERROR, 2, 1, "flow sequence"},
+    {"M: [[1]]\nq: [1]\nqq: [2]\n", LK_SCHEMA_ERROR, 3, 1, "unknown key 'qq'"},
+    {"M:\n  - [2, 1]\n  - [1, 2, 3]\nq: [-1, -1]\n", LK_SCHEMA_ERROR, 3, 5, "'M[1]' must be a sequence of 2 numbers"},
+    {"M: [[1, x], [0, 1]]\nq: [1, 2]\n", LK_SCHEMA_ERROR, 1, 9, "M[0][1]"},
+    {"M: [[\"1\"]]\nq: [1]\n", LK_SCHEMA_ERROR, 1, 6, "quoted"},
+    {"M: [[1]]\nq: [.nan]\n", LK_SCHEMA_ERROR, 2, 5, "q[0]"},
+    {"M: [[1]]\nq: [.inf]\n", LK_SCHEMA_ERROR, 2, 5, "finite"},
+    {"M: [[1]]\nq: [1]\nlo: [2]\nhi: [1]\n", LK_SCHEMA_ERROR, 3, 6, "no value satisfies"},
+    {"M: [[1, 0], [0, 1]]\nq: [1, 1]\nfindex: [-1, 7]\nmu: [0, 1]\n", LK_SCHEMA_ERROR, 3, 14, "findex[1] = 7"},
+    {"M: [[1, 0], [0, 1]]\nq: [1, 1]\nfindex: [-1, 0]\nmu: [0, -1]\n", LK_SCHEMA_ERROR, 4, 9, "negative"},
+    {"M: [[1, 0], [0, 1]]\nq: [1, 1]\nfindex: [-1, 0]\n", LK_SCHEMA_ERROR, 3, 9, "needs 'mu'"},
+    {"M: [[1]]\n", LK_SCHEMA_ERROR, 1, 1, "missing key 'q'"},
+    {"q: [1]\n", LK_SCHEMA_ERROR, 1, 1, "missing key 'M'"},
+    {"", LK_SCHEMA_ERROR, 1, 1, "empty document"},
+    {"- 1\n- 2\n", LK_SCHEMA_ERROR, 1, 1, "mapping"},
+    {"M: [[1]]\nq: [1]\nq: [2]\n", LK_SCHEMA_ERROR, 3, 1, "duplicate key 'q'"},
+    {"M: [[1], [2]]\nq: [1]\n", LK_SCHEMA_ERROR, 1, 4, "1 rows"},
+    {"M: [[1]]\nq: 3\n", LK_SCHEMA_ERROR, 2, 4, "'q' must be"},
+    {"M: [[1]]\nq: [1]\nlo: [a]\n", LK_SCHEMA_ERROR, 3, 6, "lo[0]"},
+};
+
+static void test_yaml_errors_point_at_the_node(void) {
+  int n = (int)(sizeof kBad / sizeof kBad[0]);
+  for (int k = 0; k < n; k++) {
+    lk_lcp_problem *p = (lk_lcp_problem *)1;
+    lk_error e;
+    lk_status s = parse(kBad[k].text, &p, &e);
+    LK_ASSERT_MSG(s == kBad[k].status, "case %d: %s, expected %s (%s)", k, lk_status_name(s),
+                  lk_status_name(kBad[k].status), e.message);
+    LK_ASSERT_MSG(p == NULL, "case %d: output not cleared", k);
+    LK_ASSERT_MSG(e.line == kBad[k].line && e.column == kBad[k].column, "case %d: at %d:%d, expected %d:%d (%s)",
+                  k, e.line, e.column, kBad[k].line, kBad[k].column, e.message);
+    LK_ASSERT_MSG(strstr(e.message, kBad[k].words) != NULL, "case %d: message '%s' lacks '%s'", k,
+                  e.message, kBad[k].words);
+    CU_ASSERT_STRING_EQUAL(e.path, "t.yaml");
+  }
+  /* Files too: the path is in the error. */
+  lk_lcp_problem *p;
+  lk_error e;
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load(lk_test_data("lcp/bad_row.yaml"), &p, &e), LK_SCHEMA_ERROR);
+  LK_ASSERT_MSG(strstr(e.path, "bad_row.yaml") && e.line == 3 && e.column == 5, "at %s:%d:%d", e.path,
+                e.line, e.column);
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load(lk_test_data("lcp/no_such_file.yaml"), &p, &e), LK_IO_ERROR);
+  LK_ASSERT_MSG(strstr(e.path, "no_such_file.yaml") != NULL, "path missing: %s", e.path);
+}
+
+static void test_siconos_format(void) {
+  lk_lcp_problem *prob;
+  lk_error e, *ep = &e;
+  /* Column-major: the first line of numbers is the first column. */
+  const char *text = "2\n0\n2\n2\n2\t2\n1 3\n2 4\n-1 -2\n\nsome remark 1e5\n";
+  LK_ASSERT_OK(lk_lcp_problem_parse_siconos(text, strlen(text), "x.dat", &prob, &e), ep);
+  const lk_lcp *p = lk_lcp_problem_lcp(prob);
+  LK_ASSERT_INT_EQ(p->n, 2);
+  LK_ASSERT_NEAR(p->M[0 * 2 + 1], 2, 0); /* row 0, column 1 */
+  LK_ASSERT_NEAR(p->M[1 * 2 + 0], 3, 0);
+  LK_ASSERT_NEAR(p->q[1], -2, 0);
+  lk_lcp_problem_free(prob);
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load(lk_test_data("lcp/bad_storage.dat"), &prob, &e), LK_SCHEMA_ERROR);
+  LK_ASSERT_MSG(e.line == 2 && e.column == 1 && strstr(e.message, "storage"), "%d:%d %s", e.line, e.column,
+                e.message);
+  const char *trunc = "2\n0\n2\n2\n2 2\n1 0\n0 1\n-1\n";
+  LK_ASSERT_INT_EQ(lk_lcp_problem_parse_siconos(trunc, strlen(trunc), "x.dat", &prob, &e), LK_PARSE_ERROR);
+  LK_ASSERT_MSG(strstr(e.message, "end of file") && e.line == 9, "%d:%d %s", e.line, e.column, e.message);
+  const char *bad = "2\n0\n2\n2\n2 2\n1 0\n0 zz\n-1 -1\n";
+  LK_ASSERT_INT_EQ(lk_lcp_problem_parse_siconos(bad, strlen(bad), "x.dat", &prob, &e), LK_PARSE_ERROR);
+  LK_ASSERT_MSG(e.line == 7 && e.column == 3 && strstr(e.message, "'zz'"), "%d:%d %s", e.line, e.column,
+                e.message);
+  const char *huge = "100000000\n0\n";
+  LK_ASSERT_INT_EQ(lk_lcp_problem_parse_siconos(huge, strlen(huge), "x.dat", &prob, &e), LK_SCHEMA_ERROR);
+  const char *nonsq = "2\n0\n2\n3\n2 2\n";
+  LK_ASSERT_INT_EQ(lk_lcp_problem_parse_siconos(nonsq, strlen(nonsq), "x.dat", &prob, &e), LK_SCHEMA_ERROR);
+  LK_ASSERT_MSG(e.line == 4, "line %d", e.line);
+}
+
+static void test_residual(void) {
+  double M[4] = {2, 1, 1, 2}, q[2] = {-1, -1}, z[2] = {1.0 / 3, 1.0 / 3}, w[2] = {0, 0};
+  lk_lcp p;
+  memset(&p, 0, sizeof p);
+  p.n = 2, p.M = M, p.q = q;
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, z, w), 0, 4e-16);
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, z, NULL), 0, 4e-16);
+  /* |min(z, w)| of a wrong point: z = (1, 0), w = (1, 0): min 0, 0; then
+   * z = (0.5, 0): w = (0, -0.5): residual 0.5. */
+  double zb[2] = {0.5, 0};
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, zb, NULL), 0.5, 1e-16);
+  /* A w that is not M z + q is caught. */
+  double wb[2] = {0.25, 0};
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, z, wb), 0.25, 4e-16);
+  /* Boxed: z = hi with w < 0 is fine, z = hi with w > 0 is not. */
+  double lo[2] = {-1, -1}, hi[2] = {0.1, 0.1}, zh[2] = {0.1, 0.1};
+  p.lo = lo, p.hi = hi;
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, zh, NULL), 0, 0); /* w = (-0.7, -0.7) */
+  double q2[2] = {1, 1};
+  p.q = q2; /* w = (1.3, 1.3) > 0 at the upper bound: distance to lo side */
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, zh, NULL), 1.1, 1e-15);
+  /* Free rows: |w|. */
+  double lf[2] = {-INFINITY, -INFINITY};
+  p.lo = lf, p.hi = NULL, p.q = q;
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, zb, NULL), 0.5, 1e-16);
+  /* Invalid input never yields NaN or 0. */
+  double zn[2] = {NAN, 0};
+  LK_ASSERT_MSG(lk_lcp_residual(&p, zn, NULL) == INFINITY, "NaN z");
+  LK_ASSERT_MSG(lk_lcp_residual(NULL, z, NULL) == INFINITY, "NULL problem");
+  p.n = 0;
+  LK_ASSERT_NEAR(lk_lcp_residual(&p, NULL, NULL), 0, 0);
+  p.n = 2;
+  lk_error e;
+  p.lo = NULL;
+  double mu[2] = {0, 1};
+  int fi[2] = {-1, 3};
+  p.findex = fi, p.mu = mu;
+  LK_ASSERT_INT_EQ(lk_lcp_check(&p, &e), LK_INVALID_ARGUMENT);
+  LK_ASSERT_MSG(strstr(e.message, "findex[1]") != NULL, "%s", e.message);
+}
+
+/* The factorization against a direct solve of the same principal block,
+ * through random appends and removals. */
+static void test_ldlt_updates(void) {
+  enum { N = 40 };
+  static double A[N * N], L[N * N], d[N], tmp[N], b[N], x[N];
+  int idx[N], k = 0, in[N] = {0};
+  lk_rng rng;
+  lk_rng_seed(&rng, 17);
+  lk_gen_spd(&rng, N, 0.1, A, N);
+  lk_ldlt f = {0, N, L, d, tmp};
+  double worst = 0;
+  for (int step = 0; step < 400; step++) {
+    int j = lk_rng_int(&rng, N);
+    if (!in[j]) {
+      for (int c = 0; c < k; c++) b[c] = A[j * N + idx[c]];
+      LK_ASSERT_INT_EQ(lk_ldlt_append(&f, b, A[j * N + j], 1e-12), 1);
+      idx[k++] = j;
+      in[j] = 1;
+    } else {
+      int p = 0;
+      while (idx[p] != j) p++;
+      lk_ldlt_remove(&f, p);
+      for (int c = p; c < k - 1; c++) idx[c] = idx[c + 1];
+      k--;
+      in[j] = 0;
+    }
+    LK_ASSERT_INT_EQ(f.k, k);
+    /* Check (A_kk) x = b for a random b. */
+    for (int c = 0; c < k; c++) x[c] = b[c] = lk_rng_uniform(&rng, -1, 1);
+    lk_ldlt_solve(&f, x);
+    for (int a = 0; a < k; a++) {
+      double s = 0;
+      for (int c = 0; c < k; c++) s += A[idx[a] * N + idx[c]] * x[c];
+      worst = fmax(worst, fabs(s - b[a]));
+    }
+  }
+  LK_ASSERT_NEAR(worst, 0, 1e-11);
+  /* A dependent row is refused and leaves the factor as it was: the
+   * rank-one matrix of ones. */
+  f.k = 0;
+  b[0] = 1;
+  LK_ASSERT_INT_EQ(lk_ldlt_append(&f, b, 1.0, 0), 1);
+  LK_ASSERT_INT_EQ(lk_ldlt_append(&f, b, 1.0, 1e-12), 0);
+  LK_ASSERT_INT_EQ(f.k, 1);
+}
+
+static const lk_test tests[] = {
+    {"YAML files", test_yaml_files},
+    {"YAML errors point at the node", test_yaml_errors_point_at_the_node},
+    {"Siconos' format, column-major", test_siconos_format},
+    {"residual and checks", test_residual},
+    {"L D L^T appends and removals", test_ldlt_updates},
+    {NULL, NULL},
+};
+
+void lk_test_register_lcp_io(void) { lk_test_suite("lcp files and internals", tests); }
