@@ -25,4 +25,5 @@ include tests/io/local.mk
 include tests/grasp/local.mk
 include tests/tools/local.mk
 endif
+include tests/fuzz/local.mk
 EXTRA_DIST += tests/data

@@ -8,7 +8,8 @@
 /* Exit statuses shared by every subcommand. */
 enum {
   LK_EXIT_OK = 0,      /* done, and the result is what was asked for */
-  LK_EXIT_FAILED = 1,  /* ran, but the answer is a failure (e.g. no solution) */
+  LK_EXIT_FAILED = 1,  /* ran, but the answer is a failure (no solution, a
+                          failed simulation step, an unwritable output) */
   LK_EXIT_USAGE = 2    /* bad arguments or an unreadable/invalid file */
 };
 
@@ -21,6 +22,12 @@ typedef struct {
 
 int lk_cmd_lcp(int argc, char **argv);
 void lk_cmd_lcp_usage(FILE *out);
+int lk_cmd_simulate(int argc, char **argv);
+void lk_cmd_simulate_usage(FILE *out);
+int lk_cmd_check(int argc, char **argv);
+void lk_cmd_check_usage(FILE *out);
+int lk_cmd_info(int argc, char **argv);
+void lk_cmd_info_usage(FILE *out);
 
 /* Helpers for subcommands (linkage.c). */
 int lk_tool_is_help(const char *arg);

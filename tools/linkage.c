@@ -4,9 +4,14 @@
 #include <string.h>
 
 #include "config.h"
+#include "tools/cli.h"
 #include "tools/commands.h"
 
 static const lk_command kCommands[] = {
+    {"simulate", "run a mechanism file and write its trajectory (CSV, SVG plot)", lk_cmd_simulate,
+     lk_cmd_simulate_usage},
+    {"check", "validate mechanism files and summarize them", lk_cmd_check, lk_cmd_check_usage},
+    {"info", "print a mechanism's kinematic tree and elements", lk_cmd_info, lk_cmd_info_usage},
     {"lcp", "solve a linear complementarity problem read from a file", lk_cmd_lcp,
      lk_cmd_lcp_usage},
     {NULL, NULL, NULL, NULL},
@@ -32,18 +37,35 @@ void lk_tool_yaml_string(FILE *out, const char *s) {
 
 static void usage(FILE *out) {
   fprintf(out,
-          "usage: linkage <command> [options]\n"
-          "       linkage <command> --help\n"
+          "usage: linkage COMMAND [ARGS...]\n"
+          "       linkage COMMAND --help\n"
           "       linkage --version\n\n"
           "Articulated multibody dynamics with complementarity contact.\n\n"
           "commands:\n");
   for (const lk_command *c = kCommands; c->name; c++) fprintf(out, "  %-10s %s\n", c->name, c->summary);
+  fprintf(out,
+          "\nExit status: 0 success, 1 the work failed, 2 usage error or invalid file.\n"
+          "See linkage(1) and docs/format.md for the mechanism file format.\n");
 }
 
 static const lk_command *find(const char *name) {
   for (const lk_command *c = kCommands; c->name; c++)
     if (strcmp(c->name, name) == 0) return c;
   return NULL;
+}
+
+static int unknown(const char *name) {
+  const char *names[sizeof kCommands / sizeof kCommands[0]];
+  int n = 0;
+  for (const lk_command *c = kCommands; c->name; c++) names[n++] = c->name;
+  names[n] = NULL;
+  const char *sug = lk_cli_suggest(name, names);
+  if (sug)
+    fprintf(stderr, "linkage: unknown command '%s' (did you mean '%s'?)\n", name, sug);
+  else
+    fprintf(stderr, "linkage: unknown command '%s'\n", name);
+  fprintf(stderr, "Try 'linkage --help'.\n");
+  return LK_EXIT_USAGE;
 }
 
 int main(int argc, char **argv) {
@@ -66,17 +88,11 @@ int main(int argc, char **argv) {
       return LK_EXIT_OK;
     }
     const lk_command *c = find(argv[2]);
-    if (!c) {
-      fprintf(stderr, "linkage: unknown command '%s' (see linkage --help)\n", argv[2]);
-      return LK_EXIT_USAGE;
-    }
+    if (!c) return unknown(argv[2]);
     c->usage(stdout);
     return LK_EXIT_OK;
   }
   const lk_command *c = find(cmd);
-  if (!c) {
-    fprintf(stderr, "linkage: unknown command '%s' (see linkage --help)\n", cmd);
-    return LK_EXIT_USAGE;
-  }
+  if (!c) return unknown(cmd);
   return c->run(argc - 1, argv + 1);
 }

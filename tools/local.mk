@@ -4,5 +4,12 @@ bin_PROGRAMS += tools/linkage
 tools_linkage_SOURCES = \
 	%reldir%/linkage.c \
 	%reldir%/commands.h \
-	%reldir%/cmd_lcp.c
-tools_linkage_LDADD = $(LK_PROGLIBS)
+	%reldir%/cli.h \
+	%reldir%/cli.c \
+	%reldir%/cmd_lcp.c \
+	%reldir%/cmd_simulate.c \
+	%reldir%/cmd_check.c \
+	%reldir%/cmd_info.c
+tools_linkage_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
+tools_linkage_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
+dist_man_MANS += %reldir%/linkage.1

@@ -12,5 +12,6 @@
 #include "linkage/lcp.h"
 #include "linkage/constraint.h"
 #include "linkage/sim.h"
+#include "linkage/io.h"
 
 #endif

@@ -9,4 +9,5 @@ linkageinclude_HEADERS += \
 	%reldir%/collision.h \
 	%reldir%/lcp.h \
 	%reldir%/constraint.h \
-	%reldir%/sim.h
+	%reldir%/sim.h \
+	%reldir%/io.h

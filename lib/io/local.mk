@@ -1,1 +1,11 @@
-# lib/io: files added by this folder's work.
+# I/O: YAML mechanism descriptions (libyaml document API), --set overrides,
+# trajectory and contact CSV, SVG plots.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/io_internal.h \
+	%reldir%/outfile.c \
+	%reldir%/ydoc.h \
+	%reldir%/ydoc.c \
+	%reldir%/override.c \
+	%reldir%/load.c \
+	%reldir%/csv.c \
+	%reldir%/svg.c

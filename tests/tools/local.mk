@@ -1,6 +1,13 @@
-# tests/tools: the linkage program, run as a user would.
+# tests/tools: the linkage program, run as a user would: test_cli for
+# 'linkage lcp', test_mechanism_cli for simulate, check and info.
 check_PROGRAMS += tests/tools/test_cli
 TESTS += tests/tools/test_cli
 tests_tools_test_cli_SOURCES = %reldir%/test_cli.c
 tests_tools_test_cli_CFLAGS = $(LK_TESTFLAGS) $(YAML_CFLAGS)
 tests_tools_test_cli_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/tools/test_mechanism_cli
+TESTS += tests/tools/test_mechanism_cli
+tests_tools_test_mechanism_cli_SOURCES = %reldir%/test_mechanism_cli.c
+tests_tools_test_mechanism_cli_CFLAGS = $(LK_TESTFLAGS)
+tests_tools_test_mechanism_cli_LDADD = $(LK_TESTLIBS)

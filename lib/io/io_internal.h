@@ -1,0 +1,39 @@
+/* Helpers shared by the files of lib/io (not installed). */
+#ifndef LK_IO_INTERNAL_H
+#define LK_IO_INTERNAL_H
+
+#include <locale.h>
+#include <stdio.h>
+
+#include "linkage/error.h"
+
+/* The "C" locale, created once: numbers in files never depend on the
+ * locale a program has set. (locale_t)0 if it could not be created, in
+ * which case callers fall back to the current locale. */
+locale_t lk_io_c_locale(void);
+
+/* strerror() without its thread-safety problem. */
+const char *lk_io_strerror(int errnum, char *buf, size_t size);
+
+/* An output file that appears at its destination only when committed: it
+ * is written to "<dir>/.<name>.XXXXXX" (same directory, so the rename is
+ * atomic) and renamed over the destination by lk_outfile_commit(). A
+ * "stream" outfile writes to a FILE the caller owns and only flushes. */
+typedef struct {
+  FILE *f;
+  char *tmp;   /* temporary path (NULL for a stream) */
+  char *dest;  /* destination path (NULL for a stream) */
+  int failed;  /* a write failed (errno saved in err_no) */
+  int err_no;
+} lk_outfile;
+
+lk_status lk_outfile_open(lk_outfile *o, const char *path, lk_error *err);
+void lk_outfile_stream(lk_outfile *o, FILE *f);
+/* printf into the file in the C locale; remembers failures. */
+void lk_outfile_printf(lk_outfile *o, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void lk_outfile_puts(lk_outfile *o, const char *s);
+/* Flush, close and rename; the temporary file is removed on failure. */
+lk_status lk_outfile_commit(lk_outfile *o, lk_error *err);
+void lk_outfile_discard(lk_outfile *o);
+
+#endif

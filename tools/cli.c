@@ -1,0 +1,99 @@
+/* Shared helpers of the linkage subcommands. */
+#include "tools/cli.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+int lk_cli_usage_error(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+  fprintf(stderr, "linkage %s: ", cmd);
+  va_start(ap, fmt);
+  vfprintf(stderr, fmt, ap);
+  va_end(ap);
+  fprintf(stderr, "\nTry 'linkage %s --help'.\n", cmd);
+  return LK_EXIT_USAGE;
+}
+
+void lk_cli_print_error(const char *cmd, const lk_error *err) {
+  if (err->path[0] && err->line > 0)
+    fprintf(stderr, "%s:%d:%d: error: %s\n", err->path, err->line, err->column, err->message);
+  else if (err->path[0])
+    fprintf(stderr, "%s: error: %s\n", err->path, err->message);
+  else
+    fprintf(stderr, "linkage %s: error: %s\n", cmd,
+            err->message[0] ? err->message : lk_strerror(err->status));
+}
+
+lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
+                      lk_run_settings *run) {
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.set = set;
+  o.nset = nset;
+  o.run = run;
+  lk_error err;
+  lk_model *m = lk_model_load_file(path, &o, &err);
+  if (!m) lk_cli_print_error(cmd, &err);
+  return m;
+}
+
+/* Edit distance between short words (options are short). */
+static int distance(const char *a, const char *b) {
+  size_t la = strlen(a), lb = strlen(b);
+  if (la > 63 || lb > 63) return 99;
+  int row[64];
+  for (size_t j = 0; j <= lb; j++) row[j] = (int)j;
+  for (size_t i = 1; i <= la; i++) {
+    int diag = row[0];
+    row[0] = (int)i;
+    for (size_t j = 1; j <= lb; j++) {
+      int up = row[j], v = diag + (a[i - 1] != b[j - 1]);
+      if (up + 1 < v) v = up + 1;
+      if (row[j - 1] + 1 < v) v = row[j - 1] + 1;
+      row[j] = v;
+      diag = up;
+    }
+  }
+  return row[lb];
+}
+
+const char *lk_cli_suggest(const char *word, const char *const *names) {
+  const char *best = NULL;
+  int limit = strlen(word) / 3 > 1 ? (int)(strlen(word) / 3) : 1, bestd = limit + 1;
+  for (int i = 0; names[i]; i++) {
+    int d = distance(word, names[i]);
+    /* A prefix of an option is what getopt_long would accept if unique. */
+    if (strncmp(names[i], word, strlen(word)) == 0) d = 1;
+    if (d < bestd) bestd = d, best = names[i];
+  }
+  return best;
+}
+
+const char *lk_cli_suggest_option(const char *arg, const char *const *names) {
+  /* "--durat=3" -> "durat" */
+  while (*arg == '-') arg++;
+  char word[64];
+  size_t n = strcspn(arg, "=");
+  if (n >= sizeof word) return NULL;
+  memcpy(word, arg, n);
+  word[n] = '\0';
+  return word[0] ? lk_cli_suggest(word, names) : NULL;
+}
+
+int lk_cli_bad_option(const char *cmd, int c, char **argv, int optind_now, int optopt_now,
+                      const char *const *names) {
+  /* getopt_long leaves the offending word at argv[optind - 1] for long
+   * options; short ones are in optopt. */
+  const char *word = optind_now > 0 ? argv[optind_now - 1] : "";
+  if (c == ':') {
+    if (strncmp(word, "--", 2) == 0)
+      return lk_cli_usage_error(cmd, "option '%.*s' needs a value", (int)strcspn(word, "="), word);
+    if (optopt_now) return lk_cli_usage_error(cmd, "option '-%c' needs a value", optopt_now);
+    return lk_cli_usage_error(cmd, "option '%s' needs a value", word);
+  }
+  if (optopt_now) return lk_cli_usage_error(cmd, "unknown option '-%c'", optopt_now);
+  const char *sug = lk_cli_suggest_option(word, names);
+  if (sug) return lk_cli_usage_error(cmd, "unknown option '%s' (did you mean '--%s'?)", word, sug);
+  return lk_cli_usage_error(cmd, "unknown option '%s'", word);
+}

@@ -1,0 +1,32 @@
+/* Helpers shared by the linkage subcommands: loading a mechanism with
+ * overrides and printing errors the way compilers do, so that editors can
+ * jump to "file:line:column". */
+#ifndef LK_TOOLS_CLI_H
+#define LK_TOOLS_CLI_H
+
+#include "linkage/linkage.h"
+#include "tools/commands.h"
+
+/* Print "cmd: message" and the usual hint; returns LK_EXIT_USAGE. */
+int lk_cli_usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Print an error from the library: "file:line:column: error: message". */
+void lk_cli_print_error(const char *cmd, const lk_error *err);
+
+/* Load a mechanism file; on failure prints the error and returns NULL
+ * (the caller exits with LK_EXIT_USAGE). */
+lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
+                      lk_run_settings *run);
+
+/* The name of names[] (NULL-terminated) nearest to word, or NULL. */
+const char *lk_cli_suggest(const char *word, const char *const *names);
+
+/* The option of longopts nearest to an unknown one ("--durat"), or NULL. */
+const char *lk_cli_suggest_option(const char *arg, const char *const *names);
+
+/* Report what getopt_long returned for a bad option (c is '?' or ':');
+ * returns LK_EXIT_USAGE. */
+int lk_cli_bad_option(const char *cmd, int c, char **argv, int optind_now, int optopt_now,
+                      const char *const *names);
+
+#endif

@@ -1,0 +1,427 @@
+/* linkage simulate FILE.yaml: run a mechanism and write its trajectory as
+ * CSV (and optionally its contacts as CSV and chosen columns as an SVG
+ * plot), then summarize the run on stderr. */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tools/cli.h"
+#include "tools/commands.h"
+
+void lk_cmd_simulate_usage(FILE *f) {
+  fprintf(f,
+          "usage: linkage simulate FILE.yaml [OPTION]...\n"
+          "\n"
+          "Simulate a mechanism from its initial state and write the trajectory as CSV:\n"
+          "a column t, then <link>.x/.y/.z (world position of every link frame), then\n"
+          "<joint>.q and <joint>.v for 1-DoF joints or <joint>.q0.. and <joint>.v0.. for\n"
+          "ball and free joints. A summary of the run goes to stderr.\n"
+          "\n"
+          "  -d, --duration T        simulated time in seconds (default: the file's\n"
+          "                          simulate.duration, else 1)\n"
+          "  -o, --output PATH       trajectory CSV (default, and '-': standard output)\n"
+          "  -c, --contacts PATH     contact CSV, one row per contact per written step:\n"
+          "                          t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization\n"
+          "  -e, --every N           write every N-th step (default: the file's\n"
+          "                          simulate.every, else 1); the initial state and the\n"
+          "                          steps N, 2N, ... are written\n"
+          "  -s, --set KEY=VALUE     override a value of the file by dotted path, e.g.\n"
+          "                          options.timestep=0.0005 or materials.wood.mu_static=0.5;\n"
+          "                          repeatable\n"
+          "  -p, --plot PATH         write an SVG plot of chosen columns against time\n"
+          "      --plot-columns A,B  the columns to plot (default: the file's\n"
+          "                          simulate.plot_columns, else the joint positions)\n"
+          "  -q, --quiet             no progress bar and no summary\n"
+          "  -h, --help              show this help\n"
+          "\n"
+          "Files are written to a temporary name and renamed when complete: after a\n"
+          "failure no output file is left half-written.\n"
+          "Exit status: 0 success, 1 a step failed or an output could not be written,\n"
+          "2 a usage error or an invalid mechanism file.\n");
+}
+
+typedef struct {
+  const char *file, *output, *contacts, *plot, *plot_columns;
+  double duration;
+  long every;
+  int has_duration, has_every, quiet;
+  const char *set[256];
+  int nset;
+} args;
+
+static int parse_args(int argc, char **argv, args *a) {
+  static const struct option longopts[] = {{"duration", required_argument, NULL, 'd'},
+                                           {"output", required_argument, NULL, 'o'},
+                                           {"contacts", required_argument, NULL, 'c'},
+                                           {"every", required_argument, NULL, 'e'},
+                                           {"set", required_argument, NULL, 's'},
+                                           {"plot", required_argument, NULL, 'p'},
+                                           {"plot-columns", required_argument, NULL, 'P'},
+                                           {"quiet", no_argument, NULL, 'q'},
+                                           {"help", no_argument, NULL, 'h'},
+                                           {NULL, 0, NULL, 0}};
+  static const char *const names[] = {"duration", "output",       "contacts", "every", "set",
+                                      "plot",     "plot-columns", "quiet",    "help",  NULL};
+  memset(a, 0, sizeof *a);
+  int c;
+  optind = 0;
+  opterr = 0;
+  while ((optopt = 0, c = getopt_long(argc, argv, ":d:o:c:e:s:p:qh", longopts, NULL)) != -1) {
+    char *end;
+    switch (c) {
+      case 'd':
+        errno = 0;
+        a->duration = strtod(optarg, &end);
+        if (end == optarg || *end || errno || !isfinite(a->duration) || a->duration < 0)
+          return lk_cli_usage_error("simulate", "--duration '%s': expected a time in seconds >= 0",
+                                    optarg);
+        a->has_duration = 1;
+        break;
+      case 'e':
+        errno = 0;
+        a->every = strtol(optarg, &end, 10);
+        if (end == optarg || *end || errno || a->every < 1)
+          return lk_cli_usage_error("simulate", "--every '%s': expected an integer >= 1", optarg);
+        a->has_every = 1;
+        break;
+      case 'o':
+        a->output = optarg;
+        break;
+      case 'c':
+        a->contacts = optarg;
+        break;
+      case 'p':
+        a->plot = optarg;
+        break;
+      case 'P':
+        a->plot_columns = optarg;
+        break;
+      case 's':
+        if (a->nset == 256)
+          return lk_cli_usage_error("simulate", "too many --set options (256 at most)");
+        a->set[a->nset++] = optarg;
+        break;
+      case 'q':
+        a->quiet = 1;
+        break;
+      case 'h':
+        lk_cmd_simulate_usage(stdout);
+        return -1;
+      default:
+        return lk_cli_bad_option("simulate", c, argv, optind, optopt, names);
+    }
+  }
+  if (optind >= argc) return lk_cli_usage_error("simulate", "no mechanism file given");
+  if (optind + 1 < argc)
+    return lk_cli_usage_error("simulate", "one mechanism file at a time (got '%s' too)",
+                              argv[optind + 1]);
+  a->file = argv[optind];
+  if (a->plot_columns && !a->plot)
+    return lk_cli_usage_error("simulate", "--plot-columns needs --plot PATH");
+  if (a->output && a->plot && strcmp(a->output, a->plot) == 0)
+    return lk_cli_usage_error("simulate", "--output and --plot name the same file");
+  return 0;
+}
+
+/* ------------------------------------------------------------ plotting */
+
+typedef struct {
+  int n;                               /* columns plotted */
+  int col[LK_IO_MAX_PLOT_COLUMNS];     /* their trajectory indices */
+  char name[LK_IO_MAX_PLOT_COLUMNS][LK_IO_COLUMN_MAX];
+  double *t, *y[LK_IO_MAX_PLOT_COLUMNS];
+  long len, cap;
+} plot;
+
+static int add_column(const lk_model *m, plot *p, const char *name) {
+  int c = lk_trajectory_column_index(m, name);
+  if (c < 0) {
+    int nc = lk_trajectory_ncolumns(m);
+    char(*all)[LK_IO_COLUMN_MAX] = calloc((size_t)nc, LK_IO_COLUMN_MAX);
+    const char **ptr = calloc((size_t)nc + 1, sizeof *ptr);
+    const char *sug = NULL;
+    if (all && ptr) {
+      for (int i = 0; i < nc; i++) {
+        lk_trajectory_column_name(m, i, all[i], LK_IO_COLUMN_MAX);
+        ptr[i] = all[i];
+      }
+      sug = lk_cli_suggest(name, ptr);
+    }
+    int r = sug ? lk_cli_usage_error("simulate", "--plot-columns: no column '%s' (did you mean '%s'?)",
+                                     name, sug)
+                : lk_cli_usage_error("simulate",
+                                     "--plot-columns: no column '%s' (columns are t, "
+                                     "<link>.x/.y/.z, <joint>.q/.v; see the CSV header)",
+                                     name);
+    free(all);
+    free(ptr);
+    return r;
+  }
+  if (p->n == LK_IO_MAX_PLOT_COLUMNS)
+    return lk_cli_usage_error("simulate", "--plot-columns: at most %d columns", LK_IO_MAX_PLOT_COLUMNS);
+  p->col[p->n] = c;
+  snprintf(p->name[p->n], sizeof p->name[p->n], "%s", name);
+  p->n++;
+  return 0;
+}
+
+/* Columns from --plot-columns, else from the file, else the positions of
+ * the 1-DoF joints, else the height of every link (a free body's z is what
+ * one looks at first). */
+static int choose_columns(const lk_model *m, const args *a, const lk_run_settings *run, plot *p) {
+  int r;
+  if (a->plot_columns) {
+    char buf[4096];
+    snprintf(buf, sizeof buf, "%s", a->plot_columns);
+    for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+      while (*tok == ' ') tok++;
+      if (*tok && (r = add_column(m, p, tok))) return r;
+    }
+    if (p->n == 0) return lk_cli_usage_error("simulate", "--plot-columns: no column given");
+    return 0;
+  }
+  if (run->nplot > 0) {
+    for (int i = 0; i < run->nplot; i++)
+      if ((r = add_column(m, p, run->plot_columns[i]))) return r;
+    return 0;
+  }
+  int nl = lk_model_nlink(m);
+  for (int l = 1; l < nl && p->n < 8; l++)
+    if (lk_model_joint_nq(m, l) == 1) {
+      char name[LK_IO_COLUMN_MAX];
+      snprintf(name, sizeof name, "%s.q", lk_model_joint_name(m, l));
+      if ((r = add_column(m, p, name))) return r;
+    }
+  for (int l = 1; l < nl && p->n == 0; l++)
+    if (lk_model_joint_nq(m, l) > 1) {
+      char name[LK_IO_COLUMN_MAX];
+      snprintf(name, sizeof name, "%s.z", lk_model_link_name(m, l));
+      if ((r = add_column(m, p, name))) return r;
+    }
+  if (p->n == 0) return add_column(m, p, "t");
+  return 0;
+}
+
+static int plot_append(plot *p, const double *row) {
+  if (p->len == p->cap) {
+    long nc = p->cap ? 2 * p->cap : 1024;
+    double *t = realloc(p->t, (size_t)nc * sizeof *t);
+    if (!t) return 0;
+    p->t = t;
+    for (int k = 0; k < p->n; k++) {
+      double *y = realloc(p->y[k], (size_t)nc * sizeof *y);
+      if (!y) return 0;
+      p->y[k] = y;
+    }
+    p->cap = nc;
+  }
+  p->t[p->len] = row[0];
+  for (int k = 0; k < p->n; k++) p->y[k][p->len] = row[p->col[k]];
+  p->len++;
+  return 1;
+}
+
+static void plot_free(plot *p) {
+  free(p->t);
+  for (int k = 0; k < p->n; k++) free(p->y[k]);
+}
+
+/* ----------------------------------------------------------- progress */
+
+static double now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* A bar on stderr, only on a terminal and only once a run has taken long
+ * enough to be worth watching. */
+typedef struct {
+  int enabled, shown;
+  double start, last;
+} progress;
+
+static void progress_update(progress *pr, long step, long nsteps, double t, double duration) {
+  if (!pr->enabled) return;
+  double w = now();
+  if (w - pr->start < 0.5 || w - pr->last < 0.1) return;
+  pr->last = w;
+  pr->shown = 1;
+  double f = nsteps > 0 ? (double)step / (double)nsteps : 1;
+  int width = 30, fill = (int)(f * width);
+  char bar[40];
+  for (int i = 0; i < width; i++) bar[i] = i < fill ? '#' : '.';
+  bar[width] = '\0';
+  double eta = f > 0 ? (w - pr->start) * (1 - f) / f : 0;
+  fprintf(stderr, "\r[%s] %3d%%  t = %.3f / %g s  (%.0f s left) ", bar, (int)(100 * f), t,
+          duration, eta);
+  fflush(stderr);
+}
+
+static void progress_clear(progress *pr) {
+  if (pr->shown) fprintf(stderr, "\r\033[K");
+}
+
+/* ---------------------------------------------------------------- run */
+
+int lk_cmd_simulate(int argc, char **argv) {
+  args a;
+  int r = parse_args(argc, argv, &a);
+  if (r) return r < 0 ? LK_EXIT_OK : r;
+  lk_run_settings run;
+  lk_model *m = lk_cli_load("simulate", a.file, a.set, a.nset, &run);
+  if (!m) return LK_EXIT_USAGE;
+  double duration = a.has_duration ? a.duration : (run.duration >= 0 ? run.duration : 1.0);
+  long every = a.has_every ? a.every : (run.every > 0 ? run.every : 1);
+  double h = lk_model_options(m)->timestep;
+  /* Whole steps covering the duration, with a relative hair of slack so
+   * that 1 s / 1 ms is exactly 1000 steps, not 1001 from rounding. */
+  double steps_d = ceil(duration / h * (1 - 1e-12));
+  if (steps_d > 1e12) {
+    lk_model_free(m);
+    return lk_cli_usage_error("simulate", "--duration %g s at a timestep of %g s is %.3g steps; too many",
+                              duration, h, steps_d);
+  }
+  long nsteps = (long)steps_d;
+
+  plot p;
+  memset(&p, 0, sizeof p);
+  if (a.plot && (r = choose_columns(m, &a, &run, &p))) {
+    lk_model_free(m);
+    return r;
+  }
+
+  lk_error err;
+  lk_error_clear(&err);
+  int status = LK_EXIT_OK;
+  lk_trajectory_writer *tw = NULL;
+  lk_contact_writer *cw = NULL;
+  lk_data *d = NULL;
+  double *row = NULL;
+  int to_stdout = !a.output || strcmp(a.output, "-") == 0;
+  tw = to_stdout ? lk_trajectory_writer_stream(stdout, m, &err)
+                 : lk_trajectory_writer_open(a.output, m, &err);
+  if (!tw) goto io_failed;
+  if (a.contacts && !(cw = lk_contact_writer_open(a.contacts, &err))) goto io_failed;
+  d = lk_data_new(m);
+  row = calloc((size_t)lk_trajectory_ncolumns(m), sizeof *row);
+  if (!d || !row) {
+    fprintf(stderr, "linkage simulate: out of memory\n");
+    status = LK_EXIT_FAILED;
+    goto done;
+  }
+
+  progress pr = {isatty(STDERR_FILENO) && !a.quiet, 0, now(), 0};
+  double wall0 = now();
+  long step = 0;
+  double max_depth = 0;
+  int seen_contacts = 0;
+  for (;;) {
+    if (step % every == 0) {
+      lk_status st = lk_forward_kinematics(m, d);
+      if (st) {
+        progress_clear(&pr);
+        fprintf(stderr, "linkage simulate: at t = %g s the state is invalid: %s%s\n",
+                lk_data_time(d), lk_strerror(st), to_stdout ? "" : "; no output file was written");
+        status = LK_EXIT_FAILED;
+        goto done;
+      }
+      if (lk_trajectory_writer_add(tw, d, &err)) goto io_failed;
+      if (a.plot) {
+        lk_trajectory_row(m, d, row);
+        if (!plot_append(&p, row)) {
+          fprintf(stderr, "linkage simulate: out of memory collecting the plot\n");
+          status = LK_EXIT_FAILED;
+          goto done;
+        }
+      }
+      if (cw && lk_contact_writer_add_data(cw, m, d, NULL, &err)) goto io_failed;
+    }
+    if (step == nsteps) break;
+    lk_status st = lk_step(m, d);
+    if (st) {
+      progress_clear(&pr);
+      fprintf(stderr, "linkage simulate: step %ld (t = %g s) failed: %s%s\n", step + 1,
+              lk_data_time(d), lk_strerror(st), to_stdout ? "" : "; no output file was written");
+      status = LK_EXIT_FAILED;
+      goto done;
+    }
+    step++;
+    /* The deepest penetration over every step, not only the written ones. */
+    for (int i = 0, nc = lk_data_ncontact(d); i < nc; i++) {
+      double depth = lk_data_contact(d, i)->depth;
+      seen_contacts = 1;
+      if (depth > max_depth) max_depth = depth;
+    }
+    if ((step & 255) == 0) progress_update(&pr, step, nsteps, lk_data_time(d), duration);
+  }
+  double wall = now() - wall0;
+  progress_clear(&pr);
+
+  long rows = lk_trajectory_writer_rows(tw);
+  int ncol = lk_trajectory_ncolumns(m);
+  lk_status st = lk_trajectory_writer_close(tw, &err);
+  tw = NULL;
+  if (st) goto io_failed;
+  long crows = lk_contact_writer_rows(cw);
+  if (cw) {
+    st = lk_contact_writer_close(cw, &err);
+    cw = NULL;
+    if (st) goto io_failed;
+  }
+  if (a.plot) {
+    const double *ys[LK_IO_MAX_PLOT_COLUMNS];
+    const char *names[LK_IO_MAX_PLOT_COLUMNS];
+    for (int k = 0; k < p.n; k++) ys[k] = p.y[k], names[k] = p.name[k];
+    lk_plot_options po;
+    lk_plot_options_default(&po);
+    char title[300];
+    snprintf(title, sizeof title, "%s", lk_model_name(m) ? lk_model_name(m) : a.file);
+    po.title = title;
+    if ((st = lk_plot_svg(a.plot, &po, p.t, (int)p.len, ys, names, p.n, &err))) goto io_failed;
+  }
+
+  if (!a.quiet) {
+    double simt = lk_data_time(d);
+    fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", 
+            lk_model_name(m) ? lk_model_name(m) : a.file, simt, nsteps, h, wall);
+    if (wall > 0 && simt > 0)
+      fprintf(stderr, simt / wall >= 100 ? " (%.0fx real time)\n" : " (%.3gx real time)\n",
+              simt / wall);
+    else
+      fprintf(stderr, "\n");
+    if (seen_contacts)
+      fprintf(stderr, "  max penetration: %.3g m\n", max_depth);
+    else
+      fprintf(stderr, "  max penetration: n/a (no contacts were reported)\n");
+    fprintf(stderr, "  solver failures: n/a (not reported by this build)\n");
+    if (to_stdout)
+      fprintf(stderr, "  trajectory: %ld rows x %d columns on standard output\n", rows, ncol);
+    else
+      fprintf(stderr, "  wrote %s: %ld rows x %d columns\n", a.output, rows, ncol);
+    if (a.contacts) fprintf(stderr, "  wrote %s: %ld contact rows\n", a.contacts, crows);
+    if (a.plot) {
+      fprintf(stderr, "  wrote %s: ", a.plot);
+      for (int k = 0; k < p.n; k++) fprintf(stderr, "%s%s", k ? ", " : "", p.name[k]);
+      fprintf(stderr, " against t\n");
+    }
+  }
+  goto done;
+
+io_failed:
+  lk_cli_print_error("simulate", &err);
+  status = LK_EXIT_FAILED;
+done:
+  lk_trajectory_writer_discard(tw);
+  lk_contact_writer_discard(cw);
+  lk_data_free(d);
+  free(row);
+  plot_free(&p);
+  lk_model_free(m);
+  return status;
+}
