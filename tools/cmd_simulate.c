@@ -321,6 +321,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   long step = 0;
   double max_depth = 0;
   int seen_contacts = 0;
+  long solver_failures = 0, fallbacks = 0, unsettled = 0;
   for (;;) {
     if (step % every == 0) {
       lk_status st = lk_forward_kinematics(m, d);
@@ -353,11 +354,15 @@ int lk_cmd_simulate(int argc, char **argv) {
     }
     step++;
     /* The deepest penetration over every step, not only the written ones. */
-    for (int i = 0, nc = lk_data_ncontact(d); i < nc; i++) {
-      double depth = lk_data_contact(d, i)->depth;
+    for (int i = 0, nc = lk_data_ncontacts(d); i < nc; i++) {
+      double depth = lk_data_contact_report(d, i)->depth;
       seen_contacts = 1;
       if (depth > max_depth) max_depth = depth;
     }
+    const lk_step_report *rep = lk_data_step_report(d);
+    solver_failures += rep->solver_failures;
+    fallbacks += rep->fallbacks;
+    unsettled += rep->friction_unconverged;
     if ((step & 255) == 0) progress_update(&pr, step, nsteps, lk_data_time(d), duration);
   }
   double wall = now() - wall0;
@@ -399,7 +404,8 @@ int lk_cmd_simulate(int argc, char **argv) {
       fprintf(stderr, "  max penetration: %.3g m\n", max_depth);
     else
       fprintf(stderr, "  max penetration: n/a (no contacts were reported)\n");
-    fprintf(stderr, "  solver failures: n/a (not reported by this build)\n");
+    fprintf(stderr, "  solver failures: %ld (steps solved by a fallback: %ld; friction cone unsettled: %ld)\n",
+            solver_failures, fallbacks, unsettled);
     if (to_stdout)
       fprintf(stderr, "  trajectory: %ld rows x %d columns on standard output\n", rows, ncol);
     else

@@ -105,7 +105,8 @@ typedef struct {
   double normal_force;    /* sum of f_n, N */
   lk_vec3 shear_force;    /* sum of tangential forces, N */
   double slip_speed;      /* largest slip speed among its contacts */
-  double utilization;     /* largest utilization among its contacts */
+  double utilization;     /* |shear| / sum of mu_s f_n: the share of the
+                             static grip in use */
   double slip_score;      /* filtered score */
   int slip;               /* hysteretic slip flag */
   lk_vec3 pressure_centroid; /* f_n-weighted mean contact position */

@@ -32,6 +32,25 @@ extern "C" {
 
 lk_status lk_step(const lk_model *m, lk_data *d);
 
+/* What the last step did (valid after lk_step, also a failed one). */
+typedef struct {
+  lk_status status;       /* LK_OK, or why the constraint solve failed */
+  int nrows, nislands, ncontacts;
+  int lcp_solves;         /* LCP solves over all islands and passes */
+  int lemke_solves, dantzig_solves; /* successful solves by solver */
+  int lcp_pivots;
+  double lcp_residual;    /* worst relative residual of the accepted solves */
+  int solver_failures;    /* solves that failed before one succeeded */
+  int fallbacks;          /* islands solved by the other solver or with CFM */
+  int friction_passes;    /* most LCP passes one island needed */
+  int friction_unconverged; /* islands whose circle cone did not settle */
+  int state_changes;      /* contacts that switched static <-> dynamic */
+  double max_penetration; /* deepest contact, m */
+  double projection_error;/* loop/coupling error left after projection */
+} lk_step_report;
+
+const lk_step_report *lk_data_step_report(const lk_data *d);
+
 #ifdef __cplusplus
 }
 #endif

@@ -156,8 +156,10 @@ void lk_contact_finish(const lk_model *m, lk_data *d, int report) {
   c->ft = lk_v3_scale(lk_v3_add(lk_v3_scale(t1, z[1]), lk_v3_scale(t2, z[2])), 1.0 / h);
   c->slip = lk_v3_add(lk_v3_scale(t1, w[1]), lk_v3_scale(t2, w[2]));
   c->slip_speed = lk_v3_norm(c->slip);
+  /* A contact carrying no load (below a nanonewton: round-off of a
+   * separating or unloaded contact) has no meaningful utilization. */
   double cap = c->mu_static * c->fn;
-  c->utilization = cap > 0 ? lk_v3_norm(c->ft) / cap : 0;
+  c->utilization = c->fn > 1e-9 && cap > 0 ? lk_v3_norm(c->ft) / cap : 0;
   c->torsion = z[3] / h;
   c->rolling_moment = lk_v3_scale(lk_v3_add(lk_v3_scale(r1, z[4]), lk_v3_scale(r2, z[5])), 1.0 / h);
   c->state = mem->state;

@@ -6,6 +6,7 @@
 #include "core/internal.h"
 #include "io/io_internal.h"
 #include "linkage/collision.h"
+#include "linkage/constraint.h"
 #include "linkage/io.h"
 
 /* Columns: t | 3 per link (world excluded) | nq + nv per joint, joint by
@@ -258,60 +259,35 @@ void lk_contact_writer_discard(lk_contact_writer *w) {
   lk_free(w);
 }
 
-/* The coefficient two materials have together under the model's rule. */
-static double mix(lk_mix_rule rule, double a, double b) {
-  switch (rule) {
-    case LK_MIX_MIN:
-      return fmin(a, b);
-    case LK_MIX_MAX:
-      return fmax(a, b);
-    case LK_MIX_MEAN:
-      return 0.5 * (a + b);
-    default:
-      return sqrt(a * b);
-  }
-}
-
 lk_status lk_contact_row_of(const lk_model *m, const lk_data *d, int i, lk_contact_row *r) {
-  const lk_contact *c = lk_data_contact(d, i);
+  const lk_contact_report *c = lk_data_contact_report(d, i);
   if (!c || !r || lk_data_model(d) != m) return LK_INVALID_ARGUMENT;
-  double h = lk_model_options(m)->timestep;
   memset(r, 0, sizeof *r);
   r->t = lk_data_time(d);
-  r->link = lk_model_link_name(m, c->link_a);
-  r->other = lk_model_link_name(m, c->link_b);
-  r->position = c->pos;
+  r->link = lk_model_link_name(m, c->link);
+  r->other = lk_model_link_name(m, c->other);
+  r->position = c->position;
   r->normal = c->normal;
-  /* The impulses of the step (normal, t1, t2) over its duration. */
-  r->fn = c->impulse[0] / h;
-  r->ft = hypot(c->impulse[1], c->impulse[2]) / h;
-  /* Slip: the tangential part of the velocity of a's material point at
-   * the contact relative to b's. */
-  lk_vec3 va = lk_data_point_velocity(d, c->link_a, lk_tf_inv_point(lk_data_link_pose(d, c->link_a), c->pos));
-  lk_vec3 vb = lk_data_point_velocity(d, c->link_b, lk_tf_inv_point(lk_data_link_pose(d, c->link_b), c->pos));
-  lk_vec3 rel = lk_v3_sub(va, vb);
-  r->slip = lk_v3_norm(lk_v3_madd(rel, c->normal, -lk_v3_dot(rel, c->normal)));
-  int dynamic = c->friction == LK_FRICTION_DYNAMIC;
-  r->state = r->fn > 0 ? (dynamic ? "dynamic" : "static") : "open";
-  lk_material_spec ma, mb;
-  lk_model_material(m, lk_model_geom_material(m, c->geom_a), &ma);
-  lk_model_material(m, lk_model_geom_material(m, c->geom_b), &mb);
-  double mu = dynamic ? mix(lk_model_options(m)->friction_mix, ma.mu_dynamic, mb.mu_dynamic)
-                      : mix(lk_model_options(m)->friction_mix, ma.mu_static, mb.mu_static);
-  r->utilization = r->fn > 0 && mu > 0 ? r->ft / (mu * r->fn) : 0;
+  r->fn = c->fn;
+  r->ft = lk_v3_norm(c->ft);
+  r->slip = c->slip_speed;
+  int dynamic = c->state == LK_FRICTION_DYNAMIC;
+  r->state = c->fn > 0 ? (dynamic ? "dynamic" : "static") : "open";
+  r->utilization = c->utilization;
   return LK_OK;
 }
 
 lk_status lk_contact_writer_add_data(lk_contact_writer *w, const lk_model *m, const lk_data *d,
                                      double *max_depth, lk_error *err) {
   if (!w || !m || !d) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL writer, model or data");
-  int n = lk_data_ncontact(d);
+  int n = lk_data_ncontacts(d);
   for (int i = 0; i < n; i++) {
     lk_contact_row r;
     lk_status st = lk_contact_row_of(m, d, i, &r);
     if (st) return lk_error_set(err, st, "contact %d of the data cannot be read", i);
     if ((st = lk_contact_writer_add(w, &r, err))) return st;
-    if (max_depth && lk_data_contact(d, i)->depth > *max_depth) *max_depth = lk_data_contact(d, i)->depth;
+    double depth = lk_data_contact_report(d, i)->depth;
+    if (max_depth && depth > *max_depth) *max_depth = depth;
   }
   return LK_OK;
 }

@@ -93,7 +93,7 @@ void lk_sim_tactile(const lk_model *m, lk_data *d) {
       t->normal_force += c->fn;
       t->shear_force = lk_v3_madd(t->shear_force, c->ft, sign);
       if (c->slip_speed > t->slip_speed) t->slip_speed = c->slip_speed;
-      if (c->utilization > t->utilization) t->utilization = c->utilization;
+      t->utilization += c->mu_static * c->fn; /* the grip available, for now */
       t->pressure_centroid = lk_v3_madd(t->pressure_centroid, c->position, c->fn);
       t->twist_moment += sign * c->torsion;
       t->rolling_moment = lk_v3_madd(t->rolling_moment, c->rolling_moment, sign);
@@ -104,6 +104,11 @@ void lk_sim_tactile(const lk_model *m, lk_data *d) {
     lk_tactile *t = &sd->tactile[l];
     if (t->normal_force > 0)
       t->pressure_centroid = lk_v3_scale(t->pressure_centroid, 1.0 / t->normal_force);
+    /* What a sensor of the whole pad measures: its shear over the grip its
+     * load gives, |sum f_t| / sum mu_s f_n (unloaded contacts weigh
+     * nothing, unlike a maximum over contacts). */
+    double grip = t->utilization;
+    t->utilization = grip > 1e-9 ? lk_v3_norm(t->shear_force) / grip : 0;
     double raw = 0;
     if (t->ncontacts > 0)
       raw = fmax(t->slip_speed / o->slip_speed_threshold, t->utilization / o->utilization_threshold);
@@ -112,6 +117,10 @@ void lk_sim_tactile(const lk_model *m, lk_data *d) {
     if (t->slip && t->slip_score < o->slip_off) t->slip = 0;
   }
   sd->st->tactile_valid = 1;
+}
+
+const lk_step_report *lk_data_step_report(const lk_data *d) {
+  return d ? &d->sim.st->report : NULL;
 }
 
 int lk_data_ncontacts(const lk_data *d) { return d ? d->sim.st->ncontact : 0; }

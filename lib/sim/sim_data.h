@@ -14,23 +14,10 @@
 #include "linkage/constraint.h"
 #include "linkage/math.h"
 #include "linkage/model.h"
+#include "linkage/sim.h"
 
-/* What a step did (exposed through linkage/sim.h's lk_step_report). */
-typedef struct {
-  lk_status status;       /* LK_OK, or why the step failed */
-  int nrows, nislands, ncontacts;
-  int lcp_solves;         /* LCP solves over all islands and passes */
-  int lemke_solves, dantzig_solves; /* successful solves by solver */
-  int lcp_pivots;
-  double lcp_residual;    /* worst relative residual of the accepted solves */
-  int solver_failures;    /* solves of the chosen solver that failed */
-  int fallbacks;          /* islands solved by the other solver or with CFM */
-  int friction_passes;    /* largest re-alignment pass count of an island */
-  int friction_unconverged; /* islands whose circle cone did not settle */
-  int state_changes;      /* contacts that switched static <-> dynamic */
-  double max_penetration; /* deepest contact, m */
-  double projection_error;/* loop/coupling error after projection */
-} lk_sim_report;
+/* What a step did (public as lk_step_report, linkage/sim.h). */
+typedef lk_step_report lk_sim_report;
 
 /* Persistent memory of one contact across steps: its friction state and
  * tangent basis, and the warm-start states of its rows. */

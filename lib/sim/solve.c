@@ -121,7 +121,10 @@ static void build_matrix(island *is) {
   double dmax = 0;
   for (int i = 0; i < n; i++)
     dmax = fmax(dmax, lk_sim_delassus_entry(is->d, is->rows[i], is->rows[i]));
-  double ridge = RIDGE * dmax + is->cfm;
+  /* The ridge selects among the many answers of the trial and the
+   * fixed-normal pass (both convex); the full friction LCP is solved as
+   * posed, where pivoting resolves degeneracy and accuracy matters. */
+  double ridge = (is->sticking || is->fixed ? RIDGE * dmax : 0) + is->cfm;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     for (int j = i; j < n; j++) {
@@ -340,6 +343,12 @@ static lk_status solve_once(island *is, lk_sim_report *report) {
   /* Attempts in order: the chosen solver, the other one, then both with a
    * growing CFM. Dantzig cannot express a pyramid; Lemke takes anything. */
   int chosen = (o->solver == LK_SOLVER_DANTZIG && !pyramid) ? 1 : 0;
+  /* The sticking trial and the fixed-normal pass are convex quadratic
+   * programs (symmetric, no friction coupling): Dantzig's principal
+   * pivoting with its L D L^T updates is the method made for them, and
+   * takes them whatever the option (Lemke if it fails); options.solver
+   * chooses the solver of the friction LCP proper. */
+  if ((is->sticking || is->fixed) && !(pyramid && is->fixed)) chosen = 1;
   struct {
     int dantzig;
     double cfm;

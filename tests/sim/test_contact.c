@@ -597,7 +597,9 @@ static void test_slip_sensor(void) {
   for (int s = 0; s < 2; s++) {
     scene_opts o = scene_defaults();
     o.solver = kSolvers[s];
-    lk_model *m = scene_pads(&o, 0.3, 5.0, 4, 0, 0);
+    /* One contact per pad keeps the sliding phase determinate (with four
+     * coplanar contacts per pad the load split while sliding is not). */
+    lk_model *m = scene_pads(&o, 0.3, 5.0, 1, 0, 0);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     lk_data *d = lk_data_new(m);
     int pad = lk_model_link_index(m, "pad_l"), obj = lk_model_link_index(m, "object");
