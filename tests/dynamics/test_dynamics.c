@@ -14,7 +14,7 @@
 static const lk_vec3 kGravity = {0, 0, -9.81};
 
 static lk_model *tree(mech_rng *r, int n, int passive, int armature) {
-  mech_tree_opts o = {n, 0, passive, passive, armature, kGravity};
+  mech_tree_opts o = {n, 0, passive, passive, armature, kGravity, 0};
   lk_model *m = mech_random_tree(r, &o);
   LK_ASSERT_MSG(m != NULL, "random tree of %d links failed to build", n);
   return m;
@@ -304,7 +304,7 @@ static void test_passive_forces_are_the_spring_energy_gradient(void) {
   mech_rng r = {5};
   static double q0[7 * 64], qp[7 * 64], ek[MAXV], pas[MAXV], pas0[MAXV];
   const double eps = 1e-6;
-  mech_tree_opts o = {12, 0, 1, 1, 0, {0, 0, 0}};
+  mech_tree_opts o = {12, 0, 1, 1, 0, {0, 0, 0}, 0};
   double worst = 0, worst_b = 0;
   for (int t = 0; t < 6; t++) {
     lk_model *m = mech_random_tree(&r, &o);

@@ -446,7 +446,7 @@ static void test_floating_trees_conserve_momentum_and_energy(void) {
   double worst_E = 0, worst_P = 0, worst_L = 0;
   for (int t = 0; t < 6; t++) {
     int with_armature = t % 2;
-    mech_tree_opts o = {4 + 2 * t, 1, 1, 0, with_armature, {0, 0, 0}};
+    mech_tree_opts o = {4 + 2 * t, 1, 1, 0, with_armature, {0, 0, 0}, 0};
     lk_model *m = mech_random_tree(&r, &o);
     LK_ASSERT_MSG(m != NULL, "tree");
     if (!m) return;
@@ -488,7 +488,7 @@ static void test_euler_step_matches_its_definition(void) {
   const double h = 2e-3;
   double worst_v = 0, worst_q = 0;
   for (int n = 1; n <= 16; n += 3) {
-    mech_tree_opts o = {n, n % 2, 1, 1, 1, kG};
+    mech_tree_opts o = {n, n % 2, 1, 1, 1, kG, 0};
     lk_model *m = mech_random_tree(&r, &o);
     LK_ASSERT_MSG(m != NULL, "tree");
     if (!m) return;
@@ -542,7 +542,7 @@ static void test_euler_step_matches_its_definition(void) {
 /* ---------------------------------------------------- state and memory */
 
 static lk_model *busy_tree(mech_rng *r, lk_integrator integ) {
-  mech_tree_opts o = {10, 0, 1, 1, 1, kG};
+  mech_tree_opts o = {10, 0, 1, 1, 1, kG, 0};
   lk_model *m = mech_random_tree(r, &o);
   LK_ASSERT_MSG(m != NULL, "tree");
   if (m) set_options(m, 1e-3, integ, kG);
