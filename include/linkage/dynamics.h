@@ -78,8 +78,8 @@ int lk_mass_matrix_nblocks(const lk_model *m);
  * lk_mass_matrix(): size x size, row-major, symmetric, entry (r, c) being
  * M_ij of the DoFs i = first + r, j = first + c. first and size (either
  * may be NULL) receive the block's DoF range. NULL if b is out of range,
- * d is not m's, or before the first lk_mass_matrix(). The pointer stays
- * valid for the life of d. */
+ * d is not m's, or before the first lk_mass_matrix(). The block lives in
+ * d: the next computation of M there overwrites it. */
 const double *lk_mass_matrix_block(const lk_model *m, const lk_data *d, int b, int *first,
                                    int *size);
 

@@ -41,7 +41,8 @@ typedef struct {
    * dense Cholesky M = L L^T of each block in its own layout.
    *
    * mrow addresses them by DoF: for DoFs i, j of one tree, M_ij is
-   * M[mrow[i] + j] (and L's row of the same place, L[mrow[i] + j]). */
+   * M[mrow[i] + j], and the tree factor's L_ji (column i) is
+   * L[mrow[i] + j]. */
   double *M;
   double *L;
   size_t *mrow; /* nv: tree_madr[t] + (i - v0) n_t - v0 for DoF i of tree t
