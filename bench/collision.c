@@ -3,14 +3,13 @@
  * a plane, n = 10, 100, 1000 (and 10000), and the growth exponent between
  * sizes: 1 is linear, 2 quadratic; n log n reads as a little above 1.
  *
- * Geoms sit on a jittered square grid, 1e-4 deep in the floor and apart
- * from each other; between passes everything drifts by up to 0.1 mm (as in
- * a simulation), so the broad phase re-sorts a little each time. Each row
- * of the grid rides on one free body: the collision layer sees n separate
- * geoms either way, and the data's dense dynamics workspaces (which grow as
- * the square of the DoFs) stay small. Each figure is the median of many
- * passes (machines are noisy); forward kinematics runs between passes and
- * is not timed.
+ * Each geom is on its own free body (n trees of 6 DoFs: the data stores
+ * the mass matrix per tree, so that stays small). Bodies sit on a jittered
+ * square grid, 1e-4 deep in the floor and apart from each other; between
+ * passes every body drifts by up to 0.1 mm (as in a simulation), so the
+ * broad phase re-sorts a little each time. Each figure is the median of
+ * many passes (machines are noisy); forward kinematics runs between passes
+ * and is not timed.
  *
  * Usage: bench/collision [max_n]   (default 10000) */
 #include <math.h>
@@ -55,29 +54,21 @@ static int build(int n, lk_geom_type type, lk_model **mo, lk_data **da) {
   lk_geom_spec_default(&g);
   g.type = LK_GEOM_PLANE;
   if (lk_model_add_geom(m, &g, &e)) goto fail;
-  int side = (int)ceil(sqrt((double)n)), rows = (n + side - 1) / side;
-  unsigned seed = 17;
   char name[32];
-  for (int r = 0; r < rows; r++) {
+  for (int i = 0; i < n; i++) {
     lk_link_spec l;
     lk_link_spec_default(&l);
-    snprintf(name, sizeof name, "row%d", r);
+    snprintf(name, sizeof name, "b%d", i);
     l.name = name;
     l.joint.type = LK_JOINT_FREE;
     l.mass = 1;
     l.inertia = lk_inertia_solid_box(1, lk_v3(0.05, 0.05, 0.05));
     if (lk_model_add_link(m, &l, &e)) goto fail;
-    for (int c = 0; c < side && r * side + c < n; c++) {
-      lk_geom_spec_default(&g);
-      g.link = name;
-      g.type = type;
-      g.size[0] = g.size[1] = g.size[2] = 0.05;
-      /* Boxes turned about z at random (corners still on the floor). */
-      double yaw = type == LK_GEOM_BOX ? urand(&seed, 0, LK_PI) : 0;
-      g.pose.R = lk_m3_from_axis_angle(lk_v3(0, 0, 1), yaw);
-      g.pose.p = lk_v3(0.14 * c + urand(&seed, -0.01, 0.01), urand(&seed, -0.01, 0.01), 0);
-      if (lk_model_add_geom(m, &g, &e)) goto fail;
-    }
+    lk_geom_spec_default(&g);
+    g.link = name;
+    g.type = type;
+    g.size[0] = g.size[1] = g.size[2] = 0.05;
+    if (lk_model_add_geom(m, &g, &e)) goto fail;
   }
   if (lk_model_finalize(m, &e)) goto fail;
   lk_data *d = lk_data_new(m);
@@ -85,13 +76,18 @@ static int build(int n, lk_geom_type type, lk_model **mo, lk_data **da) {
     snprintf(e.message, sizeof e.message, "out of memory for the data");
     goto fail;
   }
-  for (int r = 0; r < rows; r++) {
-    double *q = lk_data_q(d) + lk_model_joint_qadr(m, r + 1);
-    q[0] = 0;
-    q[1] = 0.14 * r;
+  int side = (int)ceil(sqrt((double)n));
+  unsigned seed = 17;
+  for (int i = 0; i < n; i++) {
+    double *q = lk_data_q(d) + lk_model_joint_qadr(m, i + 1);
+    q[0] = 0.14 * (i % side) + urand(&seed, -0.01, 0.01);
+    q[1] = 0.14 * (i / side) + urand(&seed, -0.01, 0.01);
     q[2] = 0.05 - 1e-4;
-    q[3] = 1;
-    q[4] = q[5] = q[6] = 0;
+    /* Boxes turned about z at random (corners still on the floor). */
+    double yaw = type == LK_GEOM_BOX ? urand(&seed, 0, LK_PI) : 0;
+    q[3] = cos(yaw / 2);
+    q[4] = q[5] = 0;
+    q[6] = sin(yaw / 2);
   }
   *mo = m;
   *da = d;

@@ -7,7 +7,10 @@
  * kinematics, passive forces and ABA (or CRBA + RNEA + LTDL) from q, v,
  * tau, which is what mj_forward computes for a contact-free model (it also
  * forms M and its factor, which our ABA path does not need). Before timing,
- * the bench checks that both engines compute the same accelerations. */
+ * the bench checks that both engines compute the same accelerations.
+ *
+ * A second table times the mass-matrix path on scenes of n loose free
+ * bodies (n trees of 6 DoFs), with the memory of one lk_data. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -99,6 +102,13 @@ static void b_aba(ctx *c) { lk_dyn_aba(c->m, c->d, lk_data_tau(c->d), NULL, NULL
 static void b_fd_aba(ctx *c) { lk_forward_dynamics(c->m, c->d, LK_FD_ABA); }
 static void b_fd_crba(ctx *c) { lk_forward_dynamics(c->m, c->d, LK_FD_CRBA); }
 static void b_step(ctx *c) { lk_step(c->m, c->d); }
+/* One solve with the last factor, on a fresh right-hand side each time. */
+static void b_solve(ctx *c) {
+  memcpy(c->buf, c->qacc, sizeof(double) * (size_t)lk_model_nv(c->m));
+  lk_dyn_solve(c->m, c->d, c->buf, 1);
+}
+static void p_tree(ctx *c) { lk_dyn_factor(c->m, c->d, LK_FACTOR_TREE); }
+static void p_dense(ctx *c) { lk_dyn_factor(c->m, c->d, LK_FACTOR_DENSE); }
 #ifdef HAVE_MUJOCO
 static void b_mj_forward(ctx *c) { mj_forward(c->mm, c->md); }
 static void b_mj_step(ctx *c) { mj_step(c->mm, c->md); }
@@ -140,7 +150,62 @@ static void to_mujoco_velocity(const lk_model *m, const double *q, const double 
 typedef struct {
   const char *label;
   bench_fn fn;
+  bench_fn prep; /* run once before timing (NULL: none) */
 } row;
+
+/* The mass-matrix path on n loose free bodies: the size of one data, and
+ * CRBA, the factorizations and a solve (M is stored per tree, so even the
+ * dense factorization costs n small blocks, not one nv x nv matrix). */
+static int free_bodies_table(void) {
+  static const int sizes[] = {10, 100, 1000, 10000};
+  printf("\nn free bodies (n trees of 6 DoFs): ns per call, data size\n\n");
+  printf("%-6s %6s %10s %12s %12s %12s %12s %12s %12s\n", "n", "nv", "data MB", "CRBA (M)",
+         "LTDL", "solve tree", "dense GSL", "solve dense", "fwd CRBA");
+  for (int s = 0; s < 4; s++) {
+    int n = sizes[s];
+    lk_model *m = testbed_free_bodies(n);
+    lk_data *d = m ? lk_data_new(m) : NULL;
+    lk_data *start = m ? lk_data_new(m) : NULL;
+    int nv = m ? lk_model_nv(m) : 0;
+    double *buf = calloc((size_t)nv + 1, sizeof(double)),
+           *rhs = calloc((size_t)nv + 1, sizeof(double));
+    if (!d || !start || !buf || !rhs) {
+      fprintf(stderr, "bench: cannot build %d free bodies\n", n);
+      return 1;
+    }
+    testbed_state(m, d, 7u);
+    for (int i = 0; i < nv; i++) rhs[i] = 0.1 * (i % 5) - 0.2;
+    lk_forward_kinematics(m, d);
+    lk_dyn_crba(m, d, NULL);
+    lk_data_copy(start, d);
+    ctx c = {m, d, buf, rhs
+#ifdef HAVE_MUJOCO
+             ,
+             NULL, NULL
+#endif
+    };
+    const row rows[] = {
+        {"CRBA", b_crba, NULL},         {"LTDL", b_ltdl, NULL},
+        {"solve tree", b_solve, p_tree}, {"dense", b_dense, NULL},
+        {"solve dense", b_solve, p_dense}, {"fwd CRBA", b_fd_crba, NULL},
+    };
+    double t[6];
+    for (int r = 0; r < 6; r++) {
+      lk_data_copy(d, start);
+      if (rows[r].prep) rows[r].prep(&c);
+      t[r] = median_ns(rows[r].fn, &c);
+    }
+    printf("%-6d %6d %10.2f", n, nv, (double)lk_data_size(d) / 1048576.0);
+    for (int r = 0; r < 6; r++) printf(" %12.0f", t[r]);
+    printf("\n");
+    free(buf);
+    free(rhs);
+    lk_data_free(start);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+  return 0;
+}
 
 int main(void) {
   lk_model *models[3] = {testbed_arm7(), testbed_chain(30), testbed_floating20()};
@@ -151,15 +216,17 @@ int main(void) {
       return 1;
     }
   const row rows[] = {
-      {"forward kinematics", b_fk},
-      {"CRBA (M)", b_crba},
-      {"factor M, tree LTDL", b_ltdl},
-      {"factor M, dense GSL", b_dense},
-      {"RNEA (inverse dynamics)", b_rnea},
-      {"ABA (qacc)", b_aba},
-      {"forward dynamics, ABA", b_fd_aba},
-      {"forward dynamics, CRBA", b_fd_crba},
-      {"step (Euler)", b_step},
+      {"forward kinematics", b_fk, NULL},
+      {"CRBA (M)", b_crba, NULL},
+      {"factor M, tree LTDL", b_ltdl, NULL},
+      {"factor M, dense GSL", b_dense, NULL},
+      {"solve M x = b, tree", b_solve, p_tree},
+      {"solve M x = b, dense", b_solve, p_dense},
+      {"RNEA (inverse dynamics)", b_rnea, NULL},
+      {"ABA (qacc)", b_aba, NULL},
+      {"forward dynamics, ABA", b_fd_aba, NULL},
+      {"forward dynamics, CRBA", b_fd_crba, NULL},
+      {"step (Euler)", b_step, NULL},
   };
   const int nrows = (int)(sizeof rows / sizeof rows[0]);
   double t[16][3];
@@ -214,10 +281,11 @@ int main(void) {
 #endif
     for (int r = 0; r < nrows; r++) {
       lk_data_copy(d, start); /* every row from the same state */
+      if (rows[r].prep) rows[r].prep(&c);
       t[r][k] = median_ns(rows[r].fn, &c);
     }
-    fwd[k] = t[6][k];
-    stp[k] = t[8][k];
+    fwd[k] = t[8][k];
+    stp[k] = t[10][k];
 #ifdef HAVE_MUJOCO
     if (c.md) {
       /* The compared rows again, interleaved with MuJoCo's. */
@@ -225,8 +293,8 @@ int main(void) {
       median_pair(b_fd_aba, b_mj_forward, &c, &fwd[k], &mjf[k]);
       lk_data_copy(d, start);
       median_pair(b_step, b_mj_step, &c, &stp[k], &mjs[k]);
-      t[6][k] = fwd[k];
-      t[8][k] = stp[k];
+      t[8][k] = fwd[k];
+      t[10][k] = stp[k];
       mj_deleteData(c.md);
       mj_deleteModel(c.mm);
     }
@@ -258,5 +326,5 @@ int main(void) {
   printf("\nMuJoCo not found at configure time: no comparison.\n");
 #endif
   for (int k = 0; k < 3; k++) lk_model_free(models[k]);
-  return 0;
+  return free_bodies_table();
 }

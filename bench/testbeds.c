@@ -110,6 +110,22 @@ lk_model *testbed_floating20(void) {
   return finish(m);
 }
 
+lk_model *testbed_free_bodies(int n) {
+  if (n < 1) return NULL;
+  lk_model *m = lk_model_new();
+  if (!m) return NULL;
+  lk_model_set_name(m, "free_bodies", NULL);
+  int side = (int)ceil(sqrt((double)n));
+  lk_mat3 I = lk_inertia_solid_box(1.0, lk_v3(0.05, 0.05, 0.05));
+  char name[16];
+  for (int i = 0; i < n; i++) {
+    snprintf(name, sizeof name, "b%d", i);
+    add(m, name, NULL, LK_JOINT_FREE, lk_v3(0.3 * (i % side), 0.3 * (i / side), 1.0),
+        lk_v3(0, 0, 1), 1.0, lk_v3(0, 0, 0), lk_v3(I.m[0][0], I.m[1][1], I.m[2][2]));
+  }
+  return finish(m);
+}
+
 /* A small LCG in [-0.5, 0.5): deterministic across platforms. */
 static double next_unit(unsigned *s) {
   *s = *s * 1664525u + 1013904223u;

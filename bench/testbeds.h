@@ -19,6 +19,10 @@ lk_model *testbed_chain(int n);
  * of four revolute joints and two arms of three. */
 lk_model *testbed_floating20(void);
 
+/* n free-floating boxes (1 kg, 10 cm) on a grid: n trees of 6 DoFs, the
+ * shape of a scene of many loose objects. NULL if n < 1. */
+lk_model *testbed_free_bodies(int n);
+
 /* A reproducible non-trivial state (q away from zero, v non-zero). */
 void testbed_state(const lk_model *m, lk_data *d, unsigned seed);
 

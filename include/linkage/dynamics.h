@@ -60,12 +60,34 @@ lk_status lk_jacobian_frame(const lk_model *m, lk_data *d, int link, lk_vec3 poi
 /* ---------------------------------------------------------- mass matrix */
 
 /* The joint-space mass matrix M(q) (CRBA), armature included on the
- * diagonal, kept in the data; read it with lk_data_mass_matrix(). */
+ * diagonal, kept in the data; read it with the functions below.
+ *
+ * M is block diagonal: M_ij is zero unless DoF i or j lies on the path
+ * from the other to the world, so the DoFs split into trees (one per link
+ * attached to the world by a moving joint, with everything below it; a
+ * link welded to the world passes its moving children on as trees of their
+ * own), each a contiguous range of DoFs, and M has one dense block per
+ * tree. The data stores only these blocks: sum n_t^2 doubles for trees of
+ * n_t DoFs, not nv^2 (1000 free bodies: 36000, not 36 million). */
 lk_status lk_mass_matrix(const lk_model *m, lk_data *d);
 
-/* The last M computed by lk_mass_matrix(): nv x nv, row-major, symmetric;
- * NULL before the first. */
-const double *lk_data_mass_matrix(const lk_data *d);
+/* The number of blocks (trees of DoFs) of M: 0 if nv is 0. */
+int lk_mass_matrix_nblocks(const lk_model *m);
+
+/* Block b (0 <= b < lk_mass_matrix_nblocks) of the last M computed by
+ * lk_mass_matrix(): size x size, row-major, symmetric, entry (r, c) being
+ * M_ij of the DoFs i = first + r, j = first + c. first and size (either
+ * may be NULL) receive the block's DoF range. NULL if b is out of range,
+ * d is not m's, or before the first lk_mass_matrix(). The block lives in
+ * d: the next computation of M there overwrites it. */
+const double *lk_mass_matrix_block(const lk_model *m, const lk_data *d, int b, int *first,
+                                   int *size);
+
+/* The last M computed by lk_mass_matrix() expanded into out: nv x nv,
+ * row-major, zero between blocks. LK_INVALID_ARGUMENT if there is none, d
+ * is not m's, or out is NULL (nv > 0). For small models and checks: it is
+ * nv^2 doubles. */
+lk_status lk_mass_matrix_dense(const lk_model *m, const lk_data *d, double *out);
 
 typedef enum {
   LK_FACTOR_TREE = 0, /* Featherstone's LTDL on the tree sparsity pattern */

@@ -6,8 +6,9 @@
 void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a) {
   int nl = m->nlink, nv = m->nv, nq = m->nq;
   dd->st = LK_ARENA_ARRAY(a, lk_dyn_scalars, 1);
-  dd->M = LK_ARENA_ARRAY(a, double, nv *nv);
-  dd->L = LK_ARENA_ARRAY(a, double, nv *nv);
+  const size_t nblk = m->tree_madr[m->ntree]; /* sum over trees of n_t^2 */
+  dd->M = (double *)lk_arena_take(a, sizeof(double) * nblk);
+  dd->L = (double *)lk_arena_take(a, sizeof(double) * nblk);
   dd->D = LK_ARENA_ARRAY(a, double, nv);
   dd->Dinv = LK_ARENA_ARRAY(a, double, nv);
   dd->fwork = LK_ARENA_ARRAY(a, double, nv);
@@ -29,17 +30,25 @@ void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a) {
   dd->v0 = LK_ARENA_ARRAY(a, double, nv);
   dd->kq = LK_ARENA_ARRAY(a, double, 4 * nq);
   dd->kv = LK_ARENA_ARRAY(a, double, 4 * nv);
+  dd->mrow = LK_ARENA_ARRAY(a, size_t, nv);
 }
 
 /* The arena is zeroed by lk_data_reset(); zero is the right start for every
  * workspace (no valid M or factor, and M's structural zeros in place).
  * dend: the DoFs below DoF k are the later DoFs of its own link and those
  * of the links in its link's subtree, which preorder makes one contiguous
- * range ending where the next link outside the subtree starts. */
+ * range ending where the next link outside the subtree starts.
+ * mrow: the row of each DoF in its tree's block, shifted so that the
+ * column is the DoF itself (dyn_data.h). */
 void lk_dyn_data_reset(const lk_model *m, lk_dyn_data *dd) {
   for (int i = 1; i < m->nlink; i++) {
     int e = m->subtree_end[i];
     int end = e < m->nlink ? m->vadr[e] : m->nv;
     for (int k = m->vadr[i]; k < m->vadr[i] + m->jnv[i]; k++) dd->dend[k] = end;
+  }
+  for (int t = 0; t < m->ntree; t++) {
+    const int v0 = m->tree_vadr[t], n = m->tree_vadr[t + 1] - v0;
+    for (int a = 0; a < n; a++)
+      dd->mrow[v0 + a] = m->tree_madr[t] + (size_t)a * (size_t)n - (size_t)v0;
   }
 }

@@ -26,20 +26,34 @@ typedef struct {
 typedef struct {
   lk_dyn_scalars *st;
 
-  /* Mass matrix and its factor (row-major nv x nv). M is symmetric and
-   * entries outside the tree sparsity pattern stay zero. L holds either
-   * Featherstone's LTDL factor M = L^T D L (L unit lower triangular with
-   * the sparsity of M), stored by columns: row j of the buffer holds
-   * column j of L, entries L_mj for the descendants m of DoF j, which in
-   * preorder are the contiguous range (j, dend[j]); or GSL's dense
-   * Cholesky M = L L^T in its own layout. */
+  /* Mass matrix and its factor, per tree. M is block diagonal over the
+   * model's trees of DoFs (model_impl.h: tree_vadr, tree_madr), and so are
+   * both factors; only the blocks are stored, one after another: tree t's
+   * n_t x n_t block (n_t = tree_vadr[t + 1] - tree_vadr[t]) is row-major
+   * at M + tree_madr[t], entry (a, b) being M_ij for the DoFs
+   * i = tree_vadr[t] + a, j = tree_vadr[t] + b. That is sum n_t^2 doubles
+   * instead of nv^2. Within a block M is symmetric and the entries outside
+   * the tree sparsity pattern stay zero. L has the same blocks and holds
+   * either Featherstone's LTDL factor M = L^T D L (L unit lower triangular
+   * with the sparsity of M), stored by columns: row a of a block holds
+   * column a of L, entries L_ma for the descendants m of DoF a, which in
+   * preorder are the contiguous range (a, dend - tree_vadr[t]); or GSL's
+   * dense Cholesky M = L L^T of each block in its own layout.
+   *
+   * mrow addresses them by DoF: for DoFs i, j of one tree, M_ij is
+   * M[mrow[i] + j], and the tree factor's L_ji (column i) is
+   * L[mrow[i] + j]. */
   double *M;
   double *L;
+  size_t *mrow; /* nv: tree_madr[t] + (i - v0) n_t - v0 for DoF i of tree t
+                   (first DoF v0); never negative, since sum n^2 >= sum n
+                   (a property of the model, set at reset) */
   double *D;     /* nv: D of the LTDL factor */
   double *Dinv;  /* nv: 1 / D */
   double *fwork; /* nv: factorization scratch */
   int *dend;     /* nv: one past the last descendant DoF of each DoF (a
-                    property of the model, set at reset) */
+                    property of the model, set at reset; never past the
+                    end of the DoF's tree) */
 
   /* Per link. */
   lk_inertia *Ic; /* CRBA composite inertias, link frame */

@@ -26,14 +26,15 @@
 lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *q, const double *v);
 
 /* CRBA (Featherstone 2008, table 6.2): M(q) + diag(armature + diag) into
- * d->dyn.M. Marks the factor stale. */
+ * d->dyn.M, one block per tree of DoFs (dyn_data.h). Marks the factor
+ * stale. */
 void lk_dyn_crba(const lk_model *m, lk_data *d, const double *diag);
 
-/* Factor d->dyn.M into d->dyn.L. LK_FACTOR_TREE is Featherstone's LTDL
- * (table 6.3), which follows the tree's sparsity and so costs sum of DoF
- * depths^2 instead of nv^3/6 on branched trees; LK_FACTOR_DENSE is GSL's
- * Cholesky, kept as the reference. LK_SINGULAR if M is not positive
- * definite. */
+/* Factor d->dyn.M into d->dyn.L, block by block. LK_FACTOR_TREE is
+ * Featherstone's LTDL (table 6.3), which follows the tree's sparsity and so
+ * costs sum of DoF depths^2 instead of nv^3/6 on branched trees;
+ * LK_FACTOR_DENSE is GSL's Cholesky of each block, kept as the reference.
+ * LK_SINGULAR if M is not positive definite. */
 lk_status lk_dyn_factor(const lk_model *m, lk_data *d, lk_factor_method how);
 
 /* Solve M x = b in place for nrhs right-hand sides stored one after the
@@ -42,8 +43,15 @@ lk_status lk_dyn_factor(const lk_model *m, lk_data *d, lk_factor_method how);
  * sides, and solving them gives (M^-1 J^T)^T. */
 void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs);
 
-/* The same for one right-hand side supported on the DoF range [v0, v1) of
- * one tree (a root link's subtree): only that range is read and written. */
+/* Solve M x = b in place for one right-hand side that is zero outside the
+ * DoFs [v0, v1), with the factor (tree or dense) of the last
+ * lk_dyn_factor(). M^-1 maps such a b to a vector that is zero there too,
+ * so only x[v0] .. x[v1 - 1] are read and written (x itself is indexed by
+ * DoF, nv long). [v0, v1) must be whole trees: one tree's range
+ * [tree_vadr[t], tree_vadr[t + 1]) (model_impl.h; the tree of link i is
+ * link_tree[i]), or several consecutive ones; v0 == v1 does nothing. Costs
+ * only those trees' blocks. For the contact layer: a constraint row on
+ * links of one tree is a right-hand side on that tree's range. */
 void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, int v1);
 
 /* RNEA (Featherstone 2008, table 5.1): tau = M qacc + c(q, v) - J^T fext

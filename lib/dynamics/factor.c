@@ -9,7 +9,11 @@
  * dot-product form over columns of L, whose non-zeros are contiguous in
  * preorder (measured faster than the table's row updates, which are
  * store-bound). The dense method is GSL's Cholesky on a view of the same
- * buffer, kept as the reference that the tests compare against. */
+ * buffer, kept as the reference that the tests compare against.
+ *
+ * M and both factors are block diagonal over the model's trees of DoFs and
+ * stored one block per tree (dyn_data.h): each method runs on each block
+ * in turn, and a solve touches only the blocks of its right-hand side. */
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_linalg.h>
 #include <string.h>
@@ -37,35 +41,38 @@ static inline double dot_range(const double *a, const double *b, int lo, int hi)
  *   M_ij = L_ij D_i + sum over descendants m of i of L_mi D_m L_mj,
  * so going from the last DoF up, every term on the right is known. With L
  * stored by columns, each sum is a contiguous dot product over (i, dend_i);
- * no fill-in, and the cost is sum over DoFs of depth x descendants. */
+ * no fill-in, and the cost is sum over DoFs of depth x descendants. Every
+ * DoF in a sum and every ancestor is in i's tree, so column i of L and row
+ * i of M are found at mrow[i] of their block storage, indexed by DoF; one
+ * sweep does every tree. */
 static lk_status factor_tree(const lk_model *m, lk_dyn_data *dd) {
   const int nv = m->nv;
   const int *lambda = m->dof_parent, *dend = dd->dend;
+  const size_t *mrow = dd->mrow;
   const double *M = dd->M;
   double *LT = dd->L, *w = dd->fwork;
   for (int i = nv - 1; i >= 0; i--) {
-    const double *Li = LT + (size_t)i * nv; /* column i of L */
+    const double *Li = LT + mrow[i]; /* column i of L */
+    const double *Mi = M + mrow[i];  /* row i of M */
     const int lo = i + 1, hi = dend[i];
     for (int x = lo; x < hi; x++) w[x] = Li[x] * dd->D[x];
-    double di = M[(size_t)i * nv + i] - dot_range(w, Li, lo, hi);
+    double di = Mi[i] - dot_range(w, Li, lo, hi);
     if (!(di > 0) || !isfinite(di)) return LK_SINGULAR;
     double inv = 1.0 / di;
     dd->D[i] = di;
     dd->Dinv[i] = inv;
     for (int j = lambda[i]; j >= 0; j = lambda[j]) {
-      double *Lj = LT + (size_t)j * nv;
-      Lj[i] = (M[(size_t)i * nv + j] - dot_range(w, Lj, lo, hi)) * inv;
+      double *Lj = LT + mrow[j];
+      Lj[i] = (Mi[j] - dot_range(w, Lj, lo, hi)) * inv;
     }
   }
   return LK_OK;
 }
 
-static lk_status factor_dense(const lk_model *m, lk_dyn_data *dd) {
-  const int nv = m->nv;
-  if (nv == 0) return LK_OK;
-  lk_gsl_init();
-  memcpy(dd->L, dd->M, sizeof(double) * (size_t)nv * (size_t)nv);
-  gsl_matrix_view A = gsl_matrix_view_array(dd->L, (size_t)nv, (size_t)nv);
+/* GSL's Cholesky of one tree's block, in place in L. */
+static lk_status factor_dense(const lk_model *m, lk_dyn_data *dd, int t) {
+  const size_t n = (size_t)(m->tree_vadr[t + 1] - m->tree_vadr[t]);
+  gsl_matrix_view A = gsl_matrix_view_array(dd->L + m->tree_madr[t], n, n);
   int rc = gsl_linalg_cholesky_decomp1(&A.matrix);
   if (rc == GSL_EDOM) return LK_SINGULAR; /* GSL's "not positive definite" */
   return lk_status_from_gsl(rc);
@@ -73,81 +80,77 @@ static lk_status factor_dense(const lk_model *m, lk_dyn_data *dd) {
 
 lk_status lk_dyn_factor(const lk_model *m, lk_data *d, lk_factor_method how) {
   lk_dyn_data *dd = &d->dyn;
-  lk_status st = how == LK_FACTOR_DENSE ? factor_dense(m, dd) : factor_tree(m, dd);
+  lk_status st = LK_OK;
+  if (how == LK_FACTOR_DENSE) {
+    if (m->ntree > 0) {
+      lk_gsl_init();
+      memcpy(dd->L, dd->M, sizeof(double) * m->tree_madr[m->ntree]);
+    }
+    for (int t = 0; t < m->ntree && !st; t++) st = factor_dense(m, dd, t);
+  } else {
+    st = factor_tree(m, dd);
+  }
   dd->st->factor_valid = st == LK_OK;
   dd->st->factor_method = (int)how;
   return st;
 }
 
-static void solve_tree(const lk_model *m, const lk_dyn_data *dd, double *x) {
-  const int nv = m->nv;
+/* x <- M^-1 x on the DoFs [v0, v1) (whole trees), with the LTDL factor. */
+static void solve_tree(const lk_dyn_data *dd, double *x, int v0, int v1) {
   const int *dend = dd->dend;
+  const size_t *mrow = dd->mrow;
   const double *LT = dd->L;
   /* x <- L^-T x, leaves to root: x_i -= sum over descendants m of L_mi x_m
    * (table 6.4's first loop, as a dot product per column). */
-  for (int i = nv - 1; i >= 0; i--) x[i] -= dot_range(LT + (size_t)i * nv, x, i + 1, dend[i]);
+  for (int i = v1 - 1; i >= v0; i--) x[i] -= dot_range(LT + mrow[i], x, i + 1, dend[i]);
   /* x <- D^-1 x, then x <- L^-1 x root to leaves: once x_i is final, it is
    * subtracted from its descendants along column i. */
-  for (int i = 0; i < nv; i++) x[i] *= dd->Dinv[i];
-  for (int i = 0; i < nv; i++) {
-    const double xi = x[i];
-    if (xi == 0) continue;
-    const double *Li = LT + (size_t)i * nv;
-    for (int y = i + 1; y < dend[i]; y++) x[y] -= Li[y] * xi;
-  }
-}
-
-static void solve_dense(const lk_model *m, const lk_dyn_data *dd, double *x) {
-  const int nv = m->nv;
-  /* The factor is only read; GSL's API takes a non-const matrix. */
-  gsl_matrix_view A = gsl_matrix_view_array(dd->L, (size_t)nv, (size_t)nv);
-  gsl_vector_view b = gsl_vector_view_array(x, (size_t)nv);
-  gsl_linalg_cholesky_svx(&A.matrix, &b.vector);
-}
-
-void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs) {
-  const lk_dyn_data *dd = &d->dyn;
-  if (m->nv == 0) return;
-  for (int r = 0; r < nrhs; r++) {
-    double *xr = x + (size_t)r * (size_t)m->nv;
-    if (dd->st->factor_method == LK_FACTOR_DENSE)
-      solve_dense(m, dd, xr);
-    else
-      solve_tree(m, dd, xr);
-  }
-}
-
-/* M is block diagonal over the trees (no DoF of one tree is an ancestor of
- * another's), and so are both factors: a right-hand side supported on one
- * tree's DoF range [v0, v1) is solved on that range alone. This is how the
- * contact layer applies M~^-1 to its sparse Jacobian rows. */
-void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, int v1) {
-  const lk_dyn_data *dd = &d->dyn;
-  const int nv = m->nv;
-  const double *L = dd->L;
-  if (dd->st->factor_method == LK_FACTOR_DENSE) {
-    /* M = L L^T with L lower triangular (GSL keeps L below the diagonal). */
-    for (int i = v0; i < v1; i++) {
-      double s = x[i];
-      const double *Li = L + (size_t)i * nv;
-      for (int j = v0; j < i; j++) s -= Li[j] * x[j];
-      x[i] = s / Li[i];
-    }
-    for (int i = v1 - 1; i >= v0; i--) {
-      double s = x[i];
-      for (int j = i + 1; j < v1; j++) s -= L[(size_t)j * nv + i] * x[j];
-      x[i] = s / L[(size_t)i * nv + i];
-    }
-    return;
-  }
-  const int *dend = dd->dend;
-  for (int i = v1 - 1; i >= v0; i--) x[i] -= dot_range(L + (size_t)i * nv, x, i + 1, dend[i]);
   for (int i = v0; i < v1; i++) x[i] *= dd->Dinv[i];
   for (int i = v0; i < v1; i++) {
     const double xi = x[i];
     if (xi == 0) continue;
-    const double *Li = L + (size_t)i * nv;
+    const double *Li = LT + mrow[i];
     for (int y = i + 1; y < dend[i]; y++) x[y] -= Li[y] * xi;
+  }
+}
+
+/* The same with GSL's Cholesky of the block. */
+static void solve_dense(const lk_model *m, const lk_dyn_data *dd, int t, double *x) {
+  const int v0 = m->tree_vadr[t];
+  const size_t n = (size_t)(m->tree_vadr[t + 1] - v0);
+  /* The factor is only read; GSL's API takes a non-const matrix. */
+  gsl_matrix_view A = gsl_matrix_view_array(dd->L + m->tree_madr[t], n, n);
+  gsl_vector_view b = gsl_vector_view_array(x + v0, n);
+  gsl_linalg_cholesky_svx(&A.matrix, &b.vector);
+}
+
+void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, int v1) {
+  const lk_dyn_data *dd = &d->dyn;
+  if (v0 >= v1) return;
+  if (dd->st->factor_method == LK_FACTOR_DENSE) {
+    for (int t = m->dof_tree[v0]; t < m->ntree && m->tree_vadr[t] < v1; t++)
+      solve_dense(m, dd, t, x);
+  } else {
+    solve_tree(dd, x, v0, v1);
+  }
+}
+
+void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs) {
+  const lk_dyn_data *dd = &d->dyn;
+  const int nv = m->nv, dense = dd->st->factor_method == LK_FACTOR_DENSE;
+  for (int r = 0; r < nrhs; r++) {
+    double *xr = x + (size_t)r * (size_t)nv;
+    if (dense)
+      for (int t = 0; t < m->ntree; t++) {
+        /* solve_dense(), written out: it is not inlined here otherwise */
+        const int v0 = m->tree_vadr[t];
+        const size_t n = (size_t)(m->tree_vadr[t + 1] - v0);
+        gsl_matrix_view A = gsl_matrix_view_array(dd->L + m->tree_madr[t], n, n);
+        gsl_vector_view b = gsl_vector_view_array(xr + v0, n);
+        gsl_linalg_cholesky_svx(&A.matrix, &b.vector);
+      }
+    else
+      solve_tree(dd, xr, 0, nv);
   }
 }
 

@@ -436,6 +436,28 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
       m->dof_friction[d] = m->link[i].joint.friction;
     }
   }
+  /* Trees of DoFs: a DoF without a parent DoF starts one, and preorder
+   * puts its descendants right after it, before the next such DoF. */
+  int ntree = 0;
+  for (int d = 0; d < nv; d++) ntree += m->dof_parent[d] < 0;
+  m->ntree = ntree;
+  ALLOC(m->tree_vadr, ntree + 1);
+  ALLOC(m->tree_madr, ntree + 1);
+  ALLOC(m->dof_tree, nv);
+  ALLOC(m->link_tree, nl);
+  for (int d = 0, t = -1; d < nv; d++) {
+    if (m->dof_parent[d] < 0) m->tree_vadr[++t] = d;
+    m->dof_tree[d] = t;
+  }
+  m->tree_vadr[ntree] = nv;
+  m->tree_madr[0] = 0;
+  for (int t = 0; t < ntree; t++) {
+    size_t n = (size_t)(m->tree_vadr[t + 1] - m->tree_vadr[t]);
+    m->tree_madr[t + 1] = m->tree_madr[t] + n * n;
+  }
+  m->link_tree[0] = -1;
+  for (int i = 1; i < nl; i++)
+    m->link_tree[i] = m->jnv[i] > 0 ? m->dof_tree[m->vadr[i]] : m->link_tree[m->parent[i]];
   /* Materials: 0 is the default (a user material named "default" replaces
    * its values), the others follow in insertion order. */
   m->nmat = nmat;
@@ -577,6 +599,15 @@ fail:
   m->dof_stiffness = NULL;
   lk_free(m->dof_friction);
   m->dof_friction = NULL;
+  lk_free(m->tree_vadr);
+  m->tree_vadr = NULL;
+  lk_free(m->tree_madr);
+  m->tree_madr = NULL;
+  lk_free(m->dof_tree);
+  m->dof_tree = NULL;
+  lk_free(m->link_tree);
+  m->link_tree = NULL;
+  m->ntree = 0;
   lk_free(m->geom);
   m->geom = NULL;
   lk_free(m->geom_link);

@@ -165,6 +165,10 @@ void lk_model_free(lk_model *m) {
   lk_free(m->dof_damping);
   lk_free(m->dof_stiffness);
   lk_free(m->dof_friction);
+  lk_free(m->tree_vadr);
+  lk_free(m->tree_madr);
+  lk_free(m->dof_tree);
+  lk_free(m->link_tree);
   lk_free(m->geom);
   lk_free(m->geom_link);
   lk_free(m->geom_mat);

@@ -104,6 +104,21 @@ struct lk_model {
                        sparsity pattern of M: lambda(i) in Featherstone 6.5) */
   double *dof_armature, *dof_damping, *dof_stiffness, *dof_friction;
 
+  /* Trees of DoFs: the connected components of the dof_parent forest. No
+   * DoF of one tree is an ancestor of another's, so the mass matrix is block
+   * diagonal over them (lib/dynamics stores one dense block per tree), and
+   * preorder makes each tree a contiguous range of DoFs. A root link with a
+   * moving joint makes one tree of its whole subtree; the moving children
+   * of a link welded to the world make one tree each. */
+  int ntree;
+  int *tree_vadr;    /* ntree + 1: tree t is DoFs [tree_vadr[t], tree_vadr[t + 1]) */
+  size_t *tree_madr; /* ntree + 1: offset of tree t's n_t x n_t block when the blocks
+                        are stored one after another; tree_madr[ntree] = sum n_t^2 */
+  int *dof_tree;     /* per DoF: its tree */
+  int *link_tree;    /* per link: the tree whose DoFs move it (that of its nearest
+                        ancestor-or-self with a DoF), -1 for links welded to the
+                        world and for the world */
+
   /* geoms and materials (material 0 is the default) */
   lk_geom_rec *geom; /* finalized order = insertion order */
   int *geom_link, *geom_mat;

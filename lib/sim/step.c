@@ -35,7 +35,9 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * velocity, and (when it needs them) M~ comes from
  *   lk_dyn_crba(m, d, d->dyn.diag); lk_dyn_factor(m, d, LK_FACTOR_TREE);
  * (diag = h B, already filled), after which lk_dyn_solve() applies M~^-1
- * to the rows of J. It adds M~^-1 J^T lambda to vnext. With no constraint
+ * to the rows of J; a row on the links of one tree (model_impl.h:
+ * link_tree, tree_vadr) needs only lk_dyn_solve_range() on that tree's
+ * DoFs. It adds M~^-1 J^T lambda to vnext. With no constraint
  * rows it does nothing, and the factorization is never formed. The free
  * acceleration is in d->dyn.tmp (it becomes lk_data_qacc()), so the
  * contact layer keeps its scratch in its own part of the data. */

@@ -471,27 +471,34 @@ static void test_broadphase_matches_brute_force(void) {
 /* ------------------------------------------------ broad-phase cost */
 
 static void test_broadphase_is_not_quadratic(void) {
-  /* 1024 spheres on a floor, a 64 x 16 grid (jittered; wider along x, so
-   * the sweep runs along x and the slabs are bands of y): the sweep must
-   * look at a few neighbours per sphere, not at n^2 / 2 = 524288 pairs; and
-   * a second pass over the unchanged scene re-sorts nothing. Each row of 64
-   * spheres rides on one free body (the data's dynamics workspaces grow as
-   * the square of the DoFs; the broad phase sees 1024 geoms either way). */
-  const int cols = 64, rows = 16, n = rows * cols;
+  /* 1024 spheres on a floor, each on its own free body, on a 64 x 16 grid
+   * (jittered; wider along x, so the sweep runs along x and the slabs are
+   * bands of y): the sweep must look at a few neighbours per sphere, not at
+   * n^2 / 2 = 524288 pairs; and a second pass over the unchanged scene
+   * re-sorts nothing. */
+  enum { cols = 64, rows = 16, n = rows * cols };
   lk_model *m = lk_model_new();
   add_geom(m, NULL, PL, 0, 0, 0, at(0, 0, 0), 0);
-  char names[16][8];
+  static char names[n][8];
+  static double jx[n], jy[n];
+  static int link[n];
   unsigned seed = 5;
-  for (int r = 0; r < rows; r++) {
-    sprintf(names[r], "row%d", r);
-    add_link(m, names[r], NULL, LK_JOINT_FREE);
-    for (int c = 0; c < cols; c++)
-      add_geom(m, names[r], SP, 0.1, 0, 0,
-               at(0.25 * (c - 31.5) + urand(&seed, -0.01, 0.01), urand(&seed, -0.01, 0.01), 0), 0);
+  for (int i = 0; i < n; i++) {
+    sprintf(names[i], "s%d", i);
+    add_link(m, names[i], NULL, LK_JOINT_FREE);
+    add_geom(m, names[i], SP, 0.1, 0, 0, at(0, 0, 0), 0);
+    jx[i] = urand(&seed, -0.01, 0.01);
+    jy[i] = urand(&seed, -0.01, 0.01);
   }
   finalize(m);
   lk_data *d = lk_data_new(m);
-  for (int r = 0; r < rows; r++) place(m, d, lk_model_link_index(m, names[r]), at(0, 0.25 * r, 0.0999));
+  LK_ASSERT_MSG(d != NULL, "no data for %d free bodies", n);
+  if (!d) return;
+  /* Sphere i is column c = i % cols of row r = i / cols. */
+  for (int i = 0; i < n; i++) {
+    link[i] = lk_model_link_index(m, names[i]);
+    place(m, d, link[i], at(0.25 * (i % cols - 31.5) + jx[i], 0.25 * (i / cols) + jy[i], 0.0999));
+  }
   LK_ASSERT_OK(run(m, d), NULL);
   LK_ASSERT_INT_EQ(lk_data_ncontact(d), n);
   lk_collision_stats s;
@@ -507,17 +514,23 @@ static void test_broadphase_is_not_quadratic(void) {
   LK_ASSERT_INT_EQ(s.full_sorts, 0);
   /* Rows shifted along x by different amounts (neighbouring rows share
    * slabs, so their spheres interleave differently): a small re-sort. */
-  for (int r = 0; r < rows; r++)
-    place(m, d, lk_model_link_index(m, names[r]), at(0.03 * (r % 7), 0.25 * r, 0.0999));
+  for (int i = 0; i < n; i++) {
+    int r = i / cols;
+    place(m, d, link[i],
+          at(0.25 * (i % cols - 31.5) + jx[i] + 0.03 * (r % 7), 0.25 * r + jy[i], 0.0999));
+  }
   LK_ASSERT_OK(run(m, d), NULL);
   lk_data_collision_stats(d, &s);
   LK_ASSERT_MSG(s.sort_moves > 0 && s.sort_moves < 2 * n && s.full_sorts == 0,
                 "%d moves, %d full sorts", s.sort_moves, s.full_sorts);
-  /* Every row turned end for end (same slabs, reversed order along the
-   * row): the old order is useless, the merge sort takes over, and the
-   * result is still right (every sphere on the floor, nothing else). */
-  for (int r = 0; r < rows; r++)
-    place(m, d, lk_model_link_index(m, names[r]), rot(0, 0, 1, LK_PI, 0, 0.25 * r, 0.0999));
+  /* Every row turned end for end about its centre (same slabs, reversed
+   * order along the row): the old order is useless, the merge sort takes
+   * over, and the result is still right (every sphere on the floor,
+   * nothing else). */
+  for (int i = 0; i < n; i++) {
+    int r = i / cols;
+    place(m, d, link[i], at(-(0.25 * (i % cols - 31.5) + jx[i]), 0.25 * r - jy[i], 0.0999));
+  }
   LK_ASSERT_OK(run(m, d), NULL);
   lk_data_collision_stats(d, &s);
   LK_ASSERT_INT_EQ(s.full_sorts, 1);

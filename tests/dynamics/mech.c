@@ -44,6 +44,7 @@ lk_model *mech_random_tree(mech_rng *r, const mech_tree_opts *o) {
       double u = mech_uniform(r, 0, 1);
       parent = u < 0.5 ? i - 1 : (int)floor(mech_uniform(r, -1, i));
       if (parent >= i) parent = i - 1;
+      if (o->forest > 0 && mech_uniform(r, 0, 1) < o->forest) parent = -1;
     }
     s.parent = parent < 0 ? NULL : names[parent];
     if (o->floating && parent < 0) {

@@ -22,6 +22,8 @@ typedef struct {
   int damping;  /* random damping (root free joints none) */
   int armature; /* random armature */
   lk_vec3 gravity;
+  double forest; /* extra chance that a link hangs from the world, making
+                    many trees (0: the plain random tree) */
 } mech_tree_opts;
 
 /* A random tree: random parents, joint types (fixed, revolute, prismatic,
