@@ -80,6 +80,50 @@ lk_model *lk_model_load_file(const char *path, const lk_load_options *opts, lk_e
 lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
                                const lk_load_options *opts, lk_error *err);
 
+/* ------------------------------------------------- composing mechanisms */
+
+/* How lk_model_load_*_into() places a file into a model that is still
+ * being built, so that several files (a hand and an object, a robot and a
+ * fixture) make one mechanism. The file's world becomes the frame `pose`
+ * on the link `parent`: its root links hang from `parent` with their
+ * origins composed with `pose`, its world geoms are put on `parent` (when
+ * world_geoms is set), and explicit contacts, loops and tethers that name
+ * the world take `parent` instead, their world-frame points, normals and
+ * frames moved by `pose`. Gravity (an option) stays in world coordinates.
+ * Every name the file defines or refers to (links, joints, geoms,
+ * materials, actuators, loads, contacts, loops, couplings, tethers and the
+ * joints of `initial`) gets `prefix` in front; a file that defines its own
+ * "default" material keeps it to itself under a prefix. */
+typedef struct {
+  const char *prefix; /* NULL or "": none; else up to LK_IO_NAME_MAX of
+                         [A-Za-z0-9_-] (for example "hand_") */
+  const char *parent; /* a link already added to the model; NULL or
+                         "world": the world */
+  lk_transform pose;  /* the file's world frame in parent's frame */
+  int world_geoms;    /* 1: add the file's world geoms; 0: check them and
+                         leave them out (a floor the object stood on) */
+  int options;        /* 1: the file's options replace the model's; 0: they
+                         are checked and ignored */
+  int name;           /* 1: the file's name becomes the model's name */
+} lk_merge_options;
+
+/* Defaults: no prefix, the world, identity pose, world geoms added, options
+ * and name ignored. */
+void lk_merge_options_default(lk_merge_options *o);
+
+/* Load a mechanism file into m, which must not be finalized yet (finalize
+ * it once everything is in: that is where cross-file problems such as a
+ * duplicate name or an unknown parent are reported, without a file
+ * position). The file is checked exactly as lk_model_load_file() checks
+ * it, overrides included; its `simulate` section fills opts->run if given.
+ * mo may be NULL (defaults). On failure m holds the part of the file added
+ * before the error: discard it. */
+lk_status lk_model_load_file_into(lk_model *m, const char *path, const lk_load_options *opts,
+                                  const lk_merge_options *mo, lk_error *err);
+lk_status lk_model_load_string_into(lk_model *m, const char *text, size_t len, const char *name,
+                                    const lk_load_options *opts, const lk_merge_options *mo,
+                                    lk_error *err);
+
 /* ------------------------------------------------------------ trajectory */
 
 /* The trajectory columns of a finalized model: "t"; then for every link but

@@ -130,6 +130,12 @@ typedef struct {
   int options_node;
   int simulate_node;
   lk_run_settings *run;
+  /* Loading into an existing model (lk_model_load_*_into): how the file is
+   * placed; NULL for an ordinary load. Prefixed names live in `pool`. */
+  const lk_merge_options *mo;
+  char **pool;
+  int npool, cappool;
+  int defines_default; /* the file has a material named "default" */
 } loader;
 
 /* snprintf for message contexts: truncating a long context is fine. */
@@ -159,6 +165,69 @@ static lk_status reg_add(loader *L, reg_kind k, const char *name, int node) {
   L->reg[L->nreg].node = node;
   L->nreg++;
   return LK_OK;
+}
+
+/* ------------------------------------------------------- placement */
+
+/* In lk_model_load_*_into(), every name the file defines or refers to gets
+ * the prefix, and the file's world becomes the frame mo->pose on the link
+ * mo->parent. These translate a spec's names and world-frame quantities
+ * just before the builder sees them (the document's own names are kept for
+ * messages and for locating finalize's errors). */
+
+static int has_prefix(const loader *L) { return L->mo && L->mo->prefix && *L->mo->prefix; }
+
+static lk_status placed(loader *L, const char *name, const char **out) {
+  *out = name;
+  if (!name || !has_prefix(L)) return LK_OK;
+  if (L->npool == L->cappool) {
+    int nc = L->cappool ? 2 * L->cappool : 32;
+    char **p = lk_realloc(L->pool, (size_t)nc * sizeof *p);
+    if (!p) return oom(L);
+    L->pool = p;
+    L->cappool = nc;
+  }
+  size_t a = strlen(L->mo->prefix), b = strlen(name);
+  char *c = lk_malloc(a + b + 1);
+  if (!c) return oom(L);
+  memcpy(c, L->mo->prefix, a);
+  memcpy(c + a, name, b + 1);
+  L->pool[L->npool++] = c;
+  *out = c;
+  return LK_OK;
+}
+
+/* A link reference: "world" (or NULL) is the file's world, which is
+ * mo->parent; *world (may be NULL) says so, so that the caller moves
+ * world-frame quantities into the parent's frame with place_tf/place_point. */
+static lk_status placed_link(loader *L, const char *name, const char **out, int *world) {
+  int w = !name || strcmp(name, "world") == 0;
+  if (world) *world = w;
+  if (w) {
+    *out = L->mo && L->mo->parent && *L->mo->parent ? L->mo->parent : "world";
+    return LK_OK;
+  }
+  return placed(L, name, out);
+}
+
+/* A material reference (NULL: the default material). A file that defines
+ * its own "default" keeps it to itself under a prefix. */
+static lk_status placed_material(loader *L, const char *name, const char **out) {
+  *out = name;
+  if (!has_prefix(L)) return LK_OK;
+  if (!name || strcmp(name, "default") == 0)
+    return L->defines_default ? placed(L, "default", out) : LK_OK;
+  return placed(L, name, out);
+}
+
+static lk_transform place_tf(const loader *L, const lk_transform *t) {
+  return L->mo ? lk_tf_mul(&L->mo->pose, t) : *t;
+}
+static lk_vec3 place_point(const loader *L, lk_vec3 p) {
+  return L->mo ? lk_tf_point(&L->mo->pose, p) : p;
+}
+static lk_vec3 place_dir(const loader *L, lk_vec3 v) {
+  return L->mo ? lk_tf_dir(&L->mo->pose, v) : v;
 }
 
 /* A name in a file: 1..LK_IO_NAME_MAX characters of [A-Za-z0-9_-]. */
@@ -499,6 +568,7 @@ static lk_status sec_options(loader *L, int id) {
     if ((st = lk_ydoc_long(Y, k, what, 0, 1000000, &v, ERR))) return st;
     *ints[i].p = (int)v;
   }
+  if (L->mo && !L->mo->options) return LK_OK; /* checked, not applied */
   if ((st = lk_model_set_options(L->m, &o, ERR))) locate_finalize_error(L);
   return st;
 }
@@ -535,8 +605,10 @@ static lk_status sec_materials(loader *L, int id) {
     if ((st = num(L, it, "mu_rolling", ctx, NONNEG, &s.mu_rolling, NULL))) return st;
     if ((st = num(L, it, "mu_torsional", ctx, NONNEG, &s.mu_torsional, NULL))) return st;
     if ((st = num(L, it, "patch_radius", ctx, NONNEG, &s.patch_radius, NULL))) return st;
+    const char *docname = s.name;
+    if ((st = placed(L, docname, &s.name))) return st;
     if ((st = lk_model_add_material(L->m, &s, ERR))) return st;
-    if ((st = reg_add(L, R_MATERIAL, s.name, it))) return st;
+    if ((st = reg_add(L, R_MATERIAL, docname, it))) return st;
   }
   return LK_OK;
 }
@@ -706,7 +778,14 @@ static lk_status geoms(loader *L, int map, const char *link, const char *ctx, lk
 
 static lk_status add_geoms(loader *L, const lk_geom_spec *g, const int *nodes, int n) {
   for (int i = 0; i < n; i++) {
-    lk_status st = lk_model_add_geom(L->m, &g[i], ERR);
+    lk_geom_spec s = g[i];
+    int world;
+    lk_status st = placed(L, g[i].name, &s.name);
+    if (!st) st = placed_link(L, g[i].link, &s.link, &world);
+    if (!st) st = placed_material(L, g[i].material, &s.material);
+    if (st) return st;
+    if (world) s.pose = place_tf(L, &g[i].pose);
+    st = lk_model_add_geom(L->m, &s, ERR);
     if (!st) st = reg_add(L, R_GEOM, g[i].name, nodes[i]);
     if (st) return st;
   }
@@ -719,7 +798,8 @@ static lk_status sec_world(loader *L, int id) {
   lk_geom_spec *g;
   int *nodes, n;
   if ((st = geoms(L, id, "world", "world", &g, &nodes, &n))) return st;
-  st = add_geoms(L, g, nodes, n);
+  /* Loading into a model without the file's world geoms: checked, dropped. */
+  if (!L->mo || L->mo->world_geoms) st = add_geoms(L, g, nodes, n);
   lk_free(g);
   lk_free(nodes);
   return st;
@@ -886,7 +966,12 @@ static lk_status one_link(loader *L, link_rec *lr) {
     return lk_ydoc_error(Y, it, LK_SCHEMA_ERROR, ERR,
                          "%s: no inertia given, and no solid geoms to compute it from", ctx);
   }
-  st = lk_model_add_link(L->m, &s, ERR);
+  int world = 0;
+  if (!st) st = placed(L, lr->name, &s.name);
+  if (!st) st = placed(L, lr->joint, &s.joint.name);
+  if (!st) st = placed_link(L, s.parent, &s.parent, &world);
+  if (!st && world) s.origin = place_tf(L, &s.origin);
+  if (!st) st = lk_model_add_link(L->m, &s, ERR);
   if (!st) st = reg_add(L, R_LINK, lr->name, it);
   if (!st) st = reg_add(L, R_JOINT, lr->joint, lr->joint_node);
   if (!st) st = add_geoms(L, g, nodes, ng);
@@ -995,7 +1080,8 @@ static lk_status sec_actuators(loader *L, int id) {
       s.schedule_effort = sched + ns;
       s.nschedule = ns;
     }
-    st = lk_model_add_actuator(L->m, &s, ERR);
+    if (!(st = placed(L, s.name, &s.name))) st = placed(L, s.joint, &s.joint);
+    if (!st) st = lk_model_add_actuator(L->m, &s, ERR);
     lk_free(sched);
     if (!st) st = reg_add(L, R_ACTUATOR, aname, it);
     if (st) return st;
@@ -1037,8 +1123,10 @@ static lk_status sec_loads(loader *L, int id) {
     if (s.end < s.start)
       return lk_ydoc_error(Y, lk_ydoc_map_get(Y, it, "end"), LK_SCHEMA_ERROR, ERR,
                            "%s: end %g comes before start %g", ctx, s.end, s.start);
+    const char *docname = s.name ? s.name : s.link;
+    if ((st = placed(L, s.name, &s.name)) || (st = placed(L, s.link, &s.link))) return st;
     if ((st = lk_model_add_load(L->m, &s, ERR))) return st;
-    if ((st = reg_add(L, R_LOAD, s.name ? s.name : s.link, it))) return st;
+    if ((st = reg_add(L, R_LOAD, docname, it))) return st;
   }
   return LK_OK;
 }
@@ -1092,8 +1180,18 @@ static lk_status sec_contacts(loader *L, int id) {
       say(what, sizeof what, "%s: material", ctx);
       if ((st = ref_material(L, k, what, &s.material))) return st;
     }
+    const char *docname = s.name;
+    int world;
+    if ((st = placed(L, s.name, &s.name)) || (st = placed(L, s.link, &s.link)) ||
+        (st = placed_link(L, s.other, &s.other, &world)) ||
+        (st = placed_material(L, s.material, &s.material)))
+      return st;
+    if (world) {
+      s.other_point = place_point(L, s.other_point);
+      s.normal = place_dir(L, s.normal);
+    }
     if ((st = lk_model_add_contact(L->m, &s, ERR))) return st;
-    if ((st = reg_add(L, R_CONTACT, s.name, it))) return st;
+    if ((st = reg_add(L, R_CONTACT, docname, it))) return st;
   }
   return LK_OK;
 }
@@ -1140,8 +1238,14 @@ static lk_status loops(loader *L, int id) {
       say(what, sizeof what, "%s: frame_b", ctx);
       if ((st = origin(L, k, what, &s.frame_b))) return st;
     }
+    const char *docname = s.name ? s.name : s.link_a;
+    int world;
+    if ((st = placed(L, s.name, &s.name)) || (st = placed(L, s.link_a, &s.link_a)) ||
+        (st = placed_link(L, s.link_b, &s.link_b, &world)))
+      return st;
+    if (world) s.frame_b = place_tf(L, &s.frame_b);
     if ((st = lk_model_add_loop(L->m, &s, ERR))) return st;
-    if ((st = reg_add(L, R_LOOP, s.name ? s.name : s.link_a, it))) return st;
+    if ((st = reg_add(L, R_LOOP, docname, it))) return st;
   }
   return LK_OK;
 }
@@ -1174,8 +1278,12 @@ static lk_status couplings(loader *L, int id) {
     if (a == b) return lk_ydoc_error(Y, k, LK_SCHEMA_ERROR, ERR, "%s: joint_b is joint_a itself", ctx);
     if ((st = num(L, it, "ratio", ctx, ANY, &s.ratio, NULL))) return st;
     if ((st = num(L, it, "offset", ctx, ANY, &s.offset, NULL))) return st;
+    const char *docname = s.name ? s.name : s.joint_a;
+    if ((st = placed(L, s.name, &s.name)) || (st = placed(L, s.joint_a, &s.joint_a)) ||
+        (st = placed(L, s.joint_b, &s.joint_b)))
+      return st;
     if ((st = lk_model_add_coupling(L->m, &s, ERR))) return st;
-    if ((st = reg_add(L, R_COUPLING, s.name ? s.name : s.joint_a, it))) return st;
+    if ((st = reg_add(L, R_COUPLING, docname, it))) return st;
   }
   return LK_OK;
 }
@@ -1211,8 +1319,14 @@ static lk_status tethers(loader *L, int id) {
     if ((st = vec3(L, it, "other_point", ctx, &s.other_point, NULL))) return st;
     if ((st = required(L, it, "length", ctx, &k))) return st;
     if ((st = num(L, it, "length", ctx, POSITIVE, &s.length, NULL))) return st;
+    const char *docname = s.name ? s.name : s.link;
+    int world;
+    if ((st = placed(L, s.name, &s.name)) || (st = placed(L, s.link, &s.link)) ||
+        (st = placed_link(L, s.other, &s.other, &world)))
+      return st;
+    if (world) s.other_point = place_point(L, s.other_point);
     if ((st = lk_model_add_tether(L->m, &s, ERR))) return st;
-    if ((st = reg_add(L, R_TETHER, s.name ? s.name : s.link, it))) return st;
+    if ((st = reg_add(L, R_TETHER, docname, it))) return st;
   }
   return LK_OK;
 }
@@ -1276,7 +1390,9 @@ static lk_status sec_initial(loader *L, int id) {
       say(what, sizeof what, "%s: v (%s joint)", ctx, lk_joint_type_name((lk_joint_type)t));
       if ((st = state_values(L, vid, what, nv, v))) return st;
     }
-    if ((st = lk_model_set_initial(L->m, jn, qid ? q : NULL, nq, vid ? v : NULL, nv, ERR)))
+    const char *pj;
+    if ((st = placed(L, jn, &pj))) return st;
+    if ((st = lk_model_set_initial(L->m, pj, qid ? q : NULL, nq, vid ? v : NULL, nv, ERR)))
       return st;
     if ((st = reg_add(L, R_INITIAL, jn, it))) return st;
   }
@@ -1376,6 +1492,7 @@ static lk_status collect_materials(loader *L, int id) {
     L->mats[i].node = k;
     if ((st = unique_name(L, "material", L->mats[i].name, k))) return st;
     L->mat_names[i] = L->mats[i].name;
+    if (strcmp(L->mats[i].name, "default") == 0) L->defines_default = 1;
     L->nmats++;
   }
   return LK_OK;
@@ -1557,7 +1674,7 @@ static lk_status build(loader *L) {
     if (strcmp(key, "name") == 0) {
       const char *s;
       if ((st = lk_ydoc_string(Y, v, "name", 255, &s, ERR))) return st;
-      if ((st = lk_model_set_name(L->m, s, ERR))) return st;
+      if ((!L->mo || L->mo->name) && (st = lk_model_set_name(L->m, s, ERR))) return st;
     } else if (strcmp(key, "description") == 0) {
       const char *s;
       if ((st = lk_ydoc_string(Y, v, "description", 1 << 20, &s, ERR))) return st;
@@ -1588,6 +1705,7 @@ static lk_status build(loader *L) {
     }
     if (st) return st;
   }
+  if (L->mo) return LK_OK; /* the caller finalizes the whole */
   if ((st = lk_model_finalize(L->m, ERR))) {
     locate_finalize_error(L);
     return st;
@@ -1605,37 +1723,34 @@ void lk_run_settings_default(lk_run_settings *r) {
   r->duration = -1;
 }
 
-lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
-                               const lk_load_options *opts, lk_error *err) {
-  lk_error local;
-  if (!err) err = &local;
-  lk_error_clear(err);
-  if (!text && len > 0) {
-    lk_error_set(err, LK_INVALID_ARGUMENT, "NULL text");
-    return NULL;
-  }
+/* The whole load, into a new model (mo == NULL: *model receives it,
+ * finalized) or into the caller's *model (mo given: not finalized). */
+static lk_status load_text(lk_model **model, const char *text, size_t len, const char *name,
+                           const lk_load_options *opts, const lk_merge_options *mo,
+                           lk_error *err) {
+  if (!text && len > 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL text");
   lk_load_options o;
   lk_load_options_default(&o);
   if (opts) o = *opts;
   size_t max = o.max_bytes ? o.max_bytes : LK_IO_MAX_BYTES_DEFAULT;
   const char *label = name ? name : "<string>";
-  if (len > max) {
-    lk_error_set_at(err, LK_IO_ERROR, label, 0, 0,
-                    "the text has %zu bytes, more than the %zu this loader accepts", len, max);
-    return NULL;
-  }
+  if (len > max)
+    return lk_error_set_at(err, LK_IO_ERROR, label, 0, 0,
+                           "the text has %zu bytes, more than the %zu this loader accepts", len,
+                           max);
   if (o.run) lk_run_settings_default(o.run);
   lk_ydoc y;
-  if (lk_ydoc_load(&y, text ? text : "", len, label, err)) return NULL;
+  lk_status st = lk_ydoc_load(&y, text ? text : "", len, label, err);
+  if (st) return st;
   loader L;
   memset(&L, 0, sizeof L);
   L.y = &y;
   L.err = err;
   L.run = o.run;
-  lk_status st = LK_OK;
+  L.mo = mo;
   for (int i = 0; i < o.nset && !st; i++) st = lk_ydoc_override(&y, o.set[i], err);
   if (!st) {
-    L.m = lk_model_new();
+    L.m = mo ? *model : lk_model_new();
     st = L.m ? build(&L) : lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   }
   lk_free(L.links);
@@ -1646,13 +1761,25 @@ lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
   for (int i = 0; i < L.nnames; i++) lk_free((char *)L.names[i].name);
   lk_free(L.names);
   lk_free(L.reg);
+  for (int i = 0; i < L.npool; i++) lk_free(L.pool[i]);
+  lk_free(L.pool);
   lk_ydoc_free(&y);
   if (st) {
-    lk_model_free(L.m);
+    if (!mo) lk_model_free(L.m);
     if (o.run) lk_run_settings_default(o.run);
-    return NULL;
+    return st;
   }
-  return L.m;
+  if (!mo) *model = L.m;
+  return LK_OK;
+}
+
+lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
+                               const lk_load_options *opts, lk_error *err) {
+  lk_error local;
+  if (!err) err = &local;
+  lk_error_clear(err);
+  lk_model *m = NULL;
+  return load_text(&m, text, len, name, opts, NULL, err) ? NULL : m;
 }
 
 lk_model *lk_model_load_file(const char *path, const lk_load_options *opts, lk_error *err) {
@@ -1670,4 +1797,71 @@ lk_model *lk_model_load_file(const char *path, const lk_load_options *opts, lk_e
   lk_model *m = lk_model_load_string(text, len, path, opts, err);
   lk_free(text);
   return m;
+}
+
+/* ------------------------------------------------ into an existing model */
+
+void lk_merge_options_default(lk_merge_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->pose = lk_tf_identity();
+  o->world_geoms = 1;
+}
+
+static lk_status check_merge(lk_model *m, const lk_merge_options *mo, lk_error *err) {
+  if (!m) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL model");
+  if (lk_model_is_finalized(m))
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "the model is finalized: a file can only be loaded into a model that "
+                        "is still being built");
+  if (mo->prefix) {
+    size_t n = strlen(mo->prefix);
+    if (n > LK_IO_NAME_MAX ||
+        strspn(mo->prefix, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != n)
+      return lk_error_set(err, LK_INVALID_ARGUMENT,
+                          "name prefix '%s': use at most %d letters, digits, '_' and '-'",
+                          mo->prefix, LK_IO_NAME_MAX);
+  }
+  if (!lk_m3_isfinite(&mo->pose.R) || !lk_v3_isfinite(mo->pose.p))
+    return lk_error_set(err, LK_NON_FINITE, "the placement pose is not finite");
+  lk_mat3 rtr = lk_m3_tmul(&mo->pose.R, &mo->pose.R);
+  double off = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) off = fmax(off, fabs(rtr.m[i][j] - (i == j ? 1.0 : 0.0)));
+  if (off > 1e-9 || lk_m3_det(&mo->pose.R) < 0)
+    return lk_error_set(err, LK_INVALID_ARGUMENT,
+                        "the placement pose's R is not a rotation (|R^T R - 1| = %.3g)", off);
+  return LK_OK;
+}
+
+lk_status lk_model_load_string_into(lk_model *m, const char *text, size_t len, const char *name,
+                                    const lk_load_options *opts, const lk_merge_options *mo,
+                                    lk_error *err) {
+  lk_error local;
+  if (!err) err = &local;
+  lk_error_clear(err);
+  lk_merge_options dflt;
+  if (!mo) {
+    lk_merge_options_default(&dflt);
+    mo = &dflt;
+  }
+  lk_status st = check_merge(m, mo, err);
+  if (st) return st;
+  return load_text(&m, text, len, name, opts, mo, err);
+}
+
+lk_status lk_model_load_file_into(lk_model *m, const char *path, const lk_load_options *opts,
+                                  const lk_merge_options *mo, lk_error *err) {
+  lk_error local;
+  if (!err) err = &local;
+  lk_error_clear(err);
+  if (!path) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL path");
+  size_t max = opts && opts->max_bytes ? opts->max_bytes : LK_IO_MAX_BYTES_DEFAULT;
+  char *text;
+  size_t len;
+  lk_status st = lk_ydoc_read_file(path, max, &text, &len, err);
+  if (st) return st;
+  st = lk_model_load_string_into(m, text, len, path, opts, mo, err);
+  lk_free(text);
+  return st;
 }

@@ -996,6 +996,227 @@ static void test_svg_plot(void) {
   unlink(p);
 }
 
+/* -------------------------------------------- loading into a model */
+
+/* A small "hand": a palm on the file's world with a sliding finger, its own
+ * material and a floor; and an "object" file with a free body, a material
+ * named "default" and an explicit contact on the world. */
+static const char kHandText[] =
+    "name: hand\n"
+    "options: {timestep: 0.002}\n"
+    "materials: [{name: rubber, mu: 0.9}]\n"
+    "world:\n  geoms: [{name: floor, type: plane, normal: [0, 0, 1]}]\n"
+    "links:\n"
+    "  - name: palm\n    origin: {xyz: [0, 0, 0.3]}\n    joint: fixed\n"
+    "    geoms: [{name: palm_box, type: box, half_extents: [0.02, 0.05, 0.01]}]\n"
+    "  - name: finger\n    parent: palm\n    origin: {xyz: [0, 0.04, -0.04]}\n"
+    "    joint: {name: slide, type: prismatic, axis: [0, -1, 0], limit: [0, 0.04]}\n"
+    "    mass: 0.05\n"
+    "    geoms: [{type: box, half_extents: [0.01, 0.005, 0.02], material: rubber}]\n"
+    "actuators: [{joint: slide, type: position, kp: 100, kv: 1}]\n"
+    "initial: [{joint: slide, q: 0.01}]\n";
+
+static const char kObjectText[] =
+    "name: object\n"
+    "materials: [{name: default, mu: 0.2}, {name: wood, mu: 0.4}]\n"
+    "links:\n"
+    "  - name: body\n    joint: free\n    mass: 0.1\n"
+    "    geoms:\n"
+    "      - {type: box, half_extents: [0.02, 0.02, 0.02]}\n"
+    "      - {type: sphere, radius: 0.01, origin: {xyz: [0, 0, 0.03]}, material: wood}\n"
+    "contacts:\n"
+    "  - {name: foot, link: body, point: [0, 0, -0.02], other_point: [0, 0, 0], normal: [0, 0, 1]}\n"
+    "initial: [{joint: body, q: [0.1, 0, 0.02, 1, 0, 0, 0]}]\n";
+
+static lk_status into(lk_model *m, const char *text, const lk_merge_options *mo, lk_error *e) {
+  return lk_model_load_string_into(m, text, strlen(text), "into.yaml", NULL, mo, e);
+}
+
+static void test_into_prefixes_and_places(void) {
+  lk_error e;
+  lk_model *m = lk_model_new();
+  /* A mount the hand hangs from, turned a quarter turn about z. */
+  lk_link_spec mount;
+  lk_link_spec_default(&mount);
+  mount.name = "mount";
+  mount.joint.type = LK_JOINT_FREE;
+  mount.mass = 1;
+  mount.inertia = lk_m3_diag(0.01, 0.01, 0.01);
+  LK_ASSERT_OK(lk_model_add_link(m, &mount, &e), &e);
+  lk_merge_options mo;
+  lk_merge_options_default(&mo);
+  mo.prefix = "hand_";
+  mo.parent = "mount";
+  lk_mat3 Rz = lk_m3_from_axis_angle(lk_v3(0, 0, 1), LK_PI / 2);
+  mo.pose = lk_tf(&Rz, lk_v3(1, 2, 3));
+  mo.world_geoms = 0;
+  LK_ASSERT_OK(into(m, kHandText, &mo, &e), &e);
+  lk_merge_options_default(&mo);
+  mo.prefix = "obj_";
+  mo.pose.p = lk_v3(0, 0, 1);
+  LK_ASSERT_OK(into(m, kObjectText, &mo, &e), &e);
+  LK_ASSERT_OK(lk_model_finalize(m, &e), &e);
+
+  /* Names: every element prefixed; nothing of the files unprefixed. */
+  CU_ASSERT_TRUE(lk_model_link_index(m, "hand_palm") > 0);
+  CU_ASSERT_TRUE(lk_model_link_index(m, "hand_finger") > 0);
+  CU_ASSERT_TRUE(lk_model_joint_index(m, "hand_slide") > 0);
+  CU_ASSERT_TRUE(lk_model_link_index(m, "obj_body") > 0);
+  CU_ASSERT_EQUAL(lk_model_link_index(m, "palm"), -1);
+  CU_ASSERT_TRUE(lk_model_geom_index(m, "hand_palm_box") >= 0);
+  CU_ASSERT_EQUAL(lk_model_geom_index(m, "hand_floor"), -1); /* world geoms left out */
+  CU_ASSERT_EQUAL(lk_model_geom_index(m, "floor"), -1);
+  CU_ASSERT_TRUE(lk_model_material_index(m, "hand_rubber") > 0);
+  CU_ASSERT_TRUE(lk_model_material_index(m, "obj_wood") > 0);
+  CU_ASSERT_TRUE(lk_model_actuator_index(m, "hand_slide") >= 0);
+  LK_ASSERT_INT_EQ(lk_model_ngeom(m), 4);
+  /* The model's options are the builder's, not the hand file's. */
+  LK_ASSERT_NEAR(lk_model_options(m)->timestep, 0.001, 0);
+
+  /* The palm hangs from the mount at pose * (file origin). */
+  int palm = lk_model_link_index(m, "hand_palm");
+  LK_ASSERT_INT_EQ(lk_model_link_parent(m, palm), lk_model_link_index(m, "mount"));
+  lk_link_spec ls;
+  LK_ASSERT_OK(lk_model_link(m, palm, &ls), NULL);
+  LK_ASSERT_NEAR(ls.origin.p.x, 1, 1e-15);
+  LK_ASSERT_NEAR(ls.origin.p.y, 2, 1e-15);
+  LK_ASSERT_NEAR(ls.origin.p.z, 3.3, 1e-15);
+  LK_ASSERT_NEAR(ls.origin.R.m[1][0], 1, 1e-15); /* x axis turned onto y */
+  /* Children keep their origins relative to their (prefixed) parent. */
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "hand_finger"), &ls), NULL);
+  LK_ASSERT_NEAR(ls.origin.p.y, 0.04, 1e-15);
+  CU_ASSERT_STRING_EQUAL(ls.parent, "hand_palm");
+
+  /* Materials: the object's own "default" is its geoms' material, and the
+   * model's default material is untouched. */
+  int g0 = -1, g1 = -1;
+  for (int g = 0; g < lk_model_ngeom(m); g++)
+    if (lk_model_geom_link(m, g) == lk_model_link_index(m, "obj_body")) {
+      if (g0 < 0) g0 = g; else g1 = g;
+    }
+  CU_ASSERT_FATAL(g0 >= 0 && g1 >= 0);
+  lk_material_spec ms;
+  LK_ASSERT_OK(lk_model_material(m, lk_model_geom_material(m, g0), &ms), NULL);
+  CU_ASSERT_STRING_EQUAL(ms.name, "obj_default");
+  LK_ASSERT_NEAR(ms.mu_static, 0.2, 0);
+  LK_ASSERT_OK(lk_model_material(m, lk_model_geom_material(m, g1), &ms), NULL);
+  CU_ASSERT_STRING_EQUAL(ms.name, "obj_wood");
+  LK_ASSERT_OK(lk_model_material(m, 0, &ms), NULL);
+  LK_ASSERT_NEAR(ms.mu_static, 0.5, 0);
+
+  /* The object's explicit contact on its world: on the world, its point
+   * moved by the pose; it uses the object's default material too. */
+  LK_ASSERT_INT_EQ(lk_model_ncontact(m), 1);
+  lk_contact_spec cs;
+  LK_ASSERT_OK(lk_model_contact(m, 0, &cs), NULL);
+  CU_ASSERT_STRING_EQUAL(cs.name, "obj_foot");
+  CU_ASSERT_STRING_EQUAL(cs.link, "obj_body");
+  LK_ASSERT_NEAR(cs.other_point.z, 1, 1e-15);
+  CU_ASSERT_STRING_EQUAL(cs.material, "obj_default");
+
+  /* Initial states reach the prefixed joints: the finger at 0.01, the body
+   * at its file position, on the world frame moved up by 1. */
+  double q[32], v[32];
+  CU_ASSERT_FATAL(lk_model_nq(m) <= 32);
+  lk_model_initial_state(m, q, v);
+  LK_ASSERT_NEAR(q[lk_model_joint_qadr(m, lk_model_joint_index(m, "hand_slide"))], 0.01, 0);
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  const lk_transform *X = lk_data_link_pose(d, lk_model_link_index(m, "obj_body"));
+  LK_ASSERT_NEAR(X->p.x, 0.1, 1e-15);
+  LK_ASSERT_NEAR(X->p.z, 1.02, 1e-15);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* With an identity placement, the file's options and name, loading into an
+ * empty model and finalizing gives the model lk_model_load_string() gives:
+ * the same layout and, stepped, bit-identical states. */
+static void test_into_identity_is_an_ordinary_load(void) {
+  lk_error e;
+  const char *path = lk_test_srcpath("mechanisms/gripper.yaml");
+  lk_model *a = lk_model_load_file(path, NULL, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(a);
+  lk_model *b = lk_model_new();
+  lk_merge_options mo;
+  lk_merge_options_default(&mo);
+  mo.options = 1;
+  mo.name = 1;
+  LK_ASSERT_OK(lk_model_load_file_into(b, path, NULL, &mo, &e), &e);
+  LK_ASSERT_OK(lk_model_finalize(b, &e), &e);
+  CU_ASSERT_STRING_EQUAL(lk_model_name(a), lk_model_name(b));
+  LK_ASSERT_INT_EQ(lk_model_nq(a), lk_model_nq(b));
+  LK_ASSERT_INT_EQ(lk_model_ngeom(a), lk_model_ngeom(b));
+  LK_ASSERT_INT_EQ(lk_model_nactuator(a), lk_model_nactuator(b));
+  LK_ASSERT_NEAR(lk_model_options(a)->timestep, lk_model_options(b)->timestep, 0);
+  lk_data *da = lk_data_new(a), *db = lk_data_new(b);
+  CU_ASSERT_FATAL(da && db);
+  for (int i = 0; i < 300; i++) {
+    LK_ASSERT_OK(lk_step(a, da), NULL);
+    LK_ASSERT_OK(lk_step(b, db), NULL);
+  }
+  CU_ASSERT_EQUAL(memcmp(lk_data_q(da), lk_data_q(db), sizeof(double) * (size_t)lk_model_nq(a)), 0);
+  lk_data_free(da);
+  lk_data_free(db);
+  lk_model_free(a);
+  lk_model_free(b);
+}
+
+static void test_into_twice_needs_prefixes(void) {
+  lk_error e;
+  /* Two copies under different prefixes: fine. */
+  lk_model *m = lk_model_new();
+  lk_merge_options mo;
+  lk_merge_options_default(&mo);
+  mo.prefix = "a_";
+  LK_ASSERT_OK(into(m, kObjectText, &mo, &e), &e);
+  mo.prefix = "b_";
+  LK_ASSERT_OK(into(m, kObjectText, &mo, &e), &e);
+  LK_ASSERT_OK(lk_model_finalize(m, &e), &e);
+  LK_ASSERT_INT_EQ(lk_model_nlink(m), 3);
+  lk_model_free(m);
+  /* Without: finalize names the clash. */
+  m = lk_model_new();
+  LK_ASSERT_OK(into(m, kObjectText, NULL, &e), &e);
+  LK_ASSERT_OK(into(m, kObjectText, NULL, &e), &e);
+  CU_ASSERT_NOT_EQUAL(lk_model_finalize(m, &e), LK_OK);
+  LK_ASSERT_MSG(strstr(e.message, "body") != NULL, "%s", e.message);
+  lk_model_free(m);
+}
+
+static void test_into_errors(void) {
+  lk_error e;
+  lk_merge_options mo;
+  lk_merge_options_default(&mo);
+  lk_model *m = lk_model_new();
+  /* A file mistake keeps its position. */
+  const char bad[] = "links:\n  - name: b\n    joint: free\n    mass: -1\n";
+  LK_ASSERT_INT_EQ(lk_model_load_string_into(m, bad, strlen(bad), "bad.yaml", NULL, &mo, &e),
+                   LK_SCHEMA_ERROR);
+  LK_ASSERT_INT_EQ(e.line, 4);
+  CU_ASSERT_STRING_EQUAL(e.path, "bad.yaml");
+  lk_model_free(m);
+  m = lk_model_new();
+  mo.prefix = "a.b";
+  LK_ASSERT_INT_EQ(into(m, kObjectText, &mo, &e), LK_INVALID_ARGUMENT);
+  mo.prefix = NULL;
+  mo.pose.R = lk_m3_diag(1, 1, -1);
+  LK_ASSERT_INT_EQ(into(m, kObjectText, &mo, &e), LK_INVALID_ARGUMENT);
+  mo.pose.R = lk_m3_identity();
+  mo.pose.p.x = NAN;
+  LK_ASSERT_INT_EQ(into(m, kObjectText, &mo, &e), LK_NON_FINITE);
+  mo.pose.p.x = 0;
+  LK_ASSERT_OK(into(m, kObjectText, &mo, &e), &e);
+  LK_ASSERT_OK(lk_model_finalize(m, &e), &e);
+  LK_ASSERT_INT_EQ(lk_model_nlink(m), 2); /* the refused loads added nothing */
+  LK_ASSERT_INT_EQ(into(m, kObjectText, &mo, &e), LK_INVALID_MODEL);
+  LK_ASSERT_INT_EQ(lk_model_load_string_into(NULL, "x", 1, NULL, NULL, NULL, &e),
+                   LK_INVALID_ARGUMENT);
+  LK_ASSERT_INT_EQ(lk_model_load_file_into(m, NULL, NULL, NULL, &e), LK_INVALID_ARGUMENT);
+  lk_model_free(m);
+}
+
 void lk_test_register(void) {
   static const lk_test corpus[] = {
       {"each broken file gives its message and position", test_corpus_each_file_gives_its_message_and_position},
@@ -1039,5 +1260,12 @@ void lk_test_register(void) {
   lk_test_suite("io loader", loader);
   lk_test_suite("io overrides", overrides);
   lk_test_suite("io writers", writers);
+  static const lk_test compose[] = {
+      {"into: prefixes names and places the file's world", test_into_prefixes_and_places},
+      {"into: identity placement is an ordinary load", test_into_identity_is_an_ordinary_load},
+      {"into: the same file twice needs prefixes", test_into_twice_needs_prefixes},
+      {"into: errors", test_into_errors},
+      {NULL, NULL}};
+  lk_test_suite("io compose", compose);
   atexit(remove_scratch);
 }
