@@ -13,5 +13,6 @@
 #include "linkage/constraint.h"
 #include "linkage/sim.h"
 #include "linkage/io.h"
+#include "linkage/grasp.h"
 
 #endif

@@ -10,4 +10,5 @@ linkageinclude_HEADERS += \
 	%reldir%/lcp.h \
 	%reldir%/constraint.h \
 	%reldir%/sim.h \
-	%reldir%/io.h
+	%reldir%/io.h \
+	%reldir%/grasp.h

@@ -1,0 +1,473 @@
+/* Grasp analysis and grasp trials.
+ *
+ * Analysis (no simulation): from contacts on an object, given explicitly or
+ * taken from a simulation state (lk_grasp_contacts_from_data), build
+ *   - the grasp matrix G, which maps contact forces in the contact frames
+ *     (normal, two tangents, and a torsional moment for soft fingers) to the
+ *     wrench on the object;
+ *   - the linearized contact wrench cones: each contact's Coulomb cone
+ *     |f_t| <= mu f_n replaced by `edges` generators n + mu t_k (inscribed,
+ *     as GraspIt does, or circumscribed), and for a soft finger
+ *     |tau_n| <= torsion f_n, each generator taken with +torsion and
+ *     -torsion about the normal (the friction disk and the torsion
+ *     interval are independent, as in the simulator's rollingContact);
+ *   - force closure, decided by a linear program with the reason when it
+ *     fails (lk_grasp_force_closure);
+ *   - the Ferrari-Canny epsilon metric and the volume of the grasp wrench
+ *     space (lk_grasp_quality), with qhull;
+ *   - the smallest finger force that resists a given wrench
+ *     (lk_grasp_min_force), by a linear program.
+ *
+ * Wrench vectors in this header are 6 numbers (f_x, f_y, f_z, tau_x,
+ * tau_y, tau_z), force first as in Ferrari and Canny and in GraspIt (an
+ * lk_force, by contrast, is (ang, lin)); torques are about
+ * lk_grasp_options.center. In the grasp wrench space (GWS) the torques are
+ * divided by a torque scale rho (m), so that force and torque have the
+ * same unit: GraspIt uses the object's largest radius, the largest distance
+ * from its centre of mass to its surface (lk_grasp_object_radius), and so
+ * do the trials here. Each generator has a unit normal force, so the GWS is
+ * the set of wrenches a grasp can apply with a total normal force of at
+ * most 1 N (the "L1" GWS: the convex hull of the union of the contacts'
+ * wrench sets; Ferrari and Canny, "Planning optimal grasps", ICRA 1992;
+ * Miller and Allen, "GraspIt!", IEEE Robotics & Automation Magazine 2004).
+ *
+ * Trials (simulation): a grasp scene joins a hand file and an object file
+ * into one model (lk_grasp_scene_load), the hand's palm mounted on a free
+ * joint that a 6-D position servo of this layer drives. A trial places the
+ * hand, closes the fingers until each touches the object with the grip
+ * force ("close until contact" with a torque limit), lets go of the object,
+ * lifts the palm, shakes the object with disturbance forces and torques
+ * along +-x, +-y, +-z, and reports whether the object stayed in the hand,
+ * how far it slipped relative to the palm, the friction utilization and
+ * tactile slip flags, and the analysis of the closed grasp.
+ *
+ * Threads: a scene (and its model) is read-only once loaded; any number of
+ * threads may run trials on it at once, each with its own lk_data. The
+ * analysis functions are reentrant. Memory: the analysis functions allocate
+ * their scratch with the library's allocator, except qhull, which uses its
+ * own (malloc); trials allocate nothing but what the analysis needs once at
+ * the end of closing. */
+#ifndef LINKAGE_GRASP_H
+#define LINKAGE_GRASP_H
+
+#include "linkage/data.h"
+#include "linkage/error.h"
+#include "linkage/math.h"
+#include "linkage/model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------ contacts */
+
+/* One contact of a finger (or anything) on the object. */
+typedef struct {
+  lk_vec3 position; /* contact point (any frame, the same for all contacts
+                       and for lk_grasp_options.center) */
+  lk_vec3 normal;   /* pointing INTO the object: the direction of the normal
+                       force on it (normalized when used; must not be 0) */
+  lk_vec3 tangent;  /* optional first tangent direction t1: the first cone
+                       edge is n + mu t1; its part along the normal is
+                       ignored. Zero: a tangent chosen from the normal
+                       alone (lk_grasp_contact_frame) */
+  double mu;        /* Coulomb coefficient, >= 0 (0: frictionless) */
+  double torsion;   /* soft finger: |tau_n| <= torsion f_n (m), the
+                       torsional moment per newton of normal force (the
+                       simulator's mu_torsional * patch_radius); 0: a hard
+                       point contact */
+  int finger;       /* group for finger forces (lk_grasp_min_force): the
+                       contacts of one finger share a number >= 0; -1: a
+                       group of its own */
+} lk_grasp_contact;
+
+/* Zero position, normal +z, no tangent, mu 0, no torsion, finger -1. */
+void lk_grasp_contact_default(lk_grasp_contact *c);
+
+/* The contact frame used: the unit normal n, and t1, t2 with (n, t1, t2)
+ * right-handed and orthonormal. t1 is the given tangent made orthogonal to
+ * n, or, when that is (nearly) zero, n x e where e is the coordinate axis
+ * least aligned with n, normalized. LK_INVALID_ARGUMENT for a zero or
+ * non-finite normal. */
+lk_status lk_grasp_contact_frame(const lk_grasp_contact *c, lk_vec3 *n, lk_vec3 *t1,
+                                 lk_vec3 *t2);
+
+typedef struct {
+  lk_vec3 center;      /* the point torques are taken about (the object's
+                          centre of mass); default the origin */
+  double torque_scale; /* rho > 0 (m): GWS torques are tau / rho. 0
+                          (default): the largest distance from center to a
+                          contact point */
+  int edges;           /* friction cone generators per contact, >= 3;
+                          default 8 (GraspIt's) */
+  int circumscribed;   /* 0 (default): edges on the cone (an inscribed
+                          pyramid, conservative); 1: the pyramid around the
+                          cone (edges mu / cos(pi / edges) out) */
+  double tolerance;    /* relative tolerance of the decisions (rank, force
+                          closure); default 1e-9 */
+} lk_grasp_options;
+
+void lk_grasp_options_default(lk_grasp_options *o);
+
+/* -------------------------------------------------------- grasp matrix */
+
+/* Columns of the grasp matrix: 3 per contact (f_n, f_t1, f_t2), plus 1
+ * (tau_n) for a contact with torsion > 0. */
+int lk_grasp_matrix_columns(const lk_grasp_contact *c, int nc);
+
+/* G (6 x lk_grasp_matrix_columns, row-major, leading dimension ldg >=
+ * columns; 0 means columns): column by column, the wrench (force, torque
+ * about o->center, unscaled) of a unit force along n, t1, t2 at the
+ * contact, and of a unit moment about n, contact after contact. o may be
+ * NULL (defaults). */
+lk_status lk_grasp_matrix(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                          double *G, int ldg, lk_error *err);
+
+/* ------------------------------------------------------ wrench cones */
+
+/* Generators of the linearized wrench cones: per contact `edges` (mu > 0)
+ * or 1 (frictionless), twice that for a soft finger. */
+int lk_grasp_wrench_count(const lk_grasp_contact *c, int nc, const lk_grasp_options *o);
+
+/* The generators, one row of 6 per generator (count x 6, row-major): the
+ * GWS wrench (f, tau / rho) of a unit normal force along cone edge k,
+ * n + mu_e (cos(2 pi k / edges) t1 + sin(2 pi k / edges) t2) with mu_e =
+ * mu (inscribed) or mu / cos(pi / edges) (circumscribed), plus +- torsion
+ * about n for a soft finger. contact (may be NULL) receives each row's
+ * contact index; rho_out (may be NULL) the torque scale used. */
+lk_status lk_grasp_wrenches(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                            double *W, int *contact, double *rho_out, lk_error *err);
+
+/* ------------------------------------------------------ force closure */
+
+typedef enum {
+  LK_GRASP_CLOSED = 0,     /* force closure: every wrench can be resisted */
+  LK_GRASP_NO_CONTACTS,    /* nothing touches */
+  LK_GRASP_DEGENERATE,     /* the contact wrenches span fewer than 6
+                              dimensions (report.rank) */
+  LK_GRASP_ONE_SIDED,      /* they span all 6, but the origin is not
+                              strictly inside their hull: some direction
+                              can only be pushed one way */
+} lk_grasp_closure;
+
+/* "closed", "no contacts", "degenerate", "one-sided". */
+const char *lk_grasp_closure_name(lk_grasp_closure c);
+
+typedef struct {
+  int closed;              /* 1 iff in force closure */
+  lk_grasp_closure reason;
+  int rank;                /* dimensions the generators span, 0..6 */
+  double margin;           /* N t*, where t* is the LP optimum: the largest
+                              t such that some weights lambda_i >= t with
+                              sum lambda_i = 1 combine the N generators to
+                              zero; in (0, 1] iff closed and rank 6 */
+  double unresisted[6];    /* not closed: a unit GWS direction (f, tau/rho)
+                              of an external wrench the grasp cannot
+                              resist (zero when closed) */
+  char detail[256];        /* what was found, one sentence */
+} lk_grasp_closure_report;
+
+/* Decide force closure of the linearized grasp: the generators' positive
+ * span is all of R^6 iff they have rank 6 and a combination with strictly
+ * positive weights is zero (Murray, Li and Sastry, "A Mathematical
+ * Introduction to Robotic Manipulation", 1994, ch. 5). The rank comes from
+ * the eigenvalues of the 6 x 6 Gram matrix (relative tolerance); the
+ * weights from a linear program solved by this layer's dense simplex
+ * method (Bland's rule, so it cannot cycle), whose dual gives the
+ * unresisted wrench. Returns LK_OK when the decision was made (closed or
+ * not: see r->closed), else an error (bad contacts, LK_PIVOT_LIMIT,
+ * LK_OUT_OF_MEMORY). */
+lk_status lk_grasp_force_closure(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                                 lk_grasp_closure_report *r, lk_error *err);
+
+/* ----------------------------------------------------- quality metrics */
+
+typedef struct {
+  double epsilon;      /* Ferrari-Canny epsilon of the L1 GWS: the radius of
+                          the largest ball about the origin inside the
+                          hull of the generators, i.e. the smallest
+                          distance from the origin to a hull facet (N of
+                          wrench per N of total normal force, torques over
+                          rho); 0 when the origin is not strictly inside
+                          (GraspIt reports -1 there) */
+  double volume;       /* 6-volume of the hull (0 when it is flat) */
+  int force_closure;   /* epsilon > 0 */
+  int rank;            /* dimensions the generators span */
+  int nwrenches;       /* generators */
+  int nfacets;         /* facets of the hull (0 when flat) */
+  double torque_scale; /* rho used */
+} lk_grasp_quality;
+
+/* Epsilon and volume of the grasp wrench space, the hull computed by
+ * qhull_r ("Qt": triangulated, so every facet is exactly a hyperplane
+ * through 6 generators). A flat hull (rank < 6) has epsilon 0 and volume
+ * 0 without calling qhull. LK_NOT_CONVERGED with qhull's message when it
+ * fails (precision trouble). */
+lk_status lk_grasp_quality_compute(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                                   lk_grasp_quality *q, lk_error *err);
+
+/* ---------------------------------------------------------- forces */
+
+typedef enum {
+  LK_GRASP_MIN_MAX_FINGER = 0, /* minimize the largest finger's normal force
+                                  (the sum over its contacts) */
+  LK_GRASP_MIN_TOTAL           /* minimize the sum of all normal forces */
+} lk_grasp_force_objective;
+
+typedef struct {
+  double force;      /* the optimum of the objective, N */
+  double max_finger; /* largest finger normal force of the solution, N */
+  double total;      /* sum of the normal forces, N */
+  int pivots;        /* simplex pivots */
+} lk_grasp_force_result;
+
+/* The smallest contact forces inside the linearized cones that balance an
+ * external wrench on the object (force `external.lin` and moment
+ * `external.ang` about o->center, world units: gravity is m g at the
+ * centre of mass), by a linear program. fn (nc, may be NULL) receives each
+ * contact's normal force and f (nc, may be NULL) its whole force on the
+ * object. LK_NO_SOLUTION, with the reason in err, when no contact forces
+ * can balance it. With the inscribed pyramid the answer is an upper bound
+ * of the exact cone's, with the circumscribed one a lower bound. */
+lk_status lk_grasp_min_force(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                             lk_force external, lk_grasp_force_objective objective,
+                             lk_grasp_force_result *res, double *fn, lk_vec3 *f, lk_error *err);
+
+/* ------------------------------------------------- from a simulation */
+
+typedef struct {
+  int object;               /* the object's link */
+  int world;                /* 1: also contacts with the world (a table);
+                               default 0 */
+  double min_force;         /* contacts with f_n <= min_force are left out
+                               (N); default 0: those that carry force */
+  const int *finger_of_link;/* optional, one entry per link: the finger
+                               group of the contacts that link makes (-1:
+                               a group of its own); NULL: the link index */
+} lk_grasp_extract_options;
+
+void lk_grasp_extract_options_default(lk_grasp_extract_options *o);
+
+/* The contacts on the object after the last step (lk_data_contact_report):
+ * position, normal into the object, the static coefficient in use, and the
+ * torsion capacity mu_torsional * patch_radius of a rolling contact (the
+ * materials' mixed values, as the simulator uses them). Writes at most
+ * `cap` into out and fn (the measured normal forces; either may be NULL)
+ * and returns how many there are (more than cap: call again with more
+ * room), or -1 for invalid arguments. */
+int lk_grasp_contacts_from_data(const lk_model *m, const lk_data *d,
+                                const lk_grasp_extract_options *o, lk_grasp_contact *out,
+                                double *fn, int cap);
+
+/* The largest distance from a link's centre of mass to the surface of its
+ * geoms (GraspIt's maximum radius, the trials' torque scale), m.
+ * LK_INVALID_ARGUMENT for a link without solid geoms (planes do not
+ * count). */
+lk_status lk_grasp_object_radius(const lk_model *m, int link, double *radius, lk_error *err);
+
+/* -------------------------------------------------------- grasp scenes */
+
+#define LK_GRASP_MAX_FINGERS 8
+#define LK_GRASP_MAX_FINGER_DOFS 4
+
+/* A finger: a child of the palm and everything below it, with the
+ * actuators of its joints. Closing is the positive direction of every
+ * finger joint (the hand files in mechanisms/ follow this). */
+typedef struct {
+  int base;                             /* the finger's first link */
+  int ndof;
+  int dof[LK_GRASP_MAX_FINGER_DOFS];    /* velocity indices */
+  int actuator[LK_GRASP_MAX_FINGER_DOFS];
+} lk_grasp_finger;
+
+typedef struct lk_grasp_scene lk_grasp_scene;
+
+typedef struct {
+  const char *hand_prefix;   /* names of the hand file's elements; default
+                                "hand_" */
+  const char *object_prefix; /* default "object_" */
+  /* --set overrides for each file (linkage/io.h, lk_load_options.set). */
+  const char *const *hand_set;
+  int nhand_set;
+  const char *const *object_set;
+  int nobject_set;
+  double timestep;           /* > 0: replaces the hand file's time step */
+} lk_grasp_scene_options;
+
+void lk_grasp_scene_options_default(lk_grasp_scene_options *o);
+
+/* A scene from a hand file and an object file (linkage/io.h composition).
+ * The model gets the hand file's options; a link "grasp_mount" on a free
+ * joint from the world, to which the hand file's one root link (the palm,
+ * on a fixed joint) is welded; the hand's links below it; and the object
+ * file's one root link on a free joint (the object, at the pose its file
+ * starts it in). Neither file's world geoms are kept (the trial's object
+ * floats in the hand; see lk_grasp_trial). The fingers are the palm's
+ * child subtrees with actuated revolute or prismatic joints; every finger
+ * actuator must be able to apply an effort (position servos need kp > 0,
+ * velocity servos kv > 0). NULL with err filled on failure. */
+lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_path,
+                                    const lk_grasp_scene_options *o, lk_error *err);
+void lk_grasp_scene_free(lk_grasp_scene *s);
+
+const lk_model *lk_grasp_scene_model(const lk_grasp_scene *s);
+int lk_grasp_scene_palm(const lk_grasp_scene *s);   /* link index */
+int lk_grasp_scene_object(const lk_grasp_scene *s); /* link index */
+int lk_grasp_scene_nfinger(const lk_grasp_scene *s);
+const lk_grasp_finger *lk_grasp_scene_finger(const lk_grasp_scene *s, int i);
+/* Finger DoFs over all fingers, in finger order: the pre-shape's size. */
+int lk_grasp_scene_nfinger_dofs(const lk_grasp_scene *s);
+/* The object's mass (kg), its radius (lk_grasp_object_radius) and its
+ * starting pose in the world. */
+double lk_grasp_scene_object_mass(const lk_grasp_scene *s);
+double lk_grasp_scene_object_radius(const lk_grasp_scene *s);
+lk_transform lk_grasp_scene_object_pose(const lk_grasp_scene *s);
+/* The farthest the fingers reach from the palm along -z of the palm frame
+ * at the initial pre-shape (the extent of their geoms), m: the natural
+ * scale of standoffs. */
+double lk_grasp_scene_reach(const lk_grasp_scene *s);
+/* The finger group of each link (lk_grasp_extract_options.finger_of_link):
+ * the finger index for the fingers' links, -1 for the others. */
+const int *lk_grasp_scene_finger_of_link(const lk_grasp_scene *s);
+
+/* ------------------------------------------------------------- trials */
+
+typedef struct {
+  /* Closing ("close until contact"): each finger joint is driven at
+   * close_speed in its closing direction with an effort bounded by
+   * torque_limit, tau = torque_limit clamp(1 - v / close_speed, -1, 1);
+   * once a finger touches the object it presses with grip_force along the
+   * mean normal of its contacts (tau = J^T f at their centroid, plus a
+   * closing effort on joints that do not move that point); the fingers'
+   * weights are compensated. Closing ends when every finger either presses
+   * with grip_force (within force_tolerance) or has stopped without
+   * touching, for settle_time; or at close_timeout. */
+  double close_speed_revolute;  /* rad/s; default 1.5 */
+  double close_speed_prismatic; /* m/s; default 0.15 */
+  double torque_limit;  /* effort bound per finger joint (N m or N); 0
+                           (default): each actuator's max_effort, or 5 when
+                           that is unlimited */
+  double grip_force;    /* N per finger; default 10 */
+  double force_tolerance; /* relative; default 0.1 */
+  double settle_time;   /* s; default 0.03 */
+  double close_timeout; /* s; default 0.8 */
+  /* While closing, the object rests at its starting pose: its weight is
+   * carried, and a spring (natural frequency support_frequency, forces up
+   * to 2 m g) pulls it back; after closing that support fades out over
+   * release_time. */
+  double support_frequency; /* Hz; default 5 */
+  double release_time;      /* s; default 0.1 */
+  /* After closing, each finger joint also holds the position it closed to
+   * with its actuator's gains (kp, kv: a real hand's servos), on top of the
+   * grip force; 0: pure force control (the fingers then give way together
+   * to a push on the object). */
+  int hold;                 /* default 1 */
+  /* The palm servo: a critically damped 6-D PD on the mount's free joint
+   * with this natural frequency, gravity of the whole hand compensated. */
+  double palm_frequency;    /* Hz; default 15 */
+  /* Lift: the palm rises by lift_height along +z (world) in lift_time on a
+   * minimum-jerk profile, then holds for hold_time. */
+  double lift_height, lift_time, hold_time; /* m, s, s; 0.1, 0.4, 0.1 */
+  /* Shake: a force of shake_force along +x, -x, +y, -y, +z, -z (world), then
+   * a torque of shake_torque about the same axes, each applied at the
+   * object's centre of mass for shake_time (with ramps of a fifth of it at
+   * both ends) and followed by shake_pause. 0 skips that half. */
+  double shake_force;  /* N; default: the object's weight m g */
+  double shake_torque; /* N m; default: m g times the object's radius / 2 */
+  double shake_time, shake_pause; /* s; 0.05, 0.02 */
+  /* The object counts as dropped once it is farther than drop_distance
+   * from where it was in the hand (palm frame) when closing ended, or no
+   * finger touches it any more. */
+  double drop_distance; /* m; default 0.02 */
+  /* Analysis of the closed grasp (epsilon, volume, minimum force). Its
+   * center and torque_scale are set by the trial (object's centre of mass
+   * and radius). */
+  lk_grasp_options analysis;
+} lk_grasp_trial_options;
+
+void lk_grasp_trial_options_default(lk_grasp_trial_options *o);
+
+typedef enum {
+  LK_GRASP_HELD = 0,      /* held through lift and shake */
+  LK_GRASP_COLLISION,     /* the hand overlaps the object where it starts */
+  LK_GRASP_NO_CONTACT,    /* closing ended with no finger on the object */
+  LK_GRASP_DROPPED,       /* lost when let go, while lifted or shaken */
+  LK_GRASP_SIM_FAILED,    /* a step failed (report.status) */
+} lk_grasp_outcome;
+
+/* "held", "collision", "no contact", "dropped", "simulation failed". */
+const char *lk_grasp_outcome_name(lk_grasp_outcome o);
+
+typedef enum {
+  LK_GRASP_PHASE_CLOSE = 0,
+  LK_GRASP_PHASE_RELEASE,
+  LK_GRASP_PHASE_LIFT,
+  LK_GRASP_PHASE_SHAKE,
+  LK_GRASP_PHASE_DONE
+} lk_grasp_phase;
+
+typedef struct {
+  int held;                 /* outcome == LK_GRASP_HELD */
+  lk_grasp_outcome outcome;
+  lk_grasp_phase lost_in;   /* where it was lost (PHASE_DONE if held) */
+  int lost_at_disturbance;  /* shake: the disturbance (0..11: +x, -x, +y,
+                               -y, +z, -z forces, then torques) that
+                               dislodged it; -1 */
+  lk_status status;         /* LK_OK, or the failing step's status */
+  /* closing */
+  int closed;               /* every finger pressed with the grip force or
+                               stopped without contact before the timeout */
+  int nfinger, fingers_in_contact;
+  double finger_force[LK_GRASP_MAX_FINGERS]; /* normal force on the object
+                                                at the end of closing, N */
+  double close_time;        /* s */
+  int ncontacts;            /* hand-object contacts at the end of closing */
+  /* analysis of the grasp as closed (contacts of the last closing step) */
+  int force_closure;
+  double epsilon, volume;   /* lk_grasp_quality of those contacts */
+  double min_force;         /* lk_grasp_min_force against the object's weight
+                               (MIN_MAX_FINGER), N; INFINITY if impossible */
+  /* after closing */
+  double slip_translation;  /* largest displacement of the object's centre of
+                               mass relative to the palm, m */
+  double slip_rotation;     /* largest rotation of the object relative to
+                               the palm, rad */
+  double peak_utilization;  /* largest friction utilization |f_t| / (mu_s
+                               f_n) of a hand-object contact */
+  unsigned slip_flags;      /* bit k: a link of finger k raised its tactile
+                               slip flag (lk_data_tactile) */
+  int steps;                /* simulation steps of the trial */
+  double time;              /* simulated time, s */
+} lk_grasp_trial_report;
+
+/* Put the hand at hand_pose (the palm frame in the object's starting
+ * frame), the object at its starting pose, the finger joints at preshape
+ * (lk_grasp_scene_nfinger_dofs values; NULL: the hand file's initial
+ * state), everything at rest: d is reset first. d must be a data of the
+ * scene's model. */
+lk_status lk_grasp_place(const lk_grasp_scene *s, lk_data *d, const lk_transform *hand_pose,
+                         const double *preshape, lk_error *err);
+
+/* Close until contact from the current state (after lk_grasp_place): the
+ * palm held where it is, the object supported where it is (see
+ * lk_grasp_trial_options). Fills the closing part of r (closed, fingers,
+ * forces, contacts, close_time, steps); the analysis fields are left
+ * alone. */
+lk_status lk_grasp_close(const lk_grasp_scene *s, lk_data *d, const lk_grasp_trial_options *o,
+                         lk_grasp_trial_report *r, lk_error *err);
+
+/* A whole trial: place, check that the hand does not overlap the object,
+ * close, analyse the closed grasp, release, lift, shake; the report says
+ * how it went. Returns LK_OK whenever the trial ran (a dropped object or a
+ * failed step is an outcome, not an error); an error only for bad
+ * arguments or memory. Deterministic: the same arguments give the same
+ * report, whatever data (of the scene's model) and thread it runs in. */
+lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform *hand_pose,
+                         const double *preshape, const lk_grasp_trial_options *o,
+                         lk_grasp_trial_report *r, lk_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

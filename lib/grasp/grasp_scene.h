@@ -1,0 +1,35 @@
+/* The layout of a grasp scene, shared by scene.c, control.c and trial.c
+ * (not installed). */
+#ifndef LK_GRASP_SCENE_H
+#define LK_GRASP_SCENE_H
+
+#include "linkage/grasp.h"
+
+struct lk_grasp_scene {
+  lk_model *m;
+  int mount, palm, object;      /* links */
+  int mount_vadr, mount_qadr;   /* the mount's free joint */
+  int object_vadr, object_qadr; /* the object's free joint */
+  lk_transform palm_in_mount;   /* the palm's fixed origin on the mount */
+  int nfinger;
+  lk_grasp_finger finger[LK_GRASP_MAX_FINGERS];
+  int nfdof;                    /* finger DoFs over all fingers */
+  int fdof_qadr[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  double preshape0[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  double max_effort[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  int fdof_prismatic[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  /* The finger actuators' laws, to command an effort through them. */
+  lk_actuator_type act_type[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  double act_kp[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  double act_kv[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  double stiffness[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS]; /* joint spring */
+  double rest[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  int *finger_of_link;          /* nlink entries */
+  unsigned char *hand_link;     /* nlink: mount, palm, everything below */
+  double object_mass, object_radius, object_inertia; /* inertia: trace / 3 */
+  lk_transform object_pose;     /* starting pose (world) */
+  lk_vec3 object_com;           /* centre of mass, object frame */
+  double reach;
+};
+
+#endif

@@ -1,0 +1,106 @@
+/* Grasp quality: the Ferrari-Canny epsilon metric and the volume of the
+ * grasp wrench space (Ferrari and Canny, "Planning optimal grasps", ICRA
+ * 1992; Miller and Allen's GraspIt, gws.cpp and quality.cpp: the L1 GWS is
+ * the hull of the union of the contacts' unit-normal-force wrench sets,
+ * epsilon its smallest facet distance from the origin, volume its
+ * 6-volume). The hull is computed by qhull's re-entrant library (Barber,
+ * Dobkin and Huhdanpaa, "The Quickhull algorithm for convex hulls", ACM
+ * TOMS 1996). qhull writes its messages to a FILE; it gets an in-memory
+ * stream, so that its text ends up in the lk_error and nothing is printed. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libqhull_r/qhull_ra.h>
+
+#include "core/internal.h"
+#include "grasp/grasp_internal.h"
+
+/* The first line of qhull's message, without its "QH6154 " style code. */
+static void qhull_message(const char *text, char *out, size_t size) {
+  const char *p = text ? text : "";
+  while (*p == '\n' || *p == ' ') p++;
+  size_t n = strcspn(p, "\n");
+  if (n >= size) n = size - 1;
+  memcpy(out, p, n);
+  out[n] = 0;
+}
+
+lk_status lk_grasp_quality_compute(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                                   lk_grasp_quality *q, lk_error *err) {
+  if (!q) return lk_error_set(err, LK_INVALID_ARGUMENT, "quality: NULL output");
+  memset(q, 0, sizeof *q);
+  lk_grasp_options opt;
+  lk_status st = lk_grasp_resolve_options(o, &opt, err);
+  if (st) return st;
+  if ((st = lk_grasp_check_contacts(c, nc, err))) return st;
+  q->torque_scale = lk_grasp_rho(c, nc, &opt);
+  if (nc == 0) return LK_OK;
+  const int N = lk_grasp_wrench_count(c, nc, &opt);
+  q->nwrenches = N;
+  double *W = LK_NEW_ARRAY(double, 6 * N);
+  double *centered = LK_NEW_ARRAY(double, 6 * N);
+  if (!W || !centered) {
+    lk_free(W);
+    lk_free(centered);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "quality: out of memory");
+  }
+  if ((st = lk_grasp_wrenches(c, nc, &opt, W, NULL, NULL, err))) goto done;
+  q->rank = lk_grasp_rank6(W, N, opt.tolerance, NULL);
+  /* A hull that is flat in R^6 (the points on a hyperplane: their affine
+   * rank below 6, as when every normal points the same way) has no volume
+   * and no interior; qhull would stop at its flat initial simplex. */
+  double mean[6] = {0};
+  for (int i = 0; i < N; i++)
+    for (int k = 0; k < 6; k++) mean[k] += W[(size_t)i * 6 + k] / N;
+  for (int i = 0; i < N; i++)
+    for (int k = 0; k < 6; k++) centered[(size_t)i * 6 + k] = W[(size_t)i * 6 + k] - mean[k];
+  if (q->rank < 6 || N < 7 || lk_grasp_rank6(centered, N, opt.tolerance, NULL) < 6) goto done;
+
+  char *msg = NULL;
+  size_t msglen = 0;
+  FILE *errfile = open_memstream(&msg, &msglen);
+  if (!errfile) {
+    st = lk_error_set(err, LK_OUT_OF_MEMORY, "quality: cannot open a stream for qhull");
+    goto done;
+  }
+  qhT qh_qh;
+  qhT *qh = &qh_qh;
+  qh_zero(qh, errfile);
+  /* Qt: triangulated output, every facet a simplex on its own hyperplane. */
+  char flags[] = "qhull Qt";
+  int code = qh_new_qhull(qh, 6, N, W, False, flags, NULL, errfile);
+  if (code == 0) {
+    facetT *facet;
+    double eps = INFINITY;
+    int inside = 1, nf = 0;
+    FORALLfacets {
+      nf++;
+      /* qhull's hyperplane: normal . x + offset = 0, normal pointing out,
+       * so the origin's signed distance is the offset (< 0 inside). */
+      double dist = -facet->offset;
+      if (dist <= opt.tolerance) inside = 0;
+      if (dist < eps) eps = dist;
+    }
+    q->nfacets = nf;
+    q->force_closure = inside && nf > 0;
+    q->epsilon = q->force_closure ? eps : 0.0;
+    qh_getarea(qh, qh->facet_list);
+    q->volume = qh->totvol;
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong, totlong;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  fclose(errfile);
+  if (code != 0) {
+    char m[LK_ERROR_MESSAGE_MAX - 64];
+    qhull_message(msg, m, sizeof m);
+    st = lk_error_set(err, LK_NOT_CONVERGED, "quality: qhull failed (code %d): %s", code, m);
+  }
+  free(msg);
+done:
+  lk_free(W);
+  lk_free(centered);
+  return st;
+}

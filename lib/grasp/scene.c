@@ -1,0 +1,307 @@
+/* Grasp scenes: a hand file and an object file joined into one model with
+ * lk_model_load_file_into(), the palm welded to a free-floating mount that
+ * the trials' palm servo drives. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "grasp/grasp_internal.h"
+#include "grasp/grasp_scene.h"
+#include "linkage/collision.h"
+#include "linkage/dynamics.h"
+#include "linkage/io.h"
+
+#define MOUNT_NAME "grasp_mount"
+
+void lk_grasp_scene_options_default(lk_grasp_scene_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->hand_prefix = "hand_";
+  o->object_prefix = "object_";
+}
+
+void lk_grasp_scene_free(lk_grasp_scene *s) {
+  if (!s) return;
+  lk_model_free(s->m);
+  lk_free(s->finger_of_link);
+  lk_free(s->hand_link);
+  lk_free(s);
+}
+
+static int is_in_subtree(const lk_model *m, int link, int root) {
+  for (int l = link; l >= 0; l = lk_model_link_parent(m, l))
+    if (l == root) return 1;
+  return 0;
+}
+
+/* The model: mount, hand (on the mount), object. */
+static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *object_path,
+                         const lk_grasp_scene_options *o, lk_error *err) {
+  lk_status st;
+  s->m = lk_model_new();
+  if (!s->m) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  lk_link_spec mount;
+  lk_link_spec_default(&mount);
+  mount.name = MOUNT_NAME;
+  mount.joint.type = LK_JOINT_FREE;
+  /* A light wrist: the hand's own links carry its mass. */
+  mount.mass = 0.01;
+  mount.inertia = lk_m3_diag(1e-6, 1e-6, 1e-6);
+  if ((st = lk_model_add_link(s->m, &mount, err))) return st;
+  if ((st = lk_model_set_name(s->m, "grasp", err))) return st;
+
+  /* The hand's overrides, and the time step if asked, as --set entries so
+   * that they are checked like the file's own values. */
+  int nset = o->nhand_set + 1;
+  const char **set = LK_NEW_ARRAY(const char *, nset);
+  if (!set) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  for (int i = 0; i < o->nhand_set; i++) set[i] = o->hand_set[i];
+  char ts[64];
+  nset = o->nhand_set;
+  if (o->timestep > 0) {
+    snprintf(ts, sizeof ts, "options.timestep=%.17g", o->timestep);
+    set[nset++] = ts;
+  }
+  lk_load_options lo;
+  lk_load_options_default(&lo);
+  lo.set = set;
+  lo.nset = nset;
+  lk_merge_options mo;
+  lk_merge_options_default(&mo);
+  mo.prefix = o->hand_prefix;
+  mo.parent = MOUNT_NAME;
+  mo.world_geoms = 0;
+  mo.options = 1;
+  st = lk_model_load_file_into(s->m, hand_path, &lo, &mo, err);
+  lk_free(set);
+  if (st) return st;
+  lk_load_options_default(&lo);
+  lo.set = o->object_set;
+  lo.nset = o->nobject_set;
+  lk_merge_options_default(&mo);
+  mo.prefix = o->object_prefix;
+  mo.world_geoms = 0;
+  if ((st = lk_model_load_file_into(s->m, object_path, &lo, &mo, err))) return st;
+  return lk_model_finalize(s->m, err);
+}
+
+/* Palm, object and fingers of the finalized model. */
+static lk_status identify(lk_grasp_scene *s, lk_error *err) {
+  const lk_model *m = s->m;
+  int nl = lk_model_nlink(m);
+  s->mount = lk_model_link_index(m, MOUNT_NAME);
+  s->palm = s->object = -1;
+  int npalm = 0, nobj = 0;
+  for (int l = 1; l < nl; l++) {
+    int p = lk_model_link_parent(m, l);
+    if (p == s->mount) {
+      npalm++;
+      s->palm = l;
+    } else if (p == 0 && l != s->mount) {
+      nobj++;
+      s->object = l;
+    }
+  }
+  if (npalm != 1)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "grasp scene: the hand file must have exactly one root link (the palm), "
+                        "it has %d",
+                        npalm);
+  if (lk_model_joint_type(m, s->palm) != LK_JOINT_FIXED)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "grasp scene: the palm '%s' must be on a fixed joint (the trials mount it "
+                        "on a free joint of their own)",
+                        lk_model_link_name(m, s->palm));
+  if (nobj != 1)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "grasp scene: the object file must have exactly one root link (the "
+                        "object), it has %d",
+                        nobj);
+  if (lk_model_joint_type(m, s->object) != LK_JOINT_FREE)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "grasp scene: the object '%s' must be on a free joint",
+                        lk_model_link_name(m, s->object));
+  s->mount_vadr = lk_model_joint_vadr(m, s->mount);
+  s->mount_qadr = lk_model_joint_qadr(m, s->mount);
+  s->object_vadr = lk_model_joint_vadr(m, s->object);
+  s->object_qadr = lk_model_joint_qadr(m, s->object);
+  lk_link_spec ls;
+  lk_model_link(m, s->palm, &ls);
+  s->palm_in_mount = ls.origin;
+
+  s->finger_of_link = LK_NEW_ARRAY(int, nl);
+  s->hand_link = lk_calloc((size_t)nl, 1);
+  if (!s->finger_of_link || !s->hand_link)
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  for (int l = 0; l < nl; l++) {
+    s->finger_of_link[l] = -1;
+    s->hand_link[l] = l > 0 && is_in_subtree(m, l, s->mount);
+  }
+  /* Fingers: the palm's children whose subtrees hold actuated joints, in
+   * link order; their DoFs in link order. */
+  double *qi = LK_NEW_ARRAY(double, lk_model_nq(m));
+  double *vi = LK_NEW_ARRAY(double, lk_model_nv(m));
+  if (!qi || !vi) {
+    lk_free(qi);
+    lk_free(vi);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  }
+  lk_model_initial_state(m, qi, vi);
+  lk_status st = LK_OK;
+  for (int base = 1; base < nl && !st; base++) {
+    if (lk_model_link_parent(m, base) != s->palm) continue;
+    lk_grasp_finger f;
+    memset(&f, 0, sizeof f);
+    f.base = base;
+    for (int a = 0; a < lk_model_nactuator(m) && !st; a++) {
+      lk_actuator_spec as;
+      lk_model_actuator(m, a, &as);
+      int link = lk_model_joint_index(m, as.joint);
+      if (link < 0 || !is_in_subtree(m, link, base)) continue;
+      if (f.ndof == LK_GRASP_MAX_FINGER_DOFS) {
+        st = lk_error_set(err, LK_UNSUPPORTED,
+                          "grasp scene: finger '%s' has more than %d actuated joints",
+                          lk_model_link_name(m, base), LK_GRASP_MAX_FINGER_DOFS);
+        break;
+      }
+      if ((as.type == LK_ACTUATOR_POSITION && !(as.kp > 0)) ||
+          (as.type == LK_ACTUATOR_VELOCITY && !(as.kv > 0))) {
+        st = lk_error_set(err, LK_INVALID_MODEL,
+                          "grasp scene: actuator '%s' cannot apply a chosen effort (a %s servo "
+                          "needs %s > 0)",
+                          as.name, lk_actuator_type_name(as.type),
+                          as.type == LK_ACTUATOR_POSITION ? "kp" : "kv");
+        break;
+      }
+      /* Keep the DoFs in link order (actuators may be listed in any). */
+      int dof = lk_model_joint_vadr(m, link), k = f.ndof;
+      while (k > 0 && f.dof[k - 1] > dof) {
+        f.dof[k] = f.dof[k - 1];
+        f.actuator[k] = f.actuator[k - 1];
+        k--;
+      }
+      f.dof[k] = dof;
+      f.actuator[k] = a;
+      f.ndof++;
+    }
+    if (st || f.ndof == 0) continue;
+    if (s->nfinger == LK_GRASP_MAX_FINGERS) {
+      st = lk_error_set(err, LK_UNSUPPORTED, "grasp scene: the hand has more than %d fingers",
+                        LK_GRASP_MAX_FINGERS);
+      break;
+    }
+    for (int l = base; l < nl; l++)
+      if (is_in_subtree(m, l, base)) s->finger_of_link[l] = s->nfinger;
+    for (int k = 0; k < f.ndof; k++) {
+      int link = lk_model_dof_link(m, f.dof[k]);
+      lk_actuator_spec as;
+      lk_model_actuator(m, f.actuator[k], &as);
+      s->fdof_qadr[s->nfdof] = lk_model_joint_qadr(m, link);
+      s->preshape0[s->nfdof] = qi[s->fdof_qadr[s->nfdof]];
+      s->max_effort[s->nfdof] = as.max_effort;
+      s->fdof_prismatic[s->nfdof] = lk_model_joint_type(m, link) == LK_JOINT_PRISMATIC;
+      s->act_type[s->nfdof] = as.type;
+      s->act_kp[s->nfdof] = as.kp;
+      s->act_kv[s->nfdof] = as.kv;
+      lk_link_spec js;
+      lk_model_link(m, link, &js);
+      s->stiffness[s->nfdof] = js.joint.stiffness;
+      s->rest[s->nfdof] = js.joint.rest;
+      s->nfdof++;
+    }
+    s->finger[s->nfinger++] = f;
+  }
+  if (!st && s->nfinger == 0)
+    st = lk_error_set(err, LK_INVALID_MODEL,
+                      "grasp scene: the hand has no fingers (no actuated joint below the palm)");
+  lk_free(qi);
+  lk_free(vi);
+  return st;
+}
+
+/* Mass properties, starting pose and reach, from a data at the initial
+ * state. */
+static lk_status measure(lk_grasp_scene *s, lk_error *err) {
+  const lk_model *m = s->m;
+  lk_link_spec ls;
+  lk_model_link(m, s->object, &ls);
+  s->object_mass = ls.mass;
+  s->object_com = ls.com;
+  s->object_inertia = (ls.inertia.m[0][0] + ls.inertia.m[1][1] + ls.inertia.m[2][2]) / 3;
+  lk_status st = lk_grasp_object_radius(m, s->object, &s->object_radius, err);
+  if (st) return st;
+  lk_data *d = lk_data_new(m);
+  if (!d) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  if ((st = lk_forward_kinematics(m, d))) {
+    lk_data_free(d);
+    return lk_error_set(err, st, "grasp scene: the initial state is not valid");
+  }
+  s->object_pose = *lk_data_link_pose(d, s->object);
+  lk_transform palm = *lk_data_link_pose(d, s->palm);
+  s->reach = 0;
+  for (int g = 0; g < lk_model_ngeom(m); g++) {
+    int l = lk_model_geom_link(m, g);
+    if (l < 0 || s->finger_of_link[l] < 0) continue;
+    lk_geom_spec gs;
+    lk_model_geom(m, g, &gs);
+    lk_transform world = lk_tf_mul(lk_data_link_pose(d, l), &gs.pose);
+    lk_transform in_palm = lk_tf_inv_mul(&palm, &world);
+    lk_vec3 lo, hi;
+    if (lk_geom_aabb(gs.type, gs.size, &in_palm, 0, &lo, &hi) == LK_OK)
+      s->reach = fmax(s->reach, -lo.z);
+  }
+  lk_data_free(d);
+  return LK_OK;
+}
+
+lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_path,
+                                    const lk_grasp_scene_options *o, lk_error *err) {
+  lk_error local;
+  if (!err) err = &local;
+  lk_error_clear(err);
+  if (!hand_path || !object_path) {
+    lk_error_set(err, LK_INVALID_ARGUMENT, "grasp scene: NULL file name");
+    return NULL;
+  }
+  lk_grasp_scene_options opt;
+  lk_grasp_scene_options_default(&opt);
+  if (o) opt = *o;
+  if (!opt.hand_prefix) opt.hand_prefix = "";
+  if (!opt.object_prefix) opt.object_prefix = "";
+  if (strcmp(opt.hand_prefix, opt.object_prefix) == 0) {
+    lk_error_set(err, LK_INVALID_ARGUMENT,
+                 "grasp scene: the hand and the object need different name prefixes");
+    return NULL;
+  }
+  lk_grasp_scene *s = lk_calloc(1, sizeof *s);
+  if (!s) {
+    lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+    return NULL;
+  }
+  if (compose(s, hand_path, object_path, &opt, err) || identify(s, err) || measure(s, err)) {
+    lk_grasp_scene_free(s);
+    return NULL;
+  }
+  return s;
+}
+
+const lk_model *lk_grasp_scene_model(const lk_grasp_scene *s) { return s ? s->m : NULL; }
+int lk_grasp_scene_palm(const lk_grasp_scene *s) { return s ? s->palm : -1; }
+int lk_grasp_scene_object(const lk_grasp_scene *s) { return s ? s->object : -1; }
+int lk_grasp_scene_nfinger(const lk_grasp_scene *s) { return s ? s->nfinger : 0; }
+const lk_grasp_finger *lk_grasp_scene_finger(const lk_grasp_scene *s, int i) {
+  return s && i >= 0 && i < s->nfinger ? &s->finger[i] : NULL;
+}
+int lk_grasp_scene_nfinger_dofs(const lk_grasp_scene *s) { return s ? s->nfdof : 0; }
+double lk_grasp_scene_object_mass(const lk_grasp_scene *s) { return s ? s->object_mass : NAN; }
+double lk_grasp_scene_object_radius(const lk_grasp_scene *s) {
+  return s ? s->object_radius : NAN;
+}
+lk_transform lk_grasp_scene_object_pose(const lk_grasp_scene *s) {
+  return s ? s->object_pose : lk_tf_identity();
+}
+double lk_grasp_scene_reach(const lk_grasp_scene *s) { return s ? s->reach : NAN; }
+const int *lk_grasp_scene_finger_of_link(const lk_grasp_scene *s) {
+  return s ? s->finger_of_link : NULL;
+}
