@@ -11,7 +11,13 @@ dist_mechanisms_DATA = \
 	%reldir%/four_bar.yaml \
 	%reldir%/gripper.yaml \
 	%reldir%/hand3.yaml \
+	%reldir%/jaw_gripper.yaml \
+	%reldir%/object_box.yaml \
+	%reldir%/object_cylinder.yaml \
+	%reldir%/object_mug.yaml \
+	%reldir%/object_sphere.yaml \
 	%reldir%/pendulum.yaml \
 	%reldir%/pushed_block.yaml \
 	%reldir%/rolling_sphere.yaml \
-	%reldir%/rover.yaml
+	%reldir%/rover.yaml \
+	%reldir%/three_finger_hand.yaml
