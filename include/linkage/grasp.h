@@ -432,8 +432,9 @@ typedef struct {
                                mass relative to the palm, m */
   double slip_rotation;     /* largest rotation of the object relative to
                                the palm, rad */
-  double peak_utilization;  /* largest friction utilization |f_t| / (mu_s
-                               f_n) of a hand-object contact */
+  double peak_utilization;  /* largest friction utilization of a finger
+                               link, |sum f_t| / sum mu_s f_n over its
+                               contacts (lk_tactile.utilization) */
   unsigned slip_flags;      /* bit k: a link of finger k raised its tactile
                                slip flag (lk_data_tactile) */
   int steps;                /* simulation steps of the trial */

@@ -24,6 +24,13 @@ typedef enum { LK_GLP_OPTIMAL = 0, LK_GLP_INFEASIBLE, LK_GLP_UNBOUNDED } lk_glp_
 lk_status lk_glp_solve(const lk_glp *p, int max_pivots, lk_glp_result *result, double *x,
                        double *y, double *objective, int *pivots);
 
+/* For tests of the pivoting rules: ratio-test ties to the lowest basic
+ * index (the textbook rule, under which Beale's example cycles), and no
+ * switch to Bland's rule after degenerate pivots. */
+enum { LK_GLP_TEXTBOOK_TIES = 1, LK_GLP_NO_BLAND = 2 };
+lk_status lk_glp_solve_flags(const lk_glp *p, int max_pivots, int flags, lk_glp_result *result,
+                             double *x, double *y, double *objective, int *pivots);
+
 /* ------------------------------------------------------------ wrenches */
 
 /* Options with the defaults filled in for a NULL pointer; checks them. */

@@ -22,6 +22,7 @@ typedef struct {
   int *basis;  /* per row: its basic column */
   double tol_pivot, tol_cost;
   int bland, degenerate, pivots, max_pivots;
+  int flags;
 } tableau;
 
 #define TAB(t, i, j) ((t)->T[(size_t)(i) * (size_t)(t)->w + (size_t)(j)])
@@ -77,7 +78,8 @@ static int leaving(const tableau *t, int col, const unsigned char *dead) {
     } else if (r <= bestr + 1e-13 * (1 + fabs(bestr))) {
       /* A tie: Bland takes the smallest basic index, otherwise the larger
        * pivot is the stabler one. */
-      if (t->bland ? t->basis[i] < t->basis[best] : a > bestp) {
+      int lowest = t->bland || (t->flags & LK_GLP_TEXTBOOK_TIES);
+      if (lowest ? t->basis[i] < t->basis[best] : a > bestp) {
         best = i;
         bestr = fmin(bestr, r);
         bestp = a;
@@ -98,7 +100,7 @@ static int run(tableau *t, int ncols, const unsigned char *dead) {
     if (t->pivots >= t->max_pivots) return -1;
     double step = TAB(t, r, t->w - 1);
     if (step <= t->tol_pivot) {
-      if (++t->degenerate > DEGENERATE_RUN) t->bland = 1;
+      if (++t->degenerate > DEGENERATE_RUN && !(t->flags & LK_GLP_NO_BLAND)) t->bland = 1;
     } else {
       t->degenerate = 0;
     }
@@ -108,6 +110,11 @@ static int run(tableau *t, int ncols, const unsigned char *dead) {
 
 lk_status lk_glp_solve(const lk_glp *p, int max_pivots, lk_glp_result *result, double *x,
                        double *y, double *objective, int *pivots) {
+  return lk_glp_solve_flags(p, max_pivots, 0, result, x, y, objective, pivots);
+}
+
+lk_status lk_glp_solve_flags(const lk_glp *p, int max_pivots, int flags, lk_glp_result *result,
+                             double *x, double *y, double *objective, int *pivots) {
   if (!p || p->m < 0 || p->n < 0 || (p->m > 0 && (!p->A || !p->b)) || (p->n > 0 && !p->c) ||
       !result)
     return LK_INVALID_ARGUMENT;
@@ -129,6 +136,7 @@ lk_status lk_glp_solve(const lk_glp *p, int max_pivots, lk_glp_result *result, d
     return LK_OUT_OF_MEMORY;
   }
   t.max_pivots = max_pivots > 0 ? max_pivots : 1000 + 50 * (m + n);
+  t.flags = flags;
   double amax = 1, cmax = 1;
   for (int i = 0; i < m; i++)
     for (int j = 0; j < n; j++) amax = fmax(amax, fabs(p->A[(size_t)i * n + j]));
@@ -144,14 +152,33 @@ lk_status lk_glp_solve(const lk_glp *p, int max_pivots, lk_glp_result *result, d
     bsum += fabs(p->b[i]);
     t.basis[i] = n + i;
   }
-  /* Phase 1: minimize the sum of the artificials. */
+  /* Crash basis: a structural column with a single positive entry (a
+   * slack, or a variable of that row alone) starts basic in its row; the
+   * row's artificial then stays at zero. */
+  unsigned char *art = dead; /* reused below as "artificial basic" flags */
+  for (int i = 0; i < m; i++) art[i] = 1;
+  for (int j = 0; j < n; j++) {
+    int row = -1, count = 0;
+    for (int i = 0; i < m && count < 2; i++)
+      if (TAB(&t, i, j) != 0) {
+        row = i;
+        count++;
+      }
+    if (count != 1 || !art[row] || !(TAB(&t, row, j) > 0)) continue;
+    double a = TAB(&t, row, j);
+    for (int k = 0; k < t.w; k++) TAB(&t, row, k) /= a;
+    t.basis[row] = j;
+    art[row] = 0;
+  }
+  /* Phase 1: minimize the sum of the artificials still basic. */
   t.tol_cost = 1e-11 * amax;
   for (int j = 0; j < t.w; j++) {
-    if (j >= n && j < n + m) continue;
     double s = 0;
-    for (int i = 0; i < m; i++) s += TAB(&t, i, j);
-    TAB(&t, m, j) = -s;
+    for (int i = 0; i < m; i++)
+      if (art[i]) s += TAB(&t, i, j);
+    TAB(&t, m, j) = (j >= n && j < n + m) ? 1.0 - s : -s;
   }
+  for (int i = 0; i < m; i++) art[i] = 0;
   lk_status st = LK_OK;
   int rc = run(&t, n, NULL);
   if (rc < 0) st = LK_PIVOT_LIMIT;
@@ -179,7 +206,6 @@ lk_status lk_glp_solve(const lk_glp *p, int max_pivots, lk_glp_result *result, d
     }
     /* Phase 2: the objective's reduced costs in the current basis. */
     t.tol_cost = 1e-11 * cmax * amax;
-    t.bland = 0;
     t.degenerate = 0;
     for (int j = 0; j < t.w; j++) {
       double cj = j < n ? p->c[j] : 0.0, s = 0;

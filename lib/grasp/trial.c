@@ -351,6 +351,23 @@ static void palm_servo(ctl *c, lk_data *d) {
     for (int j = 0; j < 6; j++) t += c->Mm[i * 6 + j] * a[j];
     tau[i] = t;
   }
+  /* The payload: as the support lets go, the hand carries the object's
+   * weight (and, while lifting, its inertia) at its centre of mass, fed
+   * forward so that taking the load does not make the palm sag and spring
+   * back (an acceleration the grip would have to resist too). */
+  double share = 1 - c->support;
+  if (share > 0) {
+    const lk_transform *O = lk_data_link_pose(d, s->object);
+    lk_vec3 com = lk_tf_point(O, s->object_com);
+    lk_vec3 f = lk_v3_scale(lk_v3_sub(c->palm_acc, c->gravity), share * s->object_mass);
+    lk_vec3 n = lk_v3_cross(lk_v3_sub(com, X->p), f);
+    tau[0] += f.x;
+    tau[1] += f.y;
+    tau[2] += f.z;
+    tau[3] += n.x;
+    tau[4] += n.y;
+    tau[5] += n.z;
+  }
 }
 
 static void object_loads(ctl *c, lk_data *d) {
@@ -541,13 +558,17 @@ static int watch_step(ctl *c, lk_data *d, watch *w, lk_grasp_trial_report *r) {
                (cr->other == s->object && s->hand_link[cr->link]);
     if (!hand || !(cr->fn > 0)) continue;
     if (s->finger_of_link[cr->link] >= 0 || s->finger_of_link[cr->other] >= 0) touching = 1;
-    r->peak_utilization = fmax(r->peak_utilization, cr->utilization);
   }
+  /* Utilization per link, as its tactile sensor sees it (|sum f_t| / sum
+   * mu_s f_n over its contacts): single points of a sticking face contact
+   * may carry shares of the face's friction beyond their own cone. */
   for (int l = 0; l < c->nl; l++) {
     int f = s->finger_of_link[l];
     if (f < 0) continue;
     lk_tactile t;
-    if (lk_data_tactile(d, l, &t) == LK_OK && t.slip) r->slip_flags |= 1u << f;
+    if (lk_data_tactile(d, l, &t) != LK_OK) continue;
+    if (t.slip) r->slip_flags |= 1u << f;
+    if (t.normal_force > 0) r->peak_utilization = fmax(r->peak_utilization, t.utilization);
   }
   w->lost_time = touching ? 0 : w->lost_time + c->h;
   return dp > c->o->drop_distance || w->lost_time >= 0.02;

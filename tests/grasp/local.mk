@@ -1,1 +1,13 @@
-# tests/grasp: test programs of this area.
+# tests/grasp: the grasp analysis (test_analysis), grasp trials in
+# simulation (test_trial) and the grasp planner demo (test_planner).
+check_PROGRAMS += tests/grasp/test_analysis
+TESTS += tests/grasp/test_analysis
+tests_grasp_test_analysis_SOURCES = %reldir%/test_analysis.c
+tests_grasp_test_analysis_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_analysis_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/grasp/test_trial
+TESTS += tests/grasp/test_trial
+tests_grasp_test_trial_SOURCES = %reldir%/test_trial.c
+tests_grasp_test_trial_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_trial_LDADD = $(LK_TESTLIBS)
