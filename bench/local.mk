@@ -22,3 +22,9 @@ if HAVE_SICONOS
 bench_lcp_CPPFLAGS += $(SICONOS_CFLAGS)
 bench_lcp_LDADD += $(SICONOS_LIBS)
 endif
+# bench/grasp: grasp trials per second (jaw gripper + box) on one thread and
+# on several, and the speed-up.
+noinst_PROGRAMS += bench/grasp
+bench_grasp_SOURCES = %reldir%/grasp.c
+bench_grasp_CPPFLAGS = $(AM_CPPFLAGS) -DLK_MECHANISMS='"$(abs_top_srcdir)/mechanisms"'
+bench_grasp_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)

@@ -11,3 +11,10 @@ TESTS += tests/grasp/test_trial
 tests_grasp_test_trial_SOURCES = %reldir%/test_trial.c
 tests_grasp_test_trial_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_trial_LDADD = $(LK_TESTLIBS)
+
+# Runs demos/grasp-planner (built by 'make all', which 'make check' runs).
+check_PROGRAMS += tests/grasp/test_planner
+TESTS += tests/grasp/test_planner
+tests_grasp_test_planner_SOURCES = %reldir%/test_planner.c
+tests_grasp_test_planner_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_planner_LDADD = $(LK_TESTLIBS)

@@ -1,0 +1,165 @@
+/* bench/grasp: grasp trials per second, parallel-jaw gripper on the box
+ * (mechanisms/jaw_gripper.yaml + object_box.yaml), on one thread and on
+ * several (one shared scene, one lk_data per thread), and the speed-up.
+ *
+ *   bench/grasp [--trials N] [--rounds R] [--jobs J] [HAND.yaml OBJECT.yaml]
+ *
+ * The hand poses are drawn as demos/grasp-planner draws them (approach on
+ * the sphere, roll, standoff 0.5 to 1 reach; a fixed seed), so the mix of
+ * outcomes (held, dropped, collision) is the planner's. Each figure is the
+ * best of R rounds (the machine may be shared). */
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "linkage/linkage.h"
+
+#ifndef LK_MECHANISMS
+#define LK_MECHANISMS "mechanisms"
+#endif
+
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static double uniform(uint64_t *x) { return (double)(splitmix64(x) >> 11) * 0x1.0p-53; }
+
+static lk_transform sample(uint64_t *x, double smin, double smax, lk_vec3 c) {
+  double z = 2 * uniform(x) - 1, phi = 2 * LK_PI * uniform(x), r = sqrt(fmax(0, 1 - z * z));
+  lk_vec3 a = lk_v3(r * cos(phi), r * sin(phi), z);
+  double roll = 2 * LK_PI * uniform(x), s = smin + (smax - smin) * uniform(x);
+  double ax = fabs(a.x), ay = fabs(a.y), az = fabs(a.z);
+  lk_vec3 e = ax <= ay && ax <= az ? lk_v3(1, 0, 0) : (ay <= az ? lk_v3(0, 1, 0) : lk_v3(0, 0, 1));
+  lk_vec3 x0 = lk_v3_normalize(lk_v3_cross(e, a)), y0 = lk_v3_cross(a, x0);
+  lk_vec3 xx = lk_v3_add(lk_v3_scale(x0, cos(roll)), lk_v3_scale(y0, sin(roll)));
+  lk_vec3 yy = lk_v3_cross(a, xx);
+  lk_mat3 R = {{{xx.x, yy.x, a.x}, {xx.y, yy.y, a.y}, {xx.z, yy.z, a.z}}};
+  return lk_tf(&R, lk_v3_madd(c, a, s));
+}
+
+typedef struct {
+  const lk_grasp_scene *s;
+  const lk_transform *poses;
+  lk_grasp_trial_report *rep;
+  int n;
+  atomic_int next;
+  atomic_long steps;
+  atomic_long cpu_ns; /* CPU time of the worker threads */
+} job;
+
+static void *worker(void *arg) {
+  job *j = arg;
+  lk_data *d = lk_data_new(lk_grasp_scene_model(j->s));
+  if (!d) return NULL;
+  long steps = 0;
+  struct timespec c0, c1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
+  for (int i; (i = atomic_fetch_add(&j->next, 1)) < j->n;) {
+    lk_grasp_trial(j->s, d, &j->poses[i], NULL, NULL, &j->rep[i], NULL);
+    steps += j->rep[i].steps;
+  }
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+  atomic_fetch_add(&j->steps, steps);
+  atomic_fetch_add(&j->cpu_ns, (long)((c1.tv_sec - c0.tv_sec) * 1000000000L + (c1.tv_nsec - c0.tv_nsec)));
+  lk_data_free(d);
+  return NULL;
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* Wall time of all trials on `threads` threads; steps summed into *steps. */
+static double run(const lk_grasp_scene *s, const lk_transform *poses, lk_grasp_trial_report *rep,
+                  int n, int threads, long *steps, double *cpu) {
+  job j = {.s = s, .poses = poses, .rep = rep, .n = n};
+  atomic_init(&j.next, 0);
+  atomic_init(&j.steps, 0);
+  atomic_init(&j.cpu_ns, 0);
+  pthread_t th[64];
+  double t0 = now();
+  for (int k = 0; k < threads; k++) pthread_create(&th[k], NULL, worker, &j);
+  for (int k = 0; k < threads; k++) pthread_join(th[k], NULL);
+  double t = now() - t0;
+  *steps = atomic_load(&j.steps);
+  *cpu = 1e-9 * atomic_load(&j.cpu_ns);
+  return t;
+}
+
+int main(int argc, char **argv) {
+  int n = 48, rounds = 2, jobs = 2;
+  const char *hand = LK_MECHANISMS "/jaw_gripper.yaml", *object = LK_MECHANISMS "/object_box.yaml";
+  int pos = 0;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "--trials") && i + 1 < argc)
+      n = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+      rounds = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
+      jobs = atoi(argv[++i]);
+    else if (argv[i][0] != '-' && pos < 2)
+      *(pos++ == 0 ? &hand : &object) = argv[i];
+    else {
+      fprintf(stderr, "usage: bench/grasp [--trials N] [--rounds R] [--jobs J] [HAND OBJECT]\n");
+      return 2;
+    }
+  }
+  if (n < 1 || rounds < 1 || jobs < 1 || jobs > 64) {
+    fprintf(stderr, "bench/grasp: bad --trials, --rounds or --jobs\n");
+    return 2;
+  }
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hand, object, NULL, &e);
+  if (!s) {
+    char buf[1024];
+    fprintf(stderr, "bench/grasp: %s\n", lk_error_format(&e, buf, sizeof buf));
+    return 1;
+  }
+  lk_link_spec obj;
+  lk_model_link(lk_grasp_scene_model(s), lk_grasp_scene_object(s), &obj);
+  double reach = lk_grasp_scene_reach(s);
+  lk_transform *poses = malloc((size_t)n * sizeof *poses);
+  lk_grasp_trial_report *rep = calloc((size_t)n, sizeof *rep);
+  if (!poses || !rep) return 1;
+  uint64_t x = 12345;
+  for (int i = 0; i < n; i++) poses[i] = sample(&x, 0.5 * reach, reach, obj.com);
+
+  printf("bench/grasp: %s + %s, %d trials (planner-style poses), best of %d rounds\n", hand,
+         object, n, rounds);
+  double base = 0;
+  for (int t = 1; t <= jobs; t++) {
+    double best = INFINITY, cpu_best = INFINITY;
+    long steps = 0;
+    for (int r = 0; r < rounds; r++) {
+      double cpu, w = run(s, poses, rep, n, t, &steps, &cpu);
+      if (w < best) {
+        best = w;
+        cpu_best = cpu;
+      }
+    }
+    int held = 0;
+    for (int i = 0; i < n; i++) held += rep[i].held;
+    double rate = n / best;
+    if (t == 1) base = rate;
+    /* CPU per trial: if it stays flat as threads are added, the trials do
+     * not slow each other down and the speed-up is what free cores give. */
+    printf("  %d thread%s: %6.2f s, %7.1f trials/s, %5.0f steps/trial, %5.2f ms CPU/trial, "
+           "held %d/%d",
+           t, t > 1 ? "s" : " ", best, rate, (double)steps / n, 1e3 * cpu_best / n, held, n);
+    if (t > 1) printf(", speed-up %.2f", rate / base);
+    printf("\n");
+  }
+  free(poses);
+  free(rep);
+  lk_grasp_scene_free(s);
+  return 0;
+}
