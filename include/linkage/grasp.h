@@ -45,8 +45,9 @@
  * threads may run trials on it at once, each with its own lk_data. The
  * analysis functions are reentrant. Memory: the analysis functions allocate
  * their scratch with the library's allocator, except qhull, which uses its
- * own (malloc); trials allocate nothing but what the analysis needs once at
- * the end of closing. */
+ * own (malloc); a trial allocates a few arrays of the model's size when it
+ * starts and the analysis's scratch once, at the end of closing (the steps
+ * themselves allocate nothing). */
 #ifndef LINKAGE_GRASP_H
 #define LINKAGE_GRASP_H
 
@@ -173,7 +174,8 @@ typedef struct {
  * Introduction to Robotic Manipulation", 1994, ch. 5). The rank comes from
  * the eigenvalues of the 6 x 6 Gram matrix (relative tolerance); the
  * weights from a linear program solved by this layer's dense simplex
- * method (Bland's rule, so it cannot cycle), whose dual gives the
+ * method (largest-coefficient rule, switching to Bland's rule after a run
+ * of degenerate pivots, so that it cannot cycle), whose dual gives the
  * unresisted wrench. Returns LK_OK when the decision was made (closed or
  * not: see r->closed), else an error (bad contacts, LK_PIVOT_LIMIT,
  * LK_OUT_OF_MEMORY). */
@@ -333,15 +335,18 @@ const int *lk_grasp_scene_finger_of_link(const lk_grasp_scene *s);
 /* ------------------------------------------------------------- trials */
 
 typedef struct {
-  /* Closing ("close until contact"): each finger joint is driven at
-   * close_speed in its closing direction with an effort bounded by
-   * torque_limit, tau = torque_limit clamp(1 - v / close_speed, -1, 1);
-   * once a finger touches the object it presses with grip_force along the
-   * mean normal of its contacts (tau = J^T f at their centroid, plus a
-   * closing effort on joints that do not move that point); the fingers'
-   * weights are compensated. Closing ends when every finger either presses
-   * with grip_force (within force_tolerance) or has stopped without
-   * touching, for settle_time; or at close_timeout. */
+  /* Closing ("close until contact"): each finger joint is driven towards
+   * close_speed in its closing direction by tau = k (close_speed - v),
+   * clamped to +-torque_limit, with k = torque_limit / close_speed unless
+   * the joint's effective inertia M_jj needs a smaller gain for the
+   * explicit loop to be stable (k <= M_jj / 2h); once a finger touches the
+   * object it presses with grip_force along the mean normal of its most
+   * loaded link's contacts (tau = J^T f at their centroid; joints that do
+   * not move that point keep closing), still within the torque limit; the
+   * fingers' weights and joint springs are compensated. Closing ends when
+   * every finger presses with grip_force (within force_tolerance), or as
+   * hard as its torque limit lets it and has stopped, or has stopped
+   * without touching, for settle_time in a row; or at close_timeout. */
   double close_speed_revolute;  /* rad/s; default 1.5 */
   double close_speed_prismatic; /* m/s; default 0.15 */
   double torque_limit;  /* effort bound per finger joint (N m or N); 0
@@ -363,7 +368,9 @@ typedef struct {
    * to a push on the object). */
   int hold;                 /* default 1 */
   /* The palm servo: a critically damped 6-D PD on the mount's free joint
-   * with this natural frequency, gravity of the whole hand compensated. */
+   * with this natural frequency (through the mount's 6 x 6 block of the
+   * mass matrix), the whole hand's gravity compensated and, as the support
+   * lets go, the object's weight and inertia fed forward (a payload). */
   double palm_frequency;    /* Hz; default 15 */
   /* Lift: the palm rises by lift_height along +z (world) in lift_time on a
    * minimum-jerk profile, then holds for hold_time. */
@@ -372,8 +379,9 @@ typedef struct {
    * a torque of shake_torque about the same axes, each applied at the
    * object's centre of mass for shake_time (with ramps of a fifth of it at
    * both ends) and followed by shake_pause. 0 skips that half. */
-  double shake_force;  /* N; default: the object's weight m g */
-  double shake_torque; /* N m; default: m g times the object's radius / 2 */
+  double shake_force;  /* N; < 0 (default -1): the object's weight m g */
+  double shake_torque; /* N m; < 0 (default -1): m g times the object's
+                          radius / 2 */
   double shake_time, shake_pause; /* s; 0.05, 0.02 */
   /* The object counts as dropped once it is farther than drop_distance
    * from where it was in the hand (palm frame) when closing ended, or no
