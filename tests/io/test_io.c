@@ -1029,6 +1029,9 @@ static const char kObjectText[] =
     "      - {type: sphere, radius: 0.01, origin: {xyz: [0, 0, 0.03]}, material: wood}\n"
     "contacts:\n"
     "  - {name: foot, link: body, point: [0, 0, -0.02], other_point: [0, 0, 0], normal: [0, 0, 1]}\n"
+    "constraints:\n"
+    "  tethers: [{name: leash, link: body, other_point: [0.5, 0, 0], length: 2}]\n"
+    "  loops: [{name: pin, type: ball, link_a: body, frame_b: {xyz: [0, 0.5, 0]}}]\n"
     "initial: [{joint: body, q: [0.1, 0, 0.02, 1, 0, 0, 0]}]\n";
 
 static lk_status into(lk_model *m, const char *text, const lk_merge_options *mo, lk_error *e) {
@@ -1116,6 +1119,17 @@ static void test_into_prefixes_and_places(void) {
   CU_ASSERT_STRING_EQUAL(cs.link, "obj_body");
   LK_ASSERT_NEAR(cs.other_point.z, 1, 1e-15);
   CU_ASSERT_STRING_EQUAL(cs.material, "obj_default");
+  /* So do a tether and a loop that name the world. */
+  lk_tether_spec ts;
+  LK_ASSERT_OK(lk_model_tether(m, 0, &ts), NULL);
+  CU_ASSERT_STRING_EQUAL(ts.name, "obj_leash");
+  LK_ASSERT_NEAR(ts.other_point.x, 0.5, 1e-15);
+  LK_ASSERT_NEAR(ts.other_point.z, 1, 1e-15);
+  lk_loop_spec lp;
+  LK_ASSERT_OK(lk_model_loop(m, 0, &lp), NULL);
+  CU_ASSERT_STRING_EQUAL(lp.link_a, "obj_body");
+  LK_ASSERT_NEAR(lp.frame_b.p.y, 0.5, 1e-15);
+  LK_ASSERT_NEAR(lp.frame_b.p.z, 1, 1e-15);
 
   /* Initial states reach the prefixed joints: the finger at 0.01, the body
    * at its file position, on the world frame moved up by 1. */
