@@ -65,6 +65,9 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->island_start = LK_ARENA_ARRAY(a, int, sd->row_cap + 1);
   sd->island_rows = LK_ARENA_ARRAY(a, int, sd->row_cap);
   sd->rowloc = LK_ARENA_ARRAY(a, int, sd->row_cap);
+  sd->seg_row = LK_ARENA_ARRAY(a, int, 2 * sd->row_cap);
+  sd->seg_j = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
+  sd->seg_y = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
 
   int ic = lk_sim_island_capacity(m, sd->row_cap);
@@ -83,6 +86,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->z = LK_ARENA_ARRAY(a, double, ic);
   sd->w = LK_ARENA_ARRAY(a, double, ic);
   sd->zfix = LK_ARENA_ARRAY(a, double, ic);
+  sd->adiag = LK_ARENA_ARRAY(a, double, ic);
   sd->findex = LK_ARENA_ARRAY(a, int, ic);
   sd->basis = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);

@@ -83,11 +83,13 @@ typedef struct {
   int *island_start;  /* nisland + 1 */
   int *island_rows;   /* rows grouped by island */
   int *rowloc;        /* per row: its index within its island */
+  int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
+  const double **seg_j, **seg_y;
   double *xtmp;       /* nv scratch */
 
   /* one island's LCP (capacity island_cap rows; Lemke expanded: xcap) */
   int island_cap, xcap;
-  double *A, *b, *lo, *hi, *mu, *z, *w, *zfix;
+  double *A, *adiag, *b, *lo, *hi, *mu, *z, *w, *zfix;
   int *findex;
   unsigned char *basis;
   double *Ax, *qx, *lox, *hix, *zx, *wx;
