@@ -48,6 +48,9 @@ void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int 
 /* J = ca e_{dof_a} + cb e_{dof_b} (dof_b < 0: none). */
 void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double ca, int dof_b,
                       double cb);
+/* Remove the last row when its Jacobian is zero (it constrains nothing);
+ * returns 1 when it did. */
+int lk_rows_drop_if_empty(lk_data *d, int row);
 /* J x for a full generalized vector x. */
 double lk_rows_dot(const lk_data *d, int row, const double *x);
 /* x += s J^T (for row) or s Y (use_y) */
