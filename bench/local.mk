@@ -22,3 +22,13 @@ if HAVE_SICONOS
 bench_lcp_CPPFLAGS += $(SICONOS_CFLAGS)
 bench_lcp_LDADD += $(SICONOS_LIBS)
 endif
+# bench/contact: time per contact step (box, stack, arm, gripper) for every
+# solver and cone, against ODE's dWorldStep on the same scenes when found.
+noinst_PROGRAMS += bench/contact
+bench_contact_SOURCES = %reldir%/contact.c
+bench_contact_CFLAGS = $(AM_CFLAGS)
+bench_contact_LDADD = $(LK_PROGLIBS)
+if HAVE_ODE
+bench_contact_CFLAGS += $(ODE_CFLAGS)
+bench_contact_LDADD += $(ODE_LIBS)
+endif
