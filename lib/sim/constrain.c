@@ -9,7 +9,9 @@
 #include "sim/sim_internal.h"
 
 int lk_sim_has_constraints(const lk_model *m) {
-  if (m->ngeom > 1 || m->nxcon > 0 || m->nloop > 0 || m->ncoup > 0 || m->nteth > 0) return 1;
+  if (m->ngeom > 1 || m->nxcon > 0 || m->nloop > 0 || m->ncoup > 0 || m->nteth > 0 ||
+      m->nsup > 0)
+    return 1;
   for (int i = 1; i < m->nlink; i++)
     if (m->link[i].joint.limited) return 1;
   for (int k = 0; k < m->nv; k++)
@@ -37,6 +39,7 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
   if (!st) st = lk_loop_rows(m, d);
   if (!st) st = lk_coupling_rows(m, d);
   if (!st) st = lk_tether_rows(m, d);
+  if (!st) st = lk_support_rows(m, d); /* issue 8: supports with a given normal force */
   if (st) return rep->status = st;
   rep->nrows = sd->st->nrow;
   rep->ncontacts = sd->st->ncontact;

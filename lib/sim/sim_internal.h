@@ -4,6 +4,7 @@
 
 #include "core/internal.h"
 #include "data/data_impl.h"
+#include "linkage/lcp.h"
 
 /* island.c */
 void lk_sim_islands(const lk_model *m, lk_data *d);
@@ -19,6 +20,11 @@ lk_status lk_sim_explicit_contacts(const lk_model *m, lk_data *d);
 void lk_sim_explicit_contacts_done(const lk_model *m, lk_data *d);
 lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d);
 void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d);
+
+/* rowlcp.c: island `island` (after lk_sim_islands, with jv set) as one boxed
+ * LCP with the per-row settings sd->x.rlo/rhi/rmu/rfn/rdiag; fills R->z and
+ * R->w of its rows. */
+lk_status lk_sim_rows_lcp(const lk_model *m, lk_data *d, int island, lk_lcp_report *rep);
 
 /* report.c */
 void lk_sim_link_forces(const lk_model *m, lk_data *d);
