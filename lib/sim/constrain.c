@@ -41,6 +41,7 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
   if (!st) st = lk_tether_rows(m, d);
   if (!st) st = lk_support_rows(m, d); /* issue 8: supports with a given normal force */
   if (st) return rep->status = st;
+  lk_sim_compliant_apply(m, d, v); /* issue 8: compliant contact forces into v* */
   rep->nrows = sd->st->nrow;
   rep->ncontacts = sd->st->ncontact;
   for (int i = 0; i < sd->st->ncontact; i++)
@@ -55,7 +56,9 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     for (int r = 0; r < sd->st->nrow; r++) lk_rows_axpy(d, r, sd->row[r].z, 1, v);
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
   }
-  for (int i = 0; i < sd->st->ncontact; i++) lk_contact_finish(m, d, i);
+  for (int i = 0; i < sd->st->ncontact; i++)
+    if (!(m->ncompliant_mat > 0 && sd->x.compliant[i])) /* issue 8: reported already */
+      lk_contact_finish(m, d, i);
   lk_sim_geometry_contacts_done(m, d);
   lk_sim_explicit_contacts_done(m, d);
   lk_sim_link_forces(m, d);

@@ -16,4 +16,6 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/models_data.h \
 	%reldir%/models_data.c \
 	%reldir%/rowlcp.c \
-	%reldir%/static.c
+	%reldir%/static.c \
+	%reldir%/compliant.h \
+	%reldir%/compliant.c

@@ -26,6 +26,14 @@ void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d);
  * R->w of its rows. */
 lk_status lk_sim_rows_lcp(const lk_model *m, lk_data *d, int island, lk_lcp_report *rep);
 
+/* compliant.c (issue 8): geometry contacts of compliant pairs get force
+ * laws instead of rows. begin clears the step's accumulators; contact
+ * computes one contact's force and its report; apply adds h M~^-1 J^T f to
+ * v (and v*) once all contacts are gathered. */
+int lk_sim_compliant_pair(const lk_model *m, int geom_a, int geom_b);
+void lk_sim_compliant_begin(const lk_model *m, lk_data *d);
+void lk_sim_compliant_apply(const lk_model *m, lk_data *d, double *v);
+
 /* report.c */
 void lk_sim_link_forces(const lk_model *m, lk_data *d);
 void lk_sim_tactile(const lk_model *m, lk_data *d);

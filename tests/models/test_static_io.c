@@ -176,8 +176,8 @@ static result *run(const char *const *args) {
   const char *b = getenv("LK_TOP_BUILDDIR");
   char prog[4096], out[4200], err[4200];
   snprintf(prog, sizeof prog, "%s/tools/linkage", b && *b ? b : ".");
-  snprintf(out, sizeof out, "%s/tests/statics/cli-%d.out", b && *b ? b : ".", (int)getpid());
-  snprintf(err, sizeof err, "%s/tests/statics/cli-%d.err", b && *b ? b : ".", (int)getpid());
+  snprintf(out, sizeof out, "%s/tests/models/cli-%d.out", b && *b ? b : ".", (int)getpid());
+  snprintf(err, sizeof err, "%s/tests/models/cli-%d.err", b && *b ? b : ".", (int)getpid());
   const char *argv[16];
   int n = 0;
   argv[n++] = prog;

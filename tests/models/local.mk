@@ -1,0 +1,15 @@
+check_PROGRAMS += tests/models/test_static
+TESTS += tests/models/test_static
+tests_models_test_static_SOURCES = %reldir%/test_static.c
+tests_models_test_static_CFLAGS = $(LK_TESTFLAGS)
+tests_models_test_static_LDADD = $(LK_TESTLIBS)
+check_PROGRAMS += tests/models/test_static_io
+TESTS += tests/models/test_static_io
+tests_models_test_static_io_SOURCES = %reldir%/test_static_io.c
+tests_models_test_static_io_CFLAGS = $(LK_TESTFLAGS)
+tests_models_test_static_io_LDADD = $(LK_TESTLIBS)
+check_PROGRAMS += tests/models/test_compliant
+TESTS += tests/models/test_compliant
+tests_models_test_compliant_SOURCES = %reldir%/test_compliant.c
+tests_models_test_compliant_CFLAGS = $(LK_TESTFLAGS)
+tests_models_test_compliant_LDADD = $(LK_TESTLIBS)
