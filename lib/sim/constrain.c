@@ -51,7 +51,8 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     lk_sim_islands(m, d);
     rep->nislands = sd->st->nisland;
     lk_sim_prepare_rows(m, d);
-    st = lk_sim_solve_islands(m, d);
+    st = m->opt.friction_law == LK_FRICTION_SMOOTHED ? lk_sim_smoothed_islands(m, d) /* issue 8 */
+                                                     : lk_sim_solve_islands(m, d);
     if (st) return rep->status = st;
     for (int r = 0; r < sd->st->nrow; r++) lk_rows_axpy(d, r, sd->row[r].z, 1, v);
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;

@@ -18,4 +18,5 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/rowlcp.c \
 	%reldir%/static.c \
 	%reldir%/compliant.h \
-	%reldir%/compliant.c
+	%reldir%/compliant.c \
+	%reldir%/smoothed.c

@@ -17,6 +17,9 @@ void lk_models_data_layout(const lk_model *m, lk_models_data *x, int row_cap, in
   x->rmu = LK_ARENA_ARRAY(a, double, row_cap);
   x->rdiag = LK_ARENA_ARRAY(a, double, row_cap);
   x->rfn = LK_ARENA_ARRAY(a, int, row_cap);
+  x->slip = LK_ARENA_ARRAY(a, double, row_cap);
+  x->lam = LK_ARENA_ARRAY(a, double, row_cap);
+  x->zprev = LK_ARENA_ARRAY(a, double, row_cap);
   x->fcomp = LK_ARENA_ARRAY(a, double, m->nv);
   x->wcomp = LK_ARENA_ARRAY(a, lk_force, m->nlink);
   x->compliant = LK_ARENA_ARRAY(a, unsigned char, contact_cap);

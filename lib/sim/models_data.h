@@ -40,6 +40,9 @@ typedef struct {
   /* per row: the settings of lk_sim_rows_lcp */
   double *rlo, *rhi, *rmu, *rdiag;
   int *rfn;            /* normal row of a friction row, -1 */
+  double *slip, *lam;  /* smoothed friction: per row, the last iterate's slip and
+                          the lagged normal impulse */
+  double *zprev;       /* per row: the last iterate's impulse */
   /* compliant contacts */
   double *fcomp;       /* nv: generalized force of this step's compliant contacts */
   lk_force *wcomp;     /* per link: their wrenches (world, about the origin) */

@@ -34,6 +34,10 @@ int lk_sim_compliant_pair(const lk_model *m, int geom_a, int geom_b);
 void lk_sim_compliant_begin(const lk_model *m, lk_data *d);
 void lk_sim_compliant_apply(const lk_model *m, lk_data *d, double *v);
 
+/* smoothed.c (issue 8): every island with the smoothed friction law (in place
+ * of lk_sim_solve_islands when options.friction_law is smoothed). */
+lk_status lk_sim_smoothed_islands(const lk_model *m, lk_data *d);
+
 /* report.c */
 void lk_sim_link_forces(const lk_model *m, lk_data *d);
 void lk_sim_tactile(const lk_model *m, lk_data *d);
