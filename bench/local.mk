@@ -22,3 +22,7 @@ if HAVE_SICONOS
 bench_lcp_CPPFLAGS += $(SICONOS_CFLAGS)
 bench_lcp_LDADD += $(SICONOS_LIBS)
 endif
+# bench/models: one line per friction model (docs/contact-models.md).
+noinst_PROGRAMS += bench/models
+bench_models_SOURCES = %reldir%/models.c tests/sim/scenes.c tests/sim/scenes.h
+bench_models_LDADD = $(LK_PROGLIBS)
