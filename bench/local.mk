@@ -32,3 +32,7 @@ if HAVE_ODE
 bench_contact_CFLAGS += $(ODE_CFLAGS)
 bench_contact_LDADD += $(ODE_LIBS)
 endif
+# bench/models: one line per friction model (docs/contact-models.md).
+noinst_PROGRAMS += bench/models
+bench_models_SOURCES = %reldir%/models.c tests/sim/scenes.c tests/sim/scenes.h
+bench_models_LDADD = $(LK_PROGLIBS)

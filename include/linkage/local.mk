@@ -10,4 +10,5 @@ linkageinclude_HEADERS += \
 	%reldir%/lcp.h \
 	%reldir%/constraint.h \
 	%reldir%/sim.h \
+	%reldir%/statics.h \
 	%reldir%/io.h

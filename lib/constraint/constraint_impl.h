@@ -76,11 +76,24 @@ lk_status lk_loop_rows(const lk_model *m, lk_data *d);
 lk_status lk_coupling_rows(const lk_model *m, lk_data *d);
 lk_status lk_tether_rows(const lk_model *m, lk_data *d);
 
+/* support.c: the supports' rows of the step (bound mu_static N h on two
+ * tangents); one support's rows with given tangent and bounds (rows[k]:
+ * the row of tangent k, -1 when left out); a point support's world point. */
+lk_status lk_support_rows(const lk_model *m, lk_data *d);
+lk_status lk_support_add_rows(const lk_model *m, lk_data *d, int i, lk_vec3 t1, double bound1,
+                              double bound2, int rows[2]);
+lk_vec3 lk_support_point(const lk_model *m, const lk_data *d, int i);
+
 /* Position error of the bilateral constraints (loops, couplings) at the
  * current kinematics, as rows are built: used by the post-step projection.
  * Fills err (one entry per bilateral row, in row order of a fresh build)
  * and returns the count. */
 int lk_bilateral_errors(const lk_model *m, lk_data *d, double *err, int cap);
+
+/* lib/sim/compliant.c: one compliant contact's force law, in place of its
+ * rows (the report is filled, the force accumulated for the step). */
+lk_status lk_sim_compliant_contact(const lk_model *m, lk_data *d, int report,
+                                   const lk_contact_geom *g);
 
 /* Mixing of two materials' coefficients. */
 double lk_mix(double a, double b, lk_mix_rule rule);

@@ -26,6 +26,7 @@ static int row_capacity(const lk_model *m, int contact_cap) {
       if (m->dof_friction[m->vadr[i] + k] > 0) rows++;
   }
   rows += 6 * m->nloop + m->ncoup + m->nteth;
+  rows += 2 * m->nsup; /* supports: at most two tangent rows each */
   return rows;
 }
 
@@ -106,6 +107,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->lforce_cap = 2 * sd->row_cap;
   sd->lforce = LK_ARENA_ARRAY(a, lk_link_force, sd->lforce_cap);
   sd->tactile = LK_ARENA_ARRAY(a, lk_tactile, m->nlink);
+  lk_models_data_layout(m, &sd->x, sd->row_cap, sd->contact_cap, a);
 }
 
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
