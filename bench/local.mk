@@ -22,6 +22,20 @@ if HAVE_SICONOS
 bench_lcp_CPPFLAGS += $(SICONOS_CFLAGS)
 bench_lcp_LDADD += $(SICONOS_LIBS)
 endif
+# bench/contact: time per contact step (box, stack, arm, gripper) for every
+# solver and cone, against ODE's dWorldStep on the same scenes when found.
+noinst_PROGRAMS += bench/contact
+bench_contact_SOURCES = %reldir%/contact.c
+bench_contact_CFLAGS = $(AM_CFLAGS)
+bench_contact_LDADD = $(LK_PROGLIBS)
+if HAVE_ODE
+bench_contact_CFLAGS += $(ODE_CFLAGS)
+bench_contact_LDADD += $(ODE_LIBS)
+endif
+# bench/models: one line per friction model (docs/contact-models.md).
+noinst_PROGRAMS += bench/models
+bench_models_SOURCES = %reldir%/models.c tests/sim/scenes.c tests/sim/scenes.h
+bench_models_LDADD = $(LK_PROGLIBS)
 # bench/grasp: grasp trials per second (jaw gripper + box) on one thread and
 # on several, and the speed-up.
 noinst_PROGRAMS += bench/grasp

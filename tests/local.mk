@@ -21,6 +21,7 @@ include tests/lcp/local.mk
 include tests/collision/local.mk
 include tests/constraint/local.mk
 include tests/sim/local.mk
+include tests/models/local.mk
 include tests/io/local.mk
 include tests/grasp/local.mk
 include tests/tools/local.mk

@@ -88,6 +88,8 @@ int lk_cmd_check(int argc, char **argv) {
       status = LK_EXIT_USAGE;
       continue;
     }
+    for (int w = 0; w < lk_model_nwarnings(m); w++)
+      fprintf(stderr, "%s: warning: %s\n", argv[i], lk_model_warning(m, w));
     if (!quiet) summary(argv[i], m);
     lk_model_free(m);
   }

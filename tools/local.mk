@@ -9,7 +9,8 @@ tools_linkage_SOURCES = \
 	%reldir%/cmd_lcp.c \
 	%reldir%/cmd_simulate.c \
 	%reldir%/cmd_check.c \
-	%reldir%/cmd_info.c
+	%reldir%/cmd_info.c \
+	%reldir%/cmd_static.c
 tools_linkage_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tools_linkage_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
 dist_man_MANS += %reldir%/linkage.1

@@ -25,7 +25,8 @@
  * attached to each other (the same link, or links joined only by fixed
  * joints, the world included); never a plane against a plane; a pair needs
  * (a.group & b.mask) && (b.group & a.mask); and a link does not collide
- * with its parent link unless the child's geom sets collide_parent. A free
+ * with its parent link unless the child's geom sets collide_parent (nor
+ * two links joined by a loop closure, unless one of the geoms sets it). A free
  * joint connects nothing, so a floating body always collides with the
  * world. (Parent and child are taken after merging links welded by fixed
  * joints.)

@@ -17,6 +17,7 @@
  *   loop       a loop closure between two links (3, 5 or 6 bilateral rows)
  *   coupling   two joints in a fixed ratio (1 bilateral row)
  *   tether     a maximum distance (1 unilateral row)
+ *   support    friction of a support with a given normal force (boxed rows)
  *
  * All forces are reported in newtons and newton-metres (impulse / h), in
  * world coordinates. */
@@ -40,6 +41,7 @@ typedef enum {
   LK_CONSTRAINT_LOOP,
   LK_CONSTRAINT_COUPLING,
   LK_CONSTRAINT_TETHER,
+  LK_CONSTRAINT_SUPPORT, /* a support with a given normal force (lk_model_add_support) */
   LK_CONSTRAINT_KIND_COUNT
 } lk_constraint_kind;
 

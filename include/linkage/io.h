@@ -32,6 +32,7 @@
 #include "linkage/error.h"
 #include "linkage/math.h"
 #include "linkage/model.h"
+#include "linkage/statics.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,6 +47,9 @@ extern "C" {
 #define LK_IO_MAX_BYTES_DEFAULT ((size_t)16 << 20)
 #define LK_IO_MAX_PLOT_COLUMNS 16
 #define LK_IO_COLUMN_MAX (LK_IO_NAME_MAX + 8)
+#define LK_IO_MAX_LOAD_STEPS 64
+
+typedef enum { LK_ANALYSIS_NONE = 0, LK_ANALYSIS_STATIC } lk_analysis_kind;
 
 /* What a file says about running it (its `simulate:` section and its
  * `description`); filled by the loader when asked for. */
@@ -55,6 +59,12 @@ typedef struct {
   int nplot;       /* number of plot_columns given (0: none) */
   char plot_columns[LK_IO_MAX_PLOT_COLUMNS][LK_IO_COLUMN_MAX];
   char description[512]; /* "" when none; truncated if longer */
+  /* The `analysis:` section (docs/format.md). */
+  lk_analysis_kind analysis;  /* LK_ANALYSIS_NONE when the file has none */
+  lk_static_options statics;  /* its settings (load_factors NULL: point it
+                                 at load_steps when nload_steps > 0) */
+  int nload_steps;            /* load_steps given (0: statics.nsteps equal ones) */
+  double load_steps[LK_IO_MAX_LOAD_STEPS];
 } lk_run_settings;
 
 typedef struct {
@@ -91,8 +101,8 @@ lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
  * the world take `parent` instead, their world-frame points, normals and
  * frames moved by `pose`. Gravity (an option) stays in world coordinates.
  * Every name the file defines or refers to (links, joints, geoms,
- * materials, actuators, loads, contacts, loops, couplings, tethers and the
- * joints of `initial`) gets `prefix` in front; a file that defines its own
+ * materials, actuators, loads, contacts, supports, loops, couplings,
+ * tethers and the joints of `initial`) gets `prefix` in front; a file that defines its own
  * "default" material keeps it to itself under a prefix. */
 typedef struct {
   const char *prefix; /* NULL or "": none; else up to LK_IO_NAME_MAX of

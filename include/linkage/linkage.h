@@ -12,6 +12,7 @@
 #include "linkage/lcp.h"
 #include "linkage/constraint.h"
 #include "linkage/sim.h"
+#include "linkage/statics.h"
 #include "linkage/io.h"
 #include "linkage/grasp.h"
 

@@ -10,5 +10,6 @@ linkageinclude_HEADERS += \
 	%reldir%/lcp.h \
 	%reldir%/constraint.h \
 	%reldir%/sim.h \
+	%reldir%/statics.h \
 	%reldir%/io.h \
 	%reldir%/grasp.h

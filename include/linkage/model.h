@@ -124,6 +124,34 @@ typedef struct {
 
 void lk_geom_spec_default(lk_geom_spec *s);
 
+/* How a material's contacts are resolved. */
+typedef enum {
+  LK_CONTACT_RIGID = 0,  /* complementarity rows (the LCP) */
+  LK_CONTACT_COMPLIANT,  /* force laws: normal spring-dashpot, tangential
+                            history model (LAMMPS pair granular) */
+} lk_contact_model;
+
+typedef enum { LK_NORMAL_HOOKE = 0, LK_NORMAL_HERTZ } lk_normal_model;
+
+/* Tangential force laws of compliant contacts (LAMMPS granular
+ * tangential models; Luding 2008; Thornton 2013). The /static variants
+ * track a static/dynamic state: critical force mu_static F_n while static,
+ * mu_dynamic F_n while dynamic. The others use mu_static. */
+typedef enum {
+  LK_TANGENTIAL_LINEAR_HISTORY = 0,  /* spring k_t on the accumulated slip */
+  LK_TANGENTIAL_LINEAR_NOHISTORY,    /* viscous only, capped by Coulomb */
+  LK_TANGENTIAL_MINDLIN,             /* spring k_t a, a = sqrt(R delta) */
+  LK_TANGENTIAL_MINDLIN_FORCE,       /* history of the elastic force */
+  LK_TANGENTIAL_LINEAR_HISTORY_STATIC,
+  LK_TANGENTIAL_MINDLIN_STATIC,
+  LK_TANGENTIAL_COUNT
+} lk_tangential_model;
+
+/* "linear_history", "linear_nohistory", "mindlin", "mindlin/force",
+ * "linear_history/static", "mindlin/static"; NULL / -1 when unknown. */
+const char *lk_tangential_model_name(lk_tangential_model t);
+int lk_tangential_model_from_name(const char *name);
+
 typedef struct {
   const char *name;    /* unique */
   double mu_static;    /* Coulomb coefficient that a sticking contact uses */
@@ -132,9 +160,23 @@ typedef struct {
   double mu_rolling;   /* rolling resistance: |tau_roll| <= mu_rolling r_p f_n */
   double mu_torsional; /* torsion: |tau_twist| <= mu_torsional r_p f_n */
   double patch_radius; /* contact patch radius r_p (m) */
+
+  /* Compliant contact (docs/contact-models.md): a geometry contact whose
+   * pair has a compliant material gets force laws instead of
+   * complementarity rows. When both materials are compliant the numbers
+   * are mixed (friction_mix) and the models are geom a's. */
+  lk_contact_model contact;      /* default rigid (complementarity) */
+  lk_normal_model normal;        /* hooke (default) or hertz */
+  double k_n;       /* hooke: F_n = k_n delta (N/m); hertz: F_n = k_n a delta,
+                       a = sqrt(R delta) (Pa); > 0 when compliant */
+  double damping;   /* normal damping eta_n: F_damp = -eta_n v_n (N s/m) */
+  lk_tangential_model tangential; /* default linear_history */
+  double k_t;       /* linear_history: N/m; mindlin*: k_t a (Pa) */
+  double x_gamma_t; /* tangential damping eta_t = x_gamma_t eta_n */
 } lk_material_spec;
 
-/* Defaults: name NULL, mu_static 0.5, mu_dynamic 0.5, everything else 0. */
+/* Defaults: name NULL, mu_static 0.5, mu_dynamic 0.5, rigid contact,
+ * everything else 0. */
 void lk_material_spec_default(lk_material_spec *s);
 
 typedef enum {
@@ -156,6 +198,13 @@ typedef enum {
   LK_MIX_MAX,
   LK_MIX_MEAN,
 } lk_mix_rule;
+
+typedef enum {
+  LK_FRICTION_COMPLEMENTARITY = 0, /* Coulomb's law as LCP rows (default) */
+  LK_FRICTION_SMOOTHED,            /* mollified Coulomb (IPC's f1, eps_v) with
+                                      the normal force lagged, fixed-point
+                                      iterations inside the step */
+} lk_friction_law;
 
 typedef struct {
   double timestep;         /* s, > 0; default 0.001 */
@@ -192,6 +241,13 @@ typedef struct {
   double utilization_threshold; /* utilization scale of the score; 1.0 */
   double slip_filter_tau;       /* low-pass time constant, s; 0.02 */
   double slip_on, slip_off;     /* flag hysteresis; 1.0 and 0.58 */
+
+  /* Friction law of the rigid contacts (docs/contact-models.md). */
+  lk_friction_law friction_law; /* default complementarity */
+  double friction_eps_v;   /* smoothed: slip speed below which friction
+                              grows smoothly from 0, m/s, > 0; 1e-3 */
+  int smoothing_iterations;/* smoothed: fixed-point passes per step, >= 1;
+                              default 8 */
 } lk_options;
 
 void lk_options_default(lk_options *o);
@@ -304,6 +360,27 @@ typedef struct {
   double length;     /* m, > 0 */
 } lk_tether_spec;
 
+/* A frictional support with a *given* normal reaction (a pipe resting on
+ * a rail): friction of at most mu N opposes the slip, N fixed. On a joint
+ * (revolute or prismatic: the bound acts on its DoF, N m or N) or at a
+ * point of a link (the friction acts in the plane normal to `normal`, an
+ * isotropic disk of radius mu N). Used by lk_static_solve (linkage/
+ * statics.h) with a static/sliding state; in lk_step it is a dry-friction
+ * bound of mu_static N (a box on two tangents for a point). */
+typedef struct {
+  const char *name;     /* optional, unique when given */
+  const char *joint;    /* a revolute or prismatic joint, or NULL */
+  const char *link;     /* else a point on this link (not the world) */
+  lk_vec3 point;        /* link coordinates */
+  lk_vec3 normal;       /* world: normal of the supporting surface */
+  double normal_force;  /* the given normal reaction N, >= 0 */
+  double mu_static;     /* bound while sticking */
+  double mu_dynamic;    /* bound while sliding (<= mu_static) */
+} lk_support_spec;
+
+/* Defaults: no joint, no link, normal +z, N 0, mu 0.5 / 0.5. */
+void lk_support_spec_default(lk_support_spec *s);
+
 /* ---------------------------------------------------------------- build */
 
 /* A new, empty model (only the world), or NULL when out of memory. */
@@ -327,6 +404,7 @@ lk_status lk_model_add_contact(lk_model *m, const lk_contact_spec *s, lk_error *
 lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err);
 lk_status lk_model_add_coupling(lk_model *m, const lk_coupling_spec *s, lk_error *err);
 lk_status lk_model_add_tether(lk_model *m, const lk_tether_spec *s, lk_error *err);
+lk_status lk_model_add_support(lk_model *m, const lk_support_spec *s, lk_error *err);
 
 /* The initial state a new lk_data starts from, for one joint: nq position
  * and nv velocity values (either may be NULL to keep the default: q at the
@@ -384,6 +462,15 @@ int lk_model_ncontact(const lk_model *m); /* explicit contacts */
 int lk_model_nloop(const lk_model *m);
 int lk_model_ncoupling(const lk_model *m);
 int lk_model_ntether(const lk_model *m);
+int lk_model_nsupport(const lk_model *m);
+int lk_model_support_index(const lk_model *m, const char *name);
+lk_status lk_model_support(const lk_model *m, int i, lk_support_spec *out);
+
+/* Warnings of finalize: things that are allowed but probably not meant
+ * (a /static tangential model whose mu_dynamic is not below mu_static).
+ * The library never prints; programs may. NULL past the last. */
+int lk_model_nwarnings(const lk_model *m);
+const char *lk_model_warning(const lk_model *m, int i);
 int lk_model_actuator_index(const lk_model *m, const char *name);
 /* Specs as finalized (strings point into the model). */
 lk_status lk_model_actuator(const lk_model *m, int i, lk_actuator_spec *out);

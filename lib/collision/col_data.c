@@ -90,6 +90,17 @@ static int parent_body(const lk_model *m, int body) {
   return weld_root(m, m->parent[body]);
 }
 
+/* Whether two bodies are joined by a loop closure: like a joint, the
+ * closure makes them neighbours, whose geoms overlap at the joint by
+ * design. */
+static int loop_joined(const lk_model *m, int b1, int b2) {
+  for (int i = 0; i < m->nloop; i++) {
+    int a = weld_root(m, m->loop[i].link_a), b = weld_root(m, m->loop[i].link_b);
+    if ((a == b1 && b == b2) || (a == b2 && b == b1)) return 1;
+  }
+  return 0;
+}
+
 /* The rule, given both geoms' bodies and parent bodies. */
 static int allowed(const lk_model *m, int g1, int b1, int p1, int g2, int b2, int p2) {
   const lk_geom_spec *s1 = &m->geom[g1].spec, *s2 = &m->geom[g2].spec;
@@ -98,6 +109,8 @@ static int allowed(const lk_model *m, int g1, int b1, int p1, int g2, int b2, in
   if (!(s1->group & s2->mask) || !(s2->group & s1->mask)) return 0;
   if (p1 == b2 && !s1->collide_parent) return 0;
   if (p2 == b1 && !s2->collide_parent) return 0;
+  if (m->nloop > 0 && loop_joined(m, b1, b2) && !s1->collide_parent && !s2->collide_parent)
+    return 0;
   return 1;
 }
 

@@ -48,6 +48,9 @@ void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int 
 /* J = ca e_{dof_a} + cb e_{dof_b} (dof_b < 0: none). */
 void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double ca, int dof_b,
                       double cb);
+/* Remove the last row when its Jacobian is zero (it constrains nothing);
+ * returns 1 when it did. */
+int lk_rows_drop_if_empty(lk_data *d, int row);
 /* J x for a full generalized vector x. */
 double lk_rows_dot(const lk_data *d, int row, const double *x);
 /* x += s J^T (for row) or s Y (use_y) */
@@ -73,11 +76,24 @@ lk_status lk_loop_rows(const lk_model *m, lk_data *d);
 lk_status lk_coupling_rows(const lk_model *m, lk_data *d);
 lk_status lk_tether_rows(const lk_model *m, lk_data *d);
 
+/* support.c: the supports' rows of the step (bound mu_static N h on two
+ * tangents); one support's rows with given tangent and bounds (rows[k]:
+ * the row of tangent k, -1 when left out); a point support's world point. */
+lk_status lk_support_rows(const lk_model *m, lk_data *d);
+lk_status lk_support_add_rows(const lk_model *m, lk_data *d, int i, lk_vec3 t1, double bound1,
+                              double bound2, int rows[2]);
+lk_vec3 lk_support_point(const lk_model *m, const lk_data *d, int i);
+
 /* Position error of the bilateral constraints (loops, couplings) at the
  * current kinematics, as rows are built: used by the post-step projection.
  * Fills err (one entry per bilateral row, in row order of a fresh build)
  * and returns the count. */
 int lk_bilateral_errors(const lk_model *m, lk_data *d, double *err, int cap);
+
+/* lib/sim/compliant.c: one compliant contact's force law, in place of its
+ * rows (the report is filled, the force accumulated for the step). */
+lk_status lk_sim_compliant_contact(const lk_model *m, lk_data *d, int report,
+                                   const lk_contact_geom *g);
 
 /* Mixing of two materials' coefficients. */
 double lk_mix(double a, double b, lk_mix_rule rule);

@@ -6,4 +6,5 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/rowbuf.c \
 	%reldir%/contact.c \
 	%reldir%/joint.c \
-	%reldir%/loop.c
+	%reldir%/loop.c \
+	%reldir%/support.c

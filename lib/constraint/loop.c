@@ -15,6 +15,9 @@ static int bilateral(const lk_model *m, lk_data *d, int a, int b, lk_constraint_
   int r = lk_rows_add(m, d, a, b, kind, index, crow);
   if (r < 0) return r;
   lk_rows_set_wrench(m, d, r, a, b, F);
+  /* A direction no DoF can move (the out-of-plane rows of a planar
+   * closure) constrains nothing: dropping its row keeps A regular. */
+  if (lk_rows_drop_if_empty(d, r)) return -3;
   lk_row *R = &d->sim.row[r];
   R->kind = LK_ROW_FREE;
   R->lo = -INFINITY;
@@ -37,7 +40,7 @@ lk_status lk_loop_rows(const lk_model *m, lk_data *d) {
       int r = bilateral(m, d, a, b, LK_CONSTRAINT_LOOP, i, crow++,
                         lk_row_force(p, axes[k], lk_v3_zero()), lk_v3_dot(err, axes[k]));
       if (r == -2) break;
-      if (r < 0) return LK_CAPACITY_EXCEEDED;
+      if (r == -1) return LK_CAPACITY_EXCEEDED;
     }
     if (L->spec.type == LK_LOOP_PIN) {
       /* Keep z_a along z_b: the two directions normal to z_a. */

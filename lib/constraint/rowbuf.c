@@ -176,3 +176,20 @@ lk_vec3 lk_any_tangent(lk_vec3 n) {
   lk_vec3 e = ax <= ay && ax <= az ? lk_v3(1, 0, 0) : (ay <= az ? lk_v3(0, 1, 0) : lk_v3(0, 0, 1));
   return lk_v3_normalize(lk_v3_cross(n, e));
 }
+
+int lk_rows_drop_if_empty(lk_data *d, int row) {
+  lk_sim_data *sd = &d->sim;
+  if (row != sd->st->nrow - 1) return 0; /* only the last row can be popped */
+  const lk_row *R = &sd->row[row];
+  size_t len = 0;
+  for (int g = 0; g < 2 && R->tree[g] >= 0; g++) len += (size_t)R->len[g];
+  double mx = 0;
+  const double *J = sd->jval + R->ofs;
+  for (size_t i = 0; i < len; i++) mx = fmax(mx, fabs(J[i]));
+  /* Relative to the row's own scale: a unit wrench moves a DoF by O(1)
+   * (or by a lever arm) when it constrains anything at all. */
+  if (mx > 1e-12) return 0;
+  sd->st->nrow--;
+  sd->st->nval = R->ofs;
+  return 1;
+}

@@ -25,17 +25,32 @@
 
 static const char *const kTopKeys[] = {"name",     "description", "options", "materials",
                                        "world",    "links",       "actuators", "loads",
-                                       "contacts", "constraints", "initial", "simulate", NULL};
+                                       "contacts", "constraints", "initial", "simulate",
+                                       "supports", "analysis", NULL};
 static const char *const kOptionKeys[] = {
     "timestep",          "gravity",           "integrator",           "solver",
     "friction_cone",     "cone_edges",        "friction_mix",         "max_contacts",
     "contact_erp",       "contact_tolerance", "restitution_threshold", "slip_threshold",
     "friction_iterations", "constraint_erp",  "projection_iterations", "cfm",
     "max_island_rows",   "slip_speed_threshold", "utilization_threshold", "slip_filter_tau",
-    "slip_on",           "slip_off",          NULL};
+    "slip_on",           "slip_off",          "friction_law",         "friction_eps_v",
+    "smoothing_iterations", NULL};
 static const char *const kMaterialKeys[] = {"name",       "mu",           "mu_static",
                                             "mu_dynamic", "restitution",  "mu_rolling",
-                                            "mu_torsional", "patch_radius", NULL};
+                                            "mu_torsional", "patch_radius", "contact",
+                                            "normal",     "k_n",          "damping",
+                                            "tangential", "k_t",          "x_gamma_t", NULL};
+static const char *const kSupportKeys[] = {"name",      "joint", "link",       "point", "normal",
+                                           "normal_force", "mu", "mu_static", "mu_dynamic", NULL};
+static const char *const kAnalysisKeys[] = {"type",      "load_steps",     "steps",
+                                            "gravity",   "max_iterations", "tolerance",
+                                            "slip_tolerance", "regularization", "initial_state",
+                                            NULL};
+static const char *const kAnalysisTypes[] = {"static"};
+static const char *const kFrictionStates[] = {"static", "sliding"};
+static const char *const kFrictionLaws[] = {"complementarity", "smoothed"};
+static const char *const kContactModels[] = {"rigid", "compliant"};
+static const char *const kNormalModels[] = {"hooke", "hertz"};
 static const char *const kWorldKeys[] = {"geoms", NULL};
 static const char *const kLinkKeys[] = {"name", "parent", "joint",   "origin",
                                         "mass", "com",    "inertia", "geoms", NULL};
@@ -102,6 +117,7 @@ typedef enum {
   R_COUPLING,
   R_TETHER,
   R_INITIAL,
+  R_SUPPORT,
 } reg_kind;
 
 /* Where each element handed to the builder came from, to locate what
@@ -525,6 +541,9 @@ static lk_status sec_options(loader *L, int id) {
   e = (int)o.friction_mix;
   if ((st = enumv(L, id, "friction_mix", ctx, kMixes, 4, &e, NULL))) return st;
   o.friction_mix = (lk_mix_rule)e;
+  e = (int)o.friction_law;
+  if ((st = enumv(L, id, "friction_law", ctx, kFrictionLaws, 2, &e, NULL))) return st;
+  o.friction_law = (lk_friction_law)e;
   long v;
   int k = lk_ydoc_map_get(Y, id, "cone_edges");
   if (k) {
@@ -552,7 +571,8 @@ static lk_status sec_options(loader *L, int id) {
                {"utilization_threshold", &o.utilization_threshold},
                {"slip_filter_tau", &o.slip_filter_tau},
                {"slip_on", &o.slip_on},
-               {"slip_off", &o.slip_off}};
+               {"slip_off", &o.slip_off},
+               {"friction_eps_v", &o.friction_eps_v}};
   for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++)
     if ((st = num(L, id, reals[i].key, ctx, ANY, reals[i].p, NULL))) return st;
   const struct {
@@ -560,7 +580,8 @@ static lk_status sec_options(loader *L, int id) {
     int *p;
   } ints[] = {{"friction_iterations", &o.friction_iterations},
               {"projection_iterations", &o.projection_iterations},
-              {"max_island_rows", &o.max_island_rows}};
+              {"max_island_rows", &o.max_island_rows},
+              {"smoothing_iterations", &o.smoothing_iterations}};
   for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++) {
     if (!(k = lk_ydoc_map_get(Y, id, ints[i].key))) continue;
     char what[96];
@@ -605,6 +626,35 @@ static lk_status sec_materials(loader *L, int id) {
     if ((st = num(L, it, "mu_rolling", ctx, NONNEG, &s.mu_rolling, NULL))) return st;
     if ((st = num(L, it, "mu_torsional", ctx, NONNEG, &s.mu_torsional, NULL))) return st;
     if ((st = num(L, it, "patch_radius", ctx, NONNEG, &s.patch_radius, NULL))) return st;
+    /* Compliant contact (docs/contact-models.md). */
+    int e = (int)s.contact;
+    if ((st = enumv(L, it, "contact", ctx, kContactModels, 2, &e, NULL))) return st;
+    s.contact = (lk_contact_model)e;
+    e = (int)s.normal;
+    if ((st = enumv(L, it, "normal", ctx, kNormalModels, 2, &e, NULL))) return st;
+    s.normal = (lk_normal_model)e;
+    int tid = lk_ydoc_map_get(Y, it, "tangential");
+    if (tid) {
+      const char *names[LK_TANGENTIAL_COUNT];
+      for (int t = 0; t < LK_TANGENTIAL_COUNT; t++) names[t] = lk_tangential_model_name(t);
+      char what[192];
+      say(what, sizeof what, "%s: tangential", ctx);
+      if ((st = lk_ydoc_enum(Y, tid, what, names, LK_TANGENTIAL_COUNT, &e, ERR))) return st;
+      s.tangential = (lk_tangential_model)e;
+    }
+    if ((st = num(L, it, "k_n", ctx, NONNEG, &s.k_n, NULL))) return st;
+    if ((st = num(L, it, "damping", ctx, NONNEG, &s.damping, NULL))) return st;
+    if ((st = num(L, it, "k_t", ctx, NONNEG, &s.k_t, NULL))) return st;
+    if ((st = num(L, it, "x_gamma_t", ctx, NONNEG, &s.x_gamma_t, NULL))) return st;
+    if (s.contact != LK_CONTACT_COMPLIANT) {
+      static const char *const rigid_not[] = {"normal", "k_n", "damping", "tangential", "k_t",
+                                              "x_gamma_t", NULL};
+      if ((st = not_for(L, it, rigid_not, ctx, "a rigid material (set contact: compliant)")))
+        return st;
+    } else if (!(s.k_n > 0)) {
+      return lk_ydoc_error(Y, lk_ydoc_map_get(Y, it, "k_n") ? lk_ydoc_map_get(Y, it, "k_n") : it,
+                           LK_SCHEMA_ERROR, ERR, "%s: compliant contact needs k_n > 0", ctx);
+    }
     const char *docname = s.name;
     if ((st = placed(L, docname, &s.name))) return st;
     if ((st = lk_model_add_material(L->m, &s, ERR))) return st;
@@ -1196,6 +1246,138 @@ static lk_status sec_contacts(loader *L, int id) {
   return LK_OK;
 }
 
+/* ------------------------------------------------------------ supports */
+
+static lk_status sec_supports(loader *L, int id) {
+  lk_status st = lk_ydoc_expect_seq(Y, id, "supports", ERR);
+  if (st) return st;
+  int n = lk_ydoc_seq_len(Y, id);
+  for (int i = 0; i < n; i++) {
+    int it = lk_ydoc_seq_item(Y, id, i);
+    char ctx[160], what[200];
+    say(ctx, sizeof ctx, "supports[%d]", i);
+    if ((st = lk_ydoc_check_keys(Y, it, ctx, kSupportKeys, ERR))) return st;
+    lk_support_spec s;
+    lk_support_spec_default(&s);
+    int k, nid = lk_ydoc_map_get(Y, it, "name");
+    if (nid) {
+      say(what, sizeof what, "%s: name", ctx);
+      if ((st = read_name(L, nid, what, &s.name))) return st;
+      if ((st = unique_name(L, "support", s.name, nid))) return st;
+      say(ctx, sizeof ctx, "support '%s'", s.name);
+    }
+    int jk = lk_ydoc_map_get(Y, it, "joint"), lk = lk_ydoc_map_get(Y, it, "link");
+    if (!!jk == !!lk)
+      return lk_ydoc_error(Y, jk ? lk_ydoc_map_get_key(Y, it, "link") : it, LK_SCHEMA_ERROR, ERR,
+                           "%s: give either a joint or a link (with a point), not %s", ctx,
+                           jk ? "both" : "neither");
+    if (jk) {
+      say(what, sizeof what, "%s: joint", ctx);
+      if ((st = ref_joint(L, jk, what, 1, &s.joint, NULL))) return st;
+      static const char *const joint_not[] = {"point", "normal", NULL};
+      if ((st = not_for(L, it, joint_not, ctx, "a joint support"))) return st;
+    } else {
+      say(what, sizeof what, "%s: link", ctx);
+      if ((st = ref_link(L, lk, what, 0, &s.link, NULL))) return st;
+      if ((st = vec3(L, it, "point", ctx, &s.point, NULL))) return st;
+      if ((st = nonzero_vec3(L, it, "normal", ctx, &s.normal, NULL))) return st;
+    }
+    if ((st = required(L, it, "normal_force", ctx, &k))) return st;
+    if ((st = num(L, it, "normal_force", ctx, NONNEG, &s.normal_force, NULL))) return st;
+    int has_mu, has_ms, has_md;
+    double mu = 0;
+    if ((st = num(L, it, "mu", ctx, NONNEG, &mu, &has_mu))) return st;
+    if ((st = num(L, it, "mu_static", ctx, NONNEG, &s.mu_static, &has_ms))) return st;
+    if ((st = num(L, it, "mu_dynamic", ctx, NONNEG, &s.mu_dynamic, &has_md))) return st;
+    if (has_mu && (has_ms || has_md))
+      return lk_ydoc_error(Y, lk_ydoc_map_get_key(Y, it, "mu"), LK_SCHEMA_ERROR, ERR,
+                           "%s: give either mu or mu_static and mu_dynamic", ctx);
+    if (has_mu) s.mu_static = s.mu_dynamic = mu;
+    if (has_ms && !has_md) s.mu_dynamic = s.mu_static;
+    if (has_md && !has_ms && s.mu_dynamic > s.mu_static) s.mu_static = s.mu_dynamic;
+    if (s.mu_dynamic > s.mu_static)
+      return lk_ydoc_error(Y, lk_ydoc_map_get(Y, it, "mu_dynamic"), LK_SCHEMA_ERROR, ERR,
+                           "%s: mu_dynamic %g exceeds mu_static %g", ctx, s.mu_dynamic,
+                           s.mu_static);
+    const char *docname = s.name;
+    if ((st = placed(L, s.name, &s.name)) || (st = placed(L, s.joint, &s.joint)) ||
+        (st = placed(L, s.link, &s.link)))
+      return st;
+    if ((st = lk_model_add_support(L->m, &s, ERR))) return st;
+    if ((st = reg_add(L, R_SUPPORT, docname, it))) return st;
+  }
+  return LK_OK;
+}
+
+/* ------------------------------------------------------------ analysis */
+
+/* analysis: static, or a mapping with type: static and the load steps. */
+static lk_status sec_analysis(loader *L, int id) {
+  lk_run_settings *r = L->run;
+  int type = 0;
+  lk_status st;
+  if (lk_ydoc_is_scalar(Y, id)) {
+    if ((st = lk_ydoc_enum(Y, id, "analysis", kAnalysisTypes, 1, &type, ERR))) return st;
+    if (r) r->analysis = LK_ANALYSIS_STATIC;
+    return LK_OK;
+  }
+  const char *ctx = "analysis";
+  if ((st = lk_ydoc_expect_map(Y, id, ctx, ERR))) return st;
+  if ((st = lk_ydoc_check_keys(Y, id, ctx, kAnalysisKeys, ERR))) return st;
+  int k;
+  if ((st = required(L, id, "type", ctx, &k))) return st;
+  if ((st = lk_ydoc_enum(Y, k, "analysis: type", kAnalysisTypes, 1, &type, ERR))) return st;
+  lk_static_options so;
+  lk_static_options_default(&so);
+  double factors[LK_IO_MAX_LOAD_STEPS];
+  int nf = 0;
+  int ls = lk_ydoc_map_get(Y, id, "load_steps"), ns = lk_ydoc_map_get(Y, id, "steps");
+  if (ls && ns)
+    return lk_ydoc_error(Y, lk_ydoc_map_get_key(Y, id, "steps"), LK_SCHEMA_ERROR, ERR,
+                         "analysis: give either load_steps (the factors) or steps (equal ones)");
+  if (ls) {
+    if ((st = lk_ydoc_expect_seq(Y, ls, "analysis: load_steps", ERR))) return st;
+    nf = lk_ydoc_seq_len(Y, ls);
+    if (nf < 1 || nf > LK_IO_MAX_LOAD_STEPS)
+      return lk_ydoc_error(Y, ls, LK_SCHEMA_ERROR, ERR,
+                           "analysis: load_steps: %d factors; give 1 to %d", nf,
+                           LK_IO_MAX_LOAD_STEPS);
+    for (int i = 0; i < nf; i++) {
+      char what[64];
+      say(what, sizeof what, "analysis: load_steps[%d]", i);
+      if ((st = lk_ydoc_double(Y, lk_ydoc_seq_item(Y, ls, i), what, 0, &factors[i], ERR)))
+        return st;
+    }
+    so.nsteps = nf;
+  }
+  long v;
+  if (ns) {
+    if ((st = lk_ydoc_long(Y, ns, "analysis: steps", 1, 1000000, &v, ERR))) return st;
+    so.nsteps = (int)v;
+  }
+  if ((k = lk_ydoc_map_get(Y, id, "max_iterations"))) {
+    if ((st = lk_ydoc_long(Y, k, "analysis: max_iterations", 1, 1000000, &v, ERR))) return st;
+    so.max_iterations = (int)v;
+  }
+  if ((k = lk_ydoc_map_get(Y, id, "gravity"))) {
+    if ((st = lk_ydoc_bool(Y, k, "analysis: gravity", &so.gravity, ERR))) return st;
+  }
+  if ((st = num(L, id, "tolerance", ctx, NONNEG, &so.tolerance, NULL))) return st;
+  if ((st = num(L, id, "slip_tolerance", ctx, NONNEG, &so.slip_tolerance, NULL))) return st;
+  if ((st = num(L, id, "regularization", ctx, NONNEG, &so.regularization, NULL))) return st;
+  int e = 0;
+  if ((st = enumv(L, id, "initial_state", ctx, kFrictionStates, 2, &e, NULL))) return st;
+  so.initial_state = e ? LK_FRICTION_DYNAMIC : LK_FRICTION_STATIC;
+  if (r) {
+    r->analysis = LK_ANALYSIS_STATIC;
+    r->statics = so;
+    r->statics.load_factors = NULL;
+    r->nload_steps = nf;
+    for (int i = 0; i < nf; i++) r->load_steps[i] = factors[i];
+  }
+  return LK_OK;
+}
+
 /* --------------------------------------------------------- constraints */
 
 static lk_status loops(loader *L, int id) {
@@ -1702,6 +1884,10 @@ static lk_status build(loader *L) {
       st = sec_initial(L, v);
     } else if (strcmp(key, "simulate") == 0) {
       st = sec_simulate(L, v);
+    } else if (strcmp(key, "supports") == 0) {
+      st = sec_supports(L, v);
+    } else if (strcmp(key, "analysis") == 0) {
+      st = sec_analysis(L, v);
     }
     if (st) return st;
   }
@@ -1721,6 +1907,7 @@ void lk_run_settings_default(lk_run_settings *r) {
   if (!r) return;
   memset(r, 0, sizeof *r);
   r->duration = -1;
+  lk_static_options_default(&r->statics);
 }
 
 /* The whole load, into a new model (mo == NULL: *model receives it,

@@ -217,7 +217,43 @@ lk_status lk_model_add_tether(lk_model *m, const lk_tether_spec *s, lk_error *er
   return LK_OK;
 }
 
+void lk_support_spec_default(lk_support_spec *s) {
+  memset(s, 0, sizeof *s);
+  s->normal = lk_v3(0, 0, 1);
+  s->mu_static = 0.5;
+  s->mu_dynamic = 0.5;
+}
+
+lk_status lk_model_add_support(lk_model *m, const lk_support_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  GROW(m->sup, m->cap_sup, m->nsup);
+  lk_support_rec r;
+  memset(&r, 0, sizeof r);
+  r.spec = *s;
+  if (!dup_opt(&r.name, s->name) || !dup_opt(&r.joint_name, s->joint) ||
+      !dup_opt(&r.link_name, s->link)) {
+    lk_free(r.name);
+    lk_free(r.joint_name);
+    lk_free(r.link_name);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  r.spec.name = r.name;
+  r.spec.joint = r.joint_name;
+  r.spec.link = r.link_name;
+  r.link = -1;
+  r.dof = -1;
+  m->sup[m->nsup++] = r;
+  return LK_OK;
+}
+
 void lk_model_free_elements(lk_model *m) {
+  for (int i = 0; i < m->nsup; i++) {
+    lk_free(m->sup[i].name);
+    lk_free(m->sup[i].joint_name);
+    lk_free(m->sup[i].link_name);
+  }
+  lk_free(m->sup);
   for (int i = 0; i < m->nact; i++) free_act(&m->act[i]);
   lk_free(m->act);
   for (int i = 0; i < m->nload; i++) {
@@ -428,6 +464,58 @@ lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
     r->link = l;
     r->other = o;
   }
+  for (int i = 0; i < m->nsup; i++) {
+    lk_support_rec *r = &m->sup[i];
+    const lk_support_spec *s = &r->spec;
+    char label[96];
+    if (r->name)
+      snprintf(label, sizeof label, "'%s'", r->name);
+    else
+      snprintf(label, sizeof label, "#%d", i);
+    if (r->name)
+      for (int k = 0; k < i; k++)
+        if (m->sup[k].name && strcmp(m->sup[k].name, r->name) == 0)
+          return lk_error_set(err, LK_INVALID_MODEL, "duplicate support name '%s'", r->name);
+    if (!!r->joint_name == !!r->link_name)
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "support %s: give either a joint or a link (with a point), not %s",
+                          label, r->joint_name ? "both" : "neither");
+    if (!isfinite(s->normal_force) || !isfinite(s->mu_static) || !isfinite(s->mu_dynamic) ||
+        !lk_v3_isfinite(s->point) || !lk_v3_isfinite(s->normal))
+      return lk_error_set(err, LK_INVALID_MODEL, "support %s: values must be finite", label);
+    if (s->normal_force < 0 || s->mu_static < 0 || s->mu_dynamic < 0)
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "support %s: normal_force, mu_static and mu_dynamic must be >= 0", label);
+    if (s->mu_dynamic > s->mu_static)
+      return lk_error_set(err, LK_INVALID_MODEL, "support %s: mu_dynamic %g exceeds mu_static %g",
+                          label, s->mu_dynamic, s->mu_static);
+    if (r->joint_name) {
+      int l = find_joint(m, r->joint_name);
+      if (l < 0)
+        return lk_error_set(err, LK_INVALID_MODEL, "support %s: unknown joint '%s'", label,
+                            r->joint_name);
+      if (!one_dof(m, l))
+        return lk_error_set(err, LK_INVALID_MODEL,
+                            "support %s: joint '%s' is %s; a joint support needs a revolute or "
+                            "prismatic joint",
+                            label, r->joint_name, lk_joint_type_name(m->jtype[l]));
+      r->link = l;
+      r->dof = m->vadr[l];
+    } else {
+      int l = find_link(m, r->link_name);
+      if (l < 0)
+        return lk_error_set(err, LK_INVALID_MODEL, "support %s: unknown link '%s'", label,
+                            r->link_name);
+      if (l == 0)
+        return lk_error_set(err, LK_INVALID_MODEL, "support %s: the world cannot rest on a support",
+                            label);
+      if (!(lk_v3_norm(s->normal) > 1e-12))
+        return lk_error_set(err, LK_INVALID_MODEL, "support %s: normal must not be zero", label);
+      r->link = l;
+      r->dof = -1;
+      r->spec.normal = lk_v3_normalize(s->normal);
+    }
+  }
   return LK_OK;
 }
 
@@ -439,6 +527,13 @@ int lk_model_ncontact(const lk_model *m) { return lk_model_ok(m) ? m->nxcon : 0;
 int lk_model_nloop(const lk_model *m) { return lk_model_ok(m) ? m->nloop : 0; }
 int lk_model_ncoupling(const lk_model *m) { return lk_model_ok(m) ? m->ncoup : 0; }
 int lk_model_ntether(const lk_model *m) { return lk_model_ok(m) ? m->nteth : 0; }
+int lk_model_nsupport(const lk_model *m) { return lk_model_ok(m) ? m->nsup : 0; }
+int lk_model_support_index(const lk_model *m, const char *name) {
+  if (!lk_model_ok(m) || !name) return -1;
+  for (int i = 0; i < m->nsup; i++)
+    if (m->sup[i].name && strcmp(m->sup[i].name, name) == 0) return i;
+  return -1;
+}
 
 int lk_model_actuator_index(const lk_model *m, const char *name) {
   if (!lk_model_ok(m) || !name) return -1;
@@ -458,6 +553,7 @@ int lk_model_actuator_index(const lk_model *m, const char *name) {
 GETTER(lk_model_actuator, lk_actuator_spec, act, nact)
 GETTER(lk_model_load, lk_load_spec, load, nload)
 GETTER(lk_model_contact, lk_contact_spec, xcon, nxcon)
+GETTER(lk_model_support, lk_support_spec, sup, nsup)
 GETTER(lk_model_loop, lk_loop_spec, loop, nloop)
 GETTER(lk_model_coupling, lk_coupling_spec, coup, ncoup)
 GETTER(lk_model_tether, lk_tether_spec, teth, nteth)

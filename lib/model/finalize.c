@@ -54,6 +54,14 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
   if (o->slip_off > o->slip_on)
     return lk_error_set(err, LK_INVALID_MODEL, "options: slip_off %g exceeds slip_on %g", o->slip_off,
                         o->slip_on);
+  if ((int)o->friction_law < 0 || o->friction_law > LK_FRICTION_SMOOTHED)
+    return lk_error_set(err, LK_INVALID_MODEL, "options: unknown friction law %d",
+                        (int)o->friction_law);
+  if (!(isfinite(o->friction_eps_v) && o->friction_eps_v > 0) || o->smoothing_iterations < 1)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "options: friction_eps_v %g must be positive and finite, "
+                        "smoothing_iterations %d >= 1",
+                        o->friction_eps_v, o->smoothing_iterations);
   if (o->friction_iterations < 1 || o->projection_iterations < 0 || o->max_island_rows < 0)
     return lk_error_set(err, LK_INVALID_MODEL,
                         "options: friction_iterations must be >= 1, projection_iterations and "
@@ -178,7 +186,36 @@ static lk_status check_material(const lk_material_spec *s, lk_error *err) {
   if (s->restitution > 1)
     return lk_error_set(err, LK_INVALID_MODEL, "material '%s': restitution %g must be in [0, 1]",
                         n, s->restitution);
+  if ((int)s->contact < 0 || s->contact > LK_CONTACT_COMPLIANT)
+    return lk_error_set(err, LK_INVALID_MODEL, "material '%s': unknown contact model %d", n,
+                        (int)s->contact);
+  if ((int)s->normal < 0 || s->normal > LK_NORMAL_HERTZ)
+    return lk_error_set(err, LK_INVALID_MODEL, "material '%s': unknown normal model %d", n,
+                        (int)s->normal);
+  if ((int)s->tangential < 0 || s->tangential >= LK_TANGENTIAL_COUNT)
+    return lk_error_set(err, LK_INVALID_MODEL, "material '%s': unknown tangential model %d", n,
+                        (int)s->tangential);
+  double cv[] = {s->k_n, s->damping, s->k_t, s->x_gamma_t};
+  const char *cn[] = {"k_n", "damping", "k_t", "x_gamma_t"};
+  for (int k = 0; k < 4; k++)
+    if (!isfinite(cv[k]) || cv[k] < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "material '%s': %s %g must be finite and >= 0", n,
+                          cn[k], cv[k]);
+  if (s->contact == LK_CONTACT_COMPLIANT) {
+    if (!(s->k_n > 0))
+      return lk_error_set(err, LK_INVALID_MODEL, "material '%s': compliant contact needs k_n > 0",
+                          n);
+    if (s->tangential != LK_TANGENTIAL_LINEAR_NOHISTORY && !(s->k_t > 0) && s->mu_static > 0)
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "material '%s': tangential model %s needs k_t > 0", n,
+                          lk_tangential_model_name(s->tangential));
+  }
   return LK_OK;
+}
+
+static void add_warning(lk_model *m, const char *fmt, const char *a, double x, double y) {
+  if (m->nwarn >= LK_MODEL_MAX_WARNINGS) return;
+  snprintf(m->warn[m->nwarn++], sizeof m->warn[0], fmt, a, x, y);
 }
 
 static lk_status check_geom(const lk_geom_spec *g, int index, lk_error *err) {
@@ -316,6 +353,20 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
         goto fail;
       }
     if (strcmp(m->mats_in[i].name, "default") != 0) nmat++;
+  }
+  m->nwarn = 0;
+  m->ncompliant_mat = 0;
+  for (int i = 0; i < m->nmat_in; i++) {
+    const lk_material_spec *ms = &m->mats_in[i];
+    if (ms->contact != LK_CONTACT_COMPLIANT) continue;
+    m->ncompliant_mat++;
+    if ((ms->tangential == LK_TANGENTIAL_LINEAR_HISTORY_STATIC ||
+         ms->tangential == LK_TANGENTIAL_MINDLIN_STATIC) &&
+        ms->mu_dynamic >= ms->mu_static)
+      add_warning(m,
+                  "material '%s': mu_dynamic %g >= mu_static %g: the /static tangential model "
+                  "has no static/dynamic drop",
+                  ms->name, ms->mu_dynamic, ms->mu_static);
   }
 
   /* ---- geoms ---- */

@@ -112,6 +112,28 @@ void lk_options_default(lk_options *o) {
   o->slip_filter_tau = 0.02;
   o->slip_on = 1.0;
   o->slip_off = 0.58;
+  o->friction_law = LK_FRICTION_COMPLEMENTARITY;
+  o->friction_eps_v = 1e-3;
+  o->smoothing_iterations = 8;
+}
+
+static const char *const kTangentialNames[LK_TANGENTIAL_COUNT] = {
+    "linear_history", "linear_nohistory", "mindlin", "mindlin/force", "linear_history/static",
+    "mindlin/static"};
+
+const char *lk_tangential_model_name(lk_tangential_model t) {
+  return (int)t >= 0 && t < LK_TANGENTIAL_COUNT ? kTangentialNames[t] : NULL;
+}
+
+int lk_tangential_model_from_name(const char *name) {
+  for (int i = 0; name && i < LK_TANGENTIAL_COUNT; i++)
+    if (strcmp(name, kTangentialNames[i]) == 0) return i;
+  return -1;
+}
+
+int lk_model_nwarnings(const lk_model *m) { return m ? m->nwarn : 0; }
+const char *lk_model_warning(const lk_model *m, int i) {
+  return m && i >= 0 && i < m->nwarn ? m->warn[i] : NULL;
 }
 
 lk_model *lk_model_new(void) {

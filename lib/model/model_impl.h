@@ -72,6 +72,15 @@ typedef struct {
   int link, other;
 } lk_tether_rec;
 
+typedef struct {
+  lk_support_spec spec;
+  char *name, *joint_name, *link_name;
+  int link; /* the link whose joint (joint supports) or point it is */
+  int dof;  /* joint supports: the DoF; point supports: -1 */
+} lk_support_rec;
+
+#define LK_MODEL_MAX_WARNINGS 8
+
 struct lk_model {
   int finalized;
   char *name;
@@ -140,6 +149,12 @@ struct lk_model {
   int ncoup, cap_coup;
   lk_tether_rec *teth;
   int nteth, cap_teth;
+  lk_support_rec *sup;
+  int nsup, cap_sup;
+  int ncompliant_mat; /* materials with compliant contact */
+
+  int nwarn;
+  char warn[LK_MODEL_MAX_WARNINGS][160];
 
   double total_mass;
   int contact_capacity; /* contacts an lk_data can hold (options or auto) */

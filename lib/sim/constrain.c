@@ -9,7 +9,9 @@
 #include "sim/sim_internal.h"
 
 int lk_sim_has_constraints(const lk_model *m) {
-  if (m->ngeom > 1 || m->nxcon > 0 || m->nloop > 0 || m->ncoup > 0 || m->nteth > 0) return 1;
+  if (m->ngeom > 1 || m->nxcon > 0 || m->nloop > 0 || m->ncoup > 0 || m->nteth > 0 ||
+      m->nsup > 0)
+    return 1;
   for (int i = 1; i < m->nlink; i++)
     if (m->link[i].joint.limited) return 1;
   for (int k = 0; k < m->nv; k++)
@@ -37,7 +39,9 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
   if (!st) st = lk_loop_rows(m, d);
   if (!st) st = lk_coupling_rows(m, d);
   if (!st) st = lk_tether_rows(m, d);
+  if (!st) st = lk_support_rows(m, d); /* issue 8: supports with a given normal force */
   if (st) return rep->status = st;
+  lk_sim_compliant_apply(m, d, v); /* issue 8: compliant contact forces into v* */
   rep->nrows = sd->st->nrow;
   rep->ncontacts = sd->st->ncontact;
   for (int i = 0; i < sd->st->ncontact; i++)
@@ -47,12 +51,15 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     lk_sim_islands(m, d);
     rep->nislands = sd->st->nisland;
     lk_sim_prepare_rows(m, d);
-    st = lk_sim_solve_islands(m, d);
+    st = m->opt.friction_law == LK_FRICTION_SMOOTHED ? lk_sim_smoothed_islands(m, d) /* issue 8 */
+                                                     : lk_sim_solve_islands(m, d);
     if (st) return rep->status = st;
     for (int r = 0; r < sd->st->nrow; r++) lk_rows_axpy(d, r, sd->row[r].z, 1, v);
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
   }
-  for (int i = 0; i < sd->st->ncontact; i++) lk_contact_finish(m, d, i);
+  for (int i = 0; i < sd->st->ncontact; i++)
+    if (!(m->ncompliant_mat > 0 && sd->x.compliant[i])) /* issue 8: reported already */
+      lk_contact_finish(m, d, i);
   lk_sim_geometry_contacts_done(m, d);
   lk_sim_explicit_contacts_done(m, d);
   lk_sim_link_forces(m, d);

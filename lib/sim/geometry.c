@@ -22,6 +22,7 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
   if (m->ngeom < 2) return LK_OK;
   lk_status st = lk_collide(m, d, NULL);
   if (st) return st;
+  lk_sim_compliant_begin(m, d); /* issue 8: compliant pairs */
   const lk_options *o = &m->opt;
   int n = lk_data_ncontact(d), prev = 0;
   for (int i = 0; i < n; i++) {
@@ -69,7 +70,11 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
     }
     g.mem = mem;
     sd->st->ncontact++;
-    st = lk_contact_rows(m, d, report, &g);
+    /* issue 8: a compliant pair gets a force law instead of rows. */
+    if (lk_sim_compliant_pair(m, c->geom_a, c->geom_b))
+      st = lk_sim_compliant_contact(m, d, report, &g);
+    else
+      st = lk_contact_rows(m, d, report, &g);
     if (st) return st;
   }
   return LK_OK;

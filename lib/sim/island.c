@@ -95,3 +95,77 @@ double lk_sim_delassus_entry(const lk_data *d, int i, int j) {
   }
   return s;
 }
+
+/* The island's Delassus matrix A (n x n, row-major) from its rows: tree by
+ * tree, every pair of rows that touch a tree adds the dot product of their
+ * segments there (J_a . Y_b). Costs sum over trees of k_t^2 n_t for k_t rows
+ * on a tree of n_t DoFs, instead of n^2 segment matchings. */
+void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A) {
+  lk_sim_data *sd = &d->sim;
+  (void)m;
+  memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  /* Bucket the row segments by tree: count, prefix, fill. */
+  int *count = sd->uf; /* per link (tree roots), free at this point */
+  int *start = sd->island_of_tree;
+  for (int k = 0; k < n; k++) {
+    const lk_row *R = &sd->row[rows[k]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) count[R->tree[g]] = 0;
+  }
+  for (int k = 0; k < n; k++) {
+    const lk_row *R = &sd->row[rows[k]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) count[R->tree[g]]++;
+  }
+  int total = 0;
+  for (int k = 0; k < n; k++) {
+    const lk_row *R = &sd->row[rows[k]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
+      int t = R->tree[g];
+      if (count[t] >= 0) { /* first visit: allot the bucket */
+        start[t] = total;
+        total += count[t];
+        count[t] = -1;
+      }
+    }
+  }
+  int *bucket_row = sd->seg_row;
+  const double **bucket_j = sd->seg_j, **bucket_y = sd->seg_y;
+  for (int k = 0; k < n; k++) {
+    const lk_row *R = &sd->row[rows[k]];
+    size_t ofs = R->ofs;
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
+      int t = R->tree[g], pos = start[t]++;
+      bucket_row[pos] = k;
+      bucket_j[pos] = sd->jval + ofs;
+      bucket_y[pos] = sd->yval + ofs;
+      ofs += (size_t)R->len[g];
+    }
+  }
+  /* start[t] now points one past its bucket; walk the buckets in order. */
+  int pos = 0;
+  while (pos < total) {
+    const lk_row *R0 = &sd->row[rows[bucket_row[pos]]];
+    int t = -1, len = 0;
+    /* the tree of this bucket entry: the segment whose values start here */
+    for (int g = 0; g < 2 && R0->tree[g] >= 0; g++) {
+      size_t o = R0->ofs + (g == 1 ? (size_t)R0->len[0] : 0);
+      if (sd->jval + o == bucket_j[pos]) {
+        t = R0->tree[g];
+        len = R0->len[g];
+      }
+    }
+    int end = start[t];
+    for (int a = pos; a < end; a++) {
+      const double *Ja = bucket_j[a];
+      int ia = bucket_row[a];
+      for (int b = a; b < end; b++) {
+        const double *Yb = bucket_y[b];
+        double s = 0;
+        for (int i = 0; i < len; i++) s += Ja[i] * Yb[i];
+        int ib = bucket_row[b];
+        A[ia * n + ib] += s;
+        if (ib != ia) A[ib * n + ia] += s;
+      }
+    }
+    pos = end;
+  }
+}

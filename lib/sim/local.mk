@@ -12,4 +12,11 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/constrain.c \
 	%reldir%/project.c \
 	%reldir%/report.c \
-	%reldir%/step.c
+	%reldir%/step.c \
+	%reldir%/models_data.h \
+	%reldir%/models_data.c \
+	%reldir%/rowlcp.c \
+	%reldir%/static.c \
+	%reldir%/compliant.h \
+	%reldir%/compliant.c \
+	%reldir%/smoothed.c

@@ -26,6 +26,7 @@ static int row_capacity(const lk_model *m, int contact_cap) {
       if (m->dof_friction[m->vadr[i] + k] > 0) rows++;
   }
   rows += 6 * m->nloop + m->ncoup + m->nteth;
+  rows += 2 * m->nsup; /* supports: at most two tangent rows each */
   return rows;
 }
 
@@ -65,6 +66,9 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->island_start = LK_ARENA_ARRAY(a, int, sd->row_cap + 1);
   sd->island_rows = LK_ARENA_ARRAY(a, int, sd->row_cap);
   sd->rowloc = LK_ARENA_ARRAY(a, int, sd->row_cap);
+  sd->seg_row = LK_ARENA_ARRAY(a, int, 2 * sd->row_cap);
+  sd->seg_j = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
+  sd->seg_y = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
 
   int ic = lk_sim_island_capacity(m, sd->row_cap);
@@ -83,6 +87,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->z = LK_ARENA_ARRAY(a, double, ic);
   sd->w = LK_ARENA_ARRAY(a, double, ic);
   sd->zfix = LK_ARENA_ARRAY(a, double, ic);
+  sd->adiag = LK_ARENA_ARRAY(a, double, ic);
   sd->findex = LK_ARENA_ARRAY(a, int, ic);
   sd->basis = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);
@@ -102,6 +107,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->lforce_cap = 2 * sd->row_cap;
   sd->lforce = LK_ARENA_ARRAY(a, lk_link_force, sd->lforce_cap);
   sd->tactile = LK_ARENA_ARRAY(a, lk_tactile, m->nlink);
+  lk_models_data_layout(m, &sd->x, sd->row_cap, sd->contact_cap, a);
 }
 
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {

@@ -15,6 +15,7 @@
 #include "linkage/math.h"
 #include "linkage/model.h"
 #include "linkage/sim.h"
+#include "sim/models_data.h"
 
 /* What a step did (public as lk_step_report, linkage/sim.h). */
 typedef lk_step_report lk_sim_report;
@@ -32,6 +33,8 @@ typedef struct {
   int row[6];              /* this step's row indices (-1: absent): normal,
                               t1, t2, twist, roll1, roll2 */
   int valid;
+  double hist[4];          /* compliant contacts: tangential history (world
+                              vector, then the last contact radius) */
 } lk_contact_mem;
 
 /* Scalars of the layer (inside the arena). */
@@ -83,11 +86,13 @@ typedef struct {
   int *island_start;  /* nisland + 1 */
   int *island_rows;   /* rows grouped by island */
   int *rowloc;        /* per row: its index within its island */
+  int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
+  const double **seg_j, **seg_y;
   double *xtmp;       /* nv scratch */
 
   /* one island's LCP (capacity island_cap rows; Lemke expanded: xcap) */
   int island_cap, xcap;
-  double *A, *b, *lo, *hi, *mu, *z, *w, *zfix;
+  double *A, *adiag, *b, *lo, *hi, *mu, *z, *w, *zfix;
   int *findex;
   unsigned char *basis;
   double *Ax, *qx, *lox, *hix, *zx, *wx;
@@ -101,6 +106,8 @@ typedef struct {
   int lforce_cap;
   lk_link_force *lforce;
   lk_tactile *tactile; /* per link */
+
+  lk_models_data x; /* issue 8: statics, compliant, smoothed (models_data.h) */
 
   /* scratch outside the arena (not state) */
   struct lk_lcp_workspace *lcp;

@@ -4,11 +4,13 @@
 
 #include "core/internal.h"
 #include "data/data_impl.h"
+#include "linkage/lcp.h"
 
 /* island.c */
 void lk_sim_islands(const lk_model *m, lk_data *d);
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d);
 double lk_sim_delassus_entry(const lk_data *d, int i, int j);
+void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A);
 
 /* solve.c: every island's LCP; z and w of every row. */
 lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d);
@@ -19,6 +21,23 @@ lk_status lk_sim_explicit_contacts(const lk_model *m, lk_data *d);
 void lk_sim_explicit_contacts_done(const lk_model *m, lk_data *d);
 lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d);
 void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d);
+
+/* rowlcp.c: island `island` (after lk_sim_islands, with jv set) as one boxed
+ * LCP with the per-row settings sd->x.rlo/rhi/rmu/rfn/rdiag; fills R->z and
+ * R->w of its rows. */
+lk_status lk_sim_rows_lcp(const lk_model *m, lk_data *d, int island, lk_lcp_report *rep);
+
+/* compliant.c (issue 8): geometry contacts of compliant pairs get force
+ * laws instead of rows. begin clears the step's accumulators; contact
+ * computes one contact's force and its report; apply adds h M~^-1 J^T f to
+ * v (and v*) once all contacts are gathered. */
+int lk_sim_compliant_pair(const lk_model *m, int geom_a, int geom_b);
+void lk_sim_compliant_begin(const lk_model *m, lk_data *d);
+void lk_sim_compliant_apply(const lk_model *m, lk_data *d, double *v);
+
+/* smoothed.c (issue 8): every island with the smoothed friction law (in place
+ * of lk_sim_solve_islands when options.friction_law is smoothed). */
+lk_status lk_sim_smoothed_islands(const lk_model *m, lk_data *d);
 
 /* report.c */
 void lk_sim_link_forces(const lk_model *m, lk_data *d);

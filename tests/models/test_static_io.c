@@ -1,0 +1,246 @@
+/* The static analysis from a file: supports and analysis: sections, and
+ * `linkage static` run as a user would. */
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+
+extern char **environ;
+
+static lk_model *load(const char *text, lk_run_settings *run, lk_error *e) {
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.run = run;
+  return lk_model_load_string(text, strlen(text), "test.yaml", &o, e);
+}
+
+static void test_file_settings(void) {
+  lk_run_settings run;
+  lk_run_settings_default(&run);
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.run = &run;
+  lk_error e;
+  lk_model *m = lk_model_load_file(lk_test_data("statics/pipe_support.yaml"), &o, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  CU_ASSERT_EQUAL(run.analysis, LK_ANALYSIS_STATIC);
+  CU_ASSERT_EQUAL(run.nload_steps, 4);
+  LK_ASSERT_NEAR(run.load_steps[1], 0.5, 0);
+  CU_ASSERT_EQUAL(lk_model_nsupport(m), 1);
+  lk_support_spec s;
+  CU_ASSERT_EQUAL(lk_model_support(m, 0, &s), LK_OK);
+  LK_ASSERT_NEAR(s.normal_force, 12, 0);
+  LK_ASSERT_NEAR(s.mu_static, 0.25, 0);
+  LK_ASSERT_NEAR(s.mu_dynamic, 0.25, 0);
+  lk_static_options so = run.statics;
+  so.load_factors = run.load_steps;
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_EQUAL(lk_static_solve(m, d, &so, NULL, NULL, &e), LK_OK);
+  LK_ASSERT_NEAR(lk_data_q(d)[0], 5e-5, 1e-17);
+  lk_support_report r;
+  lk_data_support_report(m, d, 0, &r);
+  LK_ASSERT_NEAR(r.reaction, -3, 1e-12);
+  CU_ASSERT_EQUAL(r.state, LK_FRICTION_DYNAMIC);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static const char *kBase =
+    "links:\n"
+    "  - name: a\n"
+    "    joint: {type: prismatic, axis: [1, 0, 0], stiffness: 1000}\n"
+    "    mass: 1\n"
+    "    inertia: [0.1, 0.1, 0.1]\n";
+
+static void expect_error(const char *tail, const char *needle, int line) {
+  char text[2048];
+  snprintf(text, sizeof text, "%s%s", kBase, tail);
+  lk_error e;
+  lk_run_settings run;
+  lk_run_settings_default(&run);
+  lk_model *m = load(text, &run, &e);
+  if (m || !strstr(e.message, needle))
+    lk_test_fail(line, __FILE__, "expected an error with '%s', got %s", needle,
+                 m ? "a model" : e.message);
+  else
+    CU_PASS("error");
+  lk_model_free(m);
+}
+
+static void test_schema_errors(void) {
+  expect_error("supports:\n  - {normal_force: 1}\n", "neither", __LINE__);
+  expect_error("supports:\n  - {joint: a, link: a, normal_force: 1}\n", "both", __LINE__);
+  expect_error("supports:\n  - {joint: a}\n", "normal_force", __LINE__);
+  expect_error("supports:\n  - {joint: b, normal_force: 1}\n", "unknown joint", __LINE__);
+  expect_error("supports:\n  - {joint: a, normal_force: 1, mu: 0.2, mu_static: 0.3}\n",
+               "either mu", __LINE__);
+  expect_error("supports:\n  - {joint: a, normal_force: 1, point: [0, 0, 0]}\n",
+               "does not apply", __LINE__);
+  expect_error("analysis: dynamic\n", "analysis", __LINE__);
+  expect_error("analysis: {type: static, steps: 2, load_steps: [1]}\n", "either load_steps",
+               __LINE__);
+  expect_error("analysis: {type: static, stepz: 2}\n", "steps", __LINE__);
+  expect_error("materials:\n  - {name: s, k_n: 10}\n", "rigid material", __LINE__);
+  expect_error("materials:\n  - {name: s, contact: compliant}\n", "k_n", __LINE__);
+  expect_error("materials:\n  - {name: s, contact: compliant, k_n: 1, tangential: mindlin/forse}\n",
+               "mindlin/force", __LINE__);
+  expect_error("options: {friction_law: smooth}\n", "smoothed", __LINE__);
+  expect_error("options: {friction_eps_v: 0}\n", "friction_eps_v", __LINE__);
+}
+
+static void test_values_loaded(void) {
+  char text[2048];
+  snprintf(text, sizeof text,
+           "%s"
+           "options: {friction_law: smoothed, friction_eps_v: 0.002, smoothing_iterations: 5}\n"
+           "materials:\n"
+           "  - {name: s, contact: compliant, normal: hertz, k_n: 1.0e7, damping: 3,\n"
+           "     tangential: mindlin/static, k_t: 2.0e6, x_gamma_t: 0.5, mu_static: 0.6,\n"
+           "     mu_dynamic: 0.4}\n"
+           "supports:\n"
+           "  - {link: a, point: [0, 0, -0.1], normal: [0, 0, 2], normal_force: 5,\n"
+           "     mu_static: 0.3, mu_dynamic: 0.2}\n"
+           "analysis: {type: static, steps: 3, gravity: false, initial_state: sliding,\n"
+           "           max_iterations: 7, tolerance: 1.0e-8, regularization: 2}\n",
+           kBase);
+  lk_run_settings run;
+  lk_run_settings_default(&run);
+  lk_error e;
+  lk_model *m = load(text, &run, &e);
+  if (!m) lk_test_fail(__LINE__, __FILE__, "%s", e.message);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  const lk_options *o = lk_model_options(m);
+  CU_ASSERT_EQUAL(o->friction_law, LK_FRICTION_SMOOTHED);
+  LK_ASSERT_NEAR(o->friction_eps_v, 0.002, 0);
+  CU_ASSERT_EQUAL(o->smoothing_iterations, 5);
+  lk_material_spec s;
+  lk_model_material(m, lk_model_material_index(m, "s"), &s);
+  CU_ASSERT_EQUAL(s.contact, LK_CONTACT_COMPLIANT);
+  CU_ASSERT_EQUAL(s.normal, LK_NORMAL_HERTZ);
+  CU_ASSERT_EQUAL(s.tangential, LK_TANGENTIAL_MINDLIN_STATIC);
+  LK_ASSERT_NEAR(s.k_n, 1e7, 0);
+  LK_ASSERT_NEAR(s.damping, 3, 0);
+  LK_ASSERT_NEAR(s.k_t, 2e6, 0);
+  LK_ASSERT_NEAR(s.x_gamma_t, 0.5, 0);
+  CU_ASSERT_EQUAL(lk_model_nwarnings(m), 0);
+  lk_support_spec sp;
+  lk_model_support(m, 0, &sp);
+  LK_ASSERT_NEAR(sp.normal.z, 1, 1e-15); /* normalized */
+  LK_ASSERT_NEAR(sp.point.z, -0.1, 0);
+  CU_ASSERT_EQUAL(run.statics.nsteps, 3);
+  CU_ASSERT_EQUAL(run.statics.gravity, 0);
+  CU_ASSERT_EQUAL(run.statics.initial_state, LK_FRICTION_DYNAMIC);
+  CU_ASSERT_EQUAL(run.statics.max_iterations, 7);
+  LK_ASSERT_NEAR(run.statics.tolerance, 1e-8, 0);
+  LK_ASSERT_NEAR(run.statics.regularization, 2, 0);
+  lk_model_free(m);
+  /* analysis: static alone, and the /static warning for equal mu. */
+  snprintf(text, sizeof text,
+           "%smaterials:\n  - {name: s, contact: compliant, k_n: 10, k_t: 5,\n"
+           "     tangential: linear_history/static, mu: 0.5}\nanalysis: static\n",
+           kBase);
+  lk_run_settings_default(&run);
+  m = load(text, &run, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  CU_ASSERT_EQUAL(run.analysis, LK_ANALYSIS_STATIC);
+  CU_ASSERT_EQUAL(run.statics.nsteps, 1);
+  CU_ASSERT_EQUAL(lk_model_nwarnings(m), 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(lk_model_warning(m, 0), "mu_dynamic"));
+  CU_ASSERT_PTR_NULL(lk_model_warning(m, 1));
+  lk_model_free(m);
+}
+
+/* ------------------------------------------------------------ the CLI */
+
+typedef struct {
+  int status;
+  char out[16384], err[4096];
+} result;
+
+static void slurp(const char *path, char *buf, size_t size) {
+  buf[0] = '\0';
+  FILE *f = fopen(path, "rb");
+  if (!f) return;
+  size_t n = fread(buf, 1, size - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+static result *run(const char *const *args) {
+  static result r;
+  const char *b = getenv("LK_TOP_BUILDDIR");
+  char prog[4096], out[4200], err[4200];
+  snprintf(prog, sizeof prog, "%s/tools/linkage", b && *b ? b : ".");
+  snprintf(out, sizeof out, "%s/tests/models/cli-%d.out", b && *b ? b : ".", (int)getpid());
+  snprintf(err, sizeof err, "%s/tests/models/cli-%d.err", b && *b ? b : ".", (int)getpid());
+  const char *argv[16];
+  int n = 0;
+  argv[n++] = prog;
+  for (int i = 0; args[i] && n < 15; i++) argv[n++] = args[i];
+  argv[n] = NULL;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid;
+  r.status = -1;
+  if (posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ) == 0) {
+    int ws;
+    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws)) r.status = WEXITSTATUS(ws);
+  }
+  posix_spawn_file_actions_destroy(&fa);
+  slurp(out, r.out, sizeof r.out);
+  slurp(err, r.err, sizeof r.err);
+  unlink(out);
+  unlink(err);
+  return &r;
+}
+
+static void test_cli(void) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s", lk_test_data("statics/pipe_support.yaml"));
+  result *r = run((const char *[]){"static", path, NULL});
+  CU_ASSERT_EQUAL(r->status, 0);
+  /* The last increment: 0.05 mm, -3 N, sliding. */
+  const char *last = strstr(r->out, "increment: 4");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(last);
+  CU_ASSERT_PTR_NOT_NULL(strstr(last, "\"axial\": 5e-05"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(last, "state: sliding, reaction: -3,"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "status: converged"));
+  /* The first (2 N) sticks. */
+  const char *first = strstr(r->out, "increment: 1");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(first);
+  CU_ASSERT_PTR_NOT_NULL(strstr(first, "state: static, reaction: -2,"));
+  r = run((const char *[]){"static", "--steps", "1", "--set", "loads.push.force=[2.9, 0, 0]", path,
+                           NULL});
+  CU_ASSERT_EQUAL(r->status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "\"axial\": 0\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "reaction: -2.9,"));
+  CU_ASSERT_PTR_NULL(strstr(r->out, "increment: 2"));
+  r = run((const char *[]){"static", "--steps", "0", path, NULL});
+  CU_ASSERT_EQUAL(r->status, 2);
+  r = run((const char *[]){"static", NULL});
+  CU_ASSERT_EQUAL(r->status, 2);
+  r = run((const char *[]){"static", "--help", NULL});
+  CU_ASSERT_EQUAL(r->status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "usage: linkage static"));
+  /* A mechanism without stiffness: the analysis fails (exit 1) and says why. */
+  r = run((const char *[]){"static", "--set", "links.member.joint.stiffness=0", path, NULL});
+  CU_ASSERT_EQUAL(r->status, 1);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "no stiffness"));
+}
+
+void lk_test_register(void) {
+  static const lk_test tests[] = {{"file settings and the pipe answer", test_file_settings},
+                                  {"schema errors", test_schema_errors},
+                                  {"values loaded", test_values_loaded},
+                                  {"linkage static", test_cli},
+                                  {NULL, NULL}};
+  lk_test_suite("static: files and CLI", tests);
+}

@@ -1,0 +1,177 @@
+/* The examples in mechanisms/ do what their comments say: validation of
+ * the contact step on the YAML scenes users run (loaded with the io layer,
+ * varied with --set overrides as on the command line). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+
+static lk_model *load(const char *name, const char *const *set, int nset) {
+  char rel[128];
+  snprintf(rel, sizeof rel, "mechanisms/%s", name);
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.set = set;
+  o.nset = nset;
+  lk_error e;
+  lk_model *m = lk_model_load_file(lk_test_srcpath(rel), &o, &e);
+  if (!m) {
+    char buf[700];
+    fprintf(stderr, "%s\n", lk_error_format(&e, buf, sizeof buf));
+  }
+  return m;
+}
+
+static int qadr(const lk_model *m, const char *joint) {
+  return lk_model_joint_qadr(m, lk_model_joint_index(m, joint));
+}
+
+static lk_status run(const lk_model *m, lk_data *d, double seconds) {
+  int n = (int)(seconds / lk_model_options(m)->timestep + 0.5);
+  for (int i = 0; i < n; i++) {
+    lk_status st = lk_step(m, d);
+    if (st) return st;
+  }
+  return LK_OK;
+}
+
+/* pushed_block.yaml: 5.5 N inside the cone does not move the gentle block;
+ * 8 N for 1 s slides the firm one 1/2 3.59 + 3.59^2 / (2 4.41) = 3.256 m. */
+static void test_pushed_block(void) {
+  for (int s = 0; s < 2; s++) {
+    const char *set[1] = {s ? "options.solver=dantzig" : "options.solver=lemke"};
+    lk_model *m = load("pushed_block.yaml", set, 1);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    lk_data *d = lk_data_new(m);
+    LK_ASSERT_OK(run(m, d, 3.0), (lk_error *)NULL);
+    const double *q = lk_data_q(d);
+    int g = qadr(m, "gentle"), f = qadr(m, "firm");
+    double a1 = 8.0 - 0.45 * 9.81, a2 = 0.45 * 9.81;
+    double want = 0.5 * a1 + a1 * a1 / (2 * a2);
+    LK_ASSERT_NEAR(q[g] - 0.0, 0, 1e-9);
+    LK_ASSERT_REL(q[f] - 0.0, want, 0.005, 0);
+    LK_ASSERT_NEAR(lk_data_v(d)[lk_model_joint_vadr(m, lk_model_joint_index(m, "firm"))], 0, 1e-9);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
+/* block_on_incline.yaml: held on 20 degrees with mu_s 0.5; with the
+ * friction lowered below the slope it slides at g (sin - mu_d cos). */
+static void test_block_on_incline(void) {
+  lk_model *m = load("block_on_incline.yaml", NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  double x0[3];
+  LK_ASSERT_OK(run(m, d, 0.05), (lk_error *)NULL); /* the file's pose is rounded: settle */
+  memcpy(x0, lk_data_q(d), sizeof x0);
+  LK_ASSERT_OK(run(m, d, 2.0), (lk_error *)NULL);
+  const double *q = lk_data_q(d);
+  LK_ASSERT_NEAR(sqrt(pow(q[0] - x0[0], 2) + pow(q[1] - x0[1], 2) + pow(q[2] - x0[2], 2)), 0, 1e-9);
+  lk_data_free(d);
+  lk_model_free(m);
+  const char *set[2] = {"materials.wood.mu_static=0.3", "materials.wood.mu_dynamic=0.25"};
+  m = load("block_on_incline.yaml", set, 2);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  d = lk_data_new(m);
+  LK_ASSERT_OK(run(m, d, 0.5), (lk_error *)NULL);
+  double v1 = hypot(lk_data_v(d)[0], lk_data_v(d)[2]);
+  LK_ASSERT_OK(run(m, d, 0.5), (lk_error *)NULL);
+  double v2 = hypot(lk_data_v(d)[0], lk_data_v(d)[2]);
+  double th = 20 * LK_PI / 180;
+  LK_ASSERT_REL((v2 - v1) / 0.5, 9.81 * (sin(th) - 0.25 * cos(th)), 0.01, 0);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* gripper.yaml: the cube stays put in the grip (no creep); open the grip
+ * and it falls. */
+static void test_gripper(void) {
+  lk_model *m = load("gripper.yaml", NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  int c = qadr(m, "cube");
+  LK_ASSERT_OK(run(m, d, 0.1), (lk_error *)NULL);
+  double z0 = lk_data_q(d)[c + 2];
+  LK_ASSERT_OK(run(m, d, 2.0), (lk_error *)NULL);
+  LK_ASSERT_NEAR(lk_data_q(d)[c + 2], z0, 1e-9);
+  const lk_step_report *r = lk_data_step_report(d);
+  LK_ASSERT_INT_EQ(r->solver_failures, 0);
+  LK_ASSERT_MSG(r->ncontacts >= 8, "only %d contacts in the grip", r->ncontacts);
+  lk_data_actuator_set_target(d, lk_model_actuator_index(m, "left"), 0);
+  lk_data_actuator_set_target(d, lk_model_actuator_index(m, "right"), 0);
+  LK_ASSERT_OK(run(m, d, 0.2), (lk_error *)NULL);
+  LK_ASSERT_MSG(lk_data_q(d)[c + 2] < z0 - 0.05, "the released cube did not fall (dz %.3g)",
+                lk_data_q(d)[c + 2] - z0);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* four_bar.yaml: driven round by its motor, the loop stays closed. */
+static void test_four_bar(void) {
+  lk_model *m = load("four_bar.yaml", NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  double worst = 0, turned = 0, q0 = lk_data_q(d)[qadr(m, "crank")];
+  lk_status st = LK_OK;
+  for (int i = 0; i < 4000 && !st; i++) {
+    st = lk_step(m, d);
+    worst = fmax(worst, lk_data_step_report(d)->projection_error);
+    turned = fmax(turned, fabs(lk_data_q(d)[qadr(m, "crank")] - q0));
+  }
+  LK_ASSERT_OK(st, (lk_error *)NULL);
+  LK_ASSERT_MSG(worst < 1e-6, "loop error %.3g", worst);
+  LK_ASSERT_MSG(turned > 2 * LK_PI, "the crank did not turn a full revolution (%.3g rad)", turned);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* Nothing in a contact step allocates: count through the allocator hook
+ * over many steps of a gripper (geometry contacts, servos, friction). */
+static size_t g_allocs;
+static void *count_alloc(size_t n, void *u) {
+  (void)u;
+  g_allocs++;
+  return malloc(n);
+}
+static void *count_realloc(void *p, size_t n, void *u) {
+  (void)u;
+  g_allocs++;
+  return realloc(p, n);
+}
+static void count_free(void *p, void *u) {
+  (void)u;
+  free(p);
+}
+
+static void test_contact_step_allocates_nothing(void) {
+  const char *names[3] = {"gripper.yaml", "box_stack.yaml", "rover.yaml"};
+  for (int k = 0; k < 3; k++) {
+    lk_model *m = load(names[k], NULL, 0);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+    lk_data *d = lk_data_new(m);
+    LK_ASSERT_OK(run(m, d, 0.05), (lk_error *)NULL); /* contacts appear */
+    lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+    lk_set_allocator(&a);
+    g_allocs = 0;
+    lk_status st = run(m, d, 0.5);
+    lk_set_allocator(NULL);
+    LK_ASSERT_OK(st, (lk_error *)NULL);
+    LK_ASSERT_MSG(g_allocs == 0, "%s: %zu allocations in 0.5 s of steps", names[k], g_allocs);
+    LK_ASSERT_MSG(lk_data_ncontacts(d) > 0, "%s: no contacts", names[k]);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
+static const lk_test tests[] = {
+    {"pushed_block.yaml: gentle stays, firm slides 3.256 m", test_pushed_block},
+    {"block_on_incline.yaml: held; slides at g(sin - mu_d cos) when lowered", test_block_on_incline},
+    {"gripper.yaml: holds without creep, drops when opened", test_gripper},
+    {"four_bar.yaml: the driven loop stays closed", test_four_bar},
+    {"a contact step allocates nothing", test_contact_step_allocates_nothing},
+    {NULL, NULL},
+};
+
+void lk_test_register(void) { lk_test_suite("yaml scenes", tests); }
