@@ -99,7 +99,8 @@ lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
  * origins composed with `pose`, its world geoms are put on `parent` (when
  * world_geoms is set), and explicit contacts, loops and tethers that name
  * the world take `parent` instead, their world-frame points, normals and
- * frames moved by `pose`. Gravity (an option) stays in world coordinates.
+ * frames moved by `pose`; supports' normals (world directions) are turned
+ * by it too. Gravity (an option) stays in world coordinates.
  * Every name the file defines or refers to (links, joints, geoms,
  * materials, actuators, loads, contacts, supports, loops, couplings,
  * tethers and the joints of `initial`) gets `prefix` in front; a file that defines its own

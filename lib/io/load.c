@@ -1303,6 +1303,7 @@ static lk_status sec_supports(loader *L, int id) {
     if ((st = placed(L, s.name, &s.name)) || (st = placed(L, s.joint, &s.joint)) ||
         (st = placed(L, s.link, &s.link)))
       return st;
+    s.normal = place_dir(L, s.normal); /* a world-frame direction */
     if ((st = lk_model_add_support(L->m, &s, ERR))) return st;
     if ((st = reg_add(L, R_SUPPORT, docname, it))) return st;
   }

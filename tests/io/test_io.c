@@ -1017,6 +1017,7 @@ static const char kHandText[] =
     "    mass: 0.05\n"
     "    geoms: [{type: box, half_extents: [0.01, 0.005, 0.02], material: rubber}]\n"
     "actuators: [{joint: slide, type: position, kp: 100, kv: 1}]\n"
+    "supports: [{name: brake, link: finger, normal: [1, 0, 0], normal_force: 0.5}]\n"
     "initial: [{joint: slide, q: 0.01}]\n";
 
 static const char kObjectText[] =
@@ -1088,6 +1089,14 @@ static void test_into_prefixes_and_places(void) {
   LK_ASSERT_NEAR(ls.origin.p.y, 2, 1e-15);
   LK_ASSERT_NEAR(ls.origin.p.z, 3.3, 1e-15);
   LK_ASSERT_NEAR(ls.origin.R.m[1][0], 1, 1e-15); /* x axis turned onto y */
+  /* A support on the finger: prefixed, its world normal turned with the
+   * hand. */
+  LK_ASSERT_INT_EQ(lk_model_nsupport(m), 1);
+  lk_support_spec sp;
+  LK_ASSERT_OK(lk_model_support(m, 0, &sp), NULL);
+  CU_ASSERT_STRING_EQUAL(sp.name, "hand_brake");
+  CU_ASSERT_STRING_EQUAL(sp.link, "hand_finger");
+  LK_ASSERT_NEAR(sp.normal.y, 1, 1e-15);
   /* Children keep their origins relative to their (prefixed) parent. */
   LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "hand_finger"), &ls), NULL);
   LK_ASSERT_NEAR(ls.origin.p.y, 0.04, 1e-15);
