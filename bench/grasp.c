@@ -2,7 +2,11 @@
  * (mechanisms/jaw_gripper.yaml + object_box.yaml), on one thread and on
  * several (one shared scene, one lk_data per thread), and the speed-up.
  *
- *   bench/grasp [--trials N] [--rounds R] [--jobs J] [HAND.yaml OBJECT.yaml]
+ *   bench/grasp [--trials N] [--rounds R] [--jobs J] [--solver lemke|dantzig]
+ *               [HAND.yaml OBJECT.yaml]
+ *
+ * --solver overrides the hand file's contact LCP solver (its options are
+ * the scene's); without it the file's (here Lemke, the default) is used.
  *
  * The hand poses are drawn as demos/grasp-planner draws them (approach on
  * the sphere, roll, standoff 0.5 to 1 reach; a fixed seed), so the mix of
@@ -99,6 +103,7 @@ int main(int argc, char **argv) {
   int n = 48, rounds = 2, jobs = 2;
   const char *hand = LK_MECHANISMS "/jaw_gripper.yaml", *object = LK_MECHANISMS "/object_box.yaml";
   int pos = 0;
+  const char *solver = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--trials") && i + 1 < argc)
       n = atoi(argv[++i]);
@@ -106,10 +111,13 @@ int main(int argc, char **argv) {
       rounds = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--jobs") && i + 1 < argc)
       jobs = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--solver") && i + 1 < argc)
+      solver = argv[++i];
     else if (argv[i][0] != '-' && pos < 2)
       *(pos++ == 0 ? &hand : &object) = argv[i];
     else {
-      fprintf(stderr, "usage: bench/grasp [--trials N] [--rounds R] [--jobs J] [HAND OBJECT]\n");
+      fprintf(stderr, "usage: bench/grasp [--trials N] [--rounds R] [--jobs J] "
+                      "[--solver lemke|dantzig] [HAND OBJECT]\n");
       return 2;
     }
   }
@@ -118,7 +126,16 @@ int main(int argc, char **argv) {
     return 2;
   }
   lk_error e;
-  lk_grasp_scene *s = lk_grasp_scene_load(hand, object, NULL, &e);
+  char set[64];
+  const char *sets[1] = {set};
+  lk_grasp_scene_options so;
+  lk_grasp_scene_options_default(&so);
+  if (solver) {
+    snprintf(set, sizeof set, "options.solver=%s", solver);
+    so.hand_set = sets;
+    so.nhand_set = 1;
+  }
+  lk_grasp_scene *s = lk_grasp_scene_load(hand, object, &so, &e);
   if (!s) {
     char buf[1024];
     fprintf(stderr, "bench/grasp: %s\n", lk_error_format(&e, buf, sizeof buf));
@@ -133,8 +150,11 @@ int main(int argc, char **argv) {
   uint64_t x = 12345;
   for (int i = 0; i < n; i++) poses[i] = sample(&x, 0.5 * reach, reach, obj.com);
 
-  printf("bench/grasp: %s + %s, %d trials (planner-style poses), best of %d rounds\n", hand,
-         object, n, rounds);
+  printf("bench/grasp: %s + %s, %d trials (planner-style poses), %s solver, best of %d rounds\n",
+         hand, object, n, lk_model_options(lk_grasp_scene_model(s))->solver == LK_SOLVER_DANTZIG
+                              ? "Dantzig"
+                              : "Lemke",
+         rounds);
   double base = 0;
   for (int t = 1; t <= jobs; t++) {
     double best = INFINITY, cpu_best = INFINITY;
