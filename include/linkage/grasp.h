@@ -14,7 +14,7 @@
  *   - force closure, decided by a linear program with the reason when it
  *     fails (lk_grasp_force_closure);
  *   - the Ferrari-Canny epsilon metric and the volume of the grasp wrench
- *     space (lk_grasp_quality), with qhull;
+ *     space (lk_grasp_quality_compute), with qhull;
  *   - the smallest finger force that resists a given wrench
  *     (lk_grasp_min_force), by a linear program.
  *
@@ -385,7 +385,7 @@ typedef struct {
   double shake_time, shake_pause; /* s; 0.05, 0.02 */
   /* The object counts as dropped once it is farther than drop_distance
    * from where it was in the hand (palm frame) when closing ended, or no
-   * finger touches it any more. */
+   * finger has touched it for 20 ms. */
   double drop_distance; /* m; default 0.02 */
   /* Analysis of the closed grasp (epsilon, volume, minimum force). Its
    * center and torque_scale are set by the trial (object's centre of mass
