@@ -227,7 +227,7 @@ typedef struct {
   double slip_threshold;    /* a sliding contact becomes static again when
                                its slip speed falls below this, m/s; 1e-4 */
   int friction_iterations;  /* circle cone: tangent-basis re-alignment
-                               passes per step, >= 1; default 12 */
+                               passes per step, >= 1; default 24 */
   double constraint_erp;    /* drift correction of limits, loops, couplings
                                and tethers per step, (0, 1]; default 0.2 */
   int projection_iterations;/* position projection passes of loops and

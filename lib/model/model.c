@@ -102,7 +102,7 @@ void lk_options_default(lk_options *o) {
   o->contact_tolerance = 1e-4;
   o->restitution_threshold = 0.2;
   o->slip_threshold = 1e-4;
-  o->friction_iterations = 12;
+  o->friction_iterations = 24;
   o->constraint_erp = 0.2;
   o->projection_iterations = 3;
   o->cfm = 0;

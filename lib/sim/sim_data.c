@@ -103,6 +103,11 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->xc2 = LK_ARENA_ARRAY(a, double, sd->xcap);
   sd->xslack = LK_ARENA_ARRAY(a, int, sd->xcap);
   sd->xbase = LK_ARENA_ARRAY(a, int, ic + 1);
+  sd->cut_r1 = LK_ARENA_ARRAY(a, int, sd->xcap);
+  sd->cut_r2 = LK_ARENA_ARRAY(a, int, sd->xcap);
+  sd->cut_u1 = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->cut_u2 = LK_ARENA_ARRAY(a, double, sd->xcap);
+  sd->cut_c = LK_ARENA_ARRAY(a, double, sd->xcap);
 
   sd->lforce_cap = 2 * sd->row_cap;
   sd->lforce = LK_ARENA_ARRAY(a, lk_link_force, sd->lforce_cap);

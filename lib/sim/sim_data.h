@@ -101,6 +101,8 @@ typedef struct {
   double *xc1, *xc2;/* ... with these coefficients */
   int *xslack;      /* expanded variable -> its group's slack (-1: none) */
   int *xbase;       /* island row -> its first expanded variable */
+  int *cut_r1, *cut_r2;       /* fixed-normal stage: the rows a cut acts on */
+  double *cut_u1, *cut_u2, *cut_c; /* u . (z_r1, z_r2) <= c */
 
   /* reports */
   int lforce_cap;

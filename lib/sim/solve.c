@@ -459,7 +459,7 @@ static void rotate_pair(island *is, int i1, int i2, double c, double s) {
  * sliding law f = -mu f_n v/|v|), and the second row's velocity shows
  * whether the slip direction is still right. At the fixed point every pair
  * obeys the disk law exactly. */
-static int friction_update(island *is, lk_sim_report *report) {
+static int friction_update(island *is, lk_sim_report *report, int lock) {
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
   int changed = 0;
@@ -479,6 +479,9 @@ static int friction_update(island *is, lk_sim_report *report) {
     double bound0 = R->mu * fabs(sd->z[sd->rowloc[R->normal]]);
     double fmag = fmax(hypot(z1, z2), fmax(fabs(z1), fabs(z2)));
     int at_bound = bound0 > 0 && fmag >= bound0 * (1 - 1e-6);
+    /* A pair locked to one direction (second bound zero) that moves along
+     * its second row slides with its friction along the wrong line. */
+    if (aligned && fabs(w2) > SLIDE_EPS) at_bound = 1;
     int sliding = speed > SLIDE_EPS && at_bound;
     if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding) {
       const lk_contact_report *c = &sd->contact[R->cindex];
@@ -504,9 +507,13 @@ static int friction_update(island *is, lk_sim_report *report) {
       }
     } else if (f > bound * (1 + 1e-9) + 1e-15) {
       /* Sticking in the box's corner: turn the box so that its first axis
-       * carries the force, and let the island redistribute. (A sticking
-       * pair keeps both bounds: its force direction is free.) */
+       * carries the force, and let the island redistribute. A sticking pair
+       * keeps both bounds (its force direction is free) until the passes
+       * run long (redundant contacts can trade corner grip between them
+       * forever); then its direction is locked as well, which the next
+       * solve either accepts or turns into a slip to re-align against. */
       rotate_pair(is, i, i2, z1 / f, z2 / f);
+      if (lock) R2->mu = 0;
       changed = 1;
     }
   }
@@ -548,6 +555,155 @@ static int trial_feasible(const island *is) {
     }
   }
   return 1;
+}
+
+/* The fixed-normal stage: with the normal impulses of the trial held, the
+ * friction distribution minimizes 1/2 z^T A z + b^T z over each pair's
+ * admissible set, a convex problem whose KKT conditions are a mixed LCP
+ *     [ A   U ] [ z ]   [ b ]      friction rows free (w = 0),
+ *     [-U^T 0 ] [ l ] + [ c ] _|_  0 <= l (one multiplier per facet
+ *                                  u . z_pair <= c),
+ * the multiplier l of an active facet being a slip speed along -u
+ * (maximal dissipation). For the circle cone each pair's set is a regular
+ * 16-gon inscribed in its disk with a vertex on the pair's current
+ * friction direction (from the trial, then from the last solve): every
+ * answer is inside the disk -- never more grip than Coulomb's -- and exact
+ * along the direction the friction actually takes. The box and pyramid
+ * cones use their own polygon. Returns 1 when the island sticks everywhere
+ * (z, w set), 0 otherwise. */
+#define FIXED_EDGES 16
+#define FIXED_PASSES 3
+
+static int add_cut(island *is, int *ncut, int r1, int r2, double u1, double u2, double c) {
+  lk_sim_data *sd = is->sd;
+  if (*ncut >= sd->xcap - is->n) return 0;
+  int k = (*ncut)++;
+  sd->cut_r1[k] = r1;
+  sd->cut_r2[k] = r2;
+  sd->cut_u1[k] = u1;
+  sd->cut_u2[k] = u2;
+  sd->cut_c[k] = c;
+  return 1;
+}
+
+/* Facets of a regular polygon of ne edges inscribed in the circle of
+ * radius bound, with a vertex at angle a0. */
+static void add_polygon(island *is, int *ncut, int r1, int r2, int ne, double a0, double bound) {
+  for (int j = 0; j < ne; j++) {
+    double a = a0 + (2 * j + 1) * LK_PI / ne;
+    add_cut(is, ncut, r1, r2, cos(a), sin(a), bound * cos(LK_PI / ne));
+  }
+}
+
+static int fixed_cuts(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  const lk_options *o = &is->m->opt;
+  int n = is->n;
+  /* The unilateral rows (contact normals, limits) keep the trial's
+   * impulses: only the friction is redistributed. Their velocities are
+   * checked afterwards. var[i] is row i's variable, -1 when held. */
+  int *var = sd->findex; /* free in this stage */
+  int nv = 0;
+  for (int i = 0; i < n; i++) var[i] = sd->row[is->rows[i]].kind == LK_ROW_UNILATERAL ? -1 : nv++;
+  double dmax = 0;
+  for (int i = 0; i < n; i++) dmax = fmax(dmax, sd->adiag[i]);
+  double ridge = RIDGE * dmax;
+  for (int pass = 0; pass < FIXED_PASSES; pass++) {
+    int ncut = 0;
+    for (int i = 0; i < n; i++) {
+      const lk_row *R = &sd->row[is->rows[i]];
+      if (R->kind != LK_ROW_FRICTION) continue;
+      double bound = R->mu * fmax(sd->zfix[sd->rowloc[R->normal]], 0);
+      if (R->pair < 0) {
+        add_cut(is, &ncut, i, -1, 1, 0, bound);
+        add_cut(is, &ncut, i, -1, -1, 0, bound);
+        continue;
+      }
+      if (!(R->crow == 1 || R->crow == 4)) continue;
+      int i2 = sd->rowloc[R->pair];
+      if (o->friction_cone == LK_CONE_PYRAMID && R->crow == 1) {
+        add_polygon(is, &ncut, i, i2, o->cone_edges, 0, bound);
+      } else if (o->friction_cone == LK_CONE_BOX) {
+        add_cut(is, &ncut, i, i2, 1, 0, bound);
+        add_cut(is, &ncut, i, i2, -1, 0, bound);
+        add_cut(is, &ncut, i, i2, 0, 1, bound);
+        add_cut(is, &ncut, i, i2, 0, -1, bound);
+      } else {
+        double a0 = (sd->z[i] != 0 || sd->z[i2] != 0) ? atan2(sd->z[i2], sd->z[i]) : 0;
+        add_polygon(is, &ncut, i, i2, FIXED_EDGES, a0, bound);
+      }
+    }
+    int N = nv + ncut;
+    if (N > sd->xcap) return 0;
+    double *M = sd->Ax;
+    memset(M, 0, (size_t)N * (size_t)N * sizeof *M);
+    for (int i = 0; i < n; i++) {
+      int vi = var[i];
+      if (vi < 0) continue;
+      const lk_row *R = &sd->row[is->rows[i]];
+      double q = R->jv + R->bias;
+      for (int j = 0; j < n; j++) {
+        if (var[j] < 0)
+          q += sd->A[i * n + j] * sd->zfix[j];
+        else
+          M[(size_t)vi * N + var[j]] = sd->A[i * n + j];
+      }
+      M[(size_t)vi * N + vi] = sd->adiag[i] + ridge;
+      sd->qx[vi] = q;
+      sd->lox[vi] = R->kind == LK_ROW_BOX ? R->lo : -INFINITY;
+      sd->hix[vi] = R->kind == LK_ROW_BOX ? R->hi : INFINITY;
+      sd->basisx[vi] = LK_LCP_BASIC;
+    }
+    for (int k = 0; k < ncut; k++) {
+      int c = nv + k, r1 = var[sd->cut_r1[k]], r2 = sd->cut_r2[k] >= 0 ? var[sd->cut_r2[k]] : -1;
+      M[(size_t)r1 * N + c] = sd->cut_u1[k];
+      M[(size_t)c * N + r1] = -sd->cut_u1[k];
+      if (r2 >= 0) {
+        M[(size_t)r2 * N + c] = sd->cut_u2[k];
+        M[(size_t)c * N + r2] = -sd->cut_u2[k];
+      }
+      sd->qx[c] = sd->cut_c[k];
+      sd->lox[c] = 0;
+      sd->hix[c] = INFINITY;
+      sd->basisx[c] = LK_LCP_LOWER;
+    }
+    lk_lcp p = {N, M, N, sd->qx, sd->lox, sd->hix, NULL, NULL};
+    lk_lcp_options lo;
+    lk_lcp_options_default(&lo);
+    lo.basis_in = sd->basisx;
+    lo.basis_out = sd->basisx;
+    lk_lcp_report rep;
+    lk_status st = lk_lcp_solve(lk_lcp_lemke, &p, &lo, sd->lcp, sd->zx, sd->wx, &rep);
+    report->lcp_solves++;
+    report->lcp_pivots += rep.pivots;
+    if (st) {
+      report->solver_failures++;
+      return 0;
+    }
+    report->lemke_solves++;
+    int slides = 0;
+    for (int k = 0; k < ncut; k++)
+      if (sd->zx[nv + k] > SLIDE_EPS) slides = 1;
+    for (int i = 0; i < n; i++) sd->z[i] = var[i] < 0 ? sd->zfix[i] : sd->zx[var[i]];
+    /* A circle pair that slides on a polygon facet may only need its
+     * polygon turned: turn it to the new friction direction and retry. */
+    if (slides) {
+      if (o->friction_cone != LK_CONE_CIRCLE) return 0;
+      continue;
+    }
+    /* The velocities, and the held rows' complementarity: a loaded row must
+     * not move, an unloaded one must not close. */
+    for (int i = 0; i < n; i++) {
+      const lk_row *R = &sd->row[is->rows[i]];
+      double w = R->jv + R->bias;
+      for (int j = 0; j < n; j++) w += sd->A[i * n + j] * sd->z[j];
+      sd->w[i] = w;
+      if (var[i] >= 0) continue;
+      if (sd->zfix[i] > 0 ? fabs(w) > SLIDE_EPS : w < -SLIDE_EPS) return 0;
+    }
+    return trial_feasible(is);
+  }
+  return 0;
 }
 
 static lk_status solve_island(island *is, lk_sim_report *report) {
@@ -609,48 +765,53 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
      * re-aligned along their force until they fit the disk.) */
     if (changed && st == LK_OK) {
       for (int i = 0; i < n; i++) sd->zfix[i] = sd->z[i];
-      is->fixed = 1;
-      int ok = 0;
-      for (int k = 0; k < o->friction_iterations && !ok; k++) {
-        st = solve_once(is, report);
-        pass++;
-        if (st) break;
-        int sticks = 1, rotated = 0;
-        for (int i = 0; i < n && sticks; i++) {
+      pass++;
+      int ok = fixed_cuts(is, report);
+      if (ok) {
+        changed = 0;
+        for (int i = 0; i < n; i++) {
           const lk_row *R = &sd->row[is->rows[i]];
-          if (R->kind == LK_ROW_FRICTION && fabs(sd->w[i]) > SLIDE_EPS) sticks = 0;
-        }
-        if (!sticks) break;
-        if (o->friction_cone == LK_CONE_CIRCLE) {
-          for (int i = 0; i < n; i++) {
-            lk_row *R = &sd->row[is->rows[i]];
-            if (R->kind != LK_ROW_FRICTION || R->pair < 0 || !(R->crow == 1 || R->crow == 4)) continue;
-            int i2 = sd->rowloc[R->pair];
-            double f = hypot(sd->z[i], sd->z[i2]);
-            double bound = R->mu * fmax(sd->zfix[sd->rowloc[R->normal]], 0);
-            if (f > bound * (1 + 1e-9) + 1e-15) {
-              rotate_pair(is, i, i2, sd->z[i] / f, sd->z[i2] / f);
-              rotated = 1;
-            }
-          }
-        }
-        if (!rotated) {
-          ok = trial_feasible(is);
-          break; /* nothing left to change: it fits or it does not */
+          double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
+          sd->basis[i] = row_state(R, sd->z[i], sd->w[i], zn);
         }
       }
-      is->fixed = 0;
-      if (ok) changed = 0;
     }
   }
   while (changed && pass < o->friction_iterations + (has_friction ? 1 : 0)) {
     pass++;
     lk_status st = solve_once(is, report);
     if (st) return st;
-    changed = friction_update(is, report);
+    changed = friction_update(is, report, 0);
   }
   if (pass > report->friction_passes) report->friction_passes = pass;
-  if (changed) report->friction_unconverged++;
+  if (changed) {
+    report->friction_unconverged++;
+    /* The passes ran out: never accept a force outside its cone. Pairs
+     * beyond their disk are brought back onto it (weaker friction, never
+     * stronger than Coulomb's); the velocity follows from the impulses
+     * actually applied. */
+    if (o->friction_cone == LK_CONE_CIRCLE) {
+      for (int i = 0; i < n; i++) {
+        lk_row *R = &sd->row[is->rows[i]];
+        if (R->kind != LK_ROW_FRICTION || R->pair < 0 || !(R->crow == 1 || R->crow == 4)) continue;
+        int i2 = sd->rowloc[R->pair];
+        double bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
+        if (sd->row[R->pair].mu == 0) bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
+        double f = hypot(sd->z[i], sd->z[i2]);
+        if (f > bound) {
+          double k = f > 0 ? bound / f : 0;
+          sd->z[i] *= k;
+          sd->z[i2] *= k;
+        }
+      }
+      /* w for the reports, with the impulses now in force */
+      for (int i = 0; i < n; i++) {
+        double w = sd->b[i];
+        for (int j = 0; j < n; j++) w += sd->A[(size_t)i * n + j] * sd->z[j];
+        sd->w[i] = w;
+      }
+    }
+  }
   /* Final impulses, velocities and remembered states. */
   for (int i = 0; i < n; i++) {
     lk_row *R = &sd->row[is->rows[i]];

@@ -576,6 +576,11 @@ static void test_determinism_and_copy(void) {
     run_mixed(c2, m, 333, 800);
     int nq = lk_model_nq(m);
     CU_ASSERT_EQUAL(memcmp(lk_data_q(a), lk_data_q(b), (size_t)nq * sizeof(double)), 0);
+    /* A data reused after another run and a reset behaves like a new one:
+     * no history survives lk_data_reset (the LCP scratch included). */
+    lk_data_reset(b);
+    run_mixed(b, m, 0, 800);
+    CU_ASSERT_EQUAL(memcmp(lk_data_q(a), lk_data_q(b), (size_t)nq * sizeof(double)), 0);
     CU_ASSERT_EQUAL(memcmp(lk_data_q(a), lk_data_q(c2), (size_t)nq * sizeof(double)), 0);
     CU_ASSERT_EQUAL(memcmp(lk_data_v(a), lk_data_v(c2), 6 * sizeof(double)), 0);
     LK_ASSERT_MSG(fabs(lk_data_q(a)[0]) > 0.05, "%s: the block did not slide", kSolverNames[s]);

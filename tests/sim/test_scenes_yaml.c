@@ -165,12 +165,54 @@ static void test_contact_step_allocates_nothing(void) {
   }
 }
 
+
+/* Every reported contact force lies in its friction cone: |f_t| <= mu f_n
+ * with the coefficient of its state (sliding: mu_dynamic), and the normal
+ * force never pulls, on every step of scenes that stick, slide, roll and
+ * grasp. */
+static void test_every_contact_force_is_in_its_cone(void) {
+  const char *names[6] = {"gripper.yaml", "box_stack.yaml", "pushed_block.yaml",
+                          "rover.yaml", "hand3.yaml", "bowling_ball.yaml"};
+  for (int k = 0; k < 6; k++) {
+    for (int s = 0; s < 2; s++) {
+      const char *set[1] = {s ? "options.solver=dantzig" : "options.solver=lemke"};
+      lk_model *m = load(names[k], set, 1);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+      lk_data *d = lk_data_new(m);
+      double worst = 0;
+      int steps = 0, checked = 0;
+      for (int i = 0; i < 1500; i++) {
+        lk_status st = lk_step(m, d);
+        if (st) {
+          LK_ASSERT_MSG(0, "%s: step %d: %s", names[k], i, lk_strerror(st));
+          break;
+        }
+        steps++;
+        for (int c = 0; c < lk_data_ncontacts(d); c++) {
+          const lk_contact_report *r = lk_data_contact_report(d, c);
+          double mu = r->state == LK_FRICTION_DYNAMIC ? r->mu_dynamic : r->mu_static;
+          double excess = lk_v3_norm(r->ft) - mu * r->fn * (1 + 1e-6) - 1e-9;
+          if (r->fn < -1e-12) excess = fmax(excess, -r->fn);
+          worst = fmax(worst, excess);
+          checked++;
+        }
+      }
+      LK_ASSERT_MSG(worst <= 0, "%s (%s): a contact force leaves its cone by %.3g N", names[k],
+                    s ? "dantzig" : "lemke", worst);
+      LK_ASSERT_MSG(checked >= steps, "%s: hardly any contacts (%d)", names[k], checked);
+      lk_data_free(d);
+      lk_model_free(m);
+    }
+  }
+}
+
 static const lk_test tests[] = {
     {"pushed_block.yaml: gentle stays, firm slides 3.256 m", test_pushed_block},
     {"block_on_incline.yaml: held; slides at g(sin - mu_d cos) when lowered", test_block_on_incline},
     {"gripper.yaml: holds without creep, drops when opened", test_gripper},
     {"four_bar.yaml: the driven loop stays closed", test_four_bar},
     {"a contact step allocates nothing", test_contact_step_allocates_nothing},
+    {"every contact force lies in its friction cone", test_every_contact_force_is_in_its_cone},
     {NULL, NULL},
 };
 
