@@ -498,7 +498,7 @@ static int guessed_basic(const lemke *L, const unsigned char *g, int i) {
 /* Warm start, fast path: solve the guessed complementary basis directly
  * and accept it if the result passes the full residual check. */
 static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
-                       const unsigned char *g, double *z) {
+                       const unsigned char *g, double *z, double *w, lk_lcp_verified *v) {
   int n = L->n, k = 0;
   int *idx = L->perm;
   for (int i = 0; i < n; i++)
@@ -518,8 +518,13 @@ static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
     L->zc[j] += sgn(L, j) * rhs[a];
   }
   map_back(L, z);
-  double scale, res = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale);
-  return res <= o->tol * scale;
+  /* Into the caller's w: if accepted, this is the solve's final check. */
+  double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  if (!(res <= o->tol * scale)) return 0;
+  v->done = 1;
+  v->residual = res;
+  v->scale = scale;
+  return 1;
 }
 
 /* Warm start, pivoting path: the guessed z's enter the basis in place of
@@ -642,7 +647,7 @@ static void classify(double lo, double hi, unsigned char *kind, double *c) {
 }
 
 static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
-                             double *z, lk_lcp_report *rep) {
+                             double *z, double *w, lk_lcp_report *rep, lk_lcp_verified *chk) {
   int n0 = p->n;
   lemke L;
   memset(&L, 0, sizeof L);
@@ -736,7 +741,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
 
   rep->warm = LK_LCP_COLD;
   if (o->basis_in) {
-    if (warm_direct(&L, p, o, guess, z)) {
+    if (warm_direct(&L, p, o, guess, z, w, chk)) {
       rep->warm = LK_LCP_WARM_EXACT;
       rep->detail = "the warm-start basis was the solution";
       if (o->basis_out) {
@@ -771,7 +776,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     lk_status s;
     if (a == 1) {
       for (int i = 0; i < n; i++) all[i] = LK_LCP_BASIC;
-      if (warm_direct(&L, p, o, all, z)) {
+      if (warm_direct(&L, p, o, all, z, w, chk)) {
         rep->restarts = 1;
         rep->detail = "solved from the all-basic start after a ray";
         if (o->basis_out) {
