@@ -23,6 +23,7 @@
  * the symmetric L D L^T of ldlt.c. Bounds that move with the step are part
  * of the ratio test. A final check re-bounds, repairs and re-drives rows
  * if rounding left the state inconsistent (passes). */
+#include <stdint.h>
 #include <string.h>
 
 #include "lcp/lcp_internal.h"
@@ -40,14 +41,14 @@ typedef struct {
   double *z, *w, *lo, *hi; /* lo, hi: constant bounds (friction rows: live) */
   double *dz, *dw, *rhs, *tmp, *gval;
   unsigned char *state;
-  int *cidx, *cpos, *order, *fhead, *fnext, *nzl, *ext;
+  int *cidx, *cpos, *order, *fhead, *fnext, *nzl;
   int general;   /* explicit inverse with friction coupling, else L D L^T */
   lk_ldlt F;     /* !general */
   double *Ainv;  /* general: k x k, leading dimension lda */
   int lda, k;
   double *A;     /* closure matrix */
   int pivots, max_pivots;
-  double pivot_tol, piv_scale, wtol, mmax;
+  double pivot_tol, piv_scale, wtol, mmax; /* mmax: max |M_ij|, < 0 until needed */
 } dantzig;
 
 static inline const double *row(const dantzig *D, int i) {
@@ -304,6 +305,16 @@ static void bound_rates(const dantzig *D, int x, int i, double dir, double *dlo,
   *dhi = db;
 }
 
+/* max_ij |M_ij|. */
+static double matrix_max(const dantzig *D) {
+  double m = 0.0;
+  for (int i = 0; i < D->n; i++) {
+    const double *r = row(D, i);
+    for (int j = 0; j < D->n; j++) m = lk_maxd(m, fabs(r[j]));
+  }
+  return m;
+}
+
 /* Drive row i until it satisfies its condition. */
 static lk_status drive(dantzig *D, int i) {
   int n = D->n, zero_steps = 0;
@@ -376,6 +387,7 @@ static lk_status drive(dantzig *D, int i) {
     for (int j = 0; j < n; j++)
       if (D->state[j] != S_C) dwmax = lk_maxd(dwmax, fabs(D->dw[j]));
     /* Changes below rounding level of the sums that made them are zero. */
+    if (D->mmax < 0) D->mmax = matrix_max(D);
     double dwtol = lk_maxd(1e-12 * dwmax, 1e-12 * D->mmax * dzmax), dztol = 1e-12 * dzmax;
     /* The first event along the direction. Ties keep the earlier kind:
      * finishing row i first, then clamped rows, then bounded ones. */
@@ -552,7 +564,7 @@ static int warm_factor(dantzig *D, const unsigned char *g) {
     double lo = D->lo[i], hi = D->hi[i];
     if (lo != hi && (g[i] == LK_LCP_BASIC || (isinf(lo) && isinf(hi)))) D->cidx[k++] = i;
   }
-  if (lk_ldlt_factor(&D->F, D->M, D->ldm, D->cidx, k, D->pivot_tol, D->piv_scale, D->ext) < k) {
+  if (lk_ldlt_factor(&D->F, D->M, D->ldm, D->cidx, k, D->pivot_tol, D->piv_scale) < k) {
     D->F.k = 0;
     return 0;
   }
@@ -590,7 +602,7 @@ static int warm_exact(dantzig *D, const lk_lcp_options *o, double *w, lk_lcp_ver
     if (st == S_LO) D->z[i] = D->lo[i];
     if (st == S_HI) D->z[i] = D->hi[i];
   }
-  solve_c(D, 1);
+  solve_c(D, 0);
   for (int c = 0; c < k; c++) {
     int j = D->cidx[c];
     double zj = D->z[j], viol = lk_maxd(D->lo[j] - zj, zj - D->hi[j]);
@@ -614,6 +626,25 @@ static void write_basis(const dantzig *D, unsigned char *out) {
     out[i] = (D->state[i] == S_C || D->state[i] == S_ZERO)
                  ? LK_LCP_BASIC
                  : (D->state[i] == S_HI ? LK_LCP_UPPER : LK_LCP_LOWER);
+}
+
+/* Whether M_ij and M_ji have the same bits for every i, j: the exact
+ * symmetry of a matrix assembled by halves, tested on the bits (an integer
+ * xor, cheaper than a floating-point compare; +0 and -0 only make the
+ * caller measure the asymmetry). */
+static int bitwise_symmetric(const double *M, int ldm, int n) {
+  uint64_t diff = 0;
+  for (int i = 1; i < n; i++) {
+    const double *r = M + (size_t)i * (size_t)ldm, *c = M + i;
+    for (int j = 0; j < i; j++) {
+      uint64_t a, b;
+      memcpy(&a, r + j, sizeof a);
+      memcpy(&b, c + (size_t)j * (size_t)ldm, sizeof b);
+      diff |= a ^ b;
+    }
+    if (diff) return 0;
+  }
+  return 1;
 }
 
 static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
@@ -641,11 +672,12 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   D.fhead = ws->ivec[3];
   D.fnext = ws->ivec[4];
   D.nzl = ws->ivec[5];
-  D.ext = ws->ivec[6];
   D.F.ld = ws->nmax;
   D.F.L = ws->mat[0];
   D.F.d = ws->vec[6];
   D.F.tmp = ws->vec[7];
+  D.F.last = ws->ivec[6];
+  D.F.has_last = 0;
   D.F.k = 0;
   D.Ainv = ws->mat[0];
   D.lda = ws->nmax;
@@ -654,26 +686,29 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   D.max_pivots = o->max_pivots > 0 ? o->max_pivots : 1000 + 100 * n;
 
   /* Symmetry is what lets rows of M stand for its columns (and the
-   * frictionless clamped block be factored as L D L^T). One pass over the
-   * pairs (i, j < i) gives the largest entry and the largest asymmetry. */
-  double mmax = 0.0, dmax = 0.0, qmax = 0.0, asym = 0.0;
-  for (int i = 0; i < n; i++) {
-    const double *r = row(&D, i), *c = D.M + i;
-    size_t ldm = (size_t)D.ldm;
-    for (int j = 0; j < i; j++) {
-      double a = r[j], b = c[(size_t)j * ldm];
-      mmax = lk_maxd(mmax, lk_maxd(fabs(a), fabs(b)));
-      asym = lk_maxd(asym, fabs(a - b));
+   * frictionless clamped block be factored as L D L^T): |M_ij - M_ji| <=
+   * 1e-10 max |M|. Exact symmetry (what a Delassus matrix assembled by
+   * halves has) is checked first, without the largest entry, which only
+   * pivoting needs. */
+  double dmax = 0.0, qmax = 0.0;
+  D.mmax = -1.0;
+  if (!bitwise_symmetric(D.M, D.ldm, n)) {
+    double asym = 0.0;
+    for (int i = 0; i < n; i++) {
+      const double *r = row(&D, i), *c = D.M + i;
+      size_t ldm = (size_t)D.ldm;
+      for (int j = 0; j < i; j++) asym = lk_maxd(asym, fabs(r[j] - c[(size_t)j * ldm]));
     }
-    dmax = lk_maxd(dmax, fabs(r[i]));
+    D.mmax = matrix_max(&D);
+    if (asym > 1e-10 * D.mmax) {
+      rep->detail = "Dantzig needs a symmetric M (use Lemke)";
+      return LK_UNSUPPORTED;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    dmax = lk_maxd(dmax, fabs(row(&D, i)[i]));
     qmax = lk_maxd(qmax, fabs(p->q[i]));
   }
-  mmax = lk_maxd(mmax, dmax);
-  if (asym > 1e-10 * mmax) {
-    rep->detail = "Dantzig needs a symmetric M (use Lemke)";
-    return LK_UNSUPPORTED;
-  }
-  D.mmax = mmax;
   D.piv_scale = dmax > 0 ? dmax : 1.0;
   int nfind = 0, k = 0;
   for (int i = 0; i < n; i++) D.fhead[i] = D.fnext[i] = -1;

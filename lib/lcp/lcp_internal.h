@@ -89,6 +89,19 @@ static inline void lk_lcp_axpy(double *restrict y, double alpha, const double *r
   for (; i < n; i++) y[i] += alpha * x[i];
 }
 
+/* y -= c0 x0 + c1 x1 + c2 x2 + c3 x3 over n entries (a rank-4 update). */
+static inline void lk_lcp_axpy4(double *restrict y, double c0, const double *restrict x0,
+                                double c1, const double *restrict x1, double c2,
+                                const double *restrict x2, double c3, const double *restrict x3,
+                                int n) {
+  int i = 0;
+  for (; i + 2 <= n; i += 2) {
+    y[i] -= (c0 * x0[i] + c1 * x1[i]) + (c2 * x2[i] + c3 * x3[i]);
+    y[i + 1] -= (c0 * x0[i + 1] + c1 * x1[i + 1]) + (c2 * x2[i + 1] + c3 * x3[i + 1]);
+  }
+  for (; i < n; i++) y[i] -= (c0 * x0[i] + c1 * x1[i]) + (c2 * x2[i] + c3 * x3[i]);
+}
+
 /* Whether all n entries are finite, without a branch an entry: x * 0 is
  * +-0 for a finite x and NaN for an infinite or NaN one, and NaN survives
  * any sum. */
@@ -155,6 +168,9 @@ typedef struct {
   double *L;   /* ld x ld */
   double *d;   /* ld: the diagonal of D */
   double *tmp; /* ld: scratch */
+  int *last;   /* ld: after lk_ldlt_factor, the last row where each column
+                  of L may be nonzero (the solves stop there) */
+  int has_last; /* last is valid: no append or remove since the factor */
 } lk_ldlt;
 
 /* Append row/column k: b = the k entries coupling it to the current rows,
@@ -170,9 +186,9 @@ void lk_ldlt_remove(lk_ldlt *f, int p);
  * work follows the block's profile. The pivot of row idx[j] must exceed
  * rel * max(|M_jj|, floor_) (the test lk_ldlt_append makes); at the first
  * that does not, stops with f the factor of the rows before it and
- * returns their number. Returns k on success. last: scratch of k ints. */
+ * returns their number. Returns k on success. */
 int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
-                   double floor_, int *last);
+                   double floor_);
 /* x <- (L D L^T)^-1 x. O(k^2). */
 void lk_ldlt_solve(const lk_ldlt *f, double *x);
 

@@ -11,6 +11,7 @@
 
 int lk_ldlt_append(lk_ldlt *f, const double *b, double djj, double tol) {
   int k = f->k;
+  f->has_last = 0;
   double *y = f->tmp;
   memcpy(y, b, (size_t)k * sizeof *y);
   /* Forward substitution L y = b, column by column (leading zeros of b,
@@ -38,6 +39,7 @@ int lk_ldlt_append(lk_ldlt *f, const double *b, double djj, double tol) {
 
 void lk_ldlt_remove(lk_ldlt *f, int p) {
   int m = f->k;
+  f->has_last = 0;
   double *w = f->tmp;
   double alpha = f->d[p];
   for (int i = p + 1; i < m; i++) w[i] = LIJ(f, i, p);
@@ -70,9 +72,10 @@ void lk_ldlt_remove(lk_ldlt *f, int p) {
 }
 
 int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
-                   double floor_, int *last) {
+                   double floor_) {
   size_t ld = (size_t)f->ld;
-  double *restrict t = f->tmp;
+  int *last = f->last;
+  f->has_last = 0;
   /* Column j of the lower triangle from row idx[j] of M (symmetric: its
    * rows are contiguous copies of its columns), and the row of its last
    * nonzero. */
@@ -85,53 +88,76 @@ int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, 
     else
       for (int i = j; i < k; i++) lj[i] = mj[idx[i]];
     int e = k - 1;
+    while (e - 3 > j && lj[e] == 0.0 && lj[e - 1] == 0.0 && lj[e - 2] == 0.0 && lj[e - 3] == 0.0)
+      e -= 4;
     while (e > j && lj[e] == 0.0) e--;
     last[j] = e;
   }
-  /* Right-looking elimination. Column p's update of the trailing block
-   * stops at its last nonzero, and skips the columns it has a zero in, so
-   * a banded or block-structured matrix (the rows of contacts that share
-   * no body) costs what its profile does. */
-  for (int p = 0; p < k; p++) {
-    double *restrict lp = f->L + (size_t)p * ld;
-    double dp = lp[p];
-    double tol = rel * lk_maxd(fabs(M[(size_t)idx[p] * (size_t)ldm + (size_t)idx[p]]), floor_);
-    if (!(dp > tol)) {
-      f->k = p;
-      return p;
+  /* Right-looking elimination, four columns (a panel) at a time: each
+   * column of the panel takes the updates of the panel's earlier ones,
+   * then the panel updates the trailing columns in one rank-4 pass. A
+   * column's updates stop at its last nonzero and skip the columns it has
+   * a zero in, so a banded or block-structured matrix (the rows of
+   * contacts that share no body) costs what its profile does. Entries
+   * below a column's last are zeros of M, never written. */
+  for (int p = 0; p < k; p += 4) {
+    int w = k - p < 4 ? k - p : 4, e = p;
+    const double *lc[4];
+    double dc[4];
+    for (int b = 0; b < w; b++) {
+      int j = p + b;
+      double *restrict lj = f->L + (size_t)j * ld;
+      for (int a = 0; a < b; a++) {
+        double c = lc[a][j] * dc[a];
+        if (c == 0.0) continue;
+        int ea = last[p + a];
+        lk_lcp_axpy(lj + j, -c, lc[a] + j, ea - j + 1);
+        if (last[j] < ea) last[j] = ea; /* fill */
+      }
+      double dj = lj[j];
+      double tol = rel * lk_maxd(fabs(M[(size_t)idx[j] * (size_t)ldm + (size_t)idx[j]]), floor_);
+      if (!(dj > tol)) {
+        f->k = j;
+        return j;
+      }
+      f->d[j] = dc[b] = dj;
+      lj[j] = 1.0;
+      double inv = 1.0 / dj;
+      int ej = last[j];
+      for (int i = j + 1; i <= ej; i++) lj[i] *= inv;
+      lc[b] = lj;
+      if (ej > e) e = ej;
     }
-    f->d[p] = dp;
-    lp[p] = 1.0;
-    int e = last[p];
-    double inv = 1.0 / dp;
-    for (int i = p + 1; i <= e; i++) {
-      t[i] = lp[i];
-      lp[i] *= inv;
-    }
-    for (int m = p + 1; m <= e; m++) {
-      double c = t[m];
-      if (c == 0.0) continue;
+    if (w < 4) break; /* the panel ends the matrix */
+    for (int m = p + 4; m <= e; m++) {
+      double c0 = lc[0][m] * dc[0], c1 = lc[1][m] * dc[1];
+      double c2 = lc[2][m] * dc[2], c3 = lc[3][m] * dc[3];
+      if (c0 == 0.0 && c1 == 0.0 && c2 == 0.0 && c3 == 0.0) continue;
       double *lm = f->L + (size_t)m * ld;
-      lk_lcp_axpy(lm + m, -c, lp + m, e - m + 1);
+      lk_lcp_axpy4(lm + m, c0, lc[0] + m, c1, lc[1] + m, c2, lc[2] + m, c3, lc[3] + m, e - m + 1);
       if (last[m] < e) last[m] = e; /* fill */
     }
   }
   f->k = k;
+  f->has_last = 1;
   return k;
 }
 
 void lk_ldlt_solve(const lk_ldlt *f, double *x) {
   int k = f->k;
   size_t ld = (size_t)f->ld;
+  const int *last = f->has_last ? f->last : NULL;
   for (int j = 0; j < k; j++) {
     double xj = x[j];
     if (xj == 0.0) continue;
     const double *lj = f->L + (size_t)j * ld;
-    lk_lcp_axpy(x + j + 1, -xj, lj + j + 1, k - j - 1);
+    int e = last ? last[j] : k - 1;
+    lk_lcp_axpy(x + j + 1, -xj, lj + j + 1, e - j);
   }
   for (int j = 0; j < k; j++) x[j] /= f->d[j];
   for (int j = k - 1; j >= 0; j--) {
     const double *lj = f->L + (size_t)j * ld;
-    x[j] -= lk_lcp_dot(lj + j + 1, x + j + 1, k - j - 1);
+    int e = last ? last[j] : k - 1;
+    x[j] -= lk_lcp_dot(lj + j + 1, x + j + 1, e - j);
   }
 }
