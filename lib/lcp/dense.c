@@ -2,7 +2,10 @@
  * Lemke's warm start and Dantzig's friction closure. */
 #include "lcp/lcp_internal.h"
 
-int lk_lcp_lu_solve(double *A, int ld, int k, double *b) {
+int lk_lcp_lu_solve(double *A, int ld, int k, double *b) { return lk_lcp_lu_solve_at(A, ld, k, b, NULL); }
+
+int lk_lcp_lu_solve_at(double *A, int ld, int k, double *b, int *fail) {
+  if (fail) *fail = -1;
   double amax = 0.0;
   for (int i = 0; i < k; i++)
     for (int j = 0; j < k; j++) amax = fmax(amax, fabs(A[(size_t)i * ld + j]));
@@ -11,7 +14,10 @@ int lk_lcp_lu_solve(double *A, int ld, int k, double *b) {
     int p = col;
     for (int i = col + 1; i < k; i++)
       if (fabs(A[(size_t)i * ld + col]) > fabs(A[(size_t)p * ld + col])) p = i;
-    if (!(fabs(A[(size_t)p * ld + col]) > 1e-13 * amax)) return 0;
+    if (!(fabs(A[(size_t)p * ld + col]) > 1e-13 * amax)) {
+      if (fail) *fail = col;
+      return 0;
+    }
     if (p != col) {
       double *ap = A + (size_t)p * ld, *ac = A + (size_t)col * ld;
       for (int j = 0; j < k; j++) {

@@ -197,6 +197,9 @@ void lk_ldlt_solve(const lk_ldlt *f, double *x);
  * partial pivoting. Returns 0 when a pivot falls under 1e-13 of the
  * largest entry (singular for this purpose). dense.c */
 int lk_lcp_lu_solve(double *A, int ld, int k, double *b);
+/* The same, and on failure *fail (if given) = the column whose pivot
+ * failed: it depends (to that tolerance) on the columns before it. */
+int lk_lcp_lu_solve_at(double *A, int ld, int k, double *b, int *fail);
 
 /* The standard LCP equivalent to a boxed one with friction-index rows
  * (expand.c), for Lemke. Variables (and their rows) of the expansion: */

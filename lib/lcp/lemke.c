@@ -495,10 +495,12 @@ static int guessed_basic(const lemke *L, const unsigned char *g, int i) {
   return g[i] == LK_LCP_BASIC;
 }
 
-/* Warm start, fast path: solve the guessed complementary basis directly
- * and accept it if the result passes the full residual check. */
-static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
-                       const unsigned char *g, double *z, double *w, lk_lcp_verified *v) {
+/* The basic solution of the complementary basis whose basic u are those
+ * g guesses (guessed_basic), solved directly by LU of its principal block
+ * of M': u (n entries, 0 off the block). Returns 0 if the block is
+ * singular, with *dependent (if given) a variable whose column depends on
+ * the others', or -1. */
+static int solve_direct(lemke *L, const unsigned char *g, double *u, int *dependent) {
   int n = L->n, k = 0;
   int *idx = L->perm;
   for (int i = 0; i < n; i++)
@@ -510,21 +512,114 @@ static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
     for (int b = 0; b < k; b++) L->lu[(size_t)a * L->ldu + b] = sgn(L, i) * sgn(L, idx[b]) * row[idx[b]];
     rhs[a] = -L->qp[i];
   }
-  if (!lk_lcp_lu_solve(L->lu, L->ldu, k, rhs)) return 0;
-  for (int j = 0; j < n; j++) L->zc[j] = L->c[j];
-  for (int a = 0; a < k; a++) {
-    int j = idx[a];
-    if (restricted_row(L, j) && rhs[a] < 0.0) return 0;
-    L->zc[j] += sgn(L, j) * rhs[a];
+  int bad;
+  if (!lk_lcp_lu_solve_at(L->lu, L->ldu, k, rhs, &bad)) {
+    if (dependent) *dependent = bad >= 0 ? idx[bad] : -1;
+    return 0;
   }
-  map_back(L, z);
-  /* Into the caller's w: if accepted, this is the solve's final check. */
+  for (int j = 0; j < n; j++) u[j] = 0.0;
+  for (int a = 0; a < k; a++) u[idx[a]] = rhs[a];
+  return 1;
+}
+
+/* Measure z (the solve's final check, into the caller's w): 1 and v set
+ * when it passes. */
+static int accept(const lk_lcp *p, const lk_lcp_options *o, const double *z, double *w,
+                  lk_lcp_verified *v) {
   double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
   if (!(res <= o->tol * scale)) return 0;
   v->done = 1;
   v->residual = res;
   v->scale = scale;
   return 1;
+}
+
+/* Warm start, fast path: solve the guessed complementary basis directly
+ * and accept it if the result passes the full residual check. */
+static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
+                       const unsigned char *g, double *z, double *w, lk_lcp_verified *v) {
+  int n = L->n;
+  double *u = L->y;
+  if (!solve_direct(L, g, u, NULL)) return 0;
+  for (int j = 0; j < n; j++) {
+    if (restricted_row(L, j) && u[j] < 0.0) return 0;
+    L->zc[j] = L->c[j] + sgn(L, j) * u[j];
+  }
+  map_back(L, z);
+  return accept(p, o, z, w, v);
+}
+
+/* The end of a path, checked (into the caller's w, the final check when
+ * it passes). What extract() computed can fail the check in two ways.
+ * The explicit inverse updated over the path drifts when a basis on the
+ * way was nearly singular, and its refinement then does not converge;
+ * the direct solution of the same basis (LU of its principal block) does.
+ * And a path can end in a basis that is itself numerically singular:
+ * degenerate contact problems have pairs of columns that agree to rounding
+ * (two contacts on one edge of a body, and a friction direction along that
+ * edge, give the same wrench), the last ratio tests, made with an inverse
+ * of condition 1e9 or worse, let a basic variable come out slightly
+ * negative, and clipping it leaves a residual of its value times its
+ * column, above the tolerance though the problem is well posed. So: the
+ * direct solution of the basis; while it fails the check, a principal
+ * pivot, one row at a time (the most negative basic u leaves the basis
+ * and its twin takes its share, else the nonbasic row with the most
+ * negative w' enters), and the direct solution again, a few rounds.
+ * Returns 1 when z passes; 0 with z as extract() left it. */
+static int finish_path(lemke *L, const lk_lcp *p, const lk_lcp_options *o, double *z, double *w,
+                       lk_lcp_verified *v) {
+  if (accept(p, o, z, w, v)) return 1;
+  int n = L->n;
+  unsigned char *g = L->guess;
+  double *u = L->y, *wp = L->col;
+  double qmax = 0.0;
+  for (int j = 0; j < n; j++) {
+    g[j] = L->uslot[j] >= 0 ? LK_LCP_BASIC : LK_LCP_LOWER;
+    qmax = lk_maxd(qmax, fabs(L->qp[j]));
+  }
+  for (int round = 0; round < 8; round++) {
+    int dep;
+    if (!solve_direct(L, g, u, &dep)) {
+      /* A singular basis: the variable whose column depends on the others
+       * leaves (its w enters), if it may. */
+      if (dep < 0 || !restricted_row(L, dep)) break;
+      g[dep] = LK_LCP_LOWER;
+      continue;
+    }
+    double umax = 0.0;
+    for (int j = 0; j < n; j++) {
+      double uj = restricted_row(L, j) && u[j] < 0.0 ? 0.0 : u[j];
+      L->zc[j] = L->c[j] + sgn(L, j) * uj;
+      umax = lk_maxd(umax, fabs(u[j]));
+    }
+    map_back(L, z);
+    if (accept(p, o, z, w, v)) {
+      /* The basis is the direct solution's (write_basis reads uslot). */
+      for (int j = 0; j < n; j++) L->uslot[j] = guessed_basic(L, g, j) ? 0 : -1;
+      return 1;
+    }
+    for (int i = 0; i < n; i++) {
+      const double *row = L->M + (size_t)i * (size_t)L->ldm;
+      double s = 0.0;
+      for (int j = 0; j < n; j++)
+        if (u[j] != 0.0) s += sgn(L, j) * row[j] * u[j];
+      wp[i] = L->qp[i] + sgn(L, i) * s;
+    }
+    /* Violations at rounding level of the data are not worth a pivot. */
+    double eps_u = 1e-13 * umax, eps_w = 1e-13 * qmax, wv = 0.0;
+    int worst = -1, enter = 0;
+    for (int j = 0; j < n; j++)
+      if (restricted_row(L, j) && guessed_basic(L, g, j) && -u[j] > eps_u && -u[j] > wv)
+        wv = -u[j], worst = j;
+    if (worst < 0)
+      for (int j = 0; j < n; j++)
+        if (restricted_row(L, j) && !guessed_basic(L, g, j) && -wp[j] > eps_w && -wp[j] > wv)
+          wv = -wp[j], worst = j, enter = 1;
+    if (worst < 0) break;
+    g[worst] = enter ? LK_LCP_BASIC : LK_LCP_LOWER;
+  }
+  extract(L, z, 0);
+  return 0;
 }
 
 /* Warm start, pivoting path: the guessed z's enter the basis in place of
@@ -758,6 +853,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
         rep->pivots = L.pivots;
         rep->detail = "solved from the warm-start basis";
         extract(&L, z, 2);
+        finish_path(&L, p, o, z, w, chk);
         if (o->basis_out) write_basis(&L, z, o->basis_out);
         return LK_OK;
       }
@@ -802,6 +898,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     rep->pivots = L.pivots;
     if (res == RUN_SOLVED) {
       extract(&L, z, 2);
+      finish_path(&L, p, o, z, w, chk);
       if (o->basis_out) write_basis(&L, z, o->basis_out);
       rep->detail = a == 0 ? "solved" : "solved after restarting with another covering vector";
       return LK_OK;
