@@ -52,6 +52,7 @@ typedef struct {
   int *cand;
   int *perm;
   int k, z0slot;
+  int anyneg; /* some row has kind K_NEG (else every sign is +1) */
   int pivots, max_pivots;
   double pivot_tol;
   int ray_entering; /* entering variable at the last ray */
@@ -80,7 +81,12 @@ static inline int restricted_slot(const lemke *L, int r) { return L->rslot[r]; }
 static void column_u(const lemke *L, int s, double *out) {
   double ss = -sgn(L, s);
   const double *Ms = L->M + s;
-  for (int i = 0; i < L->n; i++) out[i] = ss * sgn(L, i) * Ms[(size_t)i * (size_t)L->ldm];
+  size_t ldm = (size_t)L->ldm;
+  if (!L->anyneg) {
+    for (int i = 0; i < L->n; i++) out[i] = -Ms[(size_t)i * ldm];
+    return;
+  }
+  for (int i = 0; i < L->n; i++) out[i] = ss * sgn(L, i) * Ms[(size_t)i * ldm];
 }
 
 /* out = B^-1 a. */
@@ -88,12 +94,7 @@ static void binv_apply(lemke *L, const double *a, double *out) {
   int n = L->n, k = L->k;
   double *g = L->gat;
   for (int c = 0; c < k; c++) g[c] = a[L->rlist[c]];
-  for (int r = 0; r < n; r++) {
-    const double *u = L->U + (size_t)r * (size_t)L->ldu;
-    double s = 0.0;
-    for (int c = 0; c < k; c++) s += u[c] * g[c];
-    out[r] = s;
-  }
+  for (int r = 0; r < n; r++) out[r] = lk_lcp_dot(L->U + (size_t)r * (size_t)L->ldu, g, k);
   for (int i = 0; i < n; i++)
     if (L->wslot[i] >= 0) out[L->wslot[i]] += a[i];
 }
@@ -130,8 +131,7 @@ static void pivot(lemke *L, int r, int entering) {
   for (int i = 0; i < n; i++) {
     double f = L->abar[i];
     if (i == r || f == 0.0) continue;
-    double *ui = L->U + (size_t)i * ldu;
-    for (int c = 0; c < k; c++) ui[c] -= f * ur[c];
+    lk_lcp_axpy(L->U + (size_t)i * ldu, -f, ur, k);
     L->qbar[i] -= f * qr;
   }
   if (entering < n) {
@@ -179,17 +179,20 @@ static int lex_pick(const lemke *L, int ncand) {
 /* Minimum ratio test for the column in abar; -1 when nothing blocks (a ray). */
 static int ratio_test(lemke *L) {
   int n = L->n;
-  double amax = 0.0;
-  for (int r = 0; r < n; r++) amax = lk_maxd(amax, fabs(L->abar[r]));
+  double amax = 0.0, qmax = 0.0;
+  for (int r = 0; r < n; r++) {
+    amax = lk_maxd(amax, fabs(L->abar[r]));
+    if (restricted_slot(L, r)) qmax = lk_maxd(qmax, fabs(L->qbar[r]));
+  }
   if (!(amax > 1e-300) || !isfinite(amax)) return -1;
   /* Basic values at rounding level of the largest are degenerate zeros:
    * telling them apart from exact zeros would let rounding noise choose
    * among degenerate ties, which only the lexicographic rule may do. */
-  double qmax = 0.0;
-  for (int r = 0; r < n; r++)
-    if (restricted_slot(L, r)) qmax = lk_maxd(qmax, fabs(L->qbar[r]));
   double ztol = 1e-12 * qmax;
   double ptol = L->pivot_tol * amax, tmin = INFINITY, apos = 0.0, qs = 0.0;
+  /* The rows that block and their ratios (perm, y), for the tie pass. */
+  int *rows = L->perm, nb = 0;
+  double *ratio = L->y;
   for (int r = 0; r < n; r++) {
     double a = L->abar[r];
     if (a <= ptol || !restricted_slot(L, r)) continue;
@@ -197,16 +200,17 @@ static int ratio_test(lemke *L) {
     if (t < tmin) tmin = t;
     apos = lk_maxd(apos, a);
     qs = lk_maxd(qs, fabs(L->qbar[r]));
+    rows[nb] = r;
+    ratio[nb++] = t;
   }
   if (tmin == INFINITY) return -1;
   /* Near-ties: a choice among them leaves others infeasible by at most
    * 1e-12 of the data's size, which the final refinement absorbs. */
   double tie = 1e-12 * lk_maxd(tmin, qs / apos);
   int ncand = 0;
-  for (int r = 0; r < n; r++) {
-    double a = L->abar[r];
-    if (a <= ptol || !restricted_slot(L, r)) continue;
-    if ((L->qbar[r] > ztol ? L->qbar[r] : 0.0) / a <= tmin + tie) {
+  for (int b = 0; b < nb; b++) {
+    if (ratio[b] <= tmin + tie) {
+      int r = rows[b];
       if (r == L->z0slot) return r; /* z0 leaving ends the path: prefer it */
       L->cand[ncand++] = r;
     }
@@ -812,6 +816,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     }
     for (int i = 0; i < n; i++) L.qp[i] = qe[i];
   }
+  for (int i = 0; i < n; i++) L.anyneg |= kind[i] == K_NEG;
   const double *q = n == n0 ? p->q : L.qp;
   int any_offset = 0;
   for (int i = 0; i < n; i++) any_offset |= L.c[i] != 0.0;
