@@ -720,14 +720,6 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     nfind++;
   }
   D.general = nfind > 0;
-  /* Drive order: free rows, then the other constant-bound rows, then
-   * friction rows (their normals are known by then). */
-  for (int pass = 0; pass < 3; pass++)
-    for (int i = 0; i < n; i++) {
-      int f = lk_lcp_fidx(p, i) >= 0;
-      int fr = !f && isinf(lk_lcp_lo(p, i)) && isinf(lk_lcp_hi(p, i));
-      if ((pass == 0 && fr) || (pass == 1 && !fr && !f) || (pass == 2 && f)) D.order[k++] = i;
-    }
   for (int i = 0; i < n; i++) {
     D.lo[i] = lk_lcp_lo(p, i);
     D.hi[i] = lk_lcp_hi(p, i);
@@ -738,6 +730,16 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
 
   rep->warm = LK_LCP_COLD;
   int fast = o->basis_in && !D.general && warm_factor(&D, o->basis_in);
+  /* Drive order (not needed by an exact warm start): free rows, then the
+   * other constant-bound rows, then friction rows (their normals are known
+   * by then). */
+  if (!fast)
+    for (int pass = 0; pass < 3; pass++)
+      for (int i = 0; i < n; i++) {
+        int f = lk_lcp_fidx(p, i) >= 0;
+        int fr = !f && isinf(lk_lcp_lo(p, i)) && isinf(lk_lcp_hi(p, i));
+        if ((pass == 0 && fr) || (pass == 1 && !fr && !f) || (pass == 2 && f)) D.order[k++] = i;
+      }
   if (o->basis_in && !fast) {
     /* Normals first, so that their friction rows find them clamped. */
     for (int a = 0; a < n; a++) {
@@ -768,6 +770,12 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     if (o->basis_out) write_basis(&D, o->basis_out);
     return LK_OK;
   }
+  if (fast)
+    for (int pass = 0; pass < 3; pass++)
+      for (int i = 0; i < n; i++) {
+        int fr = isinf(D.lo[i]) && isinf(D.hi[i]); /* no friction rows here */
+        if ((pass == 0 && fr) || (pass == 1 && !fr)) D.order[k++] = i;
+      }
   full_w(&D);
 
   lk_status s = LK_OK;

@@ -89,6 +89,18 @@ static inline void lk_lcp_axpy(double *restrict y, double alpha, const double *r
   for (; i < n; i++) y[i] += alpha * x[i];
 }
 
+/* x *= alpha over n entries. */
+static inline void lk_lcp_scale(double *restrict x, double alpha, int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    x[i] *= alpha;
+    x[i + 1] *= alpha;
+    x[i + 2] *= alpha;
+    x[i + 3] *= alpha;
+  }
+  for (; i < n; i++) x[i] *= alpha;
+}
+
 /* y -= c0 x0 + c1 x1 + c2 x2 + c3 x3 over n entries (a rank-4 update). */
 static inline void lk_lcp_axpy4(double *restrict y, double c0, const double *restrict x0,
                                 double c1, const double *restrict x1, double c2,

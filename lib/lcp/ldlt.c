@@ -124,7 +124,7 @@ int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, 
       lj[j] = 1.0;
       double inv = 1.0 / dj;
       int ej = last[j];
-      for (int i = j + 1; i <= ej; i++) lj[i] *= inv;
+      lk_lcp_scale(lj + j + 1, inv, ej - j);
       lc[b] = lj;
       if (ej > e) e = ej;
     }
