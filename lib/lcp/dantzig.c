@@ -10,7 +10,8 @@
  * as far as the first row that would break its condition, and moves that
  * row between C and its bound (a pivot). The clamped system is updated by
  * one row and column a pivot, never refactored: O(n^2) a pivot with the
- * update of w.
+ * update of w. (A warm start without friction rows factors its guessed
+ * clamped set once, in one elimination: see warm_factor.)
  *
  * Friction-index rows have bounds -+mu_i |z_j| that move with their normal
  * row j. Unlike ODE, which freezes them at the normal force of the moment
