@@ -94,7 +94,17 @@ static void binv_apply(lemke *L, const double *a, double *out) {
   int n = L->n, k = L->k;
   double *g = L->gat;
   for (int c = 0; c < k; c++) g[c] = a[L->rlist[c]];
-  for (int r = 0; r < n; r++) out[r] = lk_lcp_dot(L->U + (size_t)r * (size_t)L->ldu, g, k);
+  size_t ldu = (size_t)L->ldu;
+  if (k < 8) { /* short rows: in index order, no partial sums */
+    for (int r = 0; r < n; r++) {
+      const double *u = L->U + (size_t)r * ldu;
+      double s = 0.0;
+      for (int c = 0; c < k; c++) s += u[c] * g[c];
+      out[r] = s;
+    }
+  } else {
+    for (int r = 0; r < n; r++) out[r] = lk_lcp_dot(L->U + (size_t)r * ldu, g, k);
+  }
   for (int i = 0; i < n; i++)
     if (L->wslot[i] >= 0) out[L->wslot[i]] += a[i];
 }
@@ -820,10 +830,12 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     }
     for (int i = 0; i < n; i++) L.qp[i] = qe[i];
   }
-  for (int i = 0; i < n; i++) L.anyneg |= kind[i] == K_NEG;
   const double *q = n == n0 ? p->q : L.qp;
   int any_offset = 0;
-  for (int i = 0; i < n; i++) any_offset |= L.c[i] != 0.0;
+  for (int i = 0; i < n; i++) {
+    any_offset |= L.c[i] != 0.0;
+    L.anyneg |= kind[i] == K_NEG;
+  }
   for (int i = 0; i < n; i++) {
     const double *row = L.M + (size_t)i * (size_t)L.ldm;
     double s = q[i];
