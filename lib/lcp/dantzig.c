@@ -10,7 +10,8 @@
  * as far as the first row that would break its condition, and moves that
  * row between C and its bound (a pivot). The clamped system is updated by
  * one row and column a pivot, never refactored: O(n^2) a pivot with the
- * update of w.
+ * update of w. (A warm start without friction rows factors its guessed
+ * clamped set once, in one elimination: see warm_factor.)
  *
  * Friction-index rows have bounds -+mu_i |z_j| that move with their normal
  * row j. Unlike ODE, which freezes them at the normal force of the moment
@@ -23,6 +24,7 @@
  * the symmetric L D L^T of ldlt.c. Bounds that move with the step are part
  * of the ratio test. A final check re-bounds, repairs and re-drives rows
  * if rounding left the state inconsistent (passes). */
+#include <stdint.h>
 #include <string.h>
 
 #include "lcp/lcp_internal.h"
@@ -40,14 +42,14 @@ typedef struct {
   double *z, *w, *lo, *hi; /* lo, hi: constant bounds (friction rows: live) */
   double *dz, *dw, *rhs, *tmp, *gval;
   unsigned char *state;
-  int *cidx, *cpos, *order, *fhead, *fnext;
+  int *cidx, *cpos, *order, *fhead, *fnext, *nzl;
   int general;   /* explicit inverse with friction coupling, else L D L^T */
   lk_ldlt F;     /* !general */
   double *Ainv;  /* general: k x k, leading dimension lda */
   int lda, k;
   double *A;     /* closure matrix */
   int pivots, max_pivots;
-  double pivot_tol, piv_scale, wtol, mmax;
+  double pivot_tol, piv_scale, wtol, mmax; /* mmax: max |M_ij|, < 0 until needed */
 } dantzig;
 
 static inline const double *row(const dantzig *D, int i) {
@@ -84,18 +86,12 @@ static inline double coupling(const dantzig *D, int r) {
 /* z_i moves by delta: w += delta M[:, i] (= M[i, :], symmetric). */
 static void move_z(dantzig *D, int i, double delta) {
   if (delta == 0.0) return;
-  const double *r = row(D, i);
   D->z[i] += delta;
-  for (int j = 0; j < D->n; j++) D->w[j] += delta * r[j];
+  lk_lcp_axpy(D->w, delta, row(D, i), D->n);
 }
 
 static void full_w(dantzig *D) {
-  for (int i = 0; i < D->n; i++) {
-    const double *r = row(D, i);
-    double s = D->p->q[i];
-    for (int j = 0; j < D->n; j++) s += r[j] * D->z[j];
-    D->w[i] = s;
-  }
+  for (int i = 0; i < D->n; i++) D->w[i] = D->p->q[i] + lk_lcp_dot(row(D, i), D->z, D->n);
 }
 
 /* ------------------------------------------------ the clamped system */
@@ -108,12 +104,7 @@ static void cs_solve(const dantzig *D, double *x) {
   }
   int k = D->k;
   double *t = D->tmp;
-  for (int a = 0; a < k; a++) {
-    const double *r = ainv(D, a);
-    double s = 0.0;
-    for (int b = 0; b < k; b++) s += r[b] * x[b];
-    t[a] = s;
-  }
+  for (int a = 0; a < k; a++) t[a] = lk_lcp_dot(ainv(D, a), x, k);
   memcpy(x, t, (size_t)k * sizeof *x);
 }
 
@@ -274,14 +265,20 @@ static void snap_coupled(dantzig *D) {
 /* z_C from the clamped system given the others: M_CC z_C + couplings =
  * -(q_C + M_C,N z_N), then iterative refinement against M itself. */
 static void solve_c(dantzig *D, int refine) {
-  int k = nclamped(D), n = D->n;
-  for (int it = 0; it <= refine && k > 0; it++) {
+  int k = nclamped(D), n = D->n, m = 0;
+  if (k == 0) return;
+  /* The columns the first solve moves to the right-hand side: outside C,
+   * not coupled to it, and with z != 0 (the others add nothing). */
+  for (int j = 0; j < n; j++)
+    if (D->cpos[j] < 0 && D->z[j] != 0.0 && !(D->general && coupled(D, j))) D->nzl[m++] = j;
+  for (int it = 0; it <= refine; it++) {
     for (int c = 0; c < k; c++) {
       const double *r = row(D, D->cidx[c]);
       double s = D->p->q[D->cidx[c]];
-      for (int j = 0; j < n; j++) {
-        if (it == 0 && (D->cpos[j] >= 0 || (D->general && coupled(D, j)))) continue;
-        s += r[j] * D->z[j];
+      if (it == 0) {
+        for (int a = 0; a < m; a++) s += r[D->nzl[a]] * D->z[D->nzl[a]];
+      } else {
+        s += lk_lcp_dot(r, D->z, n); /* the residual of row c */
       }
       D->rhs[c] = -s;
     }
@@ -307,6 +304,16 @@ static void bound_rates(const dantzig *D, int x, int i, double dir, double *dlo,
   double db = D->p->mu[x] * (D->z[j] >= 0 ? 1.0 : -1.0) * dzj;
   *dlo = -db;
   *dhi = db;
+}
+
+/* max_ij |M_ij|. */
+static double matrix_max(const dantzig *D) {
+  double m = 0.0;
+  for (int i = 0; i < D->n; i++) {
+    const double *r = row(D, i);
+    for (int j = 0; j < D->n; j++) m = lk_maxd(m, fabs(r[j]));
+  }
+  return m;
 }
 
 /* Drive row i until it satisfies its condition. */
@@ -363,8 +370,7 @@ static lk_status drive(dantzig *D, int i) {
     for (int c = 0; c < k; c++) {
       double dzc = D->dz[c];
       if (dzc == 0.0) continue;
-      const double *rc = row(D, D->cidx[c]);
-      for (int j = 0; j < n; j++) D->dw[j] += dzc * rc[j];
+      lk_lcp_axpy(D->dw, dzc, row(D, D->cidx[c]), n);
     }
     /* Followers: friction rows at a bound of a moving normal. */
     double *dzf = D->tmp;
@@ -376,13 +382,13 @@ static lk_status drive(dantzig *D, int i) {
       double dzj = j == i ? dir : (D->cpos[j] >= 0 ? D->dz[D->cpos[j]] : 0.0);
       if (dzj == 0.0) continue;
       dzf[r] = coupling(D, r) * dzj;
-      const double *rr = row(D, r);
-      for (int m = 0; m < n; m++) D->dw[m] += dzf[r] * rr[m];
+      lk_lcp_axpy(D->dw, dzf[r], row(D, r), n);
     }
     double dwmax = 0.0;
     for (int j = 0; j < n; j++)
       if (D->state[j] != S_C) dwmax = lk_maxd(dwmax, fabs(D->dw[j]));
     /* Changes below rounding level of the sums that made them are zero. */
+    if (D->mmax < 0) D->mmax = matrix_max(D);
     double dwtol = lk_maxd(1e-12 * dwmax, 1e-12 * D->mmax * dzmax), dztol = 1e-12 * dzmax;
     /* The first event along the direction. Ties keep the earlier kind:
      * finishing row i first, then clamped rows, then bounded ones. */
@@ -546,6 +552,76 @@ static lk_status drive_undriven(dantzig *D) {
   return LK_OK;
 }
 
+/* Warm start without friction-index rows, fast path: the rows the guess
+ * clamps are factored in one elimination, in index order (which keeps the
+ * band of contact problems: contacts that share no body share no entry),
+ * instead of by one append each in drive order. The states are those the
+ * appends would give. Returns 0, leaving everything as it was, when a
+ * clamped row depends on the ones before it: then the appends decide
+ * which rows stay out, as without this path. */
+static int warm_factor(dantzig *D, const unsigned char *g) {
+  int n = D->n, k = 0;
+  for (int i = 0; i < n; i++) {
+    double lo = D->lo[i], hi = D->hi[i];
+    if (lo != hi && (g[i] == LK_LCP_BASIC || (isinf(lo) && isinf(hi)))) D->cidx[k++] = i;
+  }
+  if (lk_ldlt_factor(&D->F, D->M, D->ldm, D->cidx, k, D->pivot_tol, D->piv_scale) < k) {
+    D->F.k = 0;
+    return 0;
+  }
+  for (int c = 0; c < k; c++) {
+    D->cpos[D->cidx[c]] = c;
+    D->state[D->cidx[c]] = S_C;
+  }
+  for (int i = 0; i < n; i++) {
+    double lo = D->lo[i], hi = D->hi[i];
+    if (lo == hi) {
+      D->z[i] = lo;
+      D->state[i] = S_LO;
+    } else if (D->state[i] == S_C) {
+      continue;
+    } else if (g[i] == LK_LCP_LOWER && lo > -INFINITY) {
+      D->state[i] = S_LO;
+    } else if (g[i] == LK_LCP_UPPER && hi < INFINITY) {
+      D->state[i] = S_HI;
+    }
+  }
+  return 1;
+}
+
+/* The warm start's clamped set as it stands (see warm_factor): z_C from
+ * one solve and one step of iterative refinement; accepted without a pivot
+ * when repair() would find nothing to repair (every row in its condition)
+ * and the residual is what the pass loop accepts. The residual, with w
+ * into the caller's array, is the final check (v). Returns 0 otherwise,
+ * with the state still a valid start for the passes. */
+static int warm_exact(dantzig *D, const lk_lcp_options *o, double *w, lk_lcp_verified *v) {
+  int n = D->n, k = D->F.k;
+  for (int i = 0; i < n; i++) {
+    int st = D->state[i];
+    if (st == S_UNDRIVEN) return 0;
+    if (st == S_LO) D->z[i] = D->lo[i];
+    if (st == S_HI) D->z[i] = D->hi[i];
+  }
+  solve_c(D, 0);
+  for (int c = 0; c < k; c++) {
+    int j = D->cidx[c];
+    double zj = D->z[j], viol = lk_maxd(D->lo[j] - zj, zj - D->hi[j]);
+    if (viol > 1e-12 * (1.0 + fabs(zj))) return 0;
+  }
+  double scale, res = lk_lcp_residual_scaled(D->p, D->z, NULL, w, &scale);
+  for (int i = 0; i < n; i++) {
+    int st = D->state[i];
+    if (D->lo[i] < D->hi[i] && ((st == S_LO && w[i] < -D->wtol) || (st == S_HI && w[i] > D->wtol)))
+      return 0;
+  }
+  if (!(res <= 0.1 * o->tol * scale)) return 0;
+  v->done = 1;
+  v->residual = res;
+  v->scale = scale;
+  return 1;
+}
+
 static void write_basis(const dantzig *D, unsigned char *out) {
   for (int i = 0; i < D->n; i++)
     out[i] = (D->state[i] == S_C || D->state[i] == S_ZERO)
@@ -553,8 +629,27 @@ static void write_basis(const dantzig *D, unsigned char *out) {
                  : (D->state[i] == S_HI ? LK_LCP_UPPER : LK_LCP_LOWER);
 }
 
+/* Whether M_ij and M_ji have the same bits for every i, j: the exact
+ * symmetry of a matrix assembled by halves, tested on the bits (an integer
+ * xor, cheaper than a floating-point compare; +0 and -0 only make the
+ * caller measure the asymmetry). */
+static int bitwise_symmetric(const double *M, int ldm, int n) {
+  uint64_t diff = 0;
+  for (int i = 1; i < n; i++) {
+    const double *r = M + (size_t)i * (size_t)ldm, *c = M + i;
+    for (int j = 0; j < i; j++) {
+      uint64_t a, b;
+      memcpy(&a, r + j, sizeof a);
+      memcpy(&b, c + (size_t)j * (size_t)ldm, sizeof b);
+      diff |= a ^ b;
+    }
+    if (diff) return 0;
+  }
+  return 1;
+}
+
 static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
-                               double *z, lk_lcp_report *rep) {
+                               double *z, double *wout, lk_lcp_report *rep, lk_lcp_verified *v) {
   int n = p->n;
   dantzig D;
   memset(&D, 0, sizeof D);
@@ -577,10 +672,13 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   D.order = ws->ivec[2];
   D.fhead = ws->ivec[3];
   D.fnext = ws->ivec[4];
+  D.nzl = ws->ivec[5];
   D.F.ld = ws->nmax;
   D.F.L = ws->mat[0];
   D.F.d = ws->vec[6];
   D.F.tmp = ws->vec[7];
+  D.F.last = ws->ivec[6];
+  D.F.has_last = 0;
   D.F.k = 0;
   D.Ainv = ws->mat[0];
   D.lda = ws->nmax;
@@ -589,23 +687,29 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   D.max_pivots = o->max_pivots > 0 ? o->max_pivots : 1000 + 100 * n;
 
   /* Symmetry is what lets rows of M stand for its columns (and the
-   * frictionless clamped block be factored as L D L^T). */
-  double mmax = 0.0, dmax = 0.0, qmax = 0.0;
+   * frictionless clamped block be factored as L D L^T): |M_ij - M_ji| <=
+   * 1e-10 max |M|. Exact symmetry (what a Delassus matrix assembled by
+   * halves has) is checked first, without the largest entry, which only
+   * pivoting needs. */
+  double dmax = 0.0, qmax = 0.0;
+  D.mmax = -1.0;
+  if (!bitwise_symmetric(D.M, D.ldm, n)) {
+    double asym = 0.0;
+    for (int i = 0; i < n; i++) {
+      const double *r = row(&D, i), *c = D.M + i;
+      size_t ldm = (size_t)D.ldm;
+      for (int j = 0; j < i; j++) asym = lk_maxd(asym, fabs(r[j] - c[(size_t)j * ldm]));
+    }
+    D.mmax = matrix_max(&D);
+    if (asym > 1e-10 * D.mmax) {
+      rep->detail = "Dantzig needs a symmetric M (use Lemke)";
+      return LK_UNSUPPORTED;
+    }
+  }
   for (int i = 0; i < n; i++) {
-    const double *r = row(&D, i);
-    for (int j = 0; j < n; j++) mmax = lk_maxd(mmax, fabs(r[j]));
-    dmax = lk_maxd(dmax, fabs(r[i]));
+    dmax = lk_maxd(dmax, fabs(row(&D, i)[i]));
     qmax = lk_maxd(qmax, fabs(p->q[i]));
   }
-  for (int i = 0; i < n; i++) {
-    const double *r = row(&D, i);
-    for (int j = 0; j < i; j++)
-      if (fabs(r[j] - D.M[(size_t)j * (size_t)D.ldm + (size_t)i]) > 1e-10 * mmax) {
-        rep->detail = "Dantzig needs a symmetric M (use Lemke)";
-        return LK_UNSUPPORTED;
-      }
-  }
-  D.mmax = mmax;
   D.piv_scale = dmax > 0 ? dmax : 1.0;
   int nfind = 0, k = 0;
   for (int i = 0; i < n; i++) D.fhead[i] = D.fnext[i] = -1;
@@ -617,14 +721,6 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     nfind++;
   }
   D.general = nfind > 0;
-  /* Drive order: free rows, then the other constant-bound rows, then
-   * friction rows (their normals are known by then). */
-  for (int pass = 0; pass < 3; pass++)
-    for (int i = 0; i < n; i++) {
-      int f = lk_lcp_fidx(p, i) >= 0;
-      int fr = !f && isinf(lk_lcp_lo(p, i)) && isinf(lk_lcp_hi(p, i));
-      if ((pass == 0 && fr) || (pass == 1 && !fr && !f) || (pass == 2 && f)) D.order[k++] = i;
-    }
   for (int i = 0; i < n; i++) {
     D.lo[i] = lk_lcp_lo(p, i);
     D.hi[i] = lk_lcp_hi(p, i);
@@ -634,7 +730,18 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   }
 
   rep->warm = LK_LCP_COLD;
-  if (o->basis_in) {
+  int fast = o->basis_in && !D.general && warm_factor(&D, o->basis_in);
+  /* Drive order (not needed by an exact warm start): free rows, then the
+   * other constant-bound rows, then friction rows (their normals are known
+   * by then). */
+  if (!fast)
+    for (int pass = 0; pass < 3; pass++)
+      for (int i = 0; i < n; i++) {
+        int f = lk_lcp_fidx(p, i) >= 0;
+        int fr = !f && isinf(lk_lcp_lo(p, i)) && isinf(lk_lcp_hi(p, i));
+        if ((pass == 0 && fr) || (pass == 1 && !fr && !f) || (pass == 2 && f)) D.order[k++] = i;
+      }
+  if (o->basis_in && !fast) {
     /* Normals first, so that their friction rows find them clamped. */
     for (int a = 0; a < n; a++) {
       int i = D.order[a];
@@ -655,6 +762,21 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     }
   }
   D.wtol = 1e-13 * (1.0 + qmax);
+  if (fast && warm_exact(&D, o, wout, v)) {
+    /* The guess was the solution: no pivot, and the check is made. */
+    rep->warm = LK_LCP_WARM_EXACT;
+    rep->passes = 1;
+    rep->pivots = 0;
+    rep->detail = "solved";
+    if (o->basis_out) write_basis(&D, o->basis_out);
+    return LK_OK;
+  }
+  if (fast)
+    for (int pass = 0; pass < 3; pass++)
+      for (int i = 0; i < n; i++) {
+        int fr = isinf(D.lo[i]) && isinf(D.hi[i]); /* no friction rows here */
+        if ((pass == 0 && fr) || (pass == 1 && !fr)) D.order[k++] = i;
+      }
   full_w(&D);
 
   lk_status s = LK_OK;
@@ -669,8 +791,15 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     s = drive_undriven(&D);
     if (s != LK_OK) break;
     solve_c(&D, 2);
-    double scale, res = lk_lcp_residual_scaled(p, z, NULL, D.w, &scale);
-    if (res <= 0.1 * o->tol * scale) break;
+    /* Into the caller's w: when it passes, this is the final check (the
+     * next pass, if any, recomputes D.w). */
+    double scale, res = lk_lcp_residual_scaled(p, z, NULL, wout, &scale);
+    if (res <= 0.1 * o->tol * scale) {
+      v->done = 1;
+      v->residual = res;
+      v->scale = scale;
+      break;
+    }
   }
   if (passes > o->max_passes) {
     passes = o->max_passes;
@@ -704,7 +833,8 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
       lo.basis_in = ws->bvec[1];
       lk_lcp_report lr;
       memset(&lr, 0, sizeof lr);
-      lk_status ls = lk_lcp_lemke->solve(p, &lo, ws, z, &lr);
+      v->done = 0;
+      lk_status ls = lk_lcp_lemke->solve(p, &lo, ws, z, wout, &lr, v);
       rep->pivots += lr.pivots;
       rep->restarts = lr.restarts;
       rep->ray_certified = lr.ray_certified;

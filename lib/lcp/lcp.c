@@ -72,11 +72,12 @@ lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
   if (ldm < n)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "leading dimension %d < n = %d", ldm, n);
   for (int i = 0; i < n; i++) {
-    if (!lk_all_finite(p->M + (size_t)i * (size_t)ldm, (size_t)n))
+    if (!lk_lcp_finite(p->M + (size_t)i * (size_t)ldm, n))
       return lk_error_set(err, LK_NON_FINITE, "row %d of M is not finite", i);
   }
-  for (int i = 0; i < n; i++)
-    if (!isfinite(p->q[i])) return lk_error_set(err, LK_NON_FINITE, "q[%d] is not finite", i);
+  if (!lk_lcp_finite(p->q, n))
+    for (int i = 0; i < n; i++)
+      if (!isfinite(p->q[i])) return lk_error_set(err, LK_NON_FINITE, "q[%d] is not finite", i);
   if (p->findex && !p->mu)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "findex given without mu");
   for (int i = 0; i < n; i++) {
@@ -147,16 +148,24 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
       if (o->basis_in[i] > LK_LCP_UPPER) return finish(r, LK_INVALID_ARGUMENT, "bad basis_in state");
   }
 
-  s = type->solve(p, o, ws, z, r);
+  lk_lcp_verified v = {0, INFINITY, 1.0};
+  s = type->solve(p, o, ws, z, w, r, &v);
   if (!r->detail) r->detail = "";
 
   /* Whatever the solver says, the answer is what the check measures. */
-  if (!lk_all_finite(z, (size_t)n)) {
+  if (!lk_lcp_finite(z, n)) {
     for (int i = 0; i < n; i++) z[i] = 0.0;
     if (s == LK_OK) s = LK_NON_FINITE;
+    v.done = 0;
   }
   double scale;
-  r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  if (v.done) {
+    /* The solver's own last step was this very computation. */
+    r->residual = v.residual;
+    scale = v.scale;
+  } else {
+    r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  }
   if (!isfinite(r->residual)) {
     /* Finite input and finite z can still overflow M z + q. */
     for (int i = 0; i < n; i++) z[i] = 0.0;

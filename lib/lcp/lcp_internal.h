@@ -7,14 +7,25 @@
 #include "core/internal.h"
 #include "linkage/lcp.h"
 
+/* The final check of a solve, when the solver made it itself: its very
+ * last act on z was residual = lk_lcp_residual_scaled(p, z, NULL, w,
+ * &scale) into the caller's w, exactly what lk_lcp_solve would compute
+ * next, so that it is computed once. */
+typedef struct {
+  int done;
+  double residual, scale;
+} lk_lcp_verified;
+
 /* A solver fills z (finite) and the report's solver-specific fields
  * (pivots, warm, restarts, passes, ray_certified, detail) and returns its
  * status; lk_lcp_solve then recomputes w = M z + q, measures the residual
- * and refuses success above the tolerance. The problem has been checked. */
+ * (unless v->done says the solver just did, see lk_lcp_verified) and
+ * refuses success above the tolerance. w is the caller's, for that final
+ * check only. The problem has been checked; v->done is 0 on entry. */
 struct lk_lcp_solver {
   const char *name;
   lk_status (*solve)(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
-                     double *z, lk_lcp_report *r);
+                     double *z, double *w, lk_lcp_report *r, lk_lcp_verified *v);
 };
 
 /* Scratch shared by the solvers (one solve at a time uses it): three
@@ -31,6 +42,93 @@ struct lk_lcp_workspace {
 /* max/min for finite values: libm's fmax is a call (NaN rules), too slow
  * in the inner loops of small solves. Callers keep NaN out. */
 static inline double lk_maxd(double a, double b) { return a > b ? a : b; }
+
+/* Inner-loop kernels of the solvers. Unrolled by four with independent
+ * accumulators (which compilers turn into packed operations); the order of
+ * the operations depends only on n, so results are reproducible bit for
+ * bit, whatever the memory the operands live in. */
+
+/* a . b over n entries. */
+static inline double lk_lcp_dot(const double *restrict a, const double *restrict b, int n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += a[i] * b[i];
+    s1 += a[i + 1] * b[i + 1];
+    s2 += a[i + 2] * b[i + 2];
+    s3 += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; i++) s0 += a[i] * b[i];
+  return (s0 + s1) + (s2 + s3);
+}
+
+/* sum |a_i b_i| over n entries (a loop of its own: compilers vectorize it
+ * alone, not fused with lk_lcp_dot's). */
+static inline double lk_lcp_dot_abs(const double *restrict a, const double *restrict b, int n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += fabs(a[i] * b[i]);
+    s1 += fabs(a[i + 1] * b[i + 1]);
+    s2 += fabs(a[i + 2] * b[i + 2]);
+    s3 += fabs(a[i + 3] * b[i + 3]);
+  }
+  for (; i < n; i++) s0 += fabs(a[i] * b[i]);
+  return (s0 + s1) + (s2 + s3);
+}
+
+/* y += alpha x over n entries. */
+static inline void lk_lcp_axpy(double *restrict y, double alpha, const double *restrict x, int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    y[i] += alpha * x[i];
+    y[i + 1] += alpha * x[i + 1];
+    y[i + 2] += alpha * x[i + 2];
+    y[i + 3] += alpha * x[i + 3];
+  }
+  for (; i < n; i++) y[i] += alpha * x[i];
+}
+
+/* x *= alpha over n entries. */
+static inline void lk_lcp_scale(double *restrict x, double alpha, int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    x[i] *= alpha;
+    x[i + 1] *= alpha;
+    x[i + 2] *= alpha;
+    x[i + 3] *= alpha;
+  }
+  for (; i < n; i++) x[i] *= alpha;
+}
+
+/* y -= c0 x0 + c1 x1 + c2 x2 + c3 x3 over n entries (a rank-4 update). */
+static inline void lk_lcp_axpy4(double *restrict y, double c0, const double *restrict x0,
+                                double c1, const double *restrict x1, double c2,
+                                const double *restrict x2, double c3, const double *restrict x3,
+                                int n) {
+  int i = 0;
+  for (; i + 2 <= n; i += 2) {
+    y[i] -= (c0 * x0[i] + c1 * x1[i]) + (c2 * x2[i] + c3 * x3[i]);
+    y[i + 1] -= (c0 * x0[i + 1] + c1 * x1[i + 1]) + (c2 * x2[i + 1] + c3 * x3[i + 1]);
+  }
+  for (; i < n; i++) y[i] -= (c0 * x0[i] + c1 * x1[i]) + (c2 * x2[i] + c3 * x3[i]);
+}
+
+/* Whether all n entries are finite, without a branch an entry: x * 0 is
+ * +-0 for a finite x and NaN for an infinite or NaN one, and NaN survives
+ * any sum. */
+static inline int lk_lcp_finite(const double *restrict x, int n) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += x[i] * 0.0;
+    s1 += x[i + 1] * 0.0;
+    s2 += x[i + 2] * 0.0;
+    s3 += x[i + 3] * 0.0;
+  }
+  for (; i < n; i++) s0 += x[i] * 0.0;
+  return (s0 + s1) + (s2 + s3) == 0.0;
+}
 
 static inline int lk_lcp_ldm(const lk_lcp *p) { return p->ldm > 0 ? p->ldm : p->n; }
 
@@ -82,6 +180,9 @@ typedef struct {
   double *L;   /* ld x ld */
   double *d;   /* ld: the diagonal of D */
   double *tmp; /* ld: scratch */
+  int *last;   /* ld: after lk_ldlt_factor, the last row where each column
+                  of L may be nonzero (the solves stop there) */
+  int has_last; /* last is valid: no append or remove since the factor */
 } lk_ldlt;
 
 /* Append row/column k: b = the k entries coupling it to the current rows,
@@ -91,6 +192,15 @@ int lk_ldlt_append(lk_ldlt *f, const double *b, double djj, double tol);
 /* Remove row/column p (0 <= p < k): a positive rank-one update of the
  * trailing block, then the shift. O(k^2). */
 void lk_ldlt_remove(lk_ldlt *f, int p);
+/* Factor the principal block of the symmetric row-major M (leading
+ * dimension ldm) on rows idx[0..k), in that order, into an empty f: the
+ * factor n appends would build, in one right-looking elimination whose
+ * work follows the block's profile. The pivot of row idx[j] must exceed
+ * rel * max(|M_jj|, floor_) (the test lk_ldlt_append makes); at the first
+ * that does not, stops with f the factor of the rows before it and
+ * returns their number. Returns k on success. */
+int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
+                   double floor_);
 /* x <- (L D L^T)^-1 x. O(k^2). */
 void lk_ldlt_solve(const lk_ldlt *f, double *x);
 
@@ -99,6 +209,9 @@ void lk_ldlt_solve(const lk_ldlt *f, double *x);
  * partial pivoting. Returns 0 when a pivot falls under 1e-13 of the
  * largest entry (singular for this purpose). dense.c */
 int lk_lcp_lu_solve(double *A, int ld, int k, double *b);
+/* The same, and on failure *fail (if given) = the column whose pivot
+ * failed: it depends (to that tolerance) on the columns before it. */
+int lk_lcp_lu_solve_at(double *A, int ld, int k, double *b, int *fail);
 
 /* The standard LCP equivalent to a boxed one with friction-index rows
  * (expand.c), for Lemke. Variables (and their rows) of the expansion: */

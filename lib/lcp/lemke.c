@@ -52,6 +52,7 @@ typedef struct {
   int *cand;
   int *perm;
   int k, z0slot;
+  int anyneg; /* some row has kind K_NEG (else every sign is +1) */
   int pivots, max_pivots;
   double pivot_tol;
   int ray_entering; /* entering variable at the last ray */
@@ -80,7 +81,12 @@ static inline int restricted_slot(const lemke *L, int r) { return L->rslot[r]; }
 static void column_u(const lemke *L, int s, double *out) {
   double ss = -sgn(L, s);
   const double *Ms = L->M + s;
-  for (int i = 0; i < L->n; i++) out[i] = ss * sgn(L, i) * Ms[(size_t)i * (size_t)L->ldm];
+  size_t ldm = (size_t)L->ldm;
+  if (!L->anyneg) {
+    for (int i = 0; i < L->n; i++) out[i] = -Ms[(size_t)i * ldm];
+    return;
+  }
+  for (int i = 0; i < L->n; i++) out[i] = ss * sgn(L, i) * Ms[(size_t)i * ldm];
 }
 
 /* out = B^-1 a. */
@@ -88,11 +94,16 @@ static void binv_apply(lemke *L, const double *a, double *out) {
   int n = L->n, k = L->k;
   double *g = L->gat;
   for (int c = 0; c < k; c++) g[c] = a[L->rlist[c]];
-  for (int r = 0; r < n; r++) {
-    const double *u = L->U + (size_t)r * (size_t)L->ldu;
-    double s = 0.0;
-    for (int c = 0; c < k; c++) s += u[c] * g[c];
-    out[r] = s;
+  size_t ldu = (size_t)L->ldu;
+  if (k < 8) { /* short rows: in index order, no partial sums */
+    for (int r = 0; r < n; r++) {
+      const double *u = L->U + (size_t)r * ldu;
+      double s = 0.0;
+      for (int c = 0; c < k; c++) s += u[c] * g[c];
+      out[r] = s;
+    }
+  } else {
+    for (int r = 0; r < n; r++) out[r] = lk_lcp_dot(L->U + (size_t)r * ldu, g, k);
   }
   for (int i = 0; i < n; i++)
     if (L->wslot[i] >= 0) out[L->wslot[i]] += a[i];
@@ -130,8 +141,7 @@ static void pivot(lemke *L, int r, int entering) {
   for (int i = 0; i < n; i++) {
     double f = L->abar[i];
     if (i == r || f == 0.0) continue;
-    double *ui = L->U + (size_t)i * ldu;
-    for (int c = 0; c < k; c++) ui[c] -= f * ur[c];
+    lk_lcp_axpy(L->U + (size_t)i * ldu, -f, ur, k);
     L->qbar[i] -= f * qr;
   }
   if (entering < n) {
@@ -179,17 +189,20 @@ static int lex_pick(const lemke *L, int ncand) {
 /* Minimum ratio test for the column in abar; -1 when nothing blocks (a ray). */
 static int ratio_test(lemke *L) {
   int n = L->n;
-  double amax = 0.0;
-  for (int r = 0; r < n; r++) amax = lk_maxd(amax, fabs(L->abar[r]));
+  double amax = 0.0, qmax = 0.0;
+  for (int r = 0; r < n; r++) {
+    amax = lk_maxd(amax, fabs(L->abar[r]));
+    if (restricted_slot(L, r)) qmax = lk_maxd(qmax, fabs(L->qbar[r]));
+  }
   if (!(amax > 1e-300) || !isfinite(amax)) return -1;
   /* Basic values at rounding level of the largest are degenerate zeros:
    * telling them apart from exact zeros would let rounding noise choose
    * among degenerate ties, which only the lexicographic rule may do. */
-  double qmax = 0.0;
-  for (int r = 0; r < n; r++)
-    if (restricted_slot(L, r)) qmax = lk_maxd(qmax, fabs(L->qbar[r]));
   double ztol = 1e-12 * qmax;
   double ptol = L->pivot_tol * amax, tmin = INFINITY, apos = 0.0, qs = 0.0;
+  /* The rows that block and their ratios (perm, y), for the tie pass. */
+  int *rows = L->perm, nb = 0;
+  double *ratio = L->y;
   for (int r = 0; r < n; r++) {
     double a = L->abar[r];
     if (a <= ptol || !restricted_slot(L, r)) continue;
@@ -197,16 +210,17 @@ static int ratio_test(lemke *L) {
     if (t < tmin) tmin = t;
     apos = lk_maxd(apos, a);
     qs = lk_maxd(qs, fabs(L->qbar[r]));
+    rows[nb] = r;
+    ratio[nb++] = t;
   }
   if (tmin == INFINITY) return -1;
   /* Near-ties: a choice among them leaves others infeasible by at most
    * 1e-12 of the data's size, which the final refinement absorbs. */
   double tie = 1e-12 * lk_maxd(tmin, qs / apos);
   int ncand = 0;
-  for (int r = 0; r < n; r++) {
-    double a = L->abar[r];
-    if (a <= ptol || !restricted_slot(L, r)) continue;
-    if ((L->qbar[r] > ztol ? L->qbar[r] : 0.0) / a <= tmin + tie) {
+  for (int b = 0; b < nb; b++) {
+    if (ratio[b] <= tmin + tie) {
+      int r = rows[b];
       if (r == L->z0slot) return r; /* z0 leaving ends the path: prefer it */
       L->cand[ncand++] = r;
     }
@@ -495,10 +509,12 @@ static int guessed_basic(const lemke *L, const unsigned char *g, int i) {
   return g[i] == LK_LCP_BASIC;
 }
 
-/* Warm start, fast path: solve the guessed complementary basis directly
- * and accept it if the result passes the full residual check. */
-static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
-                       const unsigned char *g, double *z) {
+/* The basic solution of the complementary basis whose basic u are those
+ * g guesses (guessed_basic), solved directly by LU of its principal block
+ * of M': u (n entries, 0 off the block). Returns 0 if the block is
+ * singular, with *dependent (if given) a variable whose column depends on
+ * the others', or -1. */
+static int solve_direct(lemke *L, const unsigned char *g, double *u, int *dependent) {
   int n = L->n, k = 0;
   int *idx = L->perm;
   for (int i = 0; i < n; i++)
@@ -510,16 +526,118 @@ static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
     for (int b = 0; b < k; b++) L->lu[(size_t)a * L->ldu + b] = sgn(L, i) * sgn(L, idx[b]) * row[idx[b]];
     rhs[a] = -L->qp[i];
   }
-  if (!lk_lcp_lu_solve(L->lu, L->ldu, k, rhs)) return 0;
-  for (int j = 0; j < n; j++) L->zc[j] = L->c[j];
-  for (int a = 0; a < k; a++) {
-    int j = idx[a];
-    if (restricted_row(L, j) && rhs[a] < 0.0) return 0;
-    L->zc[j] += sgn(L, j) * rhs[a];
+  int bad;
+  if (!lk_lcp_lu_solve_at(L->lu, L->ldu, k, rhs, &bad)) {
+    if (dependent) *dependent = bad >= 0 ? idx[bad] : -1;
+    return 0;
+  }
+  for (int j = 0; j < n; j++) u[j] = 0.0;
+  for (int a = 0; a < k; a++) u[idx[a]] = rhs[a];
+  return 1;
+}
+
+/* Measure z (the solve's final check, into the caller's w): 1 and v set
+ * when its relative residual is at most tol. */
+static int accept(const lk_lcp *p, double tol, const double *z, double *w, lk_lcp_verified *v) {
+  double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  if (!(res <= tol * scale)) return 0;
+  v->done = 1;
+  v->residual = res;
+  v->scale = scale;
+  return 1;
+}
+
+/* Warm start, fast path: solve the guessed complementary basis directly
+ * and accept it if the result passes the full residual check. */
+static int warm_direct(lemke *L, const lk_lcp *p, const lk_lcp_options *o,
+                       const unsigned char *g, double *z, double *w, lk_lcp_verified *v) {
+  int n = L->n;
+  double *u = L->y;
+  if (!solve_direct(L, g, u, NULL)) return 0;
+  for (int j = 0; j < n; j++) {
+    if (restricted_row(L, j) && u[j] < 0.0) return 0;
+    L->zc[j] = L->c[j] + sgn(L, j) * u[j];
   }
   map_back(L, z);
-  double scale, res = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale);
-  return res <= o->tol * scale;
+  return accept(p, o->tol, z, w, v);
+}
+
+/* The end of a path, checked (into the caller's w, the final check when
+ * it passes). What extract() computed can fail the check in two ways.
+ * The explicit inverse updated over the path drifts when a basis on the
+ * way was nearly singular, and its refinement then does not converge;
+ * the direct solution of the same basis (LU of its principal block) does.
+ * And a path can end in a basis that is itself numerically singular:
+ * degenerate contact problems have pairs of columns that agree to rounding
+ * (two contacts on one edge of a body, and a friction direction along that
+ * edge, give the same wrench), the last ratio tests, made with an inverse
+ * of condition 1e9 or worse, let a basic variable come out slightly
+ * negative, and clipping it leaves a residual of its value times its
+ * column, above the tolerance though the problem is well posed. So: the
+ * direct solution of the basis; while it fails the check, a principal
+ * pivot, one row at a time (the most negative basic u leaves the basis
+ * and its twin takes its share, else the nonbasic row with the most
+ * negative w' enters), and the direct solution again, a few rounds.
+ * Returns 1 when z passes a tenth of the tolerance; 0 with z as extract()
+ * left it. */
+static int finish_path(lemke *L, const lk_lcp *p, const lk_lcp_options *o, double *z, double *w,
+                       lk_lcp_verified *v) {
+  /* A tenth of the tolerance, as Dantzig's passes aim: a path that ends
+   * near the tolerance ended in such a basis too. (Below the tolerance,
+   * extract()'s solution remains the answer when no repair does better.) */
+  double tol = 0.1 * o->tol;
+  if (accept(p, tol, z, w, v)) return 1;
+  int n = L->n;
+  unsigned char *g = L->guess;
+  double *u = L->y, *wp = L->col;
+  double qmax = 0.0;
+  for (int j = 0; j < n; j++) {
+    g[j] = L->uslot[j] >= 0 ? LK_LCP_BASIC : LK_LCP_LOWER;
+    qmax = lk_maxd(qmax, fabs(L->qp[j]));
+  }
+  for (int round = 0; round < 8; round++) {
+    int dep;
+    if (!solve_direct(L, g, u, &dep)) {
+      /* A singular basis: the variable whose column depends on the others
+       * leaves (its w enters), if it may. */
+      if (dep < 0 || !restricted_row(L, dep)) break;
+      g[dep] = LK_LCP_LOWER;
+      continue;
+    }
+    double umax = 0.0;
+    for (int j = 0; j < n; j++) {
+      double uj = restricted_row(L, j) && u[j] < 0.0 ? 0.0 : u[j];
+      L->zc[j] = L->c[j] + sgn(L, j) * uj;
+      umax = lk_maxd(umax, fabs(u[j]));
+    }
+    map_back(L, z);
+    if (accept(p, tol, z, w, v)) {
+      /* The basis is the direct solution's (write_basis reads uslot). */
+      for (int j = 0; j < n; j++) L->uslot[j] = guessed_basic(L, g, j) ? 0 : -1;
+      return 1;
+    }
+    for (int i = 0; i < n; i++) {
+      const double *row = L->M + (size_t)i * (size_t)L->ldm;
+      double s = 0.0;
+      for (int j = 0; j < n; j++)
+        if (u[j] != 0.0) s += sgn(L, j) * row[j] * u[j];
+      wp[i] = L->qp[i] + sgn(L, i) * s;
+    }
+    /* Violations at rounding level of the data are not worth a pivot. */
+    double eps_u = 1e-13 * umax, eps_w = 1e-13 * qmax, wv = 0.0;
+    int worst = -1, enter = 0;
+    for (int j = 0; j < n; j++)
+      if (restricted_row(L, j) && guessed_basic(L, g, j) && -u[j] > eps_u && -u[j] > wv)
+        wv = -u[j], worst = j;
+    if (worst < 0)
+      for (int j = 0; j < n; j++)
+        if (restricted_row(L, j) && !guessed_basic(L, g, j) && -wp[j] > eps_w && -wp[j] > wv)
+          wv = -wp[j], worst = j, enter = 1;
+    if (worst < 0) break;
+    g[worst] = enter ? LK_LCP_BASIC : LK_LCP_LOWER;
+  }
+  extract(L, z, 0);
+  return 0;
 }
 
 /* Warm start, pivoting path: the guessed z's enter the basis in place of
@@ -642,7 +760,7 @@ static void classify(double lo, double hi, unsigned char *kind, double *c) {
 }
 
 static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
-                             double *z, lk_lcp_report *rep) {
+                             double *z, double *w, lk_lcp_report *rep, lk_lcp_verified *chk) {
   int n0 = p->n;
   lemke L;
   memset(&L, 0, sizeof L);
@@ -714,7 +832,10 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
   }
   const double *q = n == n0 ? p->q : L.qp;
   int any_offset = 0;
-  for (int i = 0; i < n; i++) any_offset |= L.c[i] != 0.0;
+  for (int i = 0; i < n; i++) {
+    any_offset |= L.c[i] != 0.0;
+    L.anyneg |= kind[i] == K_NEG;
+  }
   for (int i = 0; i < n; i++) {
     const double *row = L.M + (size_t)i * (size_t)L.ldm;
     double s = q[i];
@@ -736,7 +857,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
 
   rep->warm = LK_LCP_COLD;
   if (o->basis_in) {
-    if (warm_direct(&L, p, o, guess, z)) {
+    if (warm_direct(&L, p, o, guess, z, w, chk)) {
       rep->warm = LK_LCP_WARM_EXACT;
       rep->detail = "the warm-start basis was the solution";
       if (o->basis_out) {
@@ -753,6 +874,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
         rep->pivots = L.pivots;
         rep->detail = "solved from the warm-start basis";
         extract(&L, z, 2);
+        finish_path(&L, p, o, z, w, chk);
         if (o->basis_out) write_basis(&L, z, o->basis_out);
         return LK_OK;
       }
@@ -771,7 +893,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     lk_status s;
     if (a == 1) {
       for (int i = 0; i < n; i++) all[i] = LK_LCP_BASIC;
-      if (warm_direct(&L, p, o, all, z)) {
+      if (warm_direct(&L, p, o, all, z, w, chk)) {
         rep->restarts = 1;
         rep->detail = "solved from the all-basic start after a ray";
         if (o->basis_out) {
@@ -797,6 +919,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     rep->pivots = L.pivots;
     if (res == RUN_SOLVED) {
       extract(&L, z, 2);
+      finish_path(&L, p, o, z, w, chk);
       if (o->basis_out) write_basis(&L, z, o->basis_out);
       rep->detail = a == 0 ? "solved" : "solved after restarting with another covering vector";
       return LK_OK;

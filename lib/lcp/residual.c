@@ -13,11 +13,19 @@ double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
   double res = 0.0, sc = 0.0;
   for (int i = 0; i < n; i++) {
     const double *row = p->M + (size_t)i * (size_t)ldm;
-    double s = p->q[i], mag = 0.0;
-    for (int j = 0; j < n; j++) {
-      double t = row[j] * z[j];
-      s += t;
-      mag += fabs(t);
+    double s, mag;
+    if (n < 8) { /* tiny rows: one fused pass */
+      double t = 0.0, m = 0.0;
+      for (int j = 0; j < n; j++) {
+        double x = row[j] * z[j];
+        t += x;
+        m += fabs(x);
+      }
+      s = p->q[i] + t;
+      mag = m;
+    } else {
+      s = p->q[i] + lk_lcp_dot(row, z, n);
+      mag = lk_lcp_dot_abs(row, z, n);
     }
     if (w_out) w_out[i] = s;
     double lo, hi;

@@ -245,18 +245,27 @@ static lk_status solve_lemke(island *is, int pyramid, lk_lcp_report *rep) {
   int nx = is->nx;
   const double *A = sd->A;
   double *Ax = sd->Ax;
-  /* P^T A P: each expanded variable maps to at most two rows. */
+  /* P^T A P: each expanded variable maps to at most two rows. (The maps
+   * in restrict locals, so that the loop keeps them in registers; the sums
+   * are those of the plain loop, term for term.) */
+  const int *restrict xr1 = sd->xr1, *restrict xr2 = sd->xr2;
+  const double *restrict xc1 = sd->xc1, *restrict xc2 = sd->xc2;
   for (int u = 0; u < nx; u++) {
-    int ur[2] = {sd->xr1[u], sd->xr2[u]};
-    double uc[2] = {sd->xc1[u], sd->xc2[u]};
-    double *Au = Ax + (size_t)u * nx;
+    int ur[2] = {xr1[u], xr2[u]};
+    double uc[2] = {xc1[u], xc2[u]};
+    double *restrict Au = Ax + (size_t)u * nx;
+    const double *A0 = ur[0] >= 0 ? A + (size_t)ur[0] * n : NULL;
+    const double *A1 = ur[1] >= 0 ? A + (size_t)ur[1] * n : NULL;
     for (int v = 0; v < nx; v++) {
+      int r1 = xr1[v], r2 = xr2[v];
       double s = 0;
-      for (int a = 0; a < 2; a++) {
-        if (ur[a] < 0) continue;
-        const double *Ar = A + (size_t)ur[a] * n;
-        if (sd->xr1[v] >= 0) s += uc[a] * sd->xc1[v] * Ar[sd->xr1[v]];
-        if (sd->xr2[v] >= 0) s += uc[a] * sd->xc2[v] * Ar[sd->xr2[v]];
+      if (A0) {
+        if (r1 >= 0) s += uc[0] * xc1[v] * A0[r1];
+        if (r2 >= 0) s += uc[0] * xc2[v] * A0[r2];
+      }
+      if (A1) {
+        if (r1 >= 0) s += uc[1] * xc1[v] * A1[r1];
+        if (r2 >= 0) s += uc[1] * xc2[v] * A1[r2];
       }
       Au[v] = s;
     }

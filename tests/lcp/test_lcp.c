@@ -1051,6 +1051,207 @@ static void test_leading_dimension_and_determinism(void) {
   }
 }
 
+/* ------------------------------------------ warm exact fast path */
+
+/* A contact-like matrix: nb bodies in a column, each touching the next
+ * through r rows, so that rows of interfaces k and k+1 share body k+1: a
+ * block-tridiagonal A = J W J^T (PSD, singular when r > 6), plus a ridge.
+ * Interfaces' rows come in index order, as the contact layer lays them. */
+static int stack_matrix(lk_rng *rng, int nb, int r, double ridge, double *M, int ld) {
+  int n = nb * r, nd = 6 * nb;
+  static double J[NMAX * 6 * 12], W[6 * 12];
+  if (n > NMAX || nb > 12) return 0;
+  for (int d = 0; d < nd; d++) W[d] = lk_rng_uniform(rng, 0.5, 2.0);
+  for (int i = 0; i < n; i++) {
+    int k = i / r; /* interface k: body k-1 (the ground for k = 0) and body k */
+    for (int d = 0; d < nd; d++) J[i * nd + d] = 0;
+    for (int d = 0; d < 6; d++) {
+      J[i * nd + 6 * k + d] = lk_rng_normal(rng);
+      if (k > 0) J[i * nd + 6 * (k - 1) + d] = lk_rng_normal(rng);
+    }
+  }
+  double dmax = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double v = 0;
+      for (int d = 0; d < nd; d++) v += J[i * nd + d] * W[d] * J[j * nd + d];
+      M[i * ld + j] = v;
+    }
+  for (int i = 0; i < n; i++) dmax = fmax(dmax, M[i * ld + i]);
+  for (int i = 0; i < n; i++) M[i * ld + i] += ridge * dmax;
+  /* exactly symmetric, as the contact layer assembles it */
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++) M[j * ld + i] = M[i * ld + j];
+  return n;
+}
+
+/* Dantzig warm-started from the basis it ended in: one factor of the
+ * clamped set, one solve, one residual (the final check) and no pivot; the
+ * same answer as the cold solve, the residual the check measures on the
+ * returned z, bit-identical on repeats and through a leading dimension,
+ * and no allocation. Mixed (free), unilateral and boxed rows. */
+static void test_warm_exact_fast_path(void) {
+  static double M[NMAX * NMAX], Mp[NMAX * (NMAX + 3)], q[NMAX], lo[NMAX], hi[NMAX];
+  static double z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX], z3[NMAX], w3[NMAX];
+  static unsigned char basis[NMAX], guess[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 31);
+  int exact = 0, ncase = 0, upper = 0;
+  for (int t = 0; t < 120; t++) {
+    int n;
+    double zscale;
+    if (t % 3 == 2) {
+      /* 5-box stacks and 2-box ones, 12 rows an interface: singular but
+       * for the ridge (condition ~1e6). */
+      n = stack_matrix(&rng, t % 2 ? 5 : 2, 12, 1e-6, M, NMAX);
+      zscale = 1e-6;
+    } else {
+      n = t % 10 == 0 ? 150 : 3 + t % 40;
+      lk_gen_spd(&rng, n, 0.1, M, n);
+      zscale = 1e-12;
+    }
+    int ld = t % 3 == 2 ? NMAX : n;
+    for (int i = 0; i < n; i++) {
+      double u = lk_rng_uniform(&rng, 0, 1);
+      lo[i] = u < 0.4 ? -INFINITY : (u < 0.8 ? 0.0 : -0.05);
+      hi[i] = u < 0.8 ? INFINITY : 0.05;
+      q[i] = lk_rng_uniform(&rng, -1, 1);
+    }
+    lk_lcp p = dense(n, M, q);
+    p.ldm = ld;
+    p.lo = lo, p.hi = hi;
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_out = basis;
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, z1, w1, &r), lk_no_error);
+    memcpy(guess, basis, (size_t)n);
+    o.basis_in = guess;
+    o.basis_out = guess;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, z2, w2, &r), lk_no_error);
+    ncase++;
+    exact += r.warm == LK_LCP_WARM_EXACT;
+    LK_ASSERT_MSG(r.warm == LK_LCP_WARM_EXACT && r.pivots == 0, "t=%d n=%d: warm %d, %d pivots", t,
+                  n, r.warm, r.pivots);
+    LK_ASSERT_MSG(!memcmp(guess, basis, (size_t)n), "t=%d: the basis changed", t);
+    double zmax = 0;
+    for (int i = 0; i < n; i++) {
+      zmax = fmax(zmax, fabs(z1[i]));
+      upper += basis[i] == LK_LCP_UPPER;
+    }
+    LK_ASSERT_MSG(maxdiff(z1, z2, n) <= zscale * (1 + zmax), "t=%d n=%d: |z_warm - z_cold| = %.3g", t,
+                  n, maxdiff(z1, z2, n));
+    /* The residual reported is the check's, on the z returned, with the w
+     * returned = M z + q. */
+    LK_ASSERT_MSG(r.residual == lk_lcp_residual(&p, z2, NULL), "t=%d: residual %.17g vs %.17g", t,
+                  r.residual, lk_lcp_residual(&p, z2, NULL));
+    LK_ASSERT_MSG(r.residual_rel <= o.tol && lk_lcp_residual(&p, z2, w2) == r.residual,
+                  "t=%d: residual %.3g, with w %.3g", t, r.residual_rel, lk_lcp_residual(&p, z2, w2));
+    LK_ASSERT_MSG(box_violation(&p, z2) < 1e-11, "t=%d: violation %.3g", t, box_violation(&p, z2));
+    /* Bit for bit: again, and with another leading dimension. */
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, z3, w3, &r), lk_no_error);
+    LK_ASSERT_MSG(!memcmp(z2, z3, sizeof(double) * (size_t)n) && !memcmp(w2, w3, sizeof(double) * (size_t)n),
+                  "t=%d: same input, different output", t);
+    int ld2 = n + 3;
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < ld2; j++) Mp[i * ld2 + j] = j < n ? M[i * ld + j] : NAN;
+    lk_lcp pp = p;
+    pp.M = Mp, pp.ldm = ld2;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &pp, &o, z3, w3, &r), lk_no_error);
+    LK_ASSERT_MSG(!memcmp(z2, z3, sizeof(double) * (size_t)n) && !memcmp(w2, w3, sizeof(double) * (size_t)n),
+                  "t=%d: a leading dimension changed the result", t);
+    /* No allocation. */
+    lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+    lk_set_allocator(&a);
+    g_allocs = 0;
+    lk_status st = solve(lk_lcp_dantzig, &p, &o, z3, w3, &r);
+    size_t during = g_allocs;
+    lk_set_allocator(NULL);
+    LK_ASSERT_INT_EQ(st, LK_OK);
+    LK_ASSERT_INT_EQ(during, 0);
+  }
+  printf("  warm exact: %d/%d, %d rows at an upper bound\n", exact, ncase, upper);
+  LK_ASSERT_MSG(upper > 20, "few rows at an upper bound");
+
+  /* Every row guessed clamped on a rank-deficient PSD matrix: the block
+   * factor meets a dependent row, and the appends decide (as before). */
+  for (int t = 0; t < 20; t++) {
+    int n = 6 + t;
+    lk_gen_psd(&rng, n, n / 2, M, n);
+    lk_gen_q_solvable(&rng, n, M, n, 0.7, q, z3);
+    for (int i = 0; i < n; i++) guess[i] = LK_LCP_BASIC;
+    lk_lcp p = dense(n, M, q);
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_in = guess;
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, z2, w2, &r), lk_no_error);
+    LK_ASSERT_MSG(r.warm != LK_LCP_WARM_EXACT && r.warm != LK_LCP_COLD, "n=%d: warm %d", n, r.warm);
+    LK_ASSERT_MSG(std_residual(&p, z2) < 1e-10, "n=%d: residual %.3g", n, std_residual(&p, z2));
+    LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z1, w1, &r), lk_no_error);
+  }
+  /* A guess whose clamped z leaves its box, or whose bounded w has the
+   * wrong sign, is repaired by the passes. */
+  {
+    double Md[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2}, qd[3] = {1, -1, 1};
+    unsigned char g[3] = {LK_LCP_BASIC, LK_LCP_BASIC, LK_LCP_BASIC};
+    lk_lcp p = dense(3, Md, qd);
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_in = g;
+    lk_lcp_report r;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, z2, w2, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_REPAIRED);
+    LK_ASSERT_NEAR(z2[0], 0, 0);
+    LK_ASSERT_NEAR(z2[1], 0.5, 1e-15);
+    LK_ASSERT_NEAR(z2[2], 0, 0);
+    unsigned char g2[3] = {LK_LCP_LOWER, LK_LCP_LOWER, LK_LCP_LOWER};
+    o.basis_in = g2;
+    LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, z3, w3, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_REPAIRED);
+    LK_ASSERT_MSG(maxdiff(z2, z3, 3) < 1e-15, "repairs differ");
+  }
+}
+
+/* Lemke on two friction LCPs of bench/contact's arm scene (pyramid cones
+ * with 4 and 8 edges, in the contact layer's Stewart-Trinkle form) whose
+ * paths end in nearly singular bases: the end-of-path repair brings the
+ * residual to a tenth of the tolerance or below, cold and warm. */
+static void test_lemke_degenerate_contact_problems(void) {
+  static const struct {
+    const char *file, *basis;
+  } kCases[] = {
+      {"lcp/arm_pyramid4_degenerate.dat", "000000100000000000100000100000100000"},
+      {"lcp/arm_pyramid8_degenerate.dat",
+       "000000000010000000000000000000100000000010000000001000000000"},
+  };
+  for (int c = 0; c < 2; c++) {
+    lk_lcp_problem *prob = NULL;
+    lk_error err, *errp = &err;
+    LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data(kCases[c].file), &prob, &err), errp);
+    if (!prob) continue;
+    const lk_lcp *p = lk_lcp_problem_lcp(prob);
+    int n = p->n;
+    static double z[NMAX], w[NMAX];
+    static unsigned char g[NMAX];
+    LK_ASSERT_INT_EQ(n, (int)strlen(kCases[c].basis));
+    for (int i = 0; i < n; i++) g[i] = (unsigned char)(kCases[c].basis[i] - '0');
+    for (int warm = 0; warm < 2; warm++) {
+      lk_lcp_options o;
+      lk_lcp_options_default(&o);
+      if (warm) o.basis_in = g;
+      lk_lcp_report r;
+      lk_status s = solve(lk_lcp_lemke, p, &o, z, w, &r);
+      LK_ASSERT_MSG(s == LK_OK && r.residual_rel <= 0.1 * o.tol, "%s (%s): %s, residual %.3g: %s",
+                    kCases[c].file, warm ? "warm" : "cold", lk_status_name(s), r.residual_rel, r.detail);
+      LK_ASSERT_MSG(std_residual(p, z) < 1e-10, "%s: residual %.3g", kCases[c].file, std_residual(p, z));
+      LK_ASSERT_MSG(r.residual == lk_lcp_residual(p, z, w), "%s: the residual is not the check's",
+                    kCases[c].file);
+    }
+    lk_lcp_problem_free(prob);
+  }
+}
+
 static const lk_test tests[] = {
     {"textbook problems L1-L7 (L7 cycles without the lexicographic rule)", test_textbook_problems},
     {"degenerate problems: zeros in q, ties, zero rows", test_degenerate_problems},
@@ -1069,6 +1270,8 @@ static const lk_test tests[] = {
     {"warm starts", test_warm_starts},
     {"no allocation in a solve", test_no_allocation_in_a_solve},
     {"leading dimension and determinism", test_leading_dimension_and_determinism},
+    {"Dantzig's warm exact start: one factor, one solve, one check", test_warm_exact_fast_path},
+    {"Lemke on degenerate pyramid-cone contact problems", test_lemke_degenerate_contact_problems},
     {NULL, NULL},
 };
 

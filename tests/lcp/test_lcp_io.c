@@ -171,7 +171,7 @@ static void test_ldlt_updates(void) {
   lk_rng rng;
   lk_rng_seed(&rng, 17);
   lk_gen_spd(&rng, N, 0.1, A, N);
-  lk_ldlt f = {0, N, L, d, tmp};
+  lk_ldlt f = {0, N, L, d, tmp, NULL, 0};
   double worst = 0;
   for (int step = 0; step < 400; step++) {
     int j = lk_rng_int(&rng, N);
@@ -208,12 +208,109 @@ static void test_ldlt_updates(void) {
   LK_ASSERT_INT_EQ(f.k, 1);
 }
 
+/* The factor of a principal block in one elimination against the one n
+ * appends build, on banded and block-structured matrices (where the
+ * elimination follows the profile) and dense ones, contiguous and
+ * scattered row sets; then appends and removals on top of it; and the
+ * first dependent row of a rank-deficient block. */
+static void test_ldlt_block_factor(void) {
+  enum { N = 64 };
+  static double A[N * N], L1[N * N], L2[N * N], d1[N], d2[N], t1[N], t2[N], b[N], x1[N], x2[N];
+  static int last[N];
+  int idx[N];
+  lk_rng rng;
+  lk_rng_seed(&rng, 23);
+  double worst_d = 0, worst_x = 0, worst_r = 0;
+  for (int t = 0; t < 60; t++) {
+    int n = 8 + t % 57, band = t % 3 == 0 ? n : 1 + t % 13;
+    /* A = B B^T + I/10 with B banded (band 0: dense): banded SPD. */
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double v = 0;
+        for (int m = 0; m < n; m++) {
+          if (abs(i - m) > band || abs(j - m) > band) continue;
+          double bi = sin(1.0 + i * 7.0 + m * 3.0 + t), bj = sin(1.0 + j * 7.0 + m * 3.0 + t);
+          v += bi * bj;
+        }
+        A[i * N + j] = v + (i == j ? 0.1 : 0.0);
+      }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+      if (t % 2 == 0 || lk_rng_uniform(&rng, 0, 1) < 0.7) idx[k++] = i;
+    lk_ldlt f1 = {0, N, L1, d1, t1, last, 0}, f2 = {0, N, L2, d2, t2, NULL, 0};
+    LK_ASSERT_INT_EQ(lk_ldlt_factor(&f1, A, N, idx, k, 1e-11, 1.0), k);
+    LK_ASSERT_INT_EQ(f1.k, k);
+    for (int j = 0; j < k; j++) {
+      for (int c = 0; c < j; c++) b[c] = A[idx[j] * N + idx[c]];
+      LK_ASSERT_INT_EQ(lk_ldlt_append(&f2, b, A[idx[j] * N + idx[j]], 1e-11), 1);
+    }
+    for (int j = 0; j < k; j++) {
+      worst_d = fmax(worst_d, fabs(d1[j] - d2[j]) / d2[j]);
+      for (int i = j + 1; i < k; i++) {
+        double l1 = L1[j * N + i], l2 = L2[j * N + i];
+        LK_ASSERT_MSG(i <= last[j] || l1 == 0.0, "t=%d: L(%d,%d) = %g below the column's last", t, i, j,
+                      l1);
+        worst_d = fmax(worst_d, fabs(l1 - l2) / (1 + fabs(l2)));
+      }
+    }
+    for (int c = 0; c < k; c++) x1[c] = x2[c] = b[c] = lk_rng_uniform(&rng, -1, 1);
+    lk_ldlt_solve(&f1, x1); /* stops at each column's last */
+    lk_ldlt_solve(&f2, x2);
+    for (int c = 0; c < k; c++) worst_x = fmax(worst_x, fabs(x1[c] - x2[c]) / (1 + fabs(x2[c])));
+    /* Appends and removals keep working on the block factor. */
+    for (int step = 0; step < 10 && k > 1; step++) {
+      int p = lk_rng_int(&rng, k);
+      lk_ldlt_remove(&f1, p);
+      for (int c = p; c < k - 1; c++) idx[c] = idx[c + 1];
+      k--;
+      if (step % 2) {
+        int j = -1;
+        for (int i = 0; i < n && j < 0; i++) {
+          int in = 0;
+          for (int c = 0; c < k; c++) in |= idx[c] == i;
+          if (!in) j = i;
+        }
+        if (j < 0) continue;
+        for (int c = 0; c < k; c++) b[c] = A[j * N + idx[c]];
+        LK_ASSERT_INT_EQ(lk_ldlt_append(&f1, b, A[j * N + j], 1e-11), 1);
+        idx[k++] = j;
+      }
+      for (int c = 0; c < k; c++) x1[c] = b[c] = lk_rng_uniform(&rng, -1, 1);
+      lk_ldlt_solve(&f1, x1);
+      for (int a = 0; a < k; a++) {
+        double sum = 0;
+        for (int c = 0; c < k; c++) sum += A[idx[a] * N + idx[c]] * x1[c];
+        worst_r = fmax(worst_r, fabs(sum - b[a]));
+      }
+    }
+  }
+  LK_ASSERT_NEAR(worst_d, 0, 1e-11);
+  LK_ASSERT_NEAR(worst_x, 0, 1e-10);
+  LK_ASSERT_NEAR(worst_r, 0, 1e-10);
+  /* Rank 3 of 6: rows 0-2 independent, row 3 depends on them; the factor
+   * stops there, as the appends refuse it. */
+  lk_gen_psd(&rng, 6, 3, A, N);
+  for (int i = 0; i < 6; i++) idx[i] = i;
+  lk_ldlt f = {0, N, L1, d1, t1, last, 0};
+  LK_ASSERT_INT_EQ(lk_ldlt_factor(&f, A, N, idx, 6, 1e-11, 1.0), 3);
+  LK_ASSERT_INT_EQ(f.k, 3);
+  for (int c = 0; c < 3; c++) x1[c] = b[c] = 1.0 + c;
+  lk_ldlt_solve(&f, x1);
+  for (int a = 0; a < 3; a++) {
+    double sum = 0;
+    for (int c = 0; c < 3; c++) sum += A[a * N + c] * x1[c];
+    LK_ASSERT_NEAR(sum, b[a], 1e-9);
+  }
+  LK_ASSERT_INT_EQ(lk_ldlt_factor(&f, A, N, idx, 0, 1e-11, 1.0), 0);
+}
+
 static const lk_test tests[] = {
     {"YAML files", test_yaml_files},
     {"YAML errors point at the node", test_yaml_errors_point_at_the_node},
     {"Siconos' format, column-major", test_siconos_format},
     {"residual and checks", test_residual},
     {"L D L^T appends and removals", test_ldlt_updates},
+    {"L D L^T of a principal block in one elimination", test_ldlt_block_factor},
     {NULL, NULL},
 };
 
