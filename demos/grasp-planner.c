@@ -34,6 +34,7 @@ typedef struct {
   lk_vec3 approach; /* unit, object frame: from the object towards the palm */
   double roll, standoff;
   lk_transform pose; /* palm frame in the object frame */
+  lk_quat q;          /* its orientation, exactly as the CSV prints it */
   lk_grasp_trial_report r;
   lk_status st;
   char error[LK_ERROR_MESSAGE_MAX];
@@ -75,6 +76,11 @@ static void sample(candidate *c, int i, uint64_t seed, double smin, double smax,
   c->roll = 2 * LK_PI * uniform(&x);
   c->standoff = smin + (smax - smin) * uniform(&x);
   c->pose = palm_pose(c->approach, c->roll, c->standoff, com);
+  /* Keep the orientation as the unit quaternion the CSV prints (and its
+   * matrix): a pose read back from the CSV then repeats the trial bit for
+   * bit. */
+  c->q = lk_q_from_mat3(&c->pose.R);
+  c->pose.R = lk_q_to_mat3(c->q);
 }
 
 /* -------------------------------------------------------------- workers */
@@ -156,7 +162,7 @@ static int write_csv(const char *path, const candidate *c, int n) {
   for (int k = 0; k < n; k++) {
     const candidate *a = &c[k];
     const lk_grasp_trial_report *r = &a->r;
-    lk_quat q = lk_q_from_mat3(&a->pose.R);
+    lk_quat q = a->q;
     static const char *const phases[] = {"close", "release", "lift", "shake", "-"};
     fprintf(f, "%d,%d,%d,%s,%s,", k + 1, a->index, r->held,
             a->st ? "error" : lk_grasp_outcome_name(r->outcome), phases[r->lost_in]);
