@@ -210,7 +210,8 @@ typedef struct {
   double timestep;         /* s, > 0; default 0.001 */
   lk_vec3 gravity;         /* m/s^2; default (0, 0, -9.81) */
   lk_integrator integrator;
-  lk_solver_kind solver;   /* contact LCP solver; default Lemke */
+  lk_solver_kind solver;   /* contact LCP solver; default Dantzig (symmetric
+                              boxed form; Lemke takes what it cannot) */
   lk_cone friction_cone;   /* default circle */
   int cone_edges;          /* pyramid edges, >= 3; default 8 */
   lk_mix_rule friction_mix;/* how two materials' coefficients combine */

@@ -88,6 +88,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->w = LK_ARENA_ARRAY(a, double, ic);
   sd->zfix = LK_ARENA_ARRAY(a, double, ic);
   sd->adiag = LK_ARENA_ARRAY(a, double, ic);
+  sd->rw = LK_ARENA_ARRAY(a, double, ic);
   sd->findex = LK_ARENA_ARRAY(a, int, ic);
   sd->basis = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);

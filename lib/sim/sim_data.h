@@ -92,7 +92,7 @@ typedef struct {
 
   /* one island's LCP (capacity island_cap rows; Lemke expanded: xcap) */
   int island_cap, xcap;
-  double *A, *adiag, *b, *lo, *hi, *mu, *z, *w, *zfix;
+  double *A, *adiag, *b, *lo, *hi, *mu, *z, *w, *zfix, *rw;
   int *findex;
   unsigned char *basis;
   double *Ax, *qx, *lox, *hix, *zx, *wx;

@@ -125,6 +125,39 @@ static void build_base(island *is) {
   for (int i = 0; i < n; i++) sd->adiag[i] = sd->A[i * n + i];
 }
 
+/* Weights of the ridge that pick the trial's friction distribution. A
+ * friction row's weight is inversely proportional to its contact's normal
+ * impulse, so that the least-norm answer minimizes sum |f_i|^2 / f_n,i: on
+ * a flat contact set the friction is then shared in proportion to the
+ * normal forces, every contact at the same utilization, which is what
+ * sticks whenever the whole body can. The normal impulses are the last
+ * step's for persisting contacts (use_current: this solve's). */
+static void set_ridge_weights(island *is, int use_current) {
+  lk_sim_data *sd = is->sd;
+  int n = is->n, cnt = 0;
+  double mean = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    sd->rw[i] = 1;
+    if (R->kind != LK_ROW_FRICTION) continue;
+    double zn = use_current ? sd->z[sd->rowloc[R->normal]]
+                : (sd->cmem[R->cindex].valid ? sd->cmem[R->cindex].z[0] : -1);
+    sd->zfix[i] = zn; /* scratch: the load of this row's contact */
+    if (zn > 0) {
+      mean += zn;
+      cnt++;
+    }
+  }
+  if (cnt == 0) return;
+  mean /= cnt;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->kind != LK_ROW_FRICTION) continue;
+    double zn = sd->zfix[i];
+    sd->rw[i] = zn > 0 ? mean / fmax(zn, 1e-3 * mean) : 1;
+  }
+}
+
 /* The problem of one solve: A with this solve's diagonal, b = J v* + bias. */
 static void build_matrix(island *is) {
   lk_sim_data *sd = is->sd;
@@ -134,10 +167,10 @@ static void build_matrix(island *is) {
   /* The ridge selects among the many answers of the trial and the
    * fixed-normal pass (both convex); the full friction LCP is solved as
    * posed, where pivoting resolves degeneracy and accuracy matters. */
-  double ridge = (is->sticking || is->fixed ? RIDGE * dmax : 0) + is->cfm;
+  double ridge = is->sticking || is->fixed ? RIDGE * dmax : 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
-    sd->A[i * n + i] = sd->adiag[i] + ridge;
+    sd->A[i * n + i] = sd->adiag[i] + ridge * sd->rw[i] + is->cfm;
     sd->b[i] = R->jv + R->bias;
   }
 }
@@ -685,10 +718,8 @@ static int fixed_cuts(island *is, lk_sim_report *report) {
     lk_status st = lk_lcp_solve(lk_lcp_lemke, &p, &lo, sd->lcp, sd->zx, sd->wx, &rep);
     report->lcp_solves++;
     report->lcp_pivots += rep.pivots;
-    if (st) {
-      report->solver_failures++;
-      return 0;
-    }
+    /* An optional stage: its failure only means the friction LCP decides. */
+    if (st) return 0;
     report->lemke_solves++;
     int slides = 0;
     for (int k = 0; k < ncut; k++)
@@ -720,6 +751,7 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
   const lk_options *o = &is->m->opt;
   int n = is->n;
   build_base(is);
+  for (int i = 0; i < n; i++) sd->rw[i] = 1;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     int valid;
@@ -750,17 +782,33 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
    * If those impulses fit every friction bound, that is the answer; only
    * otherwise does some contact slip, and the full friction LCP decides
    * which (warm-started from the trial's basis). */
-  int has_friction = 0;
-  for (int i = 0; i < n && !has_friction; i++) {
-    lk_row_kind k = sd->row[is->rows[i]].kind;
-    has_friction = k == LK_ROW_FRICTION || k == LK_ROW_BOX;
+  int has_friction = 0, sliding = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) has_friction = 1;
+    if (R->ckind == LK_CONSTRAINT_CONTACT && R->crow == 0 &&
+        sd->cmem[R->cindex].valid && sd->cmem[R->cindex].state == LK_FRICTION_DYNAMIC)
+      sliding = 1;
   }
-  if (has_friction) {
+  /* While a contact of the island slides, "everything sticks" cannot be
+   * the answer: straight to the friction LCP, warm-started from the last
+   * step. The trial returns once every contact is static again. */
+  if (has_friction && !sliding) {
+    set_ridge_weights(is, 0);
     is->sticking = 1;
     lk_status st = solve_once(is, report);
-    is->sticking = 0;
     pass = 1;
     if (st == LK_OK && trial_feasible(is)) changed = 0;
+    if (changed && st == LK_OK) {
+      /* Weighted by this trial's own loads (a new contact set, or loads
+       * that moved): once more. */
+      set_ridge_weights(is, 1);
+      st = solve_once(is, report);
+      pass++;
+      if (st == LK_OK && trial_feasible(is)) changed = 0;
+    }
+    is->sticking = 0;
+    for (int i = 0; i < n; i++) sd->rw[i] = 1;
     for (int i = 0; i < n; i++) {
       const lk_row *R = &sd->row[is->rows[i]];
       if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) sd->basis[i] = LK_LCP_BASIC;
