@@ -177,7 +177,24 @@ static void build_matrix(island *is) {
 
 /* ---------------------------------------------------------- Dantzig */
 
+static lk_status solve_boxed(island *is, const lk_lcp_solver *solver, lk_lcp_report *rep);
+
 static lk_status solve_dantzig(island *is, lk_lcp_report *rep) {
+  return solve_boxed(is, lk_lcp_dantzig, rep);
+}
+
+/* Whether the LCP layer's own Lemke takes the island's boxed form: every
+ * normal row carries at most 3 friction rows (not a rolling contact's 5). */
+static int lemke_takes_boxed(const island *is) {
+  const lk_sim_data *sd = is->sd;
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->kind == LK_ROW_FRICTION && (R->crow > 2 || R->ckind != LK_CONSTRAINT_CONTACT)) return 0;
+  }
+  return 1;
+}
+
+static lk_status solve_boxed(island *is, const lk_lcp_solver *solver, lk_lcp_report *rep) {
   lk_sim_data *sd = is->sd;
   int n = is->n;
   for (int i = 0; i < n; i++) {
@@ -216,7 +233,7 @@ static lk_status solve_dantzig(island *is, lk_lcp_report *rep) {
   lk_lcp_options_default(&o);
   o.basis_in = sd->basis;
   o.basis_out = sd->basis;
-  lk_status st = lk_lcp_solve(lk_lcp_dantzig, &p, &o, sd->lcp, sd->z, sd->w, rep);
+  lk_status st = lk_lcp_solve(solver, &p, &o, sd->lcp, sd->z, sd->w, rep);
   return st;
 }
 
@@ -419,7 +436,12 @@ static lk_status solve_once(island *is, lk_sim_report *report) {
     is->cfm = plan[attempt].cfm;
     build_matrix(is);
     lk_lcp_report rep;
-    lk_status st = dantzig ? solve_dantzig(is, &rep) : solve_lemke(is, pyramid, &rep);
+    /* Lemke: the LCP layer's own Stewart-Trinkle form of the boxed problem
+     * (with its reinversions and end-of-path repair) where it applies; this
+     * layer's expansion for pyramids and rolling contacts. */
+    lk_status st = dantzig ? solve_dantzig(is, &rep)
+                   : (!pyramid && lemke_takes_boxed(is)) ? solve_boxed(is, lk_lcp_lemke, &rep)
+                                                         : solve_lemke(is, pyramid, &rep);
     report->lcp_solves++;
     report->lcp_pivots += rep.pivots;
     if (st == LK_OK) {
