@@ -78,7 +78,13 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   int pyr = (m->opt.cone_edges + 2) / 2 + 1;
   if (pyr > per_row) per_row = pyr;
   sd->island_cap = ic;
+  /* Expanded problems (Lemke's pyramid form, the fixed-normal stage's
+   * polygons) beyond this size fall back to the boxed form: capping it
+   * keeps a data to a few MB instead of tens. */
   sd->xcap = ic * per_row;
+  int xmax = ic * (per_row < 4 ? per_row : 4);
+  if (xmax < 512) xmax = 512;
+  if (sd->xcap > xmax) sd->xcap = xmax;
   sd->A = LK_ARENA_ARRAY(a, double, (size_t)ic * (size_t)ic);
   sd->b = LK_ARENA_ARRAY(a, double, ic);
   sd->lo = LK_ARENA_ARRAY(a, double, ic);
