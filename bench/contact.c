@@ -60,7 +60,7 @@
  * that both engines simulate the same thing.
  *
  * Usage: bench/contact [--steps N] [--scene NAME] [--quick] [--no-ode]
- *                      [--verbose] [--ode-cfm X] [--ode-layer X] */
+ *                      [--verbose] [--default-only] [--ode-cfm X] [--ode-layer X] */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -921,7 +921,7 @@ static void fmt_contacts(const result *r, char *buf, size_t n) {
 
 static void usage(FILE *f) {
   fprintf(f, "usage: bench/contact [--steps N] [--scene NAME] [--quick] [--no-ode] [--verbose]\n"
-             "                     [--ode-cfm X] [--ode-layer X]\n"
+             "                     [--default-only] [--ode-cfm X] [--ode-layer X]\n"
              "  --steps N      timed steps a run (default 2000; --quick 300)\n"
              "  --scene NAME   only this scene:");
   for (int i = 0; i < NSCENE; i++) fprintf(f, " %s", scenes[i].name);
@@ -929,6 +929,7 @@ static void usage(FILE *f) {
              "  --no-ode       our figures only\n"
              "  --verbose      print every step of ours with a solver failure, a fallback or an\n"
              "                 unconverged cone\n"
+             "  --default-only only the library's default solver and cone (for profiling)\n"
              "  --ode-cfm X    ODE's contact soft CFM (default 1e-10)\n"
              "  --ode-layer X  ODE's contact surface layer for the ratio (default 0, ODE's own)\n");
 }
@@ -959,6 +960,7 @@ static int print_ode(const scene *sc, int warm, int steps, double cfm, double la
 
 int main(int argc, char **argv) {
   int steps = 2000, warm = 200, quick = 0, use_ode = 1, only = -1, explicit_steps = 0;
+  int default_only = 0;
   double ode_cfm = 1e-10, ode_layer = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
@@ -983,6 +985,8 @@ int main(int argc, char **argv) {
       use_ode = 0;
     } else if (!strcmp(argv[i], "--verbose")) {
       verbose = 1;
+    } else if (!strcmp(argv[i], "--default-only")) {
+      default_only = 1;
     } else if (!strcmp(argv[i], "--ode-cfm") && i + 1 < argc) {
       ode_cfm = atof(argv[++i]);
     } else if (!strcmp(argv[i], "--ode-layer") && i + 1 < argc) {
@@ -1056,6 +1060,9 @@ int main(int argc, char **argv) {
 #endif
     for (int ci = 0; ci < NCONFIG; ci++) {
       const config *cf = &configs[ci];
+      if (default_only && (cf->solver != defaults.solver || cf->cone != defaults.friction_cone ||
+                           (cf->cone == LK_CONE_PYRAMID && cf->edges != defaults.cone_edges)))
+        continue;
       result r;
       if (run_ours(sc, cf, warm, steps, &r)) {
         failed = 1;
