@@ -55,6 +55,7 @@ typedef struct {
   int anyneg; /* some row has kind K_NEG (else every sign is +1) */
   int pivots, max_pivots;
   double pivot_tol;
+  double ztol; /* the last ratio test's degenerate-zero threshold */
   int ray_entering; /* entering variable at the last ray */
   /* Expansion of boxed and friction-index rows (expand.c). */
   const lk_lcp *p;  /* the caller's problem, n0 rows */
@@ -199,6 +200,7 @@ static int ratio_test(lemke *L) {
    * telling them apart from exact zeros would let rounding noise choose
    * among degenerate ties, which only the lexicographic rule may do. */
   double ztol = 1e-12 * qmax;
+  L->ztol = ztol;
   double ptol = L->pivot_tol * amax, tmin = INFINITY, apos = 0.0, qs = 0.0;
   /* The rows that block and their ratios (perm, y), for the tie pass. */
   int *rows = L->perm, nb = 0;
@@ -370,6 +372,12 @@ static run_result run_path(lemke *L, int max_pivots) {
       return RUN_RAY;
     }
     leaving = L->basis[r];
+    /* The ratio test took a basic value at rounding level as the zero it
+     * stands for; so must the pivot, or a tiny pivot element turns its
+     * noise (-3e-14 over 2e-11, met in contact LCPs) into a large
+     * negative value of the entering variable and of every basic
+     * variable it moves. */
+    if (fabs(L->qbar[r]) <= L->ztol) L->qbar[r] = 0.0;
     pivot(L, r, entering);
     if (leaving == Z0_ID(L)) return RUN_SOLVED;
   }
@@ -870,13 +878,18 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     if (start_from_guess(&L, guess) == LK_OK) {
       int budget = L.pivots + max_pivots / 2;
       if (run_path(&L, budget) == RUN_SOLVED) {
-        rep->warm = LK_LCP_WARM_REPAIRED;
-        rep->pivots = L.pivots;
-        rep->detail = "solved from the warm-start basis";
         extract(&L, z, 2);
-        finish_path(&L, p, o, z, w, chk);
-        if (o->basis_out) write_basis(&L, z, o->basis_out);
-        return LK_OK;
+        /* A path from a guess starts in a basis built by pivots taken for
+         * the guess, not by ratio tests, and can end in a numerically bad
+         * basis the repair cannot mend (contact LCPs whose contacts
+         * changed since the guess): then the cold path decides. */
+        if (finish_path(&L, p, o, z, w, chk) || accept(p, o->tol, z, w, chk)) {
+          rep->warm = LK_LCP_WARM_REPAIRED;
+          rep->pivots = L.pivots;
+          rep->detail = "solved from the warm-start basis";
+          if (o->basis_out) write_basis(&L, z, o->basis_out);
+          return LK_OK;
+        }
       }
     }
     rep->warm = LK_LCP_WARM_FELL_BACK;
@@ -919,10 +932,18 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     rep->pivots = L.pivots;
     if (res == RUN_SOLVED) {
       extract(&L, z, 2);
-      finish_path(&L, p, o, z, w, chk);
-      if (o->basis_out) write_basis(&L, z, o->basis_out);
-      rep->detail = a == 0 ? "solved" : "solved after restarting with another covering vector";
-      return LK_OK;
+      /* A path that ends in a basis whose solution fails the check even
+       * after the repair (finish_path) is retried with another covering
+       * vector: another path, other bases. The last one is returned as
+       * it is, for the caller's check to judge. */
+      if (finish_path(&L, p, o, z, w, chk) || accept(p, o->tol, z, w, chk) ||
+          a == o->max_restarts) {
+        if (o->basis_out) write_basis(&L, z, o->basis_out);
+        rep->detail = a == 0 ? "solved" : "solved after restarting with another covering vector";
+        return LK_OK;
+      }
+      rep->detail = "the path ended in a basis whose solution fails the check";
+      continue;
     }
     if (res == RUN_LIMIT) {
       status = LK_PIVOT_LIMIT;

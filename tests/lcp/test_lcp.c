@@ -1213,10 +1213,19 @@ static void test_warm_exact_fast_path(void) {
   }
 }
 
-/* Lemke on two friction LCPs of bench/contact's arm scene (pyramid cones
- * with 4 and 8 edges, in the contact layer's Stewart-Trinkle form) whose
- * paths end in nearly singular bases: the end-of-path repair brings the
- * residual to a tenth of the tolerance or below, cold and warm. */
+/* Lemke on friction LCPs of bench/contact's arm scene (pyramid cones with
+ * 4 and 8 edges, in the contact layer's Stewart-Trinkle form), each
+ * solved cold and warm from its step's basis, with the residual at a
+ * tenth of the tolerance or below:
+ *  - two whose paths end in nearly singular bases (the end-of-path
+ *    repair);
+ *  - one whose warm path ends in a basis failing the check (the cold path
+ *    takes over);
+ *  - one whose cold path met a degenerate zero over a pivot of 2e-11 and
+ *    ended infeasible (degenerate zeros pivot as zeros; another covering
+ *    vector);
+ *  - one with pivot elements of 1e-11..1e-9 in degenerate ties (a pivot
+ *    floor that skips them breaks the lexicographic rule and cycles). */
 static void test_lemke_degenerate_contact_problems(void) {
   static const struct {
     const char *file, *basis;
@@ -1224,8 +1233,12 @@ static void test_lemke_degenerate_contact_problems(void) {
       {"lcp/arm_pyramid4_degenerate.dat", "000000100000000000100000100000100000"},
       {"lcp/arm_pyramid8_degenerate.dat",
        "000000000010000000000000000000100000000010000000001000000000"},
+      {"lcp/arm_pyramid4_warm_bad_end.dat", "100000100000100000100000100000100000"},
+      {"lcp/arm_pyramid4_bad_end.dat", "000000100000100000100000100000100000"},
+      {"lcp/arm_pyramid8_tiny_pivots.dat",
+       "000000000010000000001000000000100000000010000000001000000000"},
   };
-  for (int c = 0; c < 2; c++) {
+  for (int c = 0; c < (int)(sizeof kCases / sizeof kCases[0]); c++) {
     lk_lcp_problem *prob = NULL;
     lk_error err, *errp = &err;
     LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data(kCases[c].file), &prob, &err), errp);
