@@ -52,6 +52,10 @@ typedef struct {
                      the origin); -F acts on link b */
   double z;       /* impulse of the last solve (N s) */
   double w;       /* J v+ + bias after the solve */
+  int realigned;  /* FRICTION pairs: slip re-alignments this step */
+  int turn_valid; /* turn_prop and turn_step describe the last re-alignment */
+  int unlocked;   /* FRICTION pairs: lock released this step (once only) */
+  double turn_prop, turn_step; /* its proposed and applied turns, rad */
 } lk_row;
 
 #endif

@@ -55,6 +55,8 @@ typedef struct {
   int sticking; /* the sticking trial: friction and boxed rows free */
   int fixed;    /* friction bounds from the trial's normal impulses (zfix),
                    constant: a convex box-constrained problem */
+  int over;     /* a pair lies beyond its disk by the solver's tolerance
+                   only: brought onto it at the end, not re-solved */
 } island;
 
 /* A row's kind in the problem being solved: in the sticking trial every
@@ -544,8 +546,23 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
     double fmag = fmax(hypot(z1, z2), fmax(fabs(z1), fabs(z2)));
     int at_bound = bound0 > 0 && fmag >= bound0 * (1 - 1e-6);
     /* A pair locked to one direction (second bound zero) that moves along
-     * its second row slides with its friction along the wrong line. */
-    if (aligned && fabs(w2) > SLIDE_EPS) at_bound = 1;
+     * its second row slides with its friction along the wrong line, if
+     * its friction is at the bound. Below the bound it grips along its
+     * first axis and was only held off the second by the lock: the lock
+     * goes (both rows bounded again) and the next solve says how the
+     * pair's friction lies -- once a step, as a pair whose answer lies
+     * between its box's axes would come straight back to the lock; the
+     * next time it re-aligns against the slip. */
+    if (aligned && fabs(w2) > SLIDE_EPS) {
+      if (o->friction_cone == LK_CONE_CIRCLE && !at_bound && !R->unlocked) {
+        R->unlocked = 1;
+        R2->mu = R->mu;
+        R->turn_valid = 0;
+        changed = 1;
+        continue;
+      }
+      at_bound = 1;
+    }
     int sliding = speed > SLIDE_EPS && at_bound;
     if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding) {
       const lk_contact_report *c = &sd->contact[R->cindex];
@@ -562,6 +579,31 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
     if (sliding) {
       double tx = -w1 / speed, ty = -w2 / speed;
       if (fabs(ty) > 1e-7 || tx < 0) {
+        /* The slip of a friction along t1 need not point along -t1: the
+         * island's other contacts answer, and turning t1 onto -v at every
+         * pass can circle the answer (a rover's driven wheels: friction
+         * along one axis makes the wheel slip along the other, and back).
+         * From its third turn in a step, a pair turns by the secant
+         * estimate of the angle that zeroes the sideways slip, from its
+         * last two turns (between a twentieth and all of the proposed
+         * turn; half when the estimate is out of that range): the same
+         * fixed point (no turn once t1 is against the slip), reached
+         * instead of circled. */
+        double th = atan2(ty, tx), turn = th;
+        if (R->realigned >= 2) {
+          double r = 0.5, dth = th - R->turn_prop;
+          if (R->turn_valid && fabs(dth) > 1e-12) {
+            double rs = -R->turn_step / dth;
+            if (rs >= 0.05 && rs <= 1) r = rs;
+          }
+          turn = r * th;
+          tx = cos(turn);
+          ty = sin(turn);
+        }
+        R->realigned++;
+        R->turn_valid = 1;
+        R->turn_prop = th;
+        R->turn_step = turn;
         rotate_pair(is, i, i2, tx, ty);
         R2->mu = 0;
         changed = 1;
@@ -569,6 +611,11 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
         R2->mu = 0;
         changed = 1;
       }
+    } else if (f > bound * (1 + 1e-9) + 1e-15 && z1 > 0 && fabs(z2) <= 1e-9 * f) {
+      /* Already along its force: turning changes nothing and another
+       * solve would return the same excess, the solver's tolerance on a
+       * bound (a friction impulse of 5e-13 on a normal impulse of 0). */
+      is->over = 1;
     } else if (f > bound * (1 + 1e-9) + 1e-15) {
       /* Sticking in the box's corner: turn the box so that its first axis
        * carries the force, and let the island redistribute. A sticking pair
@@ -577,6 +624,7 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
        * forever); then its direction is locked as well, which the next
        * solve either accepts or turns into a slip to re-align against. */
       rotate_pair(is, i, i2, z1 / f, z2 / f);
+      R->turn_valid = 0; /* turned for another reason: no secant across it */
       if (lock) R2->mu = 0;
       changed = 1;
     }
@@ -860,12 +908,13 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
     pass++;
     lk_status st = solve_once(is, report);
     if (st) return st;
-    changed = friction_update(is, report, 0);
+    changed = friction_update(is, report, 2 * pass > o->friction_iterations);
   }
   if (pass > report->friction_passes) report->friction_passes = pass;
-  if (changed) {
-    report->friction_unconverged++;
-    /* The passes ran out: never accept a force outside its cone. Pairs
+  if (changed || is->over) {
+    if (changed) report->friction_unconverged++;
+    /* The passes ran out (or a pair exceeds its disk by the solver's
+     * tolerance): never accept a force outside its cone. Pairs
      * beyond their disk are brought back onto it (weaker friction, never
      * stronger than Coulomb's); the velocity follows from the impulses
      * actually applied. */
@@ -929,6 +978,7 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.nx = 0;
     is.sticking = 0;
     is.fixed = 0;
+    is.over = 0;
     if (is.n > sd->island_cap) return LK_CAPACITY_EXCEEDED;
     lk_status st = solve_island(&is, report);
     if (st) return st;

@@ -169,18 +169,21 @@ static void test_contact_step_allocates_nothing(void) {
 /* Every reported contact force lies in its friction cone: |f_t| <= mu f_n
  * with the coefficient of its state (sliding: mu_dynamic), and the normal
  * force never pulls, on every step of scenes that stick, slide, roll and
- * grasp. */
+ * grasp. Where the circle cone settled (all but a few steps in a hundred), a
+ * sliding contact obeys Coulomb's sliding law: |f_t| = mu_dynamic f_n,
+ * against the slip. */
 static void test_every_contact_force_is_in_its_cone(void) {
   const char *names[6] = {"gripper.yaml", "box_stack.yaml", "pushed_block.yaml",
                           "rover.yaml", "hand3.yaml", "bowling_ball.yaml"};
+  long sliding_total = 0;
   for (int k = 0; k < 6; k++) {
     for (int s = 0; s < 2; s++) {
       const char *set[1] = {s ? "options.solver=dantzig" : "options.solver=lemke"};
       lk_model *m = load(names[k], set, 1);
       CU_ASSERT_PTR_NOT_NULL_FATAL(m);
       lk_data *d = lk_data_new(m);
-      double worst = 0;
-      int steps = 0, checked = 0;
+      double worst = 0, worst_law = 0;
+      int steps = 0, checked = 0, unsettled = 0, sliding = 0;
       for (int i = 0; i < 1500; i++) {
         lk_status st = lk_step(m, d);
         if (st) {
@@ -195,8 +198,22 @@ static void test_every_contact_force_is_in_its_cone(void) {
           if (r->fn < -1e-12) excess = fmax(excess, -r->fn);
           worst = fmax(worst, excess);
           checked++;
+          if (lk_data_step_report(d)->friction_unconverged == 0 &&
+              r->state == LK_FRICTION_DYNAMIC && r->slip_speed > 1e-6 && r->fn > 1e-6) {
+            /* |f_t| short of mu_d f_n, or off the line against the slip */
+            double ft = lk_v3_norm(r->ft), bound = r->mu_dynamic * r->fn;
+            double against = -lk_v3_dot(r->ft, r->slip) / (r->slip_speed * fmax(ft, 1e-300));
+            worst_law = fmax(worst_law, fmax((bound - ft) / bound, 1 - against));
+            sliding++;
+          }
         }
+        unsettled += lk_data_step_report(d)->friction_unconverged > 0;
       }
+      sliding_total += sliding;
+      LK_ASSERT_MSG(worst_law <= 1e-6, "%s (%s): a sliding contact is off Coulomb's law by %.3g",
+                    names[k], s ? "dantzig" : "lemke", worst_law);
+      LK_ASSERT_MSG(unsettled * 100 <= steps, "%s (%s): the circle cone did not settle in %d of %d steps",
+                    names[k], s ? "dantzig" : "lemke", unsettled, steps);
       LK_ASSERT_MSG(worst <= 0, "%s (%s): a contact force leaves its cone by %.3g N", names[k],
                     s ? "dantzig" : "lemke", worst);
       LK_ASSERT_MSG(checked >= steps, "%s: hardly any contacts (%d)", names[k], checked);
@@ -204,6 +221,9 @@ static void test_every_contact_force_is_in_its_cone(void) {
       lk_model_free(m);
     }
   }
+  /* the law was checked on sliding contacts (the pushed block, the
+   * bowling ball's skid, the rover's wheels spinning up) */
+  LK_ASSERT_MSG(sliding_total >= 1000, "only %ld sliding contact-steps", sliding_total);
 }
 
 static const lk_test tests[] = {
