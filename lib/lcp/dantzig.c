@@ -648,8 +648,10 @@ static int bitwise_symmetric(const double *M, int ldm, int n) {
   return 1;
 }
 
-static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
-                               double *z, double *wout, lk_lcp_report *rep, lk_lcp_verified *v) {
+/* One Dantzig solve from o's warm start (or cold), without the Lemke
+ * fallback; on failure the basis it got stuck in is left in ws->bvec[1]. */
+static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
+                             double *z, double *wout, lk_lcp_report *rep, lk_lcp_verified *v) {
   int n = p->n;
   dantzig D;
   memset(&D, 0, sizeof D);
@@ -821,6 +823,30 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   for (int i = 0; i < n; i++)
     if (!isfinite(z[i])) z[i] = 0.0;
   if (o->basis_out) write_basis(&D, o->basis_out);
+  if (s != LK_OK) write_basis(&D, ws->bvec[1]);
+  return s;
+}
+
+static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
+                               double *z, double *wout, lk_lcp_report *rep, lk_lcp_verified *v) {
+  lk_status s = dantzig_run(p, o, ws, z, wout, rep, v);
+  if (s == LK_UNSUPPORTED) return s; /* not a problem for Dantzig at all */
+  if (s != LK_OK && o->basis_in) {
+    /* A warm start can lead the principal pivoting where it cannot finish
+     * (contact LCPs whose rolling and friction rows changed since the
+     * guess) though the cold drive order, free rows, then normals, then
+     * their friction rows, finishes: once more, cold. */
+    lk_lcp_options co = *o;
+    co.basis_in = NULL;
+    lk_lcp_report cr;
+    memset(&cr, 0, sizeof cr);
+    v->done = 0;
+    s = dantzig_run(p, &co, ws, z, wout, &cr, v);
+    cr.pivots += rep->pivots;
+    cr.warm = LK_LCP_WARM_FELL_BACK;
+    *rep = cr;
+    if (s == LK_OK) rep->detail = "solved cold after the warm start could not finish";
+  }
   if (s != LK_OK && s != LK_PIVOT_LIMIT) {
     /* The recorded fallback: Lemke, which follows a global path where
      * local pivoting gets stuck, when the workspace has room for the
@@ -829,7 +855,6 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     if (ok && ne <= ws->nmax) {
       /* Lemke starts from where Dantzig got stuck: most rows are right. */
       lk_lcp_options lo = *o;
-      write_basis(&D, ws->bvec[1]);
       lo.basis_in = ws->bvec[1];
       lk_lcp_report lr;
       memset(&lr, 0, sizeof lr);

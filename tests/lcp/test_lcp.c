@@ -1265,6 +1265,39 @@ static void test_lemke_degenerate_contact_problems(void) {
   }
 }
 
+/* Dantzig warm started from its step's basis on a box-cone contact LCP of
+ * the rover (nearly repeated rows) gets stuck where the cold drive order
+ * finishes: the warm solve must fall back to a cold Dantzig solve, say so,
+ * and count every pivot. */
+static void test_dantzig_warm_start_that_cannot_finish(void) {
+  const char *basis = "111111111111011011011011011111011111";
+  lk_lcp_problem *prob = NULL;
+  lk_error err, *errp = &err;
+  LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data("lcp/rover_box_warm_stuck.yaml"), &prob, &err),
+               errp);
+  if (!prob) return;
+  const lk_lcp *p = lk_lcp_problem_lcp(prob);
+  int n = p->n;
+  static double z[NMAX], w[NMAX], zc[NMAX], wc[NMAX];
+  static unsigned char g[NMAX];
+  LK_ASSERT_INT_EQ(n, (int)strlen(basis));
+  for (int i = 0; i < n; i++) g[i] = (unsigned char)(basis[i] - '0');
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  lk_lcp_report rc, rw;
+  LK_ASSERT_OK(solve(lk_lcp_dantzig, p, &o, zc, wc, &rc), lk_no_error);
+  o.basis_in = g;
+  lk_status s = solve(lk_lcp_dantzig, p, &o, z, w, &rw);
+  LK_ASSERT_MSG(s == LK_OK && rw.residual_rel <= o.tol, "warm: %s, residual %.3g: %s",
+                lk_status_name(s), rw.residual_rel, rw.detail);
+  LK_ASSERT_INT_EQ(rw.warm, LK_LCP_WARM_FELL_BACK);
+  LK_ASSERT_INT_EQ(rw.fallback, 0); /* Dantzig's own answer, not Lemke's */
+  LK_ASSERT_MSG(rw.pivots > rc.pivots, "the warm attempt's pivots are not counted (%d vs %d)",
+                rw.pivots, rc.pivots);
+  LK_ASSERT_MSG(box_violation(p, z) < 1e-10, "violation %.3g", box_violation(p, z));
+  lk_lcp_problem_free(prob);
+}
+
 static const lk_test tests[] = {
     {"textbook problems L1-L7 (L7 cycles without the lexicographic rule)", test_textbook_problems},
     {"degenerate problems: zeros in q, ties, zero rows", test_degenerate_problems},
@@ -1285,6 +1318,7 @@ static const lk_test tests[] = {
     {"leading dimension and determinism", test_leading_dimension_and_determinism},
     {"Dantzig's warm exact start: one factor, one solve, one check", test_warm_exact_fast_path},
     {"Lemke on degenerate pyramid-cone contact problems", test_lemke_degenerate_contact_problems},
+    {"Dantzig: a warm start that cannot finish is solved cold", test_dantzig_warm_start_that_cannot_finish},
     {NULL, NULL},
 };
 
