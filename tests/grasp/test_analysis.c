@@ -510,6 +510,53 @@ static void test_object_radius(void) {
   lk_model_free(c);
 }
 
+/* Two point contacts can exert no moment about the line through them, so
+ * a weight whose line of action misses that line cannot be balanced,
+ * whatever the forces. The contacts of a parallel-jaw grasp of a cylinder
+ * from a planner run (jaw_gripper + object_cylinder, candidate 14 of seed
+ * 1; the trial's numbers), whose line misses the centre of mass by 4.6 um:
+ * the simplex's basis "balanced" the weight with normal forces of 6e10 N
+ * through rounding; the answer is no solution. */
+static void test_min_force_beyond_the_geometry_is_no_solution(void) {
+  lk_grasp_contact c[2];
+  for (int i = 0; i < 2; i++) {
+    lk_grasp_contact_default(&c[i]);
+    c[i].mu = 0.7745966692414834;
+    c[i].finger = i;
+  }
+  c[0].position = lk_v3(-0.021946443689890502, -0.019183840461736663, 0.08330246684882911);
+  c[0].normal = lk_v3(0.75255972932457471, 0.65746447883649206, -0.037340499021607049);
+  c[1].position = lk_v3(0.021954278991155776, 0.019178484430262387, 0.036698427716396725);
+  c[1].normal = lk_v3(-0.75255972932723003, -0.65746447883197667, 0.037340499047596253);
+  const double m = 0.3, g = 9.81;
+  lk_force weight = lk_fo(lk_v3_zero(), lk_v3(0, 0, -m * g));
+  lk_grasp_options o;
+  lk_grasp_options_default(&o);
+  o.edges = 8;
+  o.center = lk_v3(3.8937903490056704e-06, -2.4777192704537918e-06, 0.060003483794013171);
+  o.torque_scale = sqrt(0.03 * 0.03 + 0.06 * 0.06); /* the trial's: the cylinder's radius */
+  lk_grasp_force_result res;
+  lk_error e;
+  memset(&res, 0, sizeof res);
+  lk_status st = lk_grasp_min_force(c, 2, &o, weight, LK_GRASP_MIN_MAX_FINGER, &res, NULL, NULL, &e);
+  LK_ASSERT_MSG(st == LK_NO_SOLUTION, "%s, force %.3g N", lk_status_name(st), res.force);
+  if (st == LK_NO_SOLUTION)
+    LK_ASSERT_MSG(strstr(e.message, "no contact forces") != NULL, "%s", e.message);
+  /* The same pads with the centre of mass on their line: balanced (the
+   * line is tilted against the normals, so the pads' couple takes friction
+   * as well), by forces that sum to the weight. */
+  o.center = lk_v3_scale(lk_v3_add(c[0].position, c[1].position), 0.5);
+  lk_vec3 f[2];
+  LK_ASSERT_OK(lk_grasp_min_force(c, 2, &o, weight, LK_GRASP_MIN_MAX_FINGER, &res, NULL, f, &e),
+               &e);
+  LK_ASSERT_MSG(res.force > m * g / (2 * c[0].mu) && res.force < 100 * m * g, "force %.6g N",
+                res.force);
+  lk_vec3 sum = lk_v3_add(f[0], f[1]);
+  LK_ASSERT_NEAR(sum.x, 0, 1e-9);
+  LK_ASSERT_NEAR(sum.y, 0, 1e-9);
+  LK_ASSERT_NEAR(sum.z, m * g, 1e-9);
+}
+
 void lk_test_register(void) {
   static const lk_test lp[] = {
       {"simplex: a textbook LP and its duals", test_lp_textbook},
@@ -531,6 +578,8 @@ void lk_test_register(void) {
   static const lk_test force[] = {
       {"two-finger squeeze: m g / (2 mu), pyramid artifact", test_min_force_two_finger_squeeze},
       {"forces balance a wrench inside the cones", test_min_force_balances_a_moment},
+      {"forces beyond the geometry's precision are no solution",
+       test_min_force_beyond_the_geometry_is_no_solution},
       {"object radius", test_object_radius},
       {NULL, NULL}};
   lk_test_suite("grasp lp", lp);
