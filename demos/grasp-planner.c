@@ -13,7 +13,10 @@
  * deterministic) and therefore the ranking do not depend on --jobs.
  *
  * Ranking: held grasps first; then the larger Ferrari-Canny epsilon; then
- * the smaller slip (translation, then rotation); then candidate order.
+ * the smaller slip, the object's translation plus its rotation times its
+ * radius (how far a point of its surface moved in the hand: a sphere that
+ * turns 80 degrees between two pads has slipped, however still its centre
+ * stays); then candidate order.
  *
  * Uses only the public API (linkage/linkage.h). */
 #include <errno.h>
@@ -114,12 +117,19 @@ static void *worker(void *arg) {
   return NULL;
 }
 
+/* The object's radius, for the slip measure of the ranking (set before the
+ * sort, which runs on one thread). */
+static double g_object_radius;
+
+static double slip_measure(const candidate *c) {
+  return c->r.slip_translation + g_object_radius * c->r.slip_rotation;
+}
+
 static int better(const candidate *a, const candidate *b) {
   if (a->r.held != b->r.held) return a->r.held > b->r.held;
   if (a->r.epsilon != b->r.epsilon) return a->r.epsilon > b->r.epsilon;
-  if (a->r.slip_translation != b->r.slip_translation)
-    return a->r.slip_translation < b->r.slip_translation;
-  if (a->r.slip_rotation != b->r.slip_rotation) return a->r.slip_rotation < b->r.slip_rotation;
+  double sa = slip_measure(a), sb = slip_measure(b);
+  if (sa != sb) return sa < sb;
   return a->index < b->index;
 }
 
@@ -386,6 +396,7 @@ int main(int argc, char **argv) {
     held += cand[i].r.held;
     by[cand[i].r.outcome]++;
   }
+  g_object_radius = lk_grasp_scene_object_radius(scene);
   qsort(cand, (size_t)n, sizeof *cand, compare);
   if (!write_csv(output, cand, (int)n)) return 1;
 
