@@ -2,6 +2,7 @@
  * solved together; rows that share none are independent LCPs. Union-find
  * over the trees the rows touch, numbered in order of first appearance so
  * the grouping is deterministic. Also Y = M^-1 J^T and J v* per row. */
+#include <stdint.h>
 #include <string.h>
 
 #include "constraint/constraint_impl.h"
@@ -57,18 +58,62 @@ void lk_sim_islands(const lk_model *m, lk_data *d) {
   sd->st->nisland = nis;
 }
 
+/* M~^-1 of tree t (DoFs [v0, v0 + len)) into its block of minv, column by
+ * column from the factor (symmetric: stored by rows or columns alike). */
+static void small_tree_inverse(const lk_model *m, lk_data *d, int t, int v0, int len) {
+  lk_sim_data *sd = &d->sim;
+  double *Minv = sd->minv + sd->minv_ofs[t], *x = sd->xtmp;
+  for (int c = 0; c < len; c++) {
+    for (int i = 0; i < len; i++) x[v0 + i] = i == c ? 1.0 : 0.0;
+    lk_dyn_solve_range(m, d, x, v0, v0 + len);
+    for (int i = 0; i < len; i++) Minv[i * len + c] = x[v0 + i];
+  }
+  sd->minv_segs[t] = -1; /* computed this step */
+}
+
+/* Y = M~^-1 J^T of every row, tree segment by tree segment, and J v*. A
+ * small tree (a free body: 6 DoFs) that carries at least as many row
+ * segments as it has DoFs gets its inverse once (len solves) and each
+ * segment a len x len product; every other segment a solve with the
+ * factor. */
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
   lk_sim_data *sd = &d->sim;
   double *x = sd->xtmp;
+  for (int r = 0; r < sd->st->nrow; r++) {
+    const lk_row *R = &sd->row[r];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]] = 0;
+  }
+  for (int r = 0; r < sd->st->nrow; r++) {
+    const lk_row *R = &sd->row[r];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]]++;
+  }
   for (int r = 0; r < sd->st->nrow; r++) {
     lk_row *R = &sd->row[r];
     const double *J = sd->jval + R->ofs;
     double *Y = sd->yval + R->ofs;
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
-      int v0 = R->v0[g], len = R->len[g];
-      memcpy(x + v0, J, (size_t)len * sizeof *x);
-      lk_dyn_solve_range(m, d, x, v0, v0 + len);
-      memcpy(Y, x + v0, (size_t)len * sizeof *x);
+      int t = R->tree[g], v0 = R->v0[g], len = R->len[g];
+      if (sd->minv_ofs[t] != SIZE_MAX && sd->minv_segs[t] >= 2 * len) small_tree_inverse(m, d, t, v0, len);
+      if (sd->minv_segs[t] < 0 && len == 6) {
+        const double *Minv = sd->minv + sd->minv_ofs[t];
+        for (int i = 0; i < 6; i++) {
+          const double *row = Minv + i * 6;
+          Y[i] = ((row[0] * J[0] + row[1] * J[1]) + (row[2] * J[2] + row[3] * J[3])) +
+                 (row[4] * J[4] + row[5] * J[5]);
+        }
+      } else if (sd->minv_segs[t] < 0) {
+        const double *Minv = sd->minv + sd->minv_ofs[t];
+        for (int i = 0; i < len; i++) {
+          const double *row = Minv + i * len;
+          double s = 0;
+          for (int j = 0; j < len; j++) s += row[j] * J[j];
+          Y[i] = s;
+        }
+      } else {
+        memcpy(x + v0, J, (size_t)len * sizeof *x);
+        lk_dyn_solve_range(m, d, x, v0, v0 + len);
+        memcpy(Y, x + v0, (size_t)len * sizeof *x);
+      }
       J += len;
       Y += len;
     }

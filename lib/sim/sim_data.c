@@ -1,4 +1,5 @@
 /* Layout, reset and scratch of the simulation layer's data. */
+#include <stdint.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -70,6 +71,16 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->seg_j = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
   sd->seg_y = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
+  size_t nminv = 0;
+  for (int r = 1; r < m->nlink; r++) {
+    if (m->parent[r] != 0) continue;
+    int end = m->subtree_end[r];
+    int len = (end < m->nlink ? m->vadr[end] : m->nv) - m->vadr[r];
+    if (len > 0 && len <= LK_SIM_SMALL_TREE) nminv += (size_t)(len * len);
+  }
+  sd->minv = LK_ARENA_ARRAY(a, double, nminv);
+  sd->minv_ofs = LK_ARENA_ARRAY(a, size_t, m->nlink);
+  sd->minv_segs = LK_ARENA_ARRAY(a, int, m->nlink);
 
   int ic = lk_sim_island_capacity(m, sd->row_cap);
   /* Lemke's expansion: a box row becomes (beta+, beta-, slack); a pyramid
@@ -131,6 +142,19 @@ void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
     int r = i;
     while (r > 0 && m->parent[r] != 0) r = m->parent[r];
     sd->tree[i] = r;
+  }
+  /* Small trees' blocks of minv, in root order (as laid out). */
+  size_t ofs = 0;
+  for (int r = 0; r < m->nlink; r++) {
+    sd->minv_ofs[r] = SIZE_MAX;
+    sd->minv_segs[r] = 0;
+    if (r == 0 || m->parent[r] != 0) continue;
+    int end = m->subtree_end[r];
+    int len = (end < m->nlink ? m->vadr[end] : m->nv) - m->vadr[r];
+    if (len > 0 && len <= LK_SIM_SMALL_TREE) {
+      sd->minv_ofs[r] = ofs;
+      ofs += (size_t)(len * len);
+    }
   }
   sd->st->next_contact_id = 1;
 }

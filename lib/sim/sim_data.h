@@ -22,6 +22,8 @@ typedef lk_step_report lk_sim_report;
 
 /* Persistent memory of one contact across steps: its friction state and
  * tangent basis, and the warm-start states of its rows. */
+#define LK_SIM_SMALL_TREE 8
+
 typedef struct {
   lk_friction_state state;
   lk_vec3 t1;              /* first tangent (world), re-used if it persists */
@@ -89,6 +91,12 @@ typedef struct {
   int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
   const double **seg_j, **seg_y;
   double *xtmp;       /* nv scratch */
+  /* M~^-1 of small trees (nv <= LK_SIM_SMALL_TREE), explicit, for Y = M~^-1
+   * J^T when a tree has at least nv row segments (island.c): per root
+   * link its block's offset in minv (or -1), and the step's segment count */
+  double *minv;
+  size_t *minv_ofs;
+  int *minv_segs;
 
   /* one island's LCP (capacity island_cap rows; Lemke expanded: xcap) */
   int island_cap, xcap;
