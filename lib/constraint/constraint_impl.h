@@ -43,6 +43,12 @@ int lk_rows_add(const lk_model *m, lk_data *d, int link_a, int link_b, lk_constr
  * link a and -F on link b: J_k = cdof_k . F over a's ancestors minus the
  * same over b's. For the relative velocity along d at a point p plus the
  * relative angular velocity along e, F = (p x d + e, d). */
+/* Unit forces along dirs[0..nrows) (nrows <= LK_ROWS_POINT_MAX) at point p
+ * on link_a (minus on link_b), one row each: lk_rows_set_wrench of
+ * lk_row_force(p, dirs[i], 0) for every row, in one walk. */
+#define LK_ROWS_POINT_MAX 3
+void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_vec3 *dirs,
+                       int nrows, lk_vec3 p, int link_a, int link_b);
 void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int link_b,
                         lk_force F);
 /* J = ca e_{dof_a} + cb e_{dof_b} (dof_b < 0: none). */

@@ -52,10 +52,24 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
     mem->nrows = 0;
   }
 
-  int rn = add_row(m, d, g, report, 0, lk_row_force(p, n, lk_v3_zero()));
+  /* The normal and tangent rows share their point: made first, filled in
+   * one walk (lk_rows_set_point). */
+  int rn = lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, 0);
   if (rn == -2) return LK_OK; /* both sides immovable */
   if (rn < 0) return LK_CAPACITY_EXCEEDED;
   mem->row[0] = rn;
+  int pr[3] = {rn, -1, -1};
+  lk_vec3 pd[3] = {n, t1, t2};
+  int npr = 1;
+  if (g->mu_static > 0) {
+    int ra = lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, 1);
+    int rb = ra >= 0 ? lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, 2) : -1;
+    if (ra < 0 || rb < 0) return LK_CAPACITY_EXCEEDED;
+    pr[1] = ra;
+    pr[2] = rb;
+    npr = 3;
+  }
+  lk_rows_set_point(m, d, pr, pd, npr, p, g->link, g->other);
   lk_row *R = &d->sim.row[rn];
   R->kind = LK_ROW_UNILATERAL;
   /* Lower bound on the separating velocity after the step. */
@@ -77,11 +91,8 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
 
   double mu = mem->state == LK_FRICTION_DYNAMIC ? g->mu_dynamic : g->mu_static;
   if (g->mu_static > 0) {
-    int ra = add_row(m, d, g, report, 1, lk_row_force(p, t1, lk_v3_zero()));
-    int rb = ra >= 0 ? add_row(m, d, g, report, 2, lk_row_force(p, t2, lk_v3_zero())) : -1;
-    if (ra < 0 || rb < 0) return LK_CAPACITY_EXCEEDED;
-    mem->row[1] = ra;
-    mem->row[2] = rb;
+    mem->row[1] = pr[1];
+    mem->row[2] = pr[2];
     for (int k = 1; k <= 2; k++) {
       lk_row *T = &d->sim.row[mem->row[k]];
       T->kind = LK_ROW_FRICTION;

@@ -121,6 +121,60 @@ void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int 
   }
 }
 
+/* Rows of unit forces along dirs[i] at one point p: F_i = (p x d_i, d_i),
+ * so cdof . F_i = d_i . (v + w x p), the velocity of p under the DoF: one
+ * walk and one point velocity a DoF for all the rows (a contact's normal
+ * and tangents) instead of a wrench row each. The rows must all span the
+ * same trees (made by lk_rows_add with the same links). */
+void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_vec3 *dirs,
+                       int nrows, lk_vec3 p, int link_a, int link_b) {
+  lk_row *R[LK_ROWS_POINT_MAX];
+  for (int i = 0; i < nrows; i++) {
+    R[i] = &d->sim.row[rows[i]];
+    R[i]->F = lk_fo(lk_v3_cross(p, dirs[i]), dirs[i]);
+    R[i]->dof_row = 0;
+  }
+  int ia = link_a, ib = link_b, depth_a = 0, depth_b = 0;
+  for (int j = ia; j > 0; j = m->parent[j]) depth_a++;
+  for (int j = ib; j > 0; j = m->parent[j]) depth_b++;
+  while (depth_a > depth_b) {
+    ia = m->parent[ia];
+    depth_a--;
+  }
+  while (depth_b > depth_a) {
+    ib = m->parent[ib];
+    depth_b--;
+  }
+  while (ia != ib) {
+    ia = m->parent[ia];
+    ib = m->parent[ib];
+  }
+  const int common = ia;
+  const lk_motion *cdof = d->sim.cdof;
+  for (int pass = 0; pass < 2; pass++) {
+    int link = pass == 0 ? link_a : link_b;
+    double sign = pass == 0 ? 1.0 : -1.0;
+    /* The path's DoFs are all in link's tree, one segment of each row's
+     * values: found once (by the path's first DoF), then indexed. */
+    double *seg[LK_ROWS_POINT_MAX];
+    int base = -1;
+    for (int j = link; j != common && j > 0 && base < 0; j = m->parent[j])
+      if (m->jnv[j] > 0) base = m->vadr[j];
+    if (base < 0 || !slot(d, R[0], base)) continue; /* no DoF, or welded */
+    for (int i = 0; i < nrows; i++) {
+      size_t ofs = R[i]->ofs;
+      int g = 0;
+      while (!(base >= R[i]->v0[g] && base < R[i]->v0[g] + R[i]->len[g])) ofs += (size_t)R[i]->len[g++];
+      seg[i] = d->sim.jval + ofs - R[i]->v0[g];
+    }
+    for (int j = link; j != common && j > 0; j = m->parent[j])
+      for (int k = m->vadr[j]; k < m->vadr[j] + m->jnv[j]; k++) {
+        lk_vec3 v = lk_v3_add(cdof[k].lin, lk_v3_cross(cdof[k].ang, p));
+        for (int i = 0; i < nrows; i++) seg[i][k] += sign * lk_v3_dot(dirs[i], v);
+      }
+  }
+}
+
 void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double ca, int dof_b,
                       double cb) {
   (void)m;
