@@ -289,6 +289,20 @@ static lk_status unique_name(loader *L, const char *kind_label, const char *name
   return LK_OK;
 }
 
+/* An element's optional "name": read, checked unique among its kind, and
+ * from then on the element's context in messages ("loop 'hinge'"). */
+static lk_status element_name(loader *L, int item, const char *kind, char *ctx, size_t ctx_size,
+                              const char **name) {
+  int nid = lk_ydoc_map_get(Y, item, "name");
+  if (!nid) return LK_OK;
+  char what[200];
+  say(what, sizeof what, "%s: name", ctx);
+  lk_status st = read_name(L, nid, what, name);
+  if (!st) st = unique_name(L, kind, *name, nid);
+  if (!st) say(ctx, ctx_size, "%s '%s'", kind, *name);
+  return st;
+}
+
 static int find_link(loader *L, const char *name) {
   for (int i = 0; i < L->nlinks; i++)
     if (strcmp(L->links[i].name, name) == 0) return i;
@@ -1152,13 +1166,8 @@ static lk_status sec_loads(loader *L, int id) {
     if ((st = lk_ydoc_check_keys(Y, it, ctx, kLoadKeys, ERR))) return st;
     lk_load_spec s;
     lk_load_spec_default(&s);
-    int k, nid = lk_ydoc_map_get(Y, it, "name");
-    if (nid) {
-      say(what, sizeof what, "%s: name", ctx);
-      if ((st = read_name(L, nid, what, &s.name))) return st;
-      if ((st = unique_name(L, "load", s.name, nid))) return st;
-      say(ctx, sizeof ctx, "load '%s'", s.name);
-    }
+    int k;
+    if ((st = element_name(L, it, "load", ctx, sizeof ctx, &s.name))) return st;
     if ((st = required(L, it, "link", ctx, &k))) return st;
     say(what, sizeof what, "%s: link", ctx);
     if ((st = ref_link(L, k, what, 0, &s.link, NULL))) return st;
@@ -1194,13 +1203,8 @@ static lk_status sec_contacts(loader *L, int id) {
     if ((st = lk_ydoc_check_keys(Y, it, ctx, kContactKeys, ERR))) return st;
     lk_contact_spec s;
     lk_contact_spec_default(&s);
-    int k, nid = lk_ydoc_map_get(Y, it, "name");
-    if (nid) {
-      say(what, sizeof what, "%s: name", ctx);
-      if ((st = read_name(L, nid, what, &s.name))) return st;
-      if ((st = unique_name(L, "contact", s.name, nid))) return st;
-      say(ctx, sizeof ctx, "contact '%s'", s.name);
-    }
+    int k;
+    if ((st = element_name(L, it, "contact", ctx, sizeof ctx, &s.name))) return st;
     int type = LK_CONTACT_FRICTION;
     if ((st = enumv(L, it, "type", ctx, kContactTypes, 2, &type, NULL))) return st;
     s.type = (lk_contact_type)type;
@@ -1259,13 +1263,8 @@ static lk_status sec_supports(loader *L, int id) {
     if ((st = lk_ydoc_check_keys(Y, it, ctx, kSupportKeys, ERR))) return st;
     lk_support_spec s;
     lk_support_spec_default(&s);
-    int k, nid = lk_ydoc_map_get(Y, it, "name");
-    if (nid) {
-      say(what, sizeof what, "%s: name", ctx);
-      if ((st = read_name(L, nid, what, &s.name))) return st;
-      if ((st = unique_name(L, "support", s.name, nid))) return st;
-      say(ctx, sizeof ctx, "support '%s'", s.name);
-    }
+    int k;
+    if ((st = element_name(L, it, "support", ctx, sizeof ctx, &s.name))) return st;
     int jk = lk_ydoc_map_get(Y, it, "joint"), lk = lk_ydoc_map_get(Y, it, "link");
     if (!!jk == !!lk)
       return lk_ydoc_error(Y, jk ? lk_ydoc_map_get_key(Y, it, "link") : it, LK_SCHEMA_ERROR, ERR,
@@ -1392,13 +1391,8 @@ static lk_status loops(loader *L, int id) {
     if ((st = lk_ydoc_check_keys(Y, it, ctx, kLoopKeys, ERR))) return st;
     lk_loop_spec s;
     lk_loop_spec_default(&s);
-    int k, nid = lk_ydoc_map_get(Y, it, "name");
-    if (nid) {
-      say(what, sizeof what, "%s: name", ctx);
-      if ((st = read_name(L, nid, what, &s.name))) return st;
-      if ((st = unique_name(L, "loop", s.name, nid))) return st;
-      say(ctx, sizeof ctx, "loop '%s'", s.name);
-    }
+    int k;
+    if ((st = element_name(L, it, "loop", ctx, sizeof ctx, &s.name))) return st;
     int type, a, b = -1;
     if ((st = required(L, it, "type", ctx, &k))) return st;
     if ((st = enumv(L, it, "type", ctx, kLoopTypes, 3, &type, NULL))) return st;
@@ -1445,13 +1439,8 @@ static lk_status couplings(loader *L, int id) {
     lk_coupling_spec s;
     memset(&s, 0, sizeof s);
     s.ratio = 1;
-    int k, a, b, nid = lk_ydoc_map_get(Y, it, "name");
-    if (nid) {
-      say(what, sizeof what, "%s: name", ctx);
-      if ((st = read_name(L, nid, what, &s.name))) return st;
-      if ((st = unique_name(L, "coupling", s.name, nid))) return st;
-      say(ctx, sizeof ctx, "coupling '%s'", s.name);
-    }
+    int k, a, b;
+    if ((st = element_name(L, it, "coupling", ctx, sizeof ctx, &s.name))) return st;
     if ((st = required(L, it, "joint_a", ctx, &k))) return st;
     say(what, sizeof what, "%s: joint_a", ctx);
     if ((st = ref_joint(L, k, what, 1, &s.joint_a, &a))) return st;
@@ -1482,13 +1471,8 @@ static lk_status tethers(loader *L, int id) {
     if ((st = lk_ydoc_check_keys(Y, it, ctx, kTetherKeys, ERR))) return st;
     lk_tether_spec s;
     memset(&s, 0, sizeof s);
-    int k, li, oi = -1, nid = lk_ydoc_map_get(Y, it, "name");
-    if (nid) {
-      say(what, sizeof what, "%s: name", ctx);
-      if ((st = read_name(L, nid, what, &s.name))) return st;
-      if ((st = unique_name(L, "tether", s.name, nid))) return st;
-      say(ctx, sizeof ctx, "tether '%s'", s.name);
-    }
+    int k, li, oi = -1;
+    if ((st = element_name(L, it, "tether", ctx, sizeof ctx, &s.name))) return st;
     if ((st = required(L, it, "link", ctx, &k))) return st;
     say(what, sizeof what, "%s: link", ctx);
     if ((st = ref_link(L, k, what, 0, &s.link, &li))) return st;
