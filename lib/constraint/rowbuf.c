@@ -84,6 +84,20 @@ static double *slot(lk_data *d, const lk_row *r, int k) {
   return NULL;
 }
 
+/* The lowest common ancestor of links a and b (0: the world). */
+static int common_ancestor(const lk_model *m, int a, int b) {
+  int da = 0, db = 0;
+  for (int j = a; j > 0; j = m->parent[j]) da++;
+  for (int j = b; j > 0; j = m->parent[j]) db++;
+  for (; da > db; da--) a = m->parent[a];
+  for (; db > da; db--) b = m->parent[b];
+  while (a != b) {
+    a = m->parent[a];
+    b = m->parent[b];
+  }
+  return a;
+}
+
 void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int link_b,
                         lk_force F) {
   lk_row *r = &d->sim.row[row];
@@ -91,24 +105,7 @@ void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int 
   r->dof_row = 0;
   /* Common ancestors of a and b move both points alike: skip them rather
    * than add and subtract, so that their contribution is exactly zero. */
-  int ca = link_a, cb = link_b;
-  int depth_a = 0, depth_b = 0;
-  for (int j = ca; j > 0; j = m->parent[j]) depth_a++;
-  for (int j = cb; j > 0; j = m->parent[j]) depth_b++;
-  int ia = ca, ib = cb;
-  while (depth_a > depth_b) {
-    ia = m->parent[ia];
-    depth_a--;
-  }
-  while (depth_b > depth_a) {
-    ib = m->parent[ib];
-    depth_b--;
-  }
-  while (ia != ib) {
-    ia = m->parent[ia];
-    ib = m->parent[ib];
-  }
-  int common = ia; /* lowest common ancestor (0: the world) */
+  int common = common_ancestor(m, link_a, link_b);
   const lk_motion *cdof = d->sim.cdof;
   for (int pass = 0; pass < 2; pass++) {
     int link = pass == 0 ? link_a : link_b;
@@ -134,22 +131,7 @@ void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_
     R[i]->F = lk_fo(lk_v3_cross(p, dirs[i]), dirs[i]);
     R[i]->dof_row = 0;
   }
-  int ia = link_a, ib = link_b, depth_a = 0, depth_b = 0;
-  for (int j = ia; j > 0; j = m->parent[j]) depth_a++;
-  for (int j = ib; j > 0; j = m->parent[j]) depth_b++;
-  while (depth_a > depth_b) {
-    ia = m->parent[ia];
-    depth_a--;
-  }
-  while (depth_b > depth_a) {
-    ib = m->parent[ib];
-    depth_b--;
-  }
-  while (ia != ib) {
-    ia = m->parent[ia];
-    ib = m->parent[ib];
-  }
-  const int common = ia;
+  const int common = common_ancestor(m, link_a, link_b); /* as in lk_rows_set_wrench */
   const lk_motion *cdof = d->sim.cdof;
   for (int pass = 0; pass < 2; pass++) {
     int link = pass == 0 ? link_a : link_b;
