@@ -182,6 +182,54 @@ static void test_planner_jobs_rank_and_best_grasp(void) {
   unlink(b);
 }
 
+/* Held grasps of equal epsilon rank by how far a point of the object's
+ * surface slipped: translation + radius x rotation. A sphere between two
+ * point pads is never in force closure (epsilon 0 for all), so the slip
+ * alone orders the held ones; one that turned 80 degrees in the hand
+ * must not rank above one that barely moved. */
+static void test_planner_ranks_equal_epsilon_by_slip(void) {
+  char out[4096];
+  snprintf(out, sizeof out, "%s", scratch("sphere.csv"));
+  const char *hand = mech("jaw_gripper"), *object = mech("object_sphere");
+  char *err = NULL;
+  int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "16", "--seed", "1",
+                                "--quiet", "-o", out, NULL},
+               &err);
+  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
+  free(err);
+  char *t = slurp(out);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(t);
+  lk_error e;
+  char hp[4096];
+  snprintf(hp, sizeof hp, "%s", hand);
+  lk_grasp_scene *s = lk_grasp_scene_load(hp, object, NULL, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  const double radius = lk_grasp_scene_object_radius(s);
+  lk_grasp_scene_free(s);
+  int c_held = column(t, "held"), c_eps = column(t, "epsilon"),
+      c_st = column(t, "slip_translation"), c_sr = column(t, "slip_rotation");
+  CU_ASSERT_FATAL(c_held > 0 && c_eps > 0 && c_st > 0 && c_sr > 0);
+  const char *row = strchr(t, '\n') + 1;
+  int compared = 0, last_held = -1;
+  double last_eps = NAN, last_slip = 0;
+  for (int k = 1; k <= 16 && *row; k++) {
+    int held = (int)field(row, c_held);
+    double eps = field(row, c_eps), slip = field(row, c_st) + radius * field(row, c_sr);
+    if (held && held == last_held && eps == last_eps) {
+      LK_ASSERT_MSG(slip >= last_slip * (1 - 1e-8), "rank %d: slip %.9g m after %.9g m", k, slip,
+                    last_slip);
+      compared++;
+    }
+    last_held = held;
+    last_eps = eps;
+    last_slip = slip;
+    row = strchr(row, '\n') + 1;
+  }
+  LK_ASSERT_MSG(compared >= 8, "only %d held grasps of equal epsilon to compare", compared);
+  free(t);
+  unlink(out);
+}
+
 static void test_planner_arguments(void) {
   char *err = NULL;
   int st = run((const char *[]){"--hand", mech("jaw_gripper"), NULL}, &err);
@@ -204,6 +252,7 @@ void lk_test_register(void) {
   static const lk_test tests[] = {
       {"--jobs 1 and 2 rank alike; the best grasp holds afresh",
        test_planner_jobs_rank_and_best_grasp},
+      {"held grasps of equal epsilon rank by slip", test_planner_ranks_equal_epsilon_by_slip},
       {"arguments", test_planner_arguments},
       {NULL, NULL}};
   lk_test_suite("grasp planner", tests);
