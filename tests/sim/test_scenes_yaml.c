@@ -226,6 +226,44 @@ static void test_every_contact_force_is_in_its_cone(void) {
   LK_ASSERT_MSG(sliding_total >= 1000, "only %ld sliding contact-steps", sliding_total);
 }
 
+/* The circle cone settles on every step of these scenes' simulate
+ * durations, with both solvers: nothing projected into its cone, every
+ * sliding contact at mu_d f_n. (The ball on the board once spun its passes
+ * on a 5e-13 friction impulse over a zero normal one, a solver tolerance.) */
+static void test_circle_cone_settles_on_every_step(void) {
+  static const struct {
+    const char *file;
+    double seconds;
+  } kScenes[] = {{"ball_board.yaml", 2.5}, {"block_on_incline.yaml", 2.0},
+                 {"bowling_ball.yaml", 2.5}, {"box_stack.yaml", 2.0},
+                 {"gripper.yaml", 2.0},      {"hand3.yaml", 2.0},
+                 {"pushed_block.yaml", 2.5}, {"rolling_sphere.yaml", 1.5}};
+  for (size_t k = 0; k < sizeof kScenes / sizeof kScenes[0]; k++) {
+    for (int s = 0; s < 2; s++) {
+      const char *set[1] = {s ? "options.solver=dantzig" : "options.solver=lemke"};
+      lk_model *m = load(kScenes[k].file, set, 1);
+      CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+      lk_data *d = lk_data_new(m);
+      int steps = (int)lround(kScenes[k].seconds / lk_model_options(m)->timestep), unsettled = 0, first = -1;
+      for (int i = 0; i < steps; i++) {
+        lk_status st = lk_step(m, d);
+        if (st) {
+          LK_ASSERT_MSG(0, "%s: step %d: %s", kScenes[k].file, i, lk_strerror(st));
+          break;
+        }
+        if (lk_data_step_report(d)->friction_unconverged) {
+          if (first < 0) first = i;
+          unsettled++;
+        }
+      }
+      LK_ASSERT_MSG(unsettled == 0, "%s (%s): %d unsettled steps, the first %d", kScenes[k].file,
+                    s ? "dantzig" : "lemke", unsettled, first);
+      lk_data_free(d);
+      lk_model_free(m);
+    }
+  }
+}
+
 static const lk_test tests[] = {
     {"pushed_block.yaml: gentle stays, firm slides 3.256 m", test_pushed_block},
     {"block_on_incline.yaml: held; slides at g(sin - mu_d cos) when lowered", test_block_on_incline},
@@ -233,6 +271,7 @@ static const lk_test tests[] = {
     {"four_bar.yaml: the driven loop stays closed", test_four_bar},
     {"a contact step allocates nothing", test_contact_step_allocates_nothing},
     {"every contact force lies in its friction cone", test_every_contact_force_is_in_its_cone},
+    {"the circle cone settles on every step", test_circle_cone_settles_on_every_step},
     {NULL, NULL},
 };
 
