@@ -105,6 +105,12 @@ lk_status lk_grasp_force_closure(const lk_grasp_contact *c, int nc, const lk_gra
     lk_error_set(err, st, "force closure: the linear program failed (%s)", lk_strerror(st));
     goto done;
   }
+  if (res == LK_GLP_INACCURATE) {
+    st = lk_error_set(err, LK_NOT_CONVERGED,
+                      "force closure: the linear program's answer fails its own check "
+                      "(nearly dependent contact wrenches)");
+    goto done;
+  }
   double tstar = res == LK_GLP_OPTIMAL ? x[N] : 0.0;
   r->margin = N * tstar;
   if (res == LK_GLP_OPTIMAL && r->margin > opt.tolerance) {

@@ -14,13 +14,21 @@ typedef struct {
   const double *c;
 } lk_glp;
 
-typedef enum { LK_GLP_OPTIMAL = 0, LK_GLP_INFEASIBLE, LK_GLP_UNBOUNDED } lk_glp_result;
+typedef enum {
+  LK_GLP_OPTIMAL = 0,
+  LK_GLP_INFEASIBLE,
+  LK_GLP_UNBOUNDED,
+  LK_GLP_INACCURATE /* the final basis's x misses A x = b by more than the
+                       tolerance (nearly dependent columns): no answer */
+} lk_glp_result;
 
 /* Two-phase dense simplex (lp.c). On LK_OK, *result says what was found;
  * x (n, may be NULL) is the optimum (OPTIMAL) or the last basic solution;
  * y (m, may be NULL) the dual solution (OPTIMAL: A^T y <= c, b^T y = c^T x)
- * or a Farkas certificate (INFEASIBLE: A^T y <= 0 and b^T y > 0). Fails
- * with LK_OUT_OF_MEMORY or LK_PIVOT_LIMIT (max_pivots; 0: automatic). */
+ * or a Farkas certificate (INFEASIBLE: A^T y <= 0 and b^T y > 0). The
+ * answer is checked against A x = b (1e-9 of 1 + sum |b|, the phase-1
+ * tolerance) before it is called OPTIMAL or UNBOUNDED. Fails with
+ * LK_OUT_OF_MEMORY or LK_PIVOT_LIMIT (max_pivots; 0: automatic). */
 lk_status lk_glp_solve(const lk_glp *p, int max_pivots, lk_glp_result *result, double *x,
                        double *y, double *objective, int *pivots);
 

@@ -235,6 +235,24 @@ lk_status lk_glp_solve_flags(const lk_glp *p, int max_pivots, int flags, lk_glp_
       obj += p->c[b] * v;
     }
     if (objective) *objective = obj;
+    /* The simplex accepts a basis by its own pivot and cost tolerances; a
+     * basis of nearly dependent columns meets them with values of 1e10 and
+     * more whose rounding exceeds b itself (two grasp contacts whose line
+     * misses the centre of mass by microns "balance" its weight). The
+     * answer is held to A x = b with the phase-1 tolerance. */
+    if (*result != LK_GLP_INFEASIBLE) {
+      double rmax = 0;
+      for (int i = 0; i < m; i++) {
+        long double r = -(long double)p->b[i];
+        for (int k = 0; k < m; k++) {
+          int bk = t.basis[k];
+          double v = bk < n ? TAB(&t, k, t.w - 1) : 0.0;
+          if (bk < n && v > 0) r += (long double)p->A[(size_t)i * n + bk] * v;
+        }
+        rmax = fmax(rmax, fabs((double)r));
+      }
+      if (!(rmax <= 1e-9 * fmax(1.0, bsum))) *result = LK_GLP_INACCURATE;
+    }
   }
   if (pivots) *pivots = t.pivots;
   lk_free(t.T);
