@@ -53,6 +53,11 @@ void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs);
  * only those trees' blocks. For the contact layer: a constraint row on
  * links of one tree is a right-hand side on that tree's range. */
 void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, int v1);
+/* out (len x len, row-major, symmetric) <- M^-1 on the DoFs [v0, v0 + len),
+ * which must be whole trees, len <= LK_DYN_INVERSE_MAX, from the current
+ * factor: explicitly from the tree factor, else by len solves. */
+#define LK_DYN_INVERSE_MAX 16
+void lk_dyn_inverse_range(const lk_model *m, const lk_data *d, int v0, int len, double *out);
 
 /* RNEA (Featherstone 2008, table 5.1): tau = M qacc + c(q, v) - J^T fext
  * (M with its armature),

@@ -135,6 +135,51 @@ void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, 
   }
 }
 
+/* M^-1 = L^-1 D^-1 L^-T from the tree factor: X = L^-1 column by column
+ * (L x = e_c, root to leaves, as solve_tree's last loop), then
+ * out_ij = sum over k <= min(i, j) of X_ik X_jk / D_k. For a free body
+ * (len 6) about 150 multiply-adds, a third of len solves. */
+void lk_dyn_inverse_range(const lk_model *m, const lk_data *d, int v0, int len, double *out) {
+  const lk_dyn_data *dd = &d->dyn;
+  if (len <= 0) return;
+  if (dd->st->factor_method == LK_FACTOR_DENSE || len > LK_DYN_INVERSE_MAX) {
+    double *col = dd->fwork; /* nv: factorization scratch, free after it */
+    for (int c = 0; c < len; c++) {
+      for (int i = 0; i < len; i++) col[v0 + i] = i == c ? 1.0 : 0.0;
+      lk_dyn_solve_range(m, d, col, v0, v0 + len);
+      for (int i = 0; i < len; i++) out[i * len + c] = col[v0 + i];
+    }
+    /* exactly symmetric, as the tree factor's: the upper triangle mirrored */
+    for (int i = 0; i < len; i++)
+      for (int j = i + 1; j < len; j++) out[j * len + i] = out[i * len + j];
+    return;
+  }
+  const int *dend = dd->dend;
+  const size_t *mrow = dd->mrow;
+  const double *LT = dd->L;
+  double X[LK_DYN_INVERSE_MAX * LK_DYN_INVERSE_MAX]; /* X[i * len + k], k <= i */
+  for (int c = 0; c < len; c++) {
+    double *x = X; /* column c of X lives at X[i * len + c] */
+    for (int i = 0; i < len; i++) x[i * len + c] = i == c ? 1.0 : 0.0;
+    for (int i = c; i < len; i++) {
+      const double xi = x[i * len + c];
+      if (xi == 0) continue;
+      const double *Li = LT + mrow[v0 + i];
+      for (int y = v0 + i + 1; y < dend[v0 + i]; y++) x[(y - v0) * len + c] -= Li[y] * xi;
+    }
+  }
+  const double *Dinv = dd->Dinv + v0;
+  for (int i = 0; i < len; i++) {
+    const double *Xi = X + i * len;
+    for (int j = 0; j <= i; j++) {
+      const double *Xj = X + j * len;
+      double s = 0;
+      for (int k = 0; k <= j; k++) s += Xi[k] * Dinv[k] * Xj[k];
+      out[i * len + j] = out[j * len + i] = s;
+    }
+  }
+}
+
 void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs) {
   const lk_dyn_data *dd = &d->dyn;
   const int nv = m->nv, dense = dd->st->factor_method == LK_FACTOR_DENSE;

@@ -8,6 +8,17 @@
 #include "constraint/constraint_impl.h"
 #include "sim/sim_internal.h"
 
+/* GCC's and Clang's vector types, where the target has SSE2 (x86-64
+ * always): two doubles a register. */
+#if defined(__GNUC__) && defined(__SSE2__)
+typedef double v2d __attribute__((vector_size(16)));
+static inline v2d load2(const double *p) {
+  v2d v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+#endif
+
 static int find(int *uf, int x) {
   while (uf[x] != x) {
     uf[x] = uf[uf[x]];
@@ -58,17 +69,35 @@ void lk_sim_islands(const lk_model *m, lk_data *d) {
   sd->st->nisland = nis;
 }
 
-/* M~^-1 of tree t (DoFs [v0, v0 + len)) into its block of minv, column by
- * column from the factor (symmetric: stored by rows or columns alike). */
+/* M~^-1 of tree t (DoFs [v0, v0 + len)) into its block of minv, from the
+ * factor. */
 static void small_tree_inverse(const lk_model *m, lk_data *d, int t, int v0, int len) {
   lk_sim_data *sd = &d->sim;
-  double *Minv = sd->minv + sd->minv_ofs[t], *x = sd->xtmp;
-  for (int c = 0; c < len; c++) {
-    for (int i = 0; i < len; i++) x[v0 + i] = i == c ? 1.0 : 0.0;
-    lk_dyn_solve_range(m, d, x, v0, v0 + len);
-    for (int i = 0; i < len; i++) Minv[i * len + c] = x[v0 + i];
-  }
+  lk_dyn_inverse_range(m, d, v0, len, sd->minv + sd->minv_ofs[t]);
   sd->minv_segs[t] = -1; /* computed this step */
+}
+
+/* Y = Minv J for a free body's 6 x 6 symmetric Minv (exactly symmetric:
+ * lk_dyn_inverse_range mirrors it), Y_i = ((M_i0 J_0 + M_i1 J_1) +
+ * (M_i2 J_2 + M_i3 J_3)) + (M_i4 J_4 + M_i5 J_5). With GCC's or Clang's
+ * vector types Y_i and Y_i+1 are the lanes of one register, M_ij and
+ * M_i+1,j read from row j (by symmetry): the same sums in the same order. */
+static inline void minv6_apply(const double *restrict Minv, const double *restrict J,
+                               double *restrict Y) {
+#if defined(__GNUC__) && defined(__SSE2__)
+  for (int i = 0; i < 6; i += 2) {
+    const double *c = Minv + i; /* (M_ji, M_j,i+1) at c + 6 j */
+    v2d y = ((load2(c) * J[0] + load2(c + 6) * J[1]) + (load2(c + 12) * J[2] + load2(c + 18) * J[3])) +
+            (load2(c + 24) * J[4] + load2(c + 30) * J[5]);
+    memcpy(Y + i, &y, sizeof y);
+  }
+#else
+  for (int i = 0; i < 6; i++) {
+    const double *row = Minv + i * 6;
+    Y[i] = ((row[0] * J[0] + row[1] * J[1]) + (row[2] * J[2] + row[3] * J[3])) +
+           (row[4] * J[4] + row[5] * J[5]);
+  }
+#endif
 }
 
 /* Y = M~^-1 J^T of every row, tree segment by tree segment, and J v*. A
@@ -141,6 +170,94 @@ double lk_sim_delassus_entry(const lk_data *d, int i, int j) {
   return s;
 }
 
+/* J_a . Y_b over a segment of length len, summed in index order (the
+ * order the products have always had: the matrix does not change by a bit
+ * with the kernel; the arm scene of bench/contact, whose sliding box has an
+ * indeterminate floor load, is sensitive to the last bit of A). */
+static inline double seg_dot(const double *restrict a, const double *restrict y, int len) {
+  double s = 0;
+  for (int i = 0; i < len; i++) s += a[i] * y[i];
+  return s;
+}
+
+/* Four products of free-body segments (len 6) at once: out = (J0.Y0,
+ * J0.Y1, J1.Y0, J1.Y1), each summed in index order. With GCC's or Clang's
+ * vector types the two products of a row J share one register, a lane
+ * each: the same operations as one at a time, with the loads of J and Y
+ * shared by four products. */
+static inline void seg_dot6_2x2(const double *restrict J0, const double *restrict J1,
+                                const double *restrict Y0, const double *restrict Y1,
+                                double out[4]) {
+#if defined(__GNUC__) && defined(__SSE2__)
+  v2d a = {0, 0}, b = {0, 0};
+  for (int i = 0; i < 6; i++) {
+    v2d y = {Y0[i], Y1[i]};
+    a += J0[i] * y;
+    b += J1[i] * y;
+  }
+  out[0] = a[0];
+  out[1] = a[1];
+  out[2] = b[0];
+  out[3] = b[1];
+#else
+  out[0] = seg_dot(J0, Y0, 6);
+  out[1] = seg_dot(J0, Y1, 6);
+  out[2] = seg_dot(J1, Y0, 6);
+  out[3] = seg_dot(J1, Y1, 6);
+#endif
+}
+
+/* A[i][j] and A[j][i] += s (once on the diagonal). */
+static inline void add_sym(double *A, int n, int i, int j, double s) {
+  A[i * n + j] += s;
+  if (i != j) A[j * n + i] += s;
+}
+
+/* The products of one tree's bucket of cnt row segments (island rows
+ * brow[], increasing; J values bj[], Y values by[], all of length len):
+ * every pair a <= b adds J_a . Y_b to A (Y_a . J_b is the same number:
+ * M~^-1 is symmetric). Free bodies two rows against two at a time. */
+static void bucket_products(const int *brow, const double *const *bj, const double *const *by,
+                            int cnt, int len, int n, double *A) {
+  if (len != 6) {
+    for (int a = 0; a < cnt; a++)
+      for (int b = a; b < cnt; b++) add_sym(A, n, brow[a], brow[b], seg_dot(bj[a], by[b], len));
+    return;
+  }
+  int a = 0;
+  double s[4];
+  for (; a + 2 <= cnt; a += 2) {
+    const double *J0 = bj[a], *J1 = bj[a + 1];
+    int i0 = brow[a], i1 = brow[a + 1];
+    /* the diagonal block: (a, a), (a, a+1), (a+1, a+1); J_{a+1} . Y_a is
+     * not used (its mirror J_a . Y_{a+1} is) */
+    seg_dot6_2x2(J0, J1, by[a], by[a + 1], s);
+    A[i0 * n + i0] += s[0];
+    A[i0 * n + i1] += s[1];
+    A[i1 * n + i0] += s[1];
+    A[i1 * n + i1] += s[3];
+    int b = a + 2;
+    for (; b + 2 <= cnt; b += 2) {
+      int k0 = brow[b], k1 = brow[b + 1];
+      seg_dot6_2x2(J0, J1, by[b], by[b + 1], s);
+      /* distinct rows of one bucket: no diagonal entries here */
+      A[i0 * n + k0] += s[0];
+      A[k0 * n + i0] += s[0];
+      A[i0 * n + k1] += s[1];
+      A[k1 * n + i0] += s[1];
+      A[i1 * n + k0] += s[2];
+      A[k0 * n + i1] += s[2];
+      A[i1 * n + k1] += s[3];
+      A[k1 * n + i1] += s[3];
+    }
+    for (; b < cnt; b++) {
+      add_sym(A, n, i0, brow[b], seg_dot(J0, by[b], 6));
+      add_sym(A, n, i1, brow[b], seg_dot(J1, by[b], 6));
+    }
+  }
+  if (a < cnt) add_sym(A, n, brow[a], brow[a], seg_dot(bj[a], by[a], 6));
+}
+
 /* The island's Delassus matrix A (n x n, row-major) from its rows: tree by
  * tree, every pair of rows that touch a tree adds the dot product of their
  * segments there (J_a . Y_b). Costs sum over trees of k_t^2 n_t for k_t rows
@@ -199,42 +316,7 @@ void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int 
       }
     }
     int end = start[t];
-    for (int a = pos; a < end; a++) {
-      const double *Ja = bucket_j[a];
-      int ia = bucket_row[a];
-      /* Two dot products at a time (independent sums, each in index order
-       * as one at a time would add it: the same bits, twice the
-       * instruction-level parallelism). */
-      int b = a;
-      for (; b + 1 < end; b += 2) {
-        const double *Y0 = bucket_y[b], *Y1 = bucket_y[b + 1];
-        double s0 = 0, s1 = 0;
-        if (len == 6) { /* a free body: the loop unrolled, same order */
-          for (int i = 0; i < 6; i++) {
-            s0 += Ja[i] * Y0[i];
-            s1 += Ja[i] * Y1[i];
-          }
-        } else {
-          for (int i = 0; i < len; i++) {
-            s0 += Ja[i] * Y0[i];
-            s1 += Ja[i] * Y1[i];
-          }
-        }
-        int i0 = bucket_row[b], i1 = bucket_row[b + 1];
-        A[ia * n + i0] += s0;
-        if (i0 != ia) A[i0 * n + ia] += s0;
-        A[ia * n + i1] += s1;
-        if (i1 != ia) A[i1 * n + ia] += s1;
-      }
-      for (; b < end; b++) {
-        const double *Yb = bucket_y[b];
-        double s = 0;
-        for (int i = 0; i < len; i++) s += Ja[i] * Yb[i];
-        int ib = bucket_row[b];
-        A[ia * n + ib] += s;
-        if (ib != ia) A[ib * n + ia] += s;
-      }
-    }
+    bucket_products(bucket_row + pos, bucket_j + pos, bucket_y + pos, end - pos, len, n, A);
     pos = end;
   }
 }

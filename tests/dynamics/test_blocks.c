@@ -238,6 +238,55 @@ static void test_solve_range_matches_full_solve(void) {
   LK_ASSERT_MSG(worst_fd <= 1e-9, "ABA vs CRBA+LTDL on forests: worst relative %g", worst_fd);
 }
 
+/* lk_dyn_inverse_range() of every tree small enough is M^-1 of its block:
+ * M X = I to rounding, exactly symmetric, and equal to the columns the
+ * factor's solves give; with both factors (the dense one by those
+ * solves). */
+static void test_inverse_range_is_the_block_inverse(void) {
+  mech_rng r = {1618};
+  static double M[200 * 200], X[LK_DYN_INVERSE_MAX * LK_DYN_INVERSE_MAX], x[200];
+  double worst_id = 0, worst_sol = 0;
+  int blocks = 0, asym = 0;
+  for (int n = 2; n <= 40; n++) {
+    lk_model *m = forest(&r, n, n % 2);
+    if (!m) return;
+    lk_data *d = lk_data_new(m);
+    const int nv = lk_model_nv(m), nt = m->ntree;
+    mech_random_state(&r, m, d, 1.0);
+    LK_ASSERT_OK(lk_mass_matrix(m, d), (lk_error *)NULL);
+    LK_ASSERT_OK(lk_mass_matrix_dense(m, d, M), (lk_error *)NULL);
+    for (int how = 0; how < 2; how++) {
+      LK_ASSERT_OK(lk_mass_factor(m, d, how ? LK_FACTOR_DENSE : LK_FACTOR_TREE), (lk_error *)NULL);
+      for (int t = 0; t < nt; t++) {
+        const int v0 = m->tree_vadr[t], len = m->tree_vadr[t + 1] - v0;
+        if (len > LK_DYN_INVERSE_MAX) continue;
+        lk_dyn_inverse_range(m, d, v0, len, X);
+        for (int i = 0; i < len; i++)
+          for (int j = 0; j < len; j++) {
+            double s = i == j ? -1.0 : 0.0;
+            for (int k = 0; k < len; k++) s += M[(v0 + i) * nv + v0 + k] * X[k * len + j];
+            worst_id = fmax(worst_id, fabs(s));
+            if (X[i * len + j] != X[j * len + i]) asym++;
+          }
+        double xs = fmax(1.0, mech_maxabs(X, len * len));
+        for (int c = 0; c < len; c++) {
+          for (int k = 0; k < nv; k++) x[k] = k == v0 + c ? 1.0 : 0.0;
+          lk_dyn_solve_range(m, d, x, v0, v0 + len);
+          for (int i = 0; i < len; i++)
+            worst_sol = fmax(worst_sol, fabs(x[v0 + i] - X[i * len + c]) / xs);
+        }
+        blocks++;
+      }
+    }
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+  LK_ASSERT_MSG(blocks > 100, "only %d blocks inverted", blocks);
+  LK_ASSERT_MSG(asym == 0, "%d entries of the inverses are not exactly symmetric", asym);
+  LK_ASSERT_MSG(worst_id <= 1e-10, "|M X - I|: worst %g", worst_id);
+  LK_ASSERT_MSG(worst_sol <= 1e-12, "inverse vs the factor's solves: worst relative %g", worst_sol);
+}
+
 static const lk_test tests[] = {
     {"trees of DoFs partition the DoFs into contiguous blocks", test_tree_table_partitions_the_dofs},
     {"M is stored per tree: 2000 free bodies in well under 50 MB", test_memory_is_per_tree},
@@ -245,6 +294,8 @@ static const lk_test tests[] = {
      test_block_and_dense_accessors},
     {"lk_dyn_solve_range matches lk_dyn_solve on random forests, both factors",
      test_solve_range_matches_full_solve},
+    {"lk_dyn_inverse_range is the inverse of each small tree's block, both factors",
+     test_inverse_range_is_the_block_inverse},
     {NULL, NULL},
 };
 
