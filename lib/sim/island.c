@@ -124,12 +124,7 @@ void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
       int t = R->tree[g], v0 = R->v0[g], len = R->len[g];
       if (sd->minv_ofs[t] != SIZE_MAX && sd->minv_segs[t] >= 2 * len) small_tree_inverse(m, d, t, v0, len);
       if (sd->minv_segs[t] < 0 && len == 6) {
-        const double *Minv = sd->minv + sd->minv_ofs[t];
-        for (int i = 0; i < 6; i++) {
-          const double *row = Minv + i * 6;
-          Y[i] = ((row[0] * J[0] + row[1] * J[1]) + (row[2] * J[2] + row[3] * J[3])) +
-                 (row[4] * J[4] + row[5] * J[5]);
-        }
+        minv6_apply(sd->minv + sd->minv_ofs[t], J, Y);
       } else if (sd->minv_segs[t] < 0) {
         const double *Minv = sd->minv + sd->minv_ofs[t];
         for (int i = 0; i < len; i++) {
