@@ -49,6 +49,12 @@ int lk_rows_add(const lk_model *m, lk_data *d, int link_a, int link_b, lk_constr
 #define LK_ROWS_POINT_MAX 3
 void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_vec3 *dirs,
                        int nrows, lk_vec3 p, int link_a, int link_b);
+/* lk_rows_add of nrows rows (crow0, crow0 + 1, ...) then
+ * lk_rows_set_point on them, in one go; rows[] gets their indices. All or
+ * nothing: -1 when they do not all fit, -2 as lk_rows_add; else 0. */
+int lk_rows_add_point(const lk_model *m, lk_data *d, int link_a, int link_b,
+                      lk_constraint_kind kind, int cindex, int crow0, const lk_vec3 *dirs,
+                      int nrows, lk_vec3 p, int *rows);
 void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int link_b,
                         lk_force F);
 /* J = ca e_{dof_a} + cb e_{dof_b} (dof_b < 0: none). */
