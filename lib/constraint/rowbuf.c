@@ -312,19 +312,6 @@ void lk_rows_axpy(const lk_data *d, int row, double s, int use_y, double *x) {
   }
 }
 
-double lk_mix(double a, double b, lk_mix_rule rule) {
-  switch (rule) {
-    case LK_MIX_MIN:
-      return a < b ? a : b;
-    case LK_MIX_MAX:
-      return a > b ? a : b;
-    case LK_MIX_MEAN:
-      return 0.5 * (a + b);
-    default:
-      return sqrt(a * b);
-  }
-}
-
 lk_vec3 lk_any_tangent(lk_vec3 n) {
   /* Cross with the world axis least aligned with n (ties broken by axis
    * order), so the choice is deterministic and well conditioned. */
