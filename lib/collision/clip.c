@@ -82,19 +82,21 @@ int lk_col_clip_rect(const lk_vec3 *v, int n, lk_vec3 c, lk_vec3 eu, lk_vec3 ev,
     if (!isfinite(hs[s])) continue;
     vtx *in = buf[cur], *o = buf[1 - cur];
     int mo = 0;
+    /* Each vertex's distance once (it is P of one edge and Q of another). */
+    double dist[LK_COL_CLIP_MAX];
+    for (int i = 0; i < m; i++) dist[i] = lk_v3_dot(lk_v3_sub(in[i].p, c), dirs[s]) - hs[s];
     for (int i = 0; i < m; i++) {
-      vtx P = in[i], Q = in[(i + 1) % m];
-      double dP = lk_v3_dot(lk_v3_sub(P.p, c), dirs[s]) - hs[s];
-      double dQ = lk_v3_dot(lk_v3_sub(Q.p, c), dirs[s]) - hs[s];
+      const vtx *P = &in[i], *Q = &in[i + 1 < m ? i + 1 : 0];
+      double dP = dist[i], dQ = dist[i + 1 < m ? i + 1 : 0];
       int inP = dP <= tol, inQ = dQ <= tol;
-      if (inP) o[mo++] = P;
+      if (inP) o[mo++] = *P;
       if (inP != inQ) {
         double al = fmin(fmax(dP / (dP - dQ), 0.0), 1.0);
         vtx X;
-        X.p = lk_v3_add(P.p, lk_v3_scale(lk_v3_sub(Q.p, P.p), al));
-        X.code = P.label < 100 ? 4u + 4u * (unsigned)P.label + (unsigned)s
-                               : corner_code(P.label - 100, s);
-        X.label = inP ? 100 + s : P.label;
+        X.p = lk_v3_add(P->p, lk_v3_scale(lk_v3_sub(Q->p, P->p), al));
+        X.code = P->label < 100 ? 4u + 4u * (unsigned)P->label + (unsigned)s
+                                : corner_code(P->label - 100, s);
+        X.label = inP ? 100 + s : P->label;
         o[mo++] = X;
       }
     }

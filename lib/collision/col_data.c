@@ -64,6 +64,7 @@ void lk_col_data_layout(const lk_model *m, lk_col_data *cd, lk_arena *a) {
   cd->key_tmp = LK_ARENA_ARRAY(a, lk_col_key, cap);
   cd->xg = LK_ARENA_ARRAY(a, lk_transform, ng);
   cd->aabb = LK_ARENA_ARRAY(a, double, 6 * ng);
+  cd->rbound = LK_ARENA_ARRAY(a, double, ng);
   cd->body = LK_ARENA_ARRAY(a, int, ng);
   cd->pbody = LK_ARENA_ARRAY(a, int, ng);
   cd->plane = LK_ARENA_ARRAY(a, int, nplane);
@@ -132,6 +133,7 @@ void lk_col_data_reset(const lk_model *m, lk_col_data *cd) {
     cd->body[g] = weld_root(m, m->geom_link[g]);
     cd->pbody[g] = parent_body(m, cd->body[g]);
     cd->xg[g] = m->geom[g].spec.pose;
+    cd->rbound[g] = lk_col_bound_radius(m->geom[g].spec.type, m->geom[g].spec.size);
     double rho = geom_rho(m, g);
     if (!isfinite(rho))
       cd->plane[np++] = g;

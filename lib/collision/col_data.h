@@ -59,6 +59,7 @@ typedef struct {
   lk_col_key *key, *key_tmp;
   lk_transform *xg;  /* per geom: world pose */
   double *aabb;      /* per bounded geom: lo xyz, hi xyz */
+  double *rbound;    /* per geom: bounding radius (INFINITY: plane), a model constant */
   int *body;         /* per geom: link after merging fixed joints (0 world) */
   int *pbody;        /* per geom: the parent body it must not touch, -1 */
   int *plane, *big, *small; /* geom lists: planes, large bounded geoms

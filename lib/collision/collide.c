@@ -48,20 +48,32 @@ static int key_cmp(int ga, int gb, unsigned fa, int ha, int hb, unsigned fb) {
   return 0;
 }
 
+static int key_less(const lk_col_key *a, const lk_col_key *b) {
+  return key_cmp(a->ga, a->gb, a->feature, b->ga, b->gb, b->feature) < 0;
+}
+
 static void sort_keys(lk_col_key *k, lk_col_key *tmp, int n) {
-  /* Bottom-up merge sort; keys are unique, so the order is canonical. */
-  for (int w = 1; w < n; w *= 2) {
-    for (int lo = 0; lo < n; lo += 2 * w) {
-      int mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+  /* Natural merge sort: the narrow phase emits each pair's points sorted
+   * and the pairs mostly in order, so the input is a few ascending runs,
+   * merged pairwise until one is left (sorted input: one scan). Keys are
+   * unique, so the order is canonical whatever the algorithm. */
+  for (;;) {
+    int runs = 0;
+    for (int lo = 0; lo < n;) {
+      int mid = lo + 1;
+      while (mid < n && key_less(&k[mid - 1], &k[mid])) mid++;
+      if (lo == 0 && mid >= n) return; /* one run: sorted */
+      int hi = mid < n ? mid + 1 : n;
+      while (hi < n && key_less(&k[hi - 1], &k[hi])) hi++;
       int i = lo, j = mid, o = lo;
-      while (i < mid && j < hi)
-        tmp[o++] = key_cmp(k[j].ga, k[j].gb, k[j].feature, k[i].ga, k[i].gb, k[i].feature) < 0
-                       ? k[j++]
-                       : k[i++];
+      while (i < mid && j < hi) tmp[o++] = key_less(&k[j], &k[i]) ? k[j++] : k[i++];
       while (i < mid) tmp[o++] = k[i++];
       while (j < hi) tmp[o++] = k[j++];
+      runs++;
+      lo = hi;
     }
     memcpy(k, tmp, (size_t)n * sizeof *k);
+    if (runs <= 1) return;
   }
 }
 
@@ -75,10 +87,10 @@ static void tangent_frame(lk_vec3 n, lk_vec3 *t1, lk_vec3 *t2) {
 }
 
 /* A contact persists when within this distance of its previous position:
- * a quarter of the smaller bounding radius (planes have none). */
-static double match_tol(const lk_model *m, int ga, int gb) {
-  const lk_geom_spec *a = &m->geom[ga].spec, *b = &m->geom[gb].spec;
-  return 0.25 * fmin(lk_col_bound_radius(a->type, a->size), lk_col_bound_radius(b->type, b->size));
+ * a quarter of the smaller bounding radius (planes have none); the radii
+ * are the model's, kept per geom in cd->rbound. */
+static double match_tol(const lk_col_data *cd, int ga, int gb) {
+  return 0.25 * fmin(cd->rbound[ga], cd->rbound[gb]);
 }
 
 /* Re-express a vector given by components x, y on (u1, u2) on (t1, t2). */
@@ -136,7 +148,7 @@ lk_status lk_collide(const lk_model *m, lk_data *d, lk_error *err) {
     const lk_contact *p = NULL;
     if (j < nprev &&
         key_cmp(prev[j].geom_a, prev[j].geom_b, prev[j].feature, k->ga, k->gb, k->feature) == 0 &&
-        lk_v3_norm(lk_v3_sub(prev[j].pos, c->pos)) <= match_tol(m, k->ga, k->gb))
+        lk_v3_norm(lk_v3_sub(prev[j].pos, c->pos)) <= match_tol(cd, k->ga, k->gb))
       p = &prev[j];
     if (p) {
       /* Keep t1 as close as possible to the previous one. */

@@ -7,6 +7,8 @@
 #ifndef LK_CONSTRAINT_IMPL_H
 #define LK_CONSTRAINT_IMPL_H
 
+#include <math.h>
+
 #include "constraint/rows.h"
 #include "data/data_impl.h"
 
@@ -49,6 +51,12 @@ int lk_rows_add(const lk_model *m, lk_data *d, int link_a, int link_b, lk_constr
 #define LK_ROWS_POINT_MAX 3
 void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_vec3 *dirs,
                        int nrows, lk_vec3 p, int link_a, int link_b);
+/* lk_rows_add of nrows rows (crow0, crow0 + 1, ...) then
+ * lk_rows_set_point on them, in one go; rows[] gets their indices. All or
+ * nothing: -1 when they do not all fit, -2 as lk_rows_add; else 0. */
+int lk_rows_add_point(const lk_model *m, lk_data *d, int link_a, int link_b,
+                      lk_constraint_kind kind, int cindex, int crow0, const lk_vec3 *dirs,
+                      int nrows, lk_vec3 p, int *rows);
 void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int link_b,
                         lk_force F);
 /* J = ca e_{dof_a} + cb e_{dof_b} (dof_b < 0: none). */
@@ -101,8 +109,20 @@ int lk_bilateral_errors(const lk_model *m, lk_data *d, double *err, int cap);
 lk_status lk_sim_compliant_contact(const lk_model *m, lk_data *d, int report,
                                    const lk_contact_geom *g);
 
-/* Mixing of two materials' coefficients. */
-double lk_mix(double a, double b, lk_mix_rule rule);
+/* Mixing of two materials' coefficients: inline, since the geometry
+ * contacts mix five coefficients a contact a step. */
+static inline double lk_mix(double a, double b, lk_mix_rule rule) {
+  switch (rule) {
+    case LK_MIX_MIN:
+      return a < b ? a : b;
+    case LK_MIX_MAX:
+      return a > b ? a : b;
+    case LK_MIX_MEAN:
+      return 0.5 * (a + b);
+    default:
+      return sqrt(a * b);
+  }
+}
 
 /* A deterministic unit vector orthogonal to the unit vector n. */
 lk_vec3 lk_any_tangent(lk_vec3 n);

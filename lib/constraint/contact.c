@@ -52,24 +52,17 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
     mem->nrows = 0;
   }
 
-  /* The normal and tangent rows share their point: made first, filled in
-   * one walk (lk_rows_set_point). */
-  int rn = lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, 0);
-  if (rn == -2) return LK_OK; /* both sides immovable */
-  if (rn < 0) return LK_CAPACITY_EXCEEDED;
-  mem->row[0] = rn;
-  int pr[3] = {rn, -1, -1};
+  /* The normal and tangent rows share their point: made and filled in one
+   * go (lk_rows_add_point). */
+  int pr[3] = {-1, -1, -1};
   lk_vec3 pd[3] = {n, t1, t2};
-  int npr = 1;
-  if (g->mu_static > 0) {
-    int ra = lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, 1);
-    int rb = ra >= 0 ? lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, 2) : -1;
-    if (ra < 0 || rb < 0) return LK_CAPACITY_EXCEEDED;
-    pr[1] = ra;
-    pr[2] = rb;
-    npr = 3;
-  }
-  lk_rows_set_point(m, d, pr, pd, npr, p, g->link, g->other);
+  int npr = g->mu_static > 0 ? 3 : 1;
+  int st = lk_rows_add_point(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, 0, pd, npr, p,
+                             pr);
+  if (st == -2) return LK_OK; /* both sides immovable */
+  if (st < 0) return LK_CAPACITY_EXCEEDED;
+  int rn = pr[0];
+  mem->row[0] = rn;
   lk_row *R = &d->sim.row[rn];
   R->kind = LK_ROW_UNILATERAL;
   /* Lower bound on the separating velocity after the step. */

@@ -31,45 +31,65 @@ static void tree_range(const lk_model *m, int r, int *v0, int *len) {
   *len = v1 - m->vadr[r];
 }
 
-int lk_rows_add(const lk_model *m, lk_data *d, int link_a, int link_b, lk_constraint_kind kind,
-                int cindex, int crow) {
-  lk_sim_data *sd = &d->sim;
-  int ta = sd->tree[link_a], tb = sd->tree[link_b];
-  int trees[2] = {-1, -1}, n = 0;
-  if (ta > 0) trees[n++] = ta;
-  if (tb > 0 && tb != ta) trees[n++] = tb;
-  lk_row r;
-  memset(&r, 0, sizeof r);
-  r.tree[0] = r.tree[1] = -1;
+/* The segments a row between links a and b spans (r->tree, v0, len; the
+ * rest untouched) and their total length; 0 segments when neither moves. */
+static int row_layout(const lk_model *m, const lk_data *d, int link_a, int link_b, lk_row *r,
+                      size_t *need) {
+  const int *tree = d->sim.tree;
+  int ta = tree[link_a], tb = tree[link_b];
+  int trees[2] = {ta, tb != ta ? tb : 0};
   int k = 0;
-  size_t need = 0;
-  for (int i = 0; i < n; i++) {
+  size_t n = 0;
+  r->tree[0] = r->tree[1] = -1;
+  for (int i = 0; i < 2; i++) {
+    if (trees[i] <= 0) continue;
     int v0, len;
     tree_range(m, trees[i], &v0, &len);
     if (len == 0) continue; /* a tree welded to the world */
-    r.tree[k] = trees[i];
-    r.v0[k] = v0;
-    r.len[k] = len;
-    need += (size_t)len;
+    r->tree[k] = trees[i];
+    r->v0[k] = v0;
+    r->len[k] = len;
+    n += (size_t)len;
     k++;
   }
-  if (k == 0) return -2;
+  *need = n;
+  return k;
+}
+
+/* Header fields of a new row (values not touched), built in place: a
+ * compound literal, so every field not named is zero. */
+static void row_init(lk_row *r, const lk_row *layout, size_t ofs, int link_a, int link_b,
+                     lk_constraint_kind kind, int cindex, int crow) {
+  *r = (lk_row){.kind = LK_ROW_UNILATERAL,
+                .hi = INFINITY,
+                .normal = -1,
+                .pair = -1,
+                .tree = {layout->tree[0], layout->tree[1]},
+                .v0 = {layout->v0[0], layout->v0[1]},
+                .len = {layout->len[0], layout->len[1]},
+                .ofs = ofs,
+                .ckind = kind,
+                .cindex = cindex,
+                .crow = crow,
+                .island = -1,
+                .link_a = link_a,
+                .link_b = link_b};
+}
+
+/* Only the Jacobian values are zeroed: Y (yval) is written whole by
+ * whoever computes M^-1 J^T (the row preparation, the projection, the
+ * static solve) before anything reads it. */
+int lk_rows_add(const lk_model *m, lk_data *d, int link_a, int link_b, lk_constraint_kind kind,
+                int cindex, int crow) {
+  lk_sim_data *sd = &d->sim;
+  lk_row layout;
+  size_t need;
+  if (row_layout(m, d, link_a, link_b, &layout, &need) == 0) return -2;
   if (sd->st->nrow >= sd->row_cap || sd->st->nval + need > sd->val_cap) return -1;
-  r.ofs = sd->st->nval;
-  r.kind = LK_ROW_UNILATERAL;
-  r.normal = -1;
-  r.pair = -1;
-  r.hi = INFINITY;
-  r.ckind = kind;
-  r.cindex = cindex;
-  r.crow = crow;
-  r.island = -1;
-  r.link_a = link_a;
-  r.link_b = link_b;
-  memset(sd->jval + r.ofs, 0, need * sizeof(double));
-  memset(sd->yval + r.ofs, 0, need * sizeof(double));
+  size_t ofs = sd->st->nval;
+  row_init(&sd->row[sd->st->nrow], &layout, ofs, link_a, link_b, kind, cindex, crow);
+  memset(sd->jval + ofs, 0, need * sizeof(double));
   sd->st->nval += need;
-  sd->row[sd->st->nrow] = r;
   return sd->st->nrow++;
 }
 
@@ -86,6 +106,7 @@ static double *slot(lk_data *d, const lk_row *r, int k) {
 
 /* The lowest common ancestor of links a and b (0: the world). */
 static int common_ancestor(const lk_model *m, int a, int b) {
+  if (a == 0 || b == 0) return 0; /* against the world: no walk */
   int da = 0, db = 0;
   for (int j = a; j > 0; j = m->parent[j]) da++;
   for (int j = b; j > 0; j = m->parent[j]) db++;
@@ -157,6 +178,83 @@ void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_
   }
 }
 
+/* Values k0..k1 of the point rows' segments at base (row i at base + i
+ * need): the velocity of p under each DoF along dirs[i], negated (neg: a
+ * constant at each call, so no multiply by a sign) on link b's side. */
+static inline void point_values(double *base, size_t need, const lk_motion *S, int k0, int k1,
+                                lk_vec3 p, const lk_vec3 *dirs, int nrows, int neg) {
+  for (int k = k0; k < k1; k++) {
+    lk_vec3 v = lk_v3_add(S[k].lin, lk_v3_cross(S[k].ang, p));
+    if (nrows == 3) { /* a contact's normal and tangents */
+      double x0 = lk_v3_dot(dirs[0], v), x1 = lk_v3_dot(dirs[1], v), x2 = lk_v3_dot(dirs[2], v);
+      base[k] = neg ? 0.0 - x0 : 0.0 + x0;
+      base[need + k] = neg ? 0.0 - x1 : 0.0 + x1;
+      base[2 * need + k] = neg ? 0.0 - x2 : 0.0 + x2;
+    } else {
+      for (int i = 0; i < nrows; i++) {
+        double x = lk_v3_dot(dirs[i], v);
+        base[(size_t)i * need + k] = neg ? 0.0 - x : 0.0 + x;
+      }
+    }
+  }
+}
+
+/* The point rows in one go: one layout, one capacity check and one walk
+ * for all of them. Each DoF's value is written once, as 0 + x or 0 - x:
+ * bit for bit what the zeroed accumulation of lk_rows_set_point gives, so
+ * only the DoFs off the paths need zeroing (none for a free body). */
+int lk_rows_add_point(const lk_model *m, lk_data *d, int link_a, int link_b,
+                      lk_constraint_kind kind, int cindex, int crow0, const lk_vec3 *dirs,
+                      int nrows, lk_vec3 p, int *rows) {
+  lk_sim_data *sd = &d->sim;
+  lk_row layout;
+  size_t need;
+  if (row_layout(m, d, link_a, link_b, &layout, &need) == 0) return -2;
+  if (sd->st->nrow + nrows > sd->row_cap || sd->st->nval + (size_t)nrows * need > sd->val_cap)
+    return -1;
+  size_t ofs0 = sd->st->nval;
+  for (int i = 0; i < nrows; i++) {
+    rows[i] = sd->st->nrow + i;
+    lk_row *R = &sd->row[rows[i]];
+    row_init(R, &layout, ofs0 + (size_t)i * need, link_a, link_b, kind, cindex, crow0 + i);
+    R->F = lk_fo(lk_v3_cross(p, dirs[i]), dirs[i]);
+  }
+  sd->st->nrow += nrows;
+  sd->st->nval += (size_t)nrows * need;
+
+  const int common = common_ancestor(m, link_a, link_b); /* as in lk_rows_set_wrench */
+  const lk_motion *cdof = sd->cdof;
+  size_t seg_ofs = 0;
+  for (int g = 0; g < 2 && layout.tree[g] >= 0; g++) {
+    /* The segment's tree holds link_a's path or link_b's (trees differ,
+     * or the row has one segment holding both). */
+    int v0 = layout.v0[g], len = layout.len[g];
+    double *base = sd->jval + ofs0 + seg_ofs; /* row 0's segment */
+    int covered = 0;
+    for (int pass = 0; pass < 2; pass++) {
+      int link = pass == 0 ? link_a : link_b;
+      if (sd->tree[link] != layout.tree[g]) continue;
+      for (int j = link; j != common && j > 0; j = m->parent[j]) covered += m->jnv[j];
+    }
+    if (covered < len)
+      for (int i = 0; i < nrows; i++) memset(base + (size_t)i * need, 0, (size_t)len * sizeof *base);
+    for (int pass = 0; pass < 2; pass++) {
+      int link = pass == 0 ? link_a : link_b;
+      if (sd->tree[link] != layout.tree[g]) continue;
+      const lk_motion *S = cdof + v0; /* k: DoF v0 + k, value k of a segment */
+      for (int j = link; j != common && j > 0; j = m->parent[j]) {
+        int k0 = m->vadr[j] - v0, k1 = k0 + m->jnv[j];
+        if (pass == 0)
+          point_values(base, need, S, k0, k1, p, dirs, nrows, 0);
+        else
+          point_values(base, need, S, k0, k1, p, dirs, nrows, 1);
+      }
+    }
+    seg_ofs += (size_t)len;
+  }
+  return 0;
+}
+
 void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double ca, int dof_b,
                       double cb) {
   (void)m;
@@ -170,14 +268,26 @@ void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double 
   }
 }
 
+/* A free body's segment (6 values) unrolled: the same operations in the
+ * same order as the loop, so the same result to the bit. */
 double lk_rows_dot(const lk_data *d, int row, const double *x) {
   const lk_row *r = &d->sim.row[row];
   const double *J = d->sim.jval + r->ofs;
   double s = 0;
   for (int g = 0; g < 2 && r->tree[g] >= 0; g++) {
     const double *xs = x + r->v0[g];
-    for (int i = 0; i < r->len[g]; i++) s += J[i] * xs[i];
-    J += r->len[g];
+    int len = r->len[g];
+    if (len == 6) {
+      s += J[0] * xs[0];
+      s += J[1] * xs[1];
+      s += J[2] * xs[2];
+      s += J[3] * xs[3];
+      s += J[4] * xs[4];
+      s += J[5] * xs[5];
+    } else {
+      for (int i = 0; i < len; i++) s += J[i] * xs[i];
+    }
+    J += len;
   }
   return s;
 }
@@ -187,21 +297,18 @@ void lk_rows_axpy(const lk_data *d, int row, double s, int use_y, double *x) {
   const double *J = (use_y ? d->sim.yval : d->sim.jval) + r->ofs;
   for (int g = 0; g < 2 && r->tree[g] >= 0; g++) {
     double *xs = x + r->v0[g];
-    for (int i = 0; i < r->len[g]; i++) xs[i] += s * J[i];
-    J += r->len[g];
-  }
-}
-
-double lk_mix(double a, double b, lk_mix_rule rule) {
-  switch (rule) {
-    case LK_MIX_MIN:
-      return a < b ? a : b;
-    case LK_MIX_MAX:
-      return a > b ? a : b;
-    case LK_MIX_MEAN:
-      return 0.5 * (a + b);
-    default:
-      return sqrt(a * b);
+    int len = r->len[g];
+    if (len == 6) {
+      xs[0] += s * J[0];
+      xs[1] += s * J[1];
+      xs[2] += s * J[2];
+      xs[3] += s * J[3];
+      xs[4] += s * J[4];
+      xs[5] += s * J[5];
+    } else {
+      for (int i = 0; i < len; i++) xs[i] += s * J[i];
+    }
+    J += len;
   }
 }
 
