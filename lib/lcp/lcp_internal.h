@@ -81,6 +81,35 @@ static inline double lk_lcp_dot_abs(const double *restrict a, const double *rest
  * than a loop: the vectors of small solves are short, and their tails cost
  * as much as their bodies. (Entry by entry, the same operations.) */
 
+/* lk_lcp_dot and lk_lcp_dot_abs in one pass over the operands, with the
+ * same accumulators (so the same two sums bit for bit): *abs_out = sum
+ * |a_i b_i|, returned a . b. */
+static inline double lk_lcp_dot_and_abs(const double *restrict a, const double *restrict b, int n,
+                                        double *abs_out) {
+  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+  double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    double x0 = a[i] * b[i], x1 = a[i + 1] * b[i + 1];
+    double x2 = a[i + 2] * b[i + 2], x3 = a[i + 3] * b[i + 3];
+    s0 += x0;
+    s1 += x1;
+    s2 += x2;
+    s3 += x3;
+    m0 += fabs(x0);
+    m1 += fabs(x1);
+    m2 += fabs(x2);
+    m3 += fabs(x3);
+  }
+  for (; i < n; i++) {
+    double x = a[i] * b[i];
+    s0 += x;
+    m0 += fabs(x);
+  }
+  *abs_out = (m0 + m1) + (m2 + m3);
+  return (s0 + s1) + (s2 + s3);
+}
+
 /* y += alpha x over n entries. */
 static inline void lk_lcp_axpy(double *restrict y, double alpha, const double *restrict x, int n) {
   int i = 0;
