@@ -779,7 +779,8 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
         int fr = isinf(D.lo[i]) && isinf(D.hi[i]); /* no friction rows here */
         if ((pass == 0 && fr) || (pass == 1 && !fr)) D.order[k++] = i;
       }
-  full_w(&D);
+  /* A warm start's first pass begins with repair(), which sets w itself. */
+  if (!o->basis_in) full_w(&D);
 
   lk_status s = LK_OK;
   int passes;
