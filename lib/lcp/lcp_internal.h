@@ -81,6 +81,21 @@ static inline double lk_lcp_dot_abs(const double *restrict a, const double *rest
  * than a loop: the vectors of small solves are short, and their tails cost
  * as much as their bodies. (Entry by entry, the same operations.) */
 
+/* a . b summed strictly left to right (the order of the explicit-inverse
+ * updates of dantzig.c), unrolled only to save the loop's overhead. */
+static inline double lk_lcp_dot_seq(const double *restrict a, const double *restrict b, int n) {
+  double s = 0.0;
+  int i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s += a[i] * b[i];
+    s += a[i + 1] * b[i + 1];
+    s += a[i + 2] * b[i + 2];
+    s += a[i + 3] * b[i + 3];
+  }
+  for (; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+
 /* lk_lcp_dot and lk_lcp_dot_abs in one pass over the operands, with the
  * same accumulators (so the same two sums bit for bit): *abs_out = sum
  * |a_i b_i|, returned a . b. */
