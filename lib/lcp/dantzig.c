@@ -115,10 +115,7 @@ static void cs_rank_one(dantzig *D, int r, double s) {
   double g = s * D->gval[r], *x = D->dw, *t = D->tmp;
   for (int a = 0; a < k; a++) t[a] = g * mr[D->cidx[a]];
   for (int a = 0; a < k; a++) {
-    const double *ra = ainv(D, a);
-    double v = 0.0;
-    for (int b = 0; b < k; b++) v += ra[b] * t[b];
-    x[a] = v; /* A^-1 u */
+    x[a] = lk_lcp_dot_seq(ainv(D, a), t, k); /* A^-1 u */
   }
   double den = 1.0 + x[q];
   const double *rq = ainv(D, q);
@@ -126,8 +123,7 @@ static void cs_rank_one(dantzig *D, int r, double s) {
   for (int a = 0; a < k; a++) {
     double f = x[a] / den;
     if (f == 0.0) continue;
-    double *ra = ainv(D, a);
-    for (int b = 0; b < k; b++) ra[b] -= f * t[b];
+    lk_lcp_axpy(ainv(D, a), -f, t, k);
   }
 }
 
@@ -178,17 +174,14 @@ static int add_c(dantzig *D, int j, double relax, int positive) {
         if (D->state[r] == S_LO || D->state[r] == S_HI) crow[a] += D->gval[r] * rj[r];
     }
     for (int a = 0; a < k; a++) {
-      const double *ra = ainv(D, a);
-      double s = 0.0;
-      for (int b = 0; b < k; b++) s += ra[b] * bcol[b];
-      u[a] = s; /* A^-1 b */
+      u[a] = lk_lcp_dot_seq(ainv(D, a), bcol, k); /* A^-1 b */
     }
     for (int b = 0; b < k; b++) v[b] = 0.0;
     for (int a = 0; a < k; a++) {
       const double *ra = ainv(D, a);
       double ca = crow[a];
       if (ca == 0.0) continue;
-      for (int b = 0; b < k; b++) v[b] += ca * ra[b]; /* c^T A^-1 */
+      lk_lcp_axpy(v, ca, ra, k); /* c^T A^-1 */
     }
     double s = d;
     for (int a = 0; a < k; a++) s -= crow[a] * u[a];
@@ -197,8 +190,7 @@ static int add_c(dantzig *D, int j, double relax, int positive) {
     for (int a = 0; a < k; a++) {
       double *ra = ainv(D, a);
       double f = u[a] * inv;
-      if (f != 0.0)
-        for (int b = 0; b < k; b++) ra[b] += f * v[b];
+      if (f != 0.0) lk_lcp_axpy(ra, f, v, k);
       ra[k] = -f;
     }
     double *rk = ainv(D, k);
@@ -229,8 +221,7 @@ static void remove_c(dantzig *D, int j, unsigned char new_state) {
       if (a == p) continue;
       double *ra = ainv(D, a);
       double f = ra[p] / s;
-      if (f != 0.0)
-        for (int b = 0; b < k; b++) ra[b] -= f * y[b];
+      if (f != 0.0) lk_lcp_axpy(ra, -f, y, k);
     }
     for (int a = 0; a < k; a++) {
       double *ra = ainv(D, a);
@@ -637,10 +628,20 @@ static int bitwise_symmetric(const double *M, int ldm, int n) {
   uint64_t diff = 0;
   for (int i = 1; i < n; i++) {
     const double *r = M + (size_t)i * (size_t)ldm, *c = M + i;
-    for (int j = 0; j < i; j++) {
+    size_t s = (size_t)ldm;
+    int j = 0;
+    for (; j + 2 <= i; j += 2) { /* unrolled: the loop costs as much as the test */
+      uint64_t a0, a1, b0, b1;
+      memcpy(&a0, r + j, sizeof a0);
+      memcpy(&a1, r + j + 1, sizeof a1);
+      memcpy(&b0, c + (size_t)j * s, sizeof b0);
+      memcpy(&b1, c + (size_t)(j + 1) * s, sizeof b1);
+      diff |= (a0 ^ b0) | (a1 ^ b1);
+    }
+    for (; j < i; j++) {
       uint64_t a, b;
       memcpy(&a, r + j, sizeof a);
-      memcpy(&b, c + (size_t)j * (size_t)ldm, sizeof b);
+      memcpy(&b, c + (size_t)j * s, sizeof b);
       diff |= a ^ b;
     }
     if (diff) return 0;
@@ -779,7 +780,8 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
         int fr = isinf(D.lo[i]) && isinf(D.hi[i]); /* no friction rows here */
         if ((pass == 0 && fr) || (pass == 1 && !fr)) D.order[k++] = i;
       }
-  full_w(&D);
+  /* A warm start's first pass begins with repair(), which sets w itself. */
+  if (!o->basis_in) full_w(&D);
 
   lk_status s = LK_OK;
   int passes;

@@ -24,8 +24,7 @@ double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
       s = p->q[i] + t;
       mag = m;
     } else {
-      s = p->q[i] + lk_lcp_dot(row, z, n);
-      mag = lk_lcp_dot_abs(row, z, n);
+      s = p->q[i] + lk_lcp_dot_and_abs(row, z, n, &mag);
     }
     if (w_out) w_out[i] = s;
     double lo, hi;

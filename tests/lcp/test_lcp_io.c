@@ -160,6 +160,20 @@ static void test_residual(void) {
   p.findex = fi, p.mu = mu;
   LK_ASSERT_INT_EQ(lk_lcp_check(&p, &e), LK_INVALID_ARGUMENT);
   LK_ASSERT_MSG(strstr(e.message, "findex[1]") != NULL, "%s", e.message);
+  /* The finiteness of M: finite entries whose sum overflows are finite;
+   * a non-finite entry is named by its row, with a leading dimension
+   * above n too. */
+  double Mb[6] = {1e308, 1e308, 0, 1e308, 1e308, 0}, qb[2] = {0, 0};
+  lk_lcp pb = {2, Mb, 3, qb, NULL, NULL, NULL, NULL};
+  LK_ASSERT_INT_EQ(lk_lcp_check(&pb, &e), LK_OK);
+  Mb[2] = NAN; /* past n: not part of M */
+  LK_ASSERT_INT_EQ(lk_lcp_check(&pb, &e), LK_OK);
+  Mb[4] = -INFINITY;
+  LK_ASSERT_INT_EQ(lk_lcp_check(&pb, &e), LK_NON_FINITE);
+  LK_ASSERT_MSG(strstr(e.message, "row 1 of M") != NULL, "%s", e.message);
+  pb.ldm = 2; /* contiguous: rows (1e308, 1e308), (NaN, 1e308) */
+  LK_ASSERT_INT_EQ(lk_lcp_check(&pb, &e), LK_NON_FINITE);
+  LK_ASSERT_MSG(strstr(e.message, "row 1 of M") != NULL, "%s", e.message);
 }
 
 /* The factorization against a direct solve of the same principal block,
