@@ -93,6 +93,14 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
       T->mu = mu;
       T->pair = mem->row[3 - k];
     }
+    /* A pair that ended the last step sliding along -t1 (t1 persists)
+     * starts locked to it: in steady sliding the first solve is then the
+     * answer, instead of one to find that the pair slides and one more
+     * with the lock (friction_update in solve.c releases or turns it if
+     * the slip has moved). */
+    if (mem->valid && mem->locked && mem->state == LK_FRICTION_DYNAMIC &&
+        o->friction_cone == LK_CONE_CIRCLE)
+      d->sim.row[mem->row[2]].mu = 0;
   }
   if (g->type == LK_CONTACT_ROLLING && g->patch_radius > 0) {
     double rp = g->patch_radius;

@@ -35,6 +35,9 @@ typedef struct {
   int row[6];              /* this step's row indices (-1: absent): normal,
                               t1, t2, twist, roll1, roll2 */
   int valid;
+  int locked;              /* circle cone: the step ended sliding with its
+                              friction along -t1 (second row locked): the
+                              next step starts so */
   double hist[4];          /* compliant contacts: tangential history (world
                               vector, then the last contact radius) */
 } lk_contact_mem;

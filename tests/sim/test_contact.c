@@ -140,6 +140,48 @@ static void test_push_threshold_is_mu_static_m_g(void) {
 }
 
 
+/* Steady sliding costs one LCP solve a step: a block pushed at 30 deg in
+ * the ground plane with 8 N (above mu_s m g) slides with its friction
+ * against the slip, mu_d m g, and once it slides each contact keeps its
+ * tangent basis and its lock along the slip from step to step (contact
+ * memory), so every later step settles in one solve. Both solvers. */
+static void test_steady_sliding_one_solve_a_step(void) {
+  for (int s = 0; s < 2; s++) {
+    scene_opts o = scene_defaults();
+    o.solver = kSolvers[s];
+    lk_model *m = scene_block(&o);
+    lk_data *d = lk_data_new(m);
+    const double phi = 30 * DEG, F = 8.0;
+    lk_status st = LK_OK;
+    int steps = 0, extra = 0, worst = 0;
+    for (int i = 0; i < 600 && !st; i++) {
+      lk_data_clear_loads(d);
+      lk_forward_kinematics(m, d);
+      lk_vec3 c = lk_data_point_position(d, 1, lk_v3_zero());
+      lk_data_apply_force(d, 1, c, lk_v3(F * cos(phi), F * sin(phi), 0));
+      st = lk_step(m, d);
+      const lk_step_report *r = lk_data_step_report(d);
+      if (i >= 100) { /* well after the onset of sliding */
+        steps++;
+        if (r->lcp_solves > 1) extra++;
+        if (r->lcp_solves > worst) worst = r->lcp_solves;
+        LK_ASSERT_MSG(r->friction_unconverged == 0, "%s: step %d unconverged", kSolverNames[s], i);
+      }
+    }
+    LK_ASSERT_MSG(st == LK_OK, "%s: %s", kSolverNames[s], lk_strerror(st));
+    lk_vec3 ft = lk_v3_zero();
+    for (int i = 0; i < lk_data_ncontacts(d); i++) ft = lk_v3_add(ft, lk_data_contact_report(d, i)->ft);
+    LK_ASSERT_REL(lk_v3_norm(ft), 0.45 * 9.81, 1e-6, 0);
+    /* against the push's direction (the slip's: no other load in the plane) */
+    LK_ASSERT_NEAR(ft.x / lk_v3_norm(ft), -cos(phi), 1e-6);
+    LK_ASSERT_NEAR(ft.y / lk_v3_norm(ft), -sin(phi), 1e-6);
+    LK_ASSERT_MSG(extra == 0, "%s: %d of %d sliding steps took more than one LCP solve (up to %d)",
+                  kSolverNames[s], extra, steps, worst);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
 /* Rolling (issue 6, validation 5). A solid sphere (I = 2/5 m r^2) rolling
  * without slip on flat ground keeps its speed when mu_rolling = 0; with a
  * rolling resistance moment tau = mu_r r_p f_n it decelerates at
@@ -701,6 +743,8 @@ static const lk_test tests[] = {
     {"incline: sticks at every angle up to 30.9 deg", test_incline_sticks_below_atan_mu_static},
     {"incline: slides at 31.1 deg with g(sin - mu_d cos)", test_incline_slides_above_atan_mu_static},
     {"push: sticks below and slides above mu_s m g", test_push_threshold_is_mu_static_m_g},
+    {"steady sliding at 30 deg: mu_d m g against the slip, one LCP solve a step",
+     test_steady_sliding_one_solve_a_step},
     {"rolling sphere: resistance decelerates as mu_r r_p f_n predicts", test_rolling_resistance},
     {"sphere on an incline: rolls at 5/7 g sin or slips", test_sphere_on_incline},
     {"bowling ball: slides, then rolls at 5/7 v0 after 2 v0 / (7 mu g)", test_bowling_ball},
