@@ -214,6 +214,20 @@ static inline void add_sym(double *A, int n, int i, int j, double s) {
  * M~^-1 is symmetric). Free bodies two rows against two at a time. */
 static void bucket_products(const int *brow, const double *const *bj, const double *const *by,
                             int cnt, int len, int n, double *A) {
+  if (len <= 2) { /* a one- or two-DoF tree (a gripper's fingers): unrolled, as seg_dot sums */
+    for (int a = 0; a < cnt; a++) {
+      const double *Ja = bj[a];
+      double ja0 = Ja[0], ja1 = len == 2 ? Ja[1] : 0.0;
+      int ia = brow[a];
+      for (int b = a; b < cnt; b++) {
+        const double *Yb = by[b];
+        double x = 0.0 + ja0 * Yb[0];
+        if (len == 2) x += ja1 * Yb[1];
+        add_sym(A, n, ia, brow[b], x);
+      }
+    }
+    return;
+  }
   if (len != 6) {
     for (int a = 0; a < cnt; a++)
       for (int b = a; b < cnt; b++) add_sym(A, n, brow[a], brow[b], seg_dot(bj[a], by[b], len));
