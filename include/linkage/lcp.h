@@ -89,7 +89,8 @@ typedef enum {
   LK_LCP_COLD = 0,      /* no warm start was given */
   LK_LCP_WARM_EXACT,    /* the guessed basis was the solution: no pivoting */
   LK_LCP_WARM_REPAIRED, /* started from (part of) the guess, then pivoted */
-  LK_LCP_WARM_FELL_BACK /* the guess was unusable: solved from a cold start */
+  LK_LCP_WARM_FELL_BACK, /* the guess was unusable: solved from a cold start */
+  LK_LCP_WARM_GUESS      /* options.z_guess was already an answer: no solve */
 } lk_lcp_warm;
 
 typedef struct {
@@ -104,6 +105,17 @@ typedef struct {
   const unsigned char *basis_in; /* NULL: cold start; else n LK_LCP_* states */
   unsigned char *basis_out;      /* NULL, or room for n states: the basis the
                                     solve ended in (may alias basis_in) */
+  const double *z_guess; /* NULL, or n values to try before solving (may alias
+                            z): clamped into their bounds, when their relative
+                            residual, measured as the final check measures
+                            it, is at most guess_tol, they are the answer,
+                            for the cost of one product
+                            M z (report.warm = LK_LCP_WARM_GUESS, no pivots,
+                            basis_out the states z and w show); else the
+                            solver runs as if none were given. A time
+                            stepper's last impulses, when nothing moved. */
+  double guess_tol;      /* 1e-13: a clamped row's w within what Dantzig's
+                            own pivoting takes for zero */
 } lk_lcp_options;
 
 typedef struct {
@@ -134,7 +146,8 @@ const char *lk_lcp_solver_name(const lk_lcp_solver *s);
 const lk_lcp_solver *lk_lcp_solver_by_name(const char *name);
 
 /* Defaults: max_pivots 0 (automatic), tol 1e-9, pivot_tol 1e-11,
- * max_restarts 3, max_passes 30, no warm start. */
+ * max_restarts 3, max_passes 30, no warm start, no guess (guess_tol
+ * 1e-13). */
 void lk_lcp_options_default(lk_lcp_options *o);
 
 /* Scratch memory for problems of up to nmax rows, for either solver; one

@@ -1298,6 +1298,114 @@ static void test_dantzig_warm_start_that_cannot_finish(void) {
   lk_lcp_problem_free(prob);
 }
 
+/* options.z_guess: the answer of a friction problem given back is the
+ * answer again, without a solve (warm GUESS, no pivot, the same bits once
+ * clamped into its bounds, the basis the solver ended in), also when the
+ * guess is z itself; a guess
+ * off by 1e-6 in one entry, one outside its bound by 1e-15, or a NaN is
+ * refused and the problem solved as if none were given; guess_tol <= 0
+ * with a guess is an invalid option. Both solvers. */
+static void test_guess(void) {
+  static double M[NMAX * NMAX], q[NMAX], lo[NMAX], hi[NMAX], mu[NMAX];
+  static double z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX], g[NMAX];
+  static unsigned char b1[NMAX], b2[NMAX];
+  static int fi[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 4711);
+  int accepted = 0, refused = 0, same_basis = 0, rows = 0;
+  for (int t = 0; t < 60; t++) {
+    int nc = 1 + t % 10;
+    lk_contacts c;
+    lk_gen_contacts(&rng, (nc + 1) / 2, nc, 0.5, &c);
+    int n = 3 * nc;
+    lk_gen_contacts_boxed(&c, 0.0, M, n, q, lo, hi, fi, mu);
+    lk_contacts_free(&c);
+    lk_lcp p = dense(n, M, q);
+    p.lo = lo, p.hi = hi, p.findex = fi, p.mu = mu;
+    const lk_lcp_solver *type = t % 2 ? lk_lcp_dantzig : lk_lcp_lemke;
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.basis_out = b1;
+    lk_lcp_report r;
+    if (solve(type, &p, &o, z1, w1, &r) != LK_OK) continue;
+    /* the answer given back */
+    memcpy(g, z1, sizeof(double) * (size_t)n);
+    o.z_guess = g;
+    o.basis_out = b2;
+    LK_ASSERT_OK(solve(type, &p, &o, z2, w2, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_GUESS);
+    LK_ASSERT_INT_EQ(r.pivots, 0);
+    /* the solver's answer, clamped into its bounds (an ulp outside a cone
+     * it lies on), normals first */
+    for (int i = 0; i < n; i++)
+      if (fi[i] < 0) z1[i] = fmin(fmax(z1[i], lo[i]), hi[i]);
+    for (int i = 0; i < n; i++)
+      if (fi[i] >= 0) z1[i] = fmin(fmax(z1[i], -mu[i] * fabs(z1[fi[i]])), mu[i] * fabs(z1[fi[i]]));
+    LK_ASSERT_MSG(maxdiff(z1, z2, n) == 0, "t=%d: z is not the clamped guess", t);
+    LK_ASSERT_MSG(r.residual_rel <= o.guess_tol, "t=%d: accepted at %.3g", t, r.residual_rel);
+    for (int i = 0; i < n; i++) {
+      same_basis += b1[i] == b2[i];
+      /* a row at a bound with w = 0, or whose bounds meet (friction on a
+       * contact without load): either state describes it */
+      int pinned = fi[i] >= 0 && z2[fi[i]] == 0;
+      LK_ASSERT_MSG(b1[i] == b2[i] || pinned || fabs(w2[i]) <= 1e-11 * (1 + fabs(q[i])),
+                    "t=%d row %d: basis %d, solver's %d (z %.3g, w %.3g)", t, i, b2[i], b1[i], z2[i],
+                    w2[i]);
+    }
+    rows += n;
+    accepted++;
+    /* the guess may be z itself */
+    memcpy(z2, z1, sizeof(double) * (size_t)n);
+    o.z_guess = z2;
+    LK_ASSERT_OK(solve(type, &p, &o, z2, w2, &r), lk_no_error);
+    LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_GUESS);
+    LK_ASSERT_MSG(maxdiff(z1, z2, n) == 0, "t=%d: aliased z changed", t);
+    /* refused: a loaded normal impulse off by 1e-6 (inside its bounds:
+     * clamping cannot mend it), or a NaN */
+    int loaded = -1;
+    for (int i = 0; i < n; i++)
+      if (fi[i] < 0 && z1[i] > 0) loaded = i;
+    for (int k = 0; k < 2 && loaded >= 0; k++) {
+      memcpy(g, z1, sizeof(double) * (size_t)n);
+      int i = k ? (int)lk_rng_uniform(&rng, 0, n - 1e-9) : loaded;
+      g[i] = k ? NAN : g[i] * (1 + 1e-6);
+      o.z_guess = g;
+      LK_ASSERT_OK(solve(type, &p, &o, z2, w2, &r), lk_no_error);
+      LK_ASSERT_MSG(r.warm != LK_LCP_WARM_GUESS, "t=%d: a wrong guess accepted", t);
+      LK_ASSERT_NEAR(maxdiff(z1, z2, n), 0, 1e-8);
+      refused++;
+    }
+    /* a friction impulse beyond its bound comes back on it */
+    for (int i = 0; i < n; i++)
+      if (fi[i] >= 0 && z1[fi[i]] > 0 && fabs(z1[i]) == mu[i] * z1[fi[i]]) {
+        memcpy(g, z1, sizeof(double) * (size_t)n);
+        g[i] += g[i] >= 0 ? 1e-15 : -1e-15;
+        o.z_guess = g;
+        LK_ASSERT_OK(solve(type, &p, &o, z2, w2, &r), lk_no_error);
+        LK_ASSERT_MSG(r.warm == LK_LCP_WARM_GUESS && z2[i] == z1[i],
+                      "t=%d: a guess 1e-15 outside its cone: warm %d, z %.17g for %.17g", t, r.warm,
+                      z2[i], z1[i]);
+        break;
+      }
+  }
+  printf("  guesses: %d accepted (%d of %d row states as the solver's), %d refused\n", accepted,
+         same_basis, rows, refused);
+  LK_ASSERT_MSG(accepted >= 50 && refused >= 100, "only %d accepted, %d refused", accepted, refused);
+  /* an invalid tolerance */
+  double Md[4] = {2, 0, 0, 2}, qd[2] = {-1, 1}, zd[2], wd[2], gd[2] = {0.5, 0};
+  lk_lcp p = dense(2, Md, qd);
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.z_guess = gd;
+  o.guess_tol = 0;
+  lk_lcp_report r;
+  LK_ASSERT_INT_EQ(solve(lk_lcp_dantzig, &p, &o, zd, wd, &r), LK_INVALID_ARGUMENT);
+  o.guess_tol = 1e-13;
+  LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, &o, zd, wd, &r), lk_no_error);
+  LK_ASSERT_INT_EQ(r.warm, LK_LCP_WARM_GUESS);
+  LK_ASSERT_NEAR(zd[0], 0.5, 0);
+}
+
 static const lk_test tests[] = {
     {"textbook problems L1-L7 (L7 cycles without the lexicographic rule)", test_textbook_problems},
     {"degenerate problems: zeros in q, ties, zero rows", test_degenerate_problems},
@@ -1319,6 +1427,7 @@ static const lk_test tests[] = {
     {"Dantzig's warm exact start: one factor, one solve, one check", test_warm_exact_fast_path},
     {"Lemke on degenerate pyramid-cone contact problems", test_lemke_degenerate_contact_problems},
     {"Dantzig: a warm start that cannot finish is solved cold", test_dantzig_warm_start_that_cannot_finish},
+    {"a guess that is an answer is returned without a solve; any other is refused", test_guess},
     {NULL, NULL},
 };
 
