@@ -38,6 +38,8 @@ typedef struct {
   int nrows, nislands, ncontacts;
   int lcp_solves;         /* LCP solves over all islands and passes */
   int lemke_solves, dantzig_solves; /* successful solves by solver */
+  int guess_answers;      /* of lcp_solves, answered by the impulses in hand
+                             (verified, no factorization; see docs/contact.md) */
   int lcp_pivots;
   double lcp_residual;    /* worst relative residual of the accepted solves */
   int solver_failures;    /* solves that failed before one succeeded */

@@ -35,6 +35,9 @@ typedef struct {
   int row[6];              /* this step's row indices (-1: absent): normal,
                               t1, t2, twist, roll1, roll2 */
   int valid;
+  unsigned char guess_wait, guess_backoff; /* steps before trial_by_guess
+                              (solve.c) is tried again on its island, and the
+                              wait after the next miss */
   int locked;              /* circle cone: the step ended sliding with its
                               friction along -t1 (second row locked): the
                               next step starts so */

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "constraint/constraint_impl.h"
+#include "lcp/lcp_internal.h" /* lk_lcp_row_residual */
 #include "linkage/lcp.h"
 #include "sim/sim_internal.h"
 
@@ -61,6 +62,7 @@ typedef struct {
                    constant: a convex box-constrained problem */
   int over;     /* a pair lies beyond its disk by the solver's tolerance
                    only: brought onto it at the end, not re-solved */
+  int weighted; /* rw holds the trial's first weights (trial_by_guess) */
 } island;
 
 /* A row's kind in the problem being solved: in the sticking trial every
@@ -239,10 +241,13 @@ static lk_status solve_boxed(island *is, const lk_lcp_solver *solver, lk_lcp_rep
   lk_lcp_options_default(&o);
   o.basis_in = sd->basis;
   o.basis_out = sd->basis;
-  /* The impulses in hand (the last step's at the first solve of a step,
-   * the last pass's after): when nothing has moved they are already the
-   * answer, verified like any other. */
-  o.z_guess = sd->z;
+  /* The friction LCP proper (no ridge picks among its answers: pivoting
+   * does) is offered the impulses in hand (the last step's at the first
+   * solve of a step, the last pass's after): when nothing has moved they
+   * are already an answer, verified like any other. The sticking trial and
+   * the fixed-normal pass are not: their ridge picks the split between
+   * redundant contacts, which the residual cannot see (trial_by_guess). */
+  if (!is->sticking && !is->fixed) o.z_guess = sd->z;
   lk_status st = lk_lcp_solve(solver, &p, &o, sd->lcp, sd->z, sd->w, rep);
   return st;
 }
@@ -456,6 +461,7 @@ static lk_status solve_once(island *is, lk_sim_report *report) {
     report->lcp_pivots += rep.pivots;
     if (st == LK_OK) {
       if (rep.residual_rel > report->lcp_residual) report->lcp_residual = rep.residual_rel;
+      if (rep.warm == LK_LCP_WARM_GUESS) report->guess_answers++;
       if (attempt > 0) report->fallbacks++;
       if (dantzig)
         report->dantzig_solves++;
@@ -835,21 +841,124 @@ static int fixed_cuts(island *is, lk_sim_report *report) {
   return 0;
 }
 
-static lk_status solve_island(island *is, lk_sim_report *report) {
+/* The sticking trial answered by the impulses in hand, before any matrix
+ * is formed: on an island of persisting, static contacts only (nothing
+ * new, nothing sliding, no other rows), the last step's impulses z,
+ * normals clamped to >= 0, with w = J M~^-1 J^T z + (ridge + cfm) z + b
+ * from the rows (J . (Y^T z): O(rows x DoFs), not the n x n Delassus
+ * matrix), are the trial's answer when every row meets its condition as
+ * exactly as a fresh solve meets it -- within 10 ulps of 1 + max(|b_i|,
+ * |(A z)_i|) -- and the friction fits its cones. "As exactly" matters:
+ * redundant contacts make A singular and only the ridge (eps = 3e-10 of
+ * the diagonal) picks their split, so a residual r leaves the split free
+ * by r / eps; at the rounding floor that is what a fresh solve's own
+ * rounding leaves (about 1e-7 of the impulses), where a tolerance of
+ * 1e-13 would leave 0.3% on the 5-box stack. A body at rest (on flat
+ * ground or a ramp) passes nearly every step, and the step then neither
+ * builds A nor factors it; a stack or a servoed grasp, whose answers move
+ * by 1e-13 a step, does not. Counted as a solve (lcp_solves) and in
+ * guess_answers. */
+#define GUESS_ULPS 10.0
+
+/* The island's contacts after a try (hit 1, miss 0) or a wait (-1);
+ * returns hit. */
+static int guess_outcome(island *is, int hit) {
+  lk_sim_data *sd = is->sd;
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->crow != 0) continue;
+    lk_contact_mem *mem = &sd->cmem[R->cindex];
+    if (hit < 0) {
+      if (mem->guess_wait > 0) mem->guess_wait--;
+    } else if (hit) {
+      mem->guess_wait = mem->guess_backoff = 0;
+    } else {
+      mem->guess_backoff = (unsigned char)(mem->guess_backoff < 32 ? 2 * mem->guess_backoff + 1 : 63);
+      mem->guess_wait = mem->guess_backoff;
+    }
+  }
+  return hit > 0;
+}
+
+static int trial_by_guess(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  lk_data *d = is->d;
+  const lk_options *o = &is->m->opt;
+  int n = is->n, has_friction = 0, wait = 0;
+  double zmax = 0, dmax = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->ckind != LK_CONSTRAINT_CONTACT) return 0;
+    const lk_contact_mem *mem = &sd->cmem[R->cindex];
+    if (!mem->valid || mem->state != LK_FRICTION_STATIC) return 0;
+    if (mem->guess_wait > wait) wait = mem->guess_wait;
+    if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) has_friction = 1;
+  }
+  if (!has_friction) return 0;
+  /* An island whose guesses keep missing (a servoed grasp: its answer
+   * moves by 1e-12 a step) waits 1, 3, 7, .. 63 steps between tries. */
+  if (wait > 0) {
+    guess_outcome(is, -1);
+    return 0;
+  }
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0)) sd->z[i] = 0;
+    zmax = fmax(zmax, fabs(sd->z[i]));
+    /* A_ii = J_i . Y_i over the row's segments (distinct trees) */
+    const double *J = sd->jval + R->ofs, *Y = sd->yval + R->ofs;
+    int len = R->len[0] + (R->tree[1] >= 0 ? R->len[1] : 0);
+    double a = 0;
+    for (int k = 0; k < len; k++) a += J[k] * Y[k];
+    dmax = fmax(dmax, a);
+  }
+  if (!(zmax > 0)) return 0;
+  set_ridge_weights(is, 0);
+  is->weighted = 1;
+  double ridge = RIDGE * dmax;
+  double *u = sd->xtmp;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
+  }
+  for (int i = 0; i < n; i++)
+    if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 1, u);
+  double res = 0, scale = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    double az = lk_rows_dot(d, is->rows[i], u), b = R->jv + R->bias;
+    double w = az + (ridge * sd->rw[i] + o->cfm) * sd->z[i] + b;
+    sd->w[i] = w;
+    double r = R->kind == LK_ROW_UNILATERAL ? lk_lcp_row_residual(sd->z[i], w, 0, INFINITY)
+                                            : fabs(w); /* friction rows: equalities here */
+    if (!(r <= INFINITY)) return guess_outcome(is, 0); /* NaN */
+    res = fmax(res, r);
+    scale = fmax(scale, fmax(fabs(b), fabs(az)));
+  }
+  if (!(res <= GUESS_ULPS * LK_LCP_EPS * (1 + scale)) || !trial_feasible(is))
+    return guess_outcome(is, 0);
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    sd->basis[i] = R->kind == LK_ROW_UNILATERAL ? row_state(R, sd->z[i], sd->w[i], 0) : LK_LCP_BASIC;
+  }
+  guess_outcome(is, 1);
+  report->lcp_solves++;
+  report->guess_answers++;
+  double rel = res / (1 + scale);
+  if (rel > report->lcp_residual) report->lcp_residual = rel;
+  return 1;
+}
+
+/* Stages 1 to 3 of an island (see the file's head and docs/contact.md):
+ * *pass the LCP passes made, *changed whether the friction law still
+ * wanted another when they ran out. */
+static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_out,
+                                  int *changed_out) {
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
   int n = is->n;
   build_base(is);
-  for (int i = 0; i < n; i++) sd->rw[i] = 1;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    int valid;
-    unsigned char *mem = row_slot(is->d, R, &valid);
-    sd->basis[i] = mem && valid ? *mem : row_guess(R);
-    sd->z[i] = 0;
-    if (R->ckind == LK_CONSTRAINT_CONTACT && sd->cmem[R->cindex].valid)
-      sd->z[i] = sd->cmem[R->cindex].z[R->crow];
-  }
   /* New circle pairs start with their first axis against the free slip:
    * for one contact that is the friction direction, so usually no
    * re-alignment is needed at all. */
@@ -883,7 +992,7 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
    * the answer: straight to the friction LCP, warm-started from the last
    * step. The trial returns once every contact is static again. */
   if (has_friction && !sliding) {
-    set_ridge_weights(is, 0);
+    if (!is->weighted) set_ridge_weights(is, 0);
     is->sticking = 1;
     lk_status st = solve_once(is, report);
     pass = 1;
@@ -928,6 +1037,33 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
     lk_status st = solve_once(is, report);
     if (st) return st;
     changed = friction_update(is, report, 2 * pass > o->friction_iterations);
+  }
+  *pass_out = pass;
+  *changed_out = changed;
+  return LK_OK;
+}
+
+static lk_status solve_island(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  const lk_options *o = &is->m->opt;
+  int n = is->n;
+  for (int i = 0; i < n; i++) sd->rw[i] = 1;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    int valid;
+    unsigned char *mem = row_slot(is->d, R, &valid);
+    sd->basis[i] = mem && valid ? *mem : row_guess(R);
+    sd->z[i] = 0;
+    if (R->ckind == LK_CONSTRAINT_CONTACT && sd->cmem[R->cindex].valid)
+      sd->z[i] = sd->cmem[R->cindex].z[R->crow];
+  }
+  int pass = 0, changed = 1;
+  if (trial_by_guess(is, report)) {
+    pass = 1;
+    changed = 0;
+  } else {
+    lk_status st = trial_and_passes(is, report, &pass, &changed);
+    if (st) return st;
   }
   if (pass > report->friction_passes) report->friction_passes = pass;
   if (changed || is->over) {
@@ -1001,6 +1137,7 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.sticking = 0;
     is.fixed = 0;
     is.over = 0;
+    is.weighted = 0;
     if (is.n > sd->island_cap) return LK_CAPACITY_EXCEEDED;
     lk_status st = solve_island(&is, report);
     if (st) return st;

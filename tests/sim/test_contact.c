@@ -373,7 +373,9 @@ static void test_friction_cone_isotropy(void) {
 /* Validation 8 and 10: a box resting for 10 s moves less than 1e-9 m and
  * never gains energy; its normal forces sum to its weight within 1e-9. On a
  * 25 degree ramp with mu_s = 0.6 it creeps less than 1e-9 m in 10^4
- * steps. */
+ * steps. On flat ground its corners carry equal shares to 1e-6, also on
+ * the steps answered by the last impulses without a solve (most of them:
+ * trial_by_guess in lib/sim/solve.c). */
 static void test_resting_box_no_drift_no_creep(void) {
   for (int s = 0; s < 2; s++) {
     for (int ramp = 0; ramp < 2; ramp++) {
@@ -387,7 +389,8 @@ static void test_resting_box_no_drift_no_creep(void) {
       lk_energy_potential(m, d, &e0);
       e0 += ek;
       double q0[3] = {lk_data_q(d)[0], lk_data_q(d)[1], lk_data_q(d)[2]};
-      double worst_sum = 0;
+      double worst_sum = 0, worst_split = 0;
+      int guessed = 0;
       for (int i = 0; i < 10000; i++) {
         lk_status st = lk_step(m, d);
         if (st) {
@@ -404,6 +407,12 @@ static void test_resting_box_no_drift_no_creep(void) {
         double weight = 9.81 * (ramp ? cos(25 * DEG) : 1.0);
         /* At rest: the first steps settle the (regularized) distribution. */
         if (i >= 10) worst_sum = fmax(worst_sum, fabs(fn - weight) / weight);
+        /* On flat ground the four corners carry equal shares, also on the
+         * steps the last impulses answer without a solve. */
+        int nc = lk_data_ncontacts(d);
+        for (int c = 0; c < nc && !ramp && i >= 10; c++)
+          worst_split = fmax(worst_split, fabs(lk_data_contact_report(d, c)->fn - fn / nc) / (fn / nc));
+        if (i >= 10) guessed += lk_data_step_report(d)->guess_answers > 0;
       }
       LK_ASSERT_MSG(drift < 1e-9, "%s%s: moved %.3g m over 10^4 steps", kSolverNames[s],
                     ramp ? " on a 25 deg ramp" : "", drift);
@@ -411,6 +420,15 @@ static void test_resting_box_no_drift_no_creep(void) {
                     ramp ? " (ramp)" : "", emax - e0);
       LK_ASSERT_MSG(worst_sum < 1e-9, "%s%s: normal forces off the weight by %.3g relative",
                     kSolverNames[s], ramp ? " (ramp)" : "", worst_sum);
+      LK_ASSERT_MSG(worst_split < 1e-6, "%s: corner loads off equal shares by %.3g relative",
+                    kSolverNames[s], worst_split);
+      /* at rest, steps are answered by the last impulses (no solve): on
+       * flat ground nearly all, on the ramp every other one (the ridge's
+       * creep, 3e-10 of the impulse a step, moves the answer there by more
+       * than the 10 ulps a guess may miss it by, every second step) */
+      LK_ASSERT_MSG(guessed > (ramp ? 4000 : 9000),
+                    "%s%s: only %d of 9990 steps answered by the last impulses", kSolverNames[s],
+                    ramp ? " (ramp)" : "", guessed);
       lk_data_free(d);
       lk_model_free(m);
     }
