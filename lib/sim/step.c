@@ -34,7 +34,7 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
 /* Steps 4-5, the contact layer's place. On entry vnext = v*, the free
  * velocity, and (when it needs them) M~ comes from
  *   lk_dyn_crba(m, d, d->dyn.diag); lk_dyn_factor(m, d, LK_FACTOR_TREE);
- * (diag = h B, already filled), after which lk_dyn_solve() applies M~^-1
+ * (diag = h B), done by step 3 in that case, after which lk_dyn_solve() applies M~^-1
  * to the rows of J; a row on the links of one tree (model_impl.h:
  * link_tree, tree_vadr) needs only lk_dyn_solve_range() on that tree's
  * DoFs. It adds M~^-1 J^T lambda to vnext. With no constraint
@@ -43,9 +43,6 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * contact layer keeps its scratch in its own part of the data. */
 static lk_status apply_constraints(const lk_model *m, lk_data *d, double *vnext) {
   if (!lk_sim_has_constraints(m)) return LK_OK;
-  lk_dyn_crba(m, d, d->dyn.diag);
-  lk_status st = lk_dyn_factor(m, d, LK_FACTOR_TREE);
-  if (st) return st;
   return lk_sim_constrain(m, d, vnext);
 }
 
@@ -56,11 +53,22 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   if (st) return st;
   gather_loads(m, d, d->q, d->v, d->s->time); /* 2 */
   for (int k = 0; k < nv; k++) dd->diag[k] = h * m->dof_damping[k];
-  /* 3: ABA with h B added to the armature gives M~^-1 (f - c) in O(n);
-   * the damping force -B v is already in f, which makes the damping
-   * implicit: (M + h B) v+ = M v + h (f_other). */
+  /* 3: M~^-1 (f - c), M~ = M + h B; the damping force -B v is already in
+   * f, which makes the damping implicit: (M + h B) v+ = M v + h (f_other).
+   * With constraints the step needs M~ factored anyway: RNEA's bias forces
+   * c and one solve with that factor cost less than a separate ABA.
+   * Without, ABA (h B added to the armature) in O(n), and no factor. */
   double *acc = dd->tmp;
-  lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, dd->diag, acc);
+  if (lk_sim_has_constraints(m)) {
+    lk_dyn_crba(m, d, dd->diag);
+    st = lk_dyn_factor(m, d, LK_FACTOR_TREE);
+    if (st) return st;
+    lk_dyn_rnea(m, d, NULL, dd->fext_tot, 1, acc);
+    for (int k = 0; k < nv; k++) acc[k] = dd->tau_tot[k] - acc[k];
+    lk_dyn_solve(m, d, acc, 1);
+  } else {
+    lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, dd->diag, acc);
+  }
   for (int k = 0; k < nv; k++) dd->vnew[k] = d->v[k] + h * acc[k];
   st = apply_constraints(m, d, dd->vnew); /* 4-5 */
   if (st) return st;
