@@ -56,6 +56,9 @@ typedef struct {
   int turn_valid; /* turn_prop and turn_step describe the last re-alignment */
   int unlocked;   /* FRICTION pairs: lock released this step (once only) */
   double turn_prop, turn_step; /* its proposed and applied turns, rad */
+  int guessed;                 /* its island was answered by the last
+                                  impulses: no Y, its velocity change is in
+                                  sim.dvg (solve.c) */
   double turn_gain;            /* the largest share of a proposed turn
                                   applied (halved when the turns flip) */
 } lk_row;

@@ -51,10 +51,30 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     lk_sim_islands(m, d);
     rep->nislands = sd->st->nisland;
     lk_sim_prepare_rows(m, d);
-    st = m->opt.friction_law == LK_FRICTION_SMOOTHED ? lk_sim_smoothed_islands(m, d) /* issue 8 */
-                                                     : lk_sim_solve_islands(m, d);
+    /* The friction LCPs form Y island by island, when they need it (an
+     * island answered by its last impulses does not: solve.c) */
+    if (m->opt.friction_law == LK_FRICTION_SMOOTHED) {
+      lk_sim_rows_y(m, d, NULL, sd->st->nrow);
+      st = lk_sim_smoothed_islands(m, d); /* issue 8 */
+    } else {
+      st = lk_sim_solve_islands(m, d);
+    }
     if (st) return rep->status = st;
-    for (int r = 0; r < sd->st->nrow; r++) lk_rows_axpy(d, r, sd->row[r].z, 1, v);
+    /* v+ = v* + M~^-1 J^T z: row by row through Y, or for an island
+     * answered by its last impulses the sum it formed (in sim.dvg, taken
+     * once a tree: zeroed as it is added) */
+    for (int r = 0; r < sd->st->nrow; r++) {
+      const lk_row *R = &sd->row[r];
+      if (!R->guessed) {
+        lk_rows_axpy(d, r, R->z, 1, v);
+        continue;
+      }
+      for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+        for (int k = R->v0[g], e = k + R->len[g]; k < e; k++) {
+          v[k] += sd->dvg[k];
+          sd->dvg[k] = 0;
+        }
+    }
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
   }
   for (int i = 0; i < sd->st->ncontact; i++)

@@ -100,24 +100,33 @@ static inline void minv6_apply(const double *restrict Minv, const double *restri
 #endif
 }
 
-/* Y = M~^-1 J^T of every row, tree segment by tree segment, and J v*. A
- * small tree (a free body: 6 DoFs) that carries at least as many row
- * segments as it has DoFs gets its inverse once (len solves) and each
- * segment a len x len product; every other segment a solve with the
- * factor. */
+/* J v* of every row, and how many row segments each tree carries this
+ * step (whether a small tree's explicit inverse pays: lk_sim_rows_y). */
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
   lk_sim_data *sd = &d->sim;
-  double *x = sd->xtmp;
+  (void)m;
   for (int r = 0; r < sd->st->nrow; r++) {
     const lk_row *R = &sd->row[r];
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]] = 0;
   }
   for (int r = 0; r < sd->st->nrow; r++) {
-    const lk_row *R = &sd->row[r];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]]++;
-  }
-  for (int r = 0; r < sd->st->nrow; r++) {
     lk_row *R = &sd->row[r];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]]++;
+    R->jv = lk_rows_dot(d, r, sd->vstar);
+  }
+}
+
+/* Y = M~^-1 J^T of rows rows[0..n) (all rows 0..n when rows is NULL),
+ * tree segment by tree segment, after lk_sim_prepare_rows. A small tree (a
+ * free body: 6 DoFs) that carries at least twice as many row segments as
+ * it has DoFs gets its inverse once a step and each segment a len x len
+ * product; every other segment a solve with the factor. A tree's rows are
+ * all in one island, so one call per island sees them all. */
+void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
+  lk_sim_data *sd = &d->sim;
+  double *x = sd->xtmp;
+  for (int k = 0; k < n; k++) {
+    lk_row *R = &sd->row[rows ? rows[k] : k];
     const double *J = sd->jval + R->ofs;
     double *Y = sd->yval + R->ofs;
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
@@ -141,7 +150,7 @@ void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
       J += len;
       Y += len;
     }
-    R->jv = lk_rows_dot(d, r, sd->vstar);
+    R->guessed = 0;
   }
 }
 

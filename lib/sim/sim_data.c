@@ -71,6 +71,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->seg_j = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
   sd->seg_y = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
+  sd->dvg = LK_ARENA_ARRAY(a, double, m->nv);
   size_t nminv = 0;
   for (int r = 1; r < m->nlink; r++) {
     if (m->parent[r] != 0) continue;

@@ -32,6 +32,9 @@ typedef struct {
   int nrows;
   int age;                 /* steps the contact has persisted */
   double z[6];             /* impulses of its rows at the last solve */
+  double adiag[6];         /* A_ii = J_i M~^-1 J_i^T of its rows, the last
+                              time their Y was formed (the ridge's scale
+                              for trial_by_guess) */
   int row[6];              /* this step's row indices (-1: absent): normal,
                               t1, t2, twist, roll1, roll2 */
   int valid;
@@ -97,6 +100,9 @@ typedef struct {
   int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
   const double **seg_j, **seg_y;
   double *xtmp;       /* nv scratch */
+  double *dvg;        /* nv: M~^-1 J^T z of the islands answered by their
+                         last impulses (solve.c: trial_by_guess), whose
+                         rows have no Y */
   /* M~^-1 of small trees (nv <= LK_SIM_SMALL_TREE), explicit, for Y = M~^-1
    * J^T when a tree has at least nv row segments (island.c): per root
    * link its block's offset in minv (or -1), and the step's segment count */

@@ -9,6 +9,7 @@
 /* island.c */
 void lk_sim_islands(const lk_model *m, lk_data *d);
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d);
+void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n);
 double lk_sim_delassus_entry(const lk_data *d, int i, int j);
 void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A);
 

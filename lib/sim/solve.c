@@ -883,14 +883,15 @@ static int guess_outcome(island *is, int hit) {
 static int trial_by_guess(island *is, lk_sim_report *report) {
   lk_sim_data *sd = is->sd;
   lk_data *d = is->d;
-  const lk_options *o = &is->m->opt;
+  const lk_model *m = is->m;
+  const lk_options *o = &m->opt;
   int n = is->n, has_friction = 0, wait = 0;
   double zmax = 0, dmax = 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->ckind != LK_CONSTRAINT_CONTACT) return 0;
     const lk_contact_mem *mem = &sd->cmem[R->cindex];
-    if (!mem->valid || mem->state != LK_FRICTION_STATIC) return 0;
+    if (!mem->valid || mem->state != LK_FRICTION_STATIC || !(mem->adiag[R->crow] > 0)) return 0;
     if (mem->guess_wait > wait) wait = mem->guess_wait;
     if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) has_friction = 1;
   }
@@ -905,25 +906,34 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0)) sd->z[i] = 0;
     zmax = fmax(zmax, fabs(sd->z[i]));
-    /* A_ii = J_i . Y_i over the row's segments (distinct trees) */
-    const double *J = sd->jval + R->ofs, *Y = sd->yval + R->ofs;
-    int len = R->len[0] + (R->tree[1] >= 0 ? R->len[1] : 0);
-    double a = 0;
-    for (int k = 0; k < len; k++) a += J[k] * Y[k];
-    dmax = fmax(dmax, a);
+    /* the ridge's scale: the rows' diagonal when their Y was last formed
+     * (the same body at rest: the same numbers) */
+    dmax = fmax(dmax, sd->cmem[R->cindex].adiag[R->crow]);
   }
   if (!(zmax > 0)) return 0;
   set_ridge_weights(is, 0);
   is->weighted = 1;
   double ridge = RIDGE * dmax;
+  /* u = M~^-1 J^T z: J^T z on the island's DoFs, then one solve a tree
+   * (uf marks the trees done: free after lk_sim_islands) */
   double *u = sd->xtmp;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
+      sd->uf[R->tree[g]] = 0;
       for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
+    }
   }
   for (int i = 0; i < n; i++)
-    if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 1, u);
+    if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 0, u);
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      if (!sd->uf[R->tree[g]]) {
+        sd->uf[R->tree[g]] = 1;
+        lk_dyn_solve_range(m, d, u, R->v0[g], R->v0[g] + R->len[g]);
+      }
+  }
   double res = 0, scale = 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
@@ -939,8 +949,11 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
   if (!(res <= GUESS_ULPS * LK_LCP_EPS * (1 + scale)) || !trial_feasible(is))
     return guess_outcome(is, 0);
   for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
+    lk_row *R = &sd->row[is->rows[i]];
     sd->basis[i] = R->kind == LK_ROW_UNILATERAL ? row_state(R, sd->z[i], sd->w[i], 0) : LK_LCP_BASIC;
+    R->guessed = 1;
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      for (int k = R->v0[g], e = k + R->len[g]; k < e; k++) sd->dvg[k] = u[k];
   }
   guess_outcome(is, 1);
   report->lcp_solves++;
@@ -958,6 +971,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
   int n = is->n;
+  lk_sim_rows_y(is->m, is->d, is->rows, n);
   build_base(is);
   /* New circle pairs start with their first axis against the free slip:
    * for one contact that is the friction direction, so usually no
@@ -1037,6 +1051,12 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
     lk_status st = solve_once(is, report);
     if (st) return st;
     changed = friction_update(is, report, 2 * pass > o->friction_iterations);
+  }
+  /* The diagonal in the tangent basis the contacts keep (trial_by_guess's
+   * ridge scale next step). */
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->ckind == LK_CONSTRAINT_CONTACT) sd->cmem[R->cindex].adiag[R->crow] = sd->adiag[i];
   }
   *pass_out = pass;
   *changed_out = changed;
