@@ -162,7 +162,7 @@ static void set_ridge_weights(island *is, int use_current) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->kind != LK_ROW_FRICTION) continue;
     double zn = sd->zfix[i];
-    sd->rw[i] = zn > 0 ? mean / fmax(zn, 1e-3 * mean) : 1;
+    sd->rw[i] = zn > 0 ? mean / lk_maxd(zn, 1e-3 * mean) : 1;
   }
 }
 
@@ -671,7 +671,7 @@ static int trial_feasible(const island *is) {
       continue;
     }
     if (R->kind != LK_ROW_FRICTION) continue;
-    double bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0) * slack + 1e-15;
+    double bound = R->mu * lk_maxd(sd->z[sd->rowloc[R->normal]], 0) * slack + 1e-15;
     if (R->pair < 0) {
       if (fabs(z) > bound) return 0;
       continue;
@@ -841,6 +841,19 @@ static int fixed_cuts(island *is, lk_sim_report *report) {
   return 0;
 }
 
+static int guess_outcome(island *is, int hit);
+
+/* A miss after u (sim.dvg) was formed on the island's DoFs: zero again. */
+static int guess_missed(island *is, double *u) {
+  const lk_sim_data *sd = is->sd;
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
+  }
+  return guess_outcome(is, 0);
+}
+
 /* The sticking trial answered by the impulses in hand, before any matrix
  * is formed: on an island of persisting, static contacts only (nothing
  * new, nothing sliding, no other rows), the last step's impulses z,
@@ -905,18 +918,19 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0)) sd->z[i] = 0;
-    zmax = fmax(zmax, fabs(sd->z[i]));
+    zmax = lk_maxd(zmax, fabs(sd->z[i]));
     /* the ridge's scale: the rows' diagonal when their Y was last formed
      * (the same body at rest: the same numbers) */
-    dmax = fmax(dmax, sd->cmem[R->cindex].adiag[R->crow]);
+    dmax = lk_maxd(dmax, sd->cmem[R->cindex].adiag[R->crow]);
   }
   if (!(zmax > 0)) return 0;
   set_ridge_weights(is, 0);
   is->weighted = 1;
   double ridge = RIDGE * dmax;
   /* u = M~^-1 J^T z: J^T z on the island's DoFs, then one solve a tree
-   * (uf marks the trees done: free after lk_sim_islands) */
-  double *u = sd->xtmp;
+   * (uf marks the trees done: free after lk_sim_islands), straight into
+   * sim.dvg, where the velocity update finds it (zeroed again on a miss) */
+  double *u = sd->dvg;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
@@ -942,18 +956,16 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
     sd->w[i] = w;
     double r = R->kind == LK_ROW_UNILATERAL ? lk_lcp_row_residual(sd->z[i], w, 0, INFINITY)
                                             : fabs(w); /* friction rows: equalities here */
-    if (!(r <= INFINITY)) return guess_outcome(is, 0); /* NaN */
-    res = fmax(res, r);
-    scale = fmax(scale, fmax(fabs(b), fabs(az)));
+    if (!(r <= INFINITY)) return guess_missed(is, u); /* NaN */
+    res = lk_maxd(res, r);
+    scale = lk_maxd(scale, lk_maxd(fabs(b), fabs(az)));
   }
   if (!(res <= GUESS_ULPS * LK_LCP_EPS * (1 + scale)) || !trial_feasible(is))
-    return guess_outcome(is, 0);
+    return guess_missed(is, u);
   for (int i = 0; i < n; i++) {
     lk_row *R = &sd->row[is->rows[i]];
     sd->basis[i] = R->kind == LK_ROW_UNILATERAL ? row_state(R, sd->z[i], sd->w[i], 0) : LK_LCP_BASIC;
     R->guessed = 1;
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
-      for (int k = R->v0[g], e = k + R->len[g]; k < e; k++) sd->dvg[k] = u[k];
   }
   guess_outcome(is, 1);
   report->lcp_solves++;
