@@ -47,13 +47,26 @@ void lk_sim_link_forces(const lk_model *m, lk_data *d) {
     const lk_row *R = &sd->row[i];
     if (R->z == 0) continue;
     int links[2] = {R->link_a, R->link_b};
+    /* A constraint's Cartesian rows on the same links (a contact's normal
+     * and tangents) are consecutive: their impulses summed into one wrench
+     * first, so each record takes one force and one moment per side. */
+    lk_force F = lk_fo_scale(R->F, R->z);
+    if (!R->dof_row)
+      while (i + 1 < sd->st->nrow) {
+        const lk_row *N = &sd->row[i + 1];
+        if (N->dof_row || N->ckind != R->ckind || N->cindex != R->cindex ||
+            N->link_a != R->link_a || N->link_b != R->link_b)
+          break;
+        F = lk_fo_add(F, lk_fo_scale(N->F, N->z));
+        i++;
+      }
     for (int s = 0; s < 2; s++) {
       if (links[s] <= 0) continue;
       lk_link_force *rec = find_record(sd, R->ckind, R->cindex, links[s]);
       if (!rec) return; /* capacity: the records are a report, the step is fine */
       double sign = s == 0 ? 1.0 : -1.0;
       if (!R->dof_row) {
-        add_wrench(rec, d, lk_fo_scale(R->F, sign * R->z / h));
+        add_wrench(rec, d, lk_fo_scale(F, sign / h));
       } else {
         /* Joint-space rows act along the joint of link_a: a torque about
          * (or force along) its axis on the child, the reaction on the
