@@ -858,19 +858,21 @@ static int guess_missed(island *is, double *u) {
  * is formed: on an island of persisting, static contacts only (nothing
  * new, nothing sliding, no other rows), the last step's impulses z,
  * normals clamped to >= 0, with w = J M~^-1 J^T z + (ridge + cfm) z + b
- * from the rows (J . (Y^T z): O(rows x DoFs), not the n x n Delassus
- * matrix), are the trial's answer when every row meets its condition as
+ * from the rows (J^T z, one solve with the factor a tree, then J: no Y,
+ * no n x n Delassus matrix), are the trial's answer when every row meets
+ * its condition as
  * exactly as a fresh solve meets it -- within 10 ulps of 1 + max(|b_i|,
  * |(A z)_i|) -- and the friction fits its cones. "As exactly" matters:
  * redundant contacts make A singular and only the ridge (eps = 3e-10 of
  * the diagonal) picks their split, so a residual r leaves the split free
  * by r / eps; at the rounding floor that is what a fresh solve's own
  * rounding leaves (about 1e-7 of the impulses), where a tolerance of
- * 1e-13 would leave 0.3% on the 5-box stack. A body at rest (on flat
- * ground or a ramp) passes nearly every step, and the step then neither
- * builds A nor factors it; a stack or a servoed grasp, whose answers move
- * by 1e-13 a step, does not. Counted as a solve (lcp_solves) and in
- * guess_answers. */
+ * 1e-13 would leave 0.3% on the 5-box stack. (The ridge's own scale is
+ * the rows' diagonal from the last step that formed their Y.) A body at
+ * rest on flat ground passes nearly every step, on a ramp every other one,
+ * and the step then forms neither Y nor A and factors nothing; a stack or
+ * a servoed grasp, whose answers move by 1e-13 a step, does not. Counted
+ * as a solve (lcp_solves) and in guess_answers. */
 #define GUESS_ULPS 10.0
 
 /* The island's contacts after a try (hit 1, miss 0) or a wait (-1);
