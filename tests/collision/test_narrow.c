@@ -62,10 +62,16 @@ static int nearest(const lk_manifold *m, lk_vec3 p) {
   return k;
 }
 
+/* Checks made by the helpers below, so that a test can assert that every
+ * case it lists was run (a helper that returned early, or a case lost in
+ * an edit, shows as a short count). */
+static int g_cases;
+
 /* Expect exactly the n given points (in any order), each with depth and
  * normal. */
 static void expect(const char *what, shape a, shape b, double margin, int n, const lk_vec3 *pos,
                    const double *depth, lk_vec3 normal, double tol) {
+  g_cases++;
   lk_manifold m = collide(a, b, margin);
   LK_ASSERT_MSG(m.n == n, "%s: %d points, expected %d", what, m.n, n);
   if (m.n != n) return;
@@ -96,6 +102,7 @@ static void expect1(const char *what, shape a, shape b, double margin, lk_vec3 p
 }
 
 static void expect_none(const char *what, shape a, shape b, double margin) {
+  g_cases++;
   lk_manifold m = collide(a, b, margin);
   LK_ASSERT_MSG(m.n == 0, "%s: %d points, expected none (depth %g)", what, m.n,
                 m.n ? m.pt[0].depth : 0.0);
@@ -103,6 +110,7 @@ static void expect_none(const char *what, shape a, shape b, double margin) {
 
 /* Swapping the shapes gives the same points with negated normals. */
 static void check_swap(const char *what, shape a, shape b, double margin, double tol) {
+  g_cases++;
   lk_manifold m = collide(a, b, margin), w = collide(b, a, margin);
   LK_ASSERT_MSG(m.n == w.n, "%s swapped: %d points vs %d", what, w.n, m.n);
   if (m.n != w.n) return;
@@ -119,6 +127,7 @@ static void check_swap(const char *what, shape a, shape b, double margin, double
 
 /* Moving both shapes rigidly moves the manifold with them. */
 static void check_motion(const char *what, shape a, shape b, double margin, double tol) {
+  g_cases++;
   lk_manifold m = collide(a, b, margin);
   lk_transform T = rot(0.3, -0.7, 0.5, 1.1, 2.5, -1.0, 0.75);
   shape a2 = a, b2 = b;
@@ -150,6 +159,7 @@ static void both_checks(const char *what, shape a, shape b, double margin) {
 /* When a polygon is reduced to 4 points, which 4 may depend on the
  * argument order: then only the depths and normals must agree. */
 static void check_swap_reduced(const char *what, shape a, shape b, double margin) {
+  g_cases++;
   lk_manifold m = collide(a, b, margin), w = collide(b, a, margin);
   LK_ASSERT_MSG(m.n == w.n, "%s swapped: %d points vs %d", what, w.n, m.n);
   for (int i = 0; i < m.n && i < w.n; i++) {
@@ -164,6 +174,7 @@ static const double Q = 0.70710678118654752440; /* 1/sqrt 2 */
 /* ---------------------------------------------------------------- planes */
 
 static void test_sphere_plane(void) {
+  int c0 = g_cases;
   shape fl = mk(PL, 0, 0, 0, at(0, 0, 0));
   expect1("penetrating", mk(SP, 0.5, 0, 0, at(1, 2, 0.4)), fl, 0, lk_v3(1, 2, -0.05), 0.1,
           lk_v3(0, 0, 1), 1e-12);
@@ -184,9 +195,11 @@ static void test_sphere_plane(void) {
   /* The sphere below the plane: deep, still pushed out along +n. */
   expect1("sunk", mk(SP, 0.5, 0, 0, at(0, 0, -2)), fl, 0, lk_v3(0, 0, -1.25), 2.5, lk_v3(0, 0, 1),
           1e-12);
+  LK_ASSERT_INT_EQ(g_cases - c0, 8); /* every case above was checked */
 }
 
 static void test_capsule_plane(void) {
+  int c0 = g_cases;
   shape fl = mk(PL, 0, 0, 0, at(0, 0, 0));
   /* Lying along x (z axis turned onto x), 0.02 deep: 2 points at the ends. */
   shape lying = mk(CA, 0.1, 0.5, 0, rot(0, 1, 0, LK_PI / 2, 0, 0, 0.08));
@@ -207,6 +220,7 @@ static void test_capsule_plane(void) {
   /* Half length 0: a sphere, one point. */
   expect1("zero length", mk(CA, 0.1, 0, 0, at(0, 0, 0.05)), fl, 0, lk_v3(0, 0, -0.025), 0.05,
           lk_v3(0, 0, 1), 1e-12);
+  LK_ASSERT_INT_EQ(g_cases - c0, 9); /* every case above was checked */
 }
 
 static void test_box_plane(void) {
@@ -244,6 +258,7 @@ static void test_box_plane(void) {
 }
 
 static void test_cylinder_plane(void) {
+  int c0 = g_cases;
   shape fl = mk(PL, 0, 0, 0, at(0, 0, 0));
   /* Flat on its cap: the 4 rim points along its own x and y. */
   shape flat = mk(CY, 0.3, 0.2, 0, at(1, 0, 0.19));
@@ -270,11 +285,13 @@ static void test_cylinder_plane(void) {
   expect1("tilted", tilt, fl, 0, lk_v3(0, lp.y, -0.01), 0.02, lk_v3(0, 0, 1), 1e-12);
   both_checks("cylinder-plane tilted", tilt, fl, 0);
   expect_none("separated", mk(CY, 0.3, 0.2, 0, at(0, 0, 0.21)), fl, 0);
+  LK_ASSERT_INT_EQ(g_cases - c0, 11); /* every case above was checked */
 }
 
 /* ---------------------------------------------------------------- spheres */
 
 static void test_sphere_sphere(void) {
+  int c0 = g_cases;
   shape a = mk(SP, 0.5, 0, 0, at(0, 0, 0));
   expect1("penetrating", a, mk(SP, 0.3, 0, 0, at(0.7, 0, 0)), 0, lk_v3(0.45, 0, 0), 0.1,
           lk_v3(-1, 0, 0), 1e-12);
@@ -287,9 +304,11 @@ static void test_sphere_sphere(void) {
   expect1("diagonal", mk(SP, 0.45, 0, 0, at(0, 0, 0)), b, 0, lk_v3_scale(u, 0.425), 0.05,
           lk_v3_neg(u), 1e-12);
   both_checks("sphere-sphere", mk(SP, 0.45, 0, 0, at(0, 0, 0)), b, 0);
+  LK_ASSERT_INT_EQ(g_cases - c0, 6); /* every case above was checked */
 }
 
 static void test_capsule_sphere(void) {
+  int c0 = g_cases;
   shape c = mk(CA, 0.1, 0.5, 0, at(0, 0, 0));
   expect1("side", c, mk(SP, 0.2, 0, 0, at(0.25, 0, 0.3)), 0, lk_v3(0.075, 0, 0.3), 0.05,
           lk_v3(-1, 0, 0), 1e-12);
@@ -300,9 +319,11 @@ static void test_capsule_sphere(void) {
           lk_v3(0, 1, 0), 1e-12);
   shape tilted = mk(CA, 0.1, 0.5, 0, rot(1, 1, 0, 0.7, 0.1, 0.2, 0.3));
   both_checks("capsule-sphere", tilted, mk(SP, 0.2, 0, 0, at(0.3, 0.1, 0.2)), 0);
+  LK_ASSERT_INT_EQ(g_cases - c0, 6); /* every case above was checked */
 }
 
 static void test_capsule_capsule(void) {
+  int c0 = g_cases;
   /* Crossed: a along x, b along y above it. */
   shape a = mk(CA, 0.1, 0.5, 0, rot(0, 1, 0, LK_PI / 2, 0, 0, 0));
   shape b = mk(CA, 0.1, 0.5, 0, rot(1, 0, 0, LK_PI / 2, 0, 0, 0.18));
@@ -320,9 +341,11 @@ static void test_capsule_capsule(void) {
           lk_v3(0.595, 0, 0), 0.01, lk_v3(-1, 0, 0), 1e-12);
   both_checks("capsule-capsule skew", mk(CA, 0.1, 0.5, 0, rot(1, 2, 3, 0.5, 0, 0, 0)),
               mk(CA, 0.15, 0.4, 0, rot(3, -1, 1, 1.2, 0.1, 0.05, 0.2)), 0);
+  LK_ASSERT_INT_EQ(g_cases - c0, 10); /* every case above was checked */
 }
 
 static void test_box_sphere(void) {
+  int c0 = g_cases;
   shape bx = mk(BX, 0.5, 0.5, 0.5, at(0, 0, 0));
   expect1("face", bx, mk(SP, 0.2, 0, 0, at(0.1, 0, 0.65)), 0, lk_v3(0.1, 0, 0.475), 0.05,
           lk_v3(0, 0, -1), 1e-12);
@@ -339,9 +362,11 @@ static void test_box_sphere(void) {
           lk_v3(0, 1, 0), 1e-12);
   both_checks("box-sphere", mk(BX, 0.5, 0.3, 0.2, rot(1, -2, 1, 0.8, 0, 0, 0)),
               mk(SP, 0.2, 0, 0, at(0.2, 0.3, 0.25)), 0);
+  LK_ASSERT_INT_EQ(g_cases - c0, 7); /* every case above was checked */
 }
 
 static void test_box_capsule(void) {
+  int c0 = g_cases;
   shape bx = mk(BX, 1, 1, 0.5, at(0, 0, 0));
   /* Lying on the top face along x: both ends. */
   shape lying = mk(CA, 0.1, 0.5, 0, rot(0, 1, 0, LK_PI / 2, 0, 0.2, 0.59));
@@ -374,6 +399,7 @@ static void test_box_capsule(void) {
   both_checks("box-capsule pierced", bx, pierce, 0);
   both_checks("box-capsule skew", mk(BX, 0.4, 0.3, 0.2, rot(1, 1, 1, 0.4, 0, 0, 0)),
               mk(CA, 0.1, 0.3, 0, rot(1, -1, 0, 1.0, 0.2, 0.1, 0.35)), 0);
+  LK_ASSERT_INT_EQ(g_cases - c0, 12); /* every case above was checked */
 }
 
 static void test_box_box(void) {

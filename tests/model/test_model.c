@@ -58,7 +58,12 @@ static void test_links_in_any_order_are_sorted_parent_first(void) {
 /* Build a model with one deliberate mistake and check the message. */
 typedef void (*breaker)(lk_model *m);
 
+/* Cases expect_error has checked, so that a test can assert that every
+ * case it lists was run. */
+static int g_error_cases;
+
 static void expect_error(breaker f, lk_status want, const char *fragment) {
+  g_error_cases++;
   lk_model *m = lk_model_new();
   lk_error e;
   lk_error_clear(&e);
@@ -252,6 +257,7 @@ static void b_initial_quat(lk_model *m) {
 }
 
 static void test_every_validation_error(void) {
+  int c0 = g_error_cases;
   expect_error(b_unknown_parent, LK_INVALID_MODEL, "link 'a': unknown parent 'ghost'");
   expect_error(b_cycle, LK_INVALID_MODEL, "links form a cycle: a -> c -> b -> a");
   expect_error(b_self_parent, LK_INVALID_MODEL, "link 'a' is its own parent");
@@ -283,6 +289,7 @@ static void test_every_validation_error(void) {
   expect_error(b_initial_unknown, LK_INVALID_MODEL, "initial state for unknown joint 'b'");
   expect_error(b_initial_count, LK_INVALID_MODEL, "needs 7 positions and 6 velocities, got 3");
   expect_error(b_initial_quat, LK_INVALID_MODEL, "initial quaternion has norm 0");
+  LK_ASSERT_INT_EQ(g_error_cases - c0, 31); /* every case above was checked */
 }
 
 static void test_options_are_checked_when_set(void) {
@@ -530,6 +537,7 @@ static void b_tether_length(lk_model *m) {
 }
 
 static void test_element_validation_errors(void) {
+  int c0 = g_error_cases;
   expect_error(b_act_unknown_joint, LK_INVALID_MODEL, "actuator 'j9': unknown joint 'j9'");
   expect_error(b_act_ball, LK_INVALID_MODEL, "joint 'a' is ball; actuators drive revolute or prismatic");
   expect_error(b_act_schedule, LK_INVALID_MODEL, "schedule times must increase (1 after 1)");
@@ -539,6 +547,7 @@ static void test_element_validation_errors(void) {
   expect_error(b_loop_same, LK_INVALID_MODEL, "loop 'close': links a and b are the same");
   expect_error(b_coupling_fixed, LK_INVALID_MODEL, "coupling 'gear': both joints must be revolute or prismatic");
   expect_error(b_tether_length, LK_INVALID_MODEL, "tether 'rope': points must be finite and length positive");
+  LK_ASSERT_INT_EQ(g_error_cases - c0, 9); /* every case above was checked */
 }
 
 static void test_elements_resolve_by_name(void) {
