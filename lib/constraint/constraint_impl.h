@@ -45,15 +45,11 @@ int lk_rows_add(const lk_model *m, lk_data *d, int link_a, int link_b, lk_constr
  * link a and -F on link b: J_k = cdof_k . F over a's ancestors minus the
  * same over b's. For the relative velocity along d at a point p plus the
  * relative angular velocity along e, F = (p x d + e, d). */
-/* Unit forces along dirs[0..nrows) (nrows <= LK_ROWS_POINT_MAX) at point p
- * on link_a (minus on link_b), one row each: lk_rows_set_wrench of
- * lk_row_force(p, dirs[i], 0) for every row, in one walk. */
-#define LK_ROWS_POINT_MAX 3
-void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_vec3 *dirs,
-                       int nrows, lk_vec3 p, int link_a, int link_b);
-/* lk_rows_add of nrows rows (crow0, crow0 + 1, ...) then
- * lk_rows_set_point on them, in one go; rows[] gets their indices. All or
- * nothing: -1 when they do not all fit, -2 as lk_rows_add; else 0. */
+/* nrows rows (crow0, crow0 + 1, ...) of unit forces along dirs[i] at point
+ * p on link_a (minus on link_b): lk_rows_add then lk_rows_set_wrench of
+ * lk_row_force(p, dirs[i], 0) for each, in one go; rows[] gets their
+ * indices. All or nothing: -1 when they do not all fit, -2 as
+ * lk_rows_add; else 0. */
 int lk_rows_add_point(const lk_model *m, lk_data *d, int link_a, int link_b,
                       lk_constraint_kind kind, int cindex, int crow0, const lk_vec3 *dirs,
                       int nrows, lk_vec3 p, int *rows);

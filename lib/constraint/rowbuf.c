@@ -139,45 +139,6 @@ void lk_rows_set_wrench(const lk_model *m, lk_data *d, int row, int link_a, int 
   }
 }
 
-/* Rows of unit forces along dirs[i] at one point p: F_i = (p x d_i, d_i),
- * so cdof . F_i = d_i . (v + w x p), the velocity of p under the DoF: one
- * walk and one point velocity a DoF for all the rows (a contact's normal
- * and tangents) instead of a wrench row each. The rows must all span the
- * same trees (made by lk_rows_add with the same links). */
-void lk_rows_set_point(const lk_model *m, lk_data *d, const int *rows, const lk_vec3 *dirs,
-                       int nrows, lk_vec3 p, int link_a, int link_b) {
-  lk_row *R[LK_ROWS_POINT_MAX];
-  for (int i = 0; i < nrows; i++) {
-    R[i] = &d->sim.row[rows[i]];
-    R[i]->F = lk_fo(lk_v3_cross(p, dirs[i]), dirs[i]);
-    R[i]->dof_row = 0;
-  }
-  const int common = common_ancestor(m, link_a, link_b); /* as in lk_rows_set_wrench */
-  const lk_motion *cdof = d->sim.cdof;
-  for (int pass = 0; pass < 2; pass++) {
-    int link = pass == 0 ? link_a : link_b;
-    double sign = pass == 0 ? 1.0 : -1.0;
-    /* The path's DoFs are all in link's tree, one segment of each row's
-     * values: found once (by the path's first DoF), then indexed. */
-    double *seg[LK_ROWS_POINT_MAX];
-    int base = -1;
-    for (int j = link; j != common && j > 0 && base < 0; j = m->parent[j])
-      if (m->jnv[j] > 0) base = m->vadr[j];
-    if (base < 0 || !slot(d, R[0], base)) continue; /* no DoF, or welded */
-    for (int i = 0; i < nrows; i++) {
-      size_t ofs = R[i]->ofs;
-      int g = 0;
-      while (!(base >= R[i]->v0[g] && base < R[i]->v0[g] + R[i]->len[g])) ofs += (size_t)R[i]->len[g++];
-      seg[i] = d->sim.jval + ofs - R[i]->v0[g];
-    }
-    for (int j = link; j != common && j > 0; j = m->parent[j])
-      for (int k = m->vadr[j]; k < m->vadr[j] + m->jnv[j]; k++) {
-        lk_vec3 v = lk_v3_add(cdof[k].lin, lk_v3_cross(cdof[k].ang, p));
-        for (int i = 0; i < nrows; i++) seg[i][k] += sign * lk_v3_dot(dirs[i], v);
-      }
-  }
-}
-
 /* Values k0..k1 of the point rows' segments at base (row i at base + i
  * need): the velocity of p under each DoF along dirs[i], negated (neg: a
  * constant at each call, so no multiply by a sign) on link b's side. */
@@ -199,10 +160,13 @@ static inline void point_values(double *base, size_t need, const lk_motion *S, i
   }
 }
 
-/* The point rows in one go: one layout, one capacity check and one walk
- * for all of them. Each DoF's value is written once, as 0 + x or 0 - x:
- * bit for bit what the zeroed accumulation of lk_rows_set_point gives, so
- * only the DoFs off the paths need zeroing (none for a free body). */
+/* Rows of unit forces along dirs[i] at one point p: F_i = (p x d_i, d_i),
+ * so cdof . F_i = d_i . (v + w x p), the velocity of p under the DoF. One
+ * layout, one capacity check and one walk of the paths for all the rows (a
+ * contact's normal and tangents) instead of a wrench row each. Each DoF's
+ * value is written once, as 0 + x or 0 - x (what accumulating into zeroed
+ * values gives, bit for bit), so only the DoFs off the paths need zeroing
+ * (none for a free body). */
 int lk_rows_add_point(const lk_model *m, lk_data *d, int link_a, int link_b,
                       lk_constraint_kind kind, int cindex, int crow0, const lk_vec3 *dirs,
                       int nrows, lk_vec3 p, int *rows) {
