@@ -71,72 +71,10 @@ void lk_ldlt_remove(lk_ldlt *f, int p) {
   f->k = m - 1;
 }
 
-/* Up to this order the factor skips the profile: its bookkeeping (the
- * scan for each column's last nonzero, the fill tracking, a copy call a
- * column) costs more there than the zeros it saves, and contact islands
- * this small are dense anyway. */
-enum { LK_LDLT_DENSE = 24 };
-
-/* lk_ldlt_factor for a dense block: the same panels and the same
- * operations in the same order, so the same factor bit for bit (the
- * profile path only leaves out terms that are exact zeros), without the
- * profile: every column's last is the end. */
-static int factor_dense(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
-                        double floor_) {
+int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
+                   double floor_) {
   size_t ld = (size_t)f->ld;
-  int contiguous = k > 0 && idx[k - 1] - idx[0] == k - 1; /* idx increases */
-  for (int j = 0; j < k; j++) {
-    const double *mj = M + (size_t)idx[j] * (size_t)ldm;
-    double *restrict lj = f->L + (size_t)j * ld;
-    if (contiguous) {
-      const double *restrict src = mj + idx[0];
-      for (int i = j; i < k; i++) lj[i] = src[i];
-    } else {
-      for (int i = j; i < k; i++) lj[i] = mj[idx[i]];
-    }
-  }
-  for (int p = 0; p < k; p += 4) {
-    int w = k - p < 4 ? k - p : 4;
-    const double *lc[4];
-    double dc[4];
-    for (int b = 0; b < w; b++) {
-      int j = p + b;
-      double *restrict lj = f->L + (size_t)j * ld;
-      for (int a = 0; a < b; a++) {
-        double c = lc[a][j] * dc[a];
-        if (c != 0.0) lk_lcp_axpy(lj + j, -c, lc[a] + j, k - j);
-      }
-      double dj = lj[j];
-      double tol = rel * lk_maxd(fabs(M[(size_t)idx[j] * (size_t)ldm + (size_t)idx[j]]), floor_);
-      if (!(dj > tol)) {
-        f->k = j;
-        return j;
-      }
-      f->d[j] = dc[b] = dj;
-      lj[j] = 1.0;
-      lk_lcp_scale(lj + j + 1, 1.0 / dj, k - j - 1);
-      lc[b] = lj;
-    }
-    if (w < 4) break;
-    for (int m = p + 4; m < k; m++) {
-      double c0 = lc[0][m] * dc[0], c1 = lc[1][m] * dc[1];
-      double c2 = lc[2][m] * dc[2], c3 = lc[3][m] * dc[3];
-      if (c0 == 0.0 && c1 == 0.0 && c2 == 0.0 && c3 == 0.0) continue;
-      double *lm = f->L + (size_t)m * ld;
-      lk_lcp_axpy4(lm + m, c0, lc[0] + m, c1, lc[1] + m, c2, lc[2] + m, c3, lc[3] + m, k - m);
-    }
-  }
-  for (int j = 0; j < k; j++) f->last[j] = k - 1;
-  f->k = k;
-  f->has_last = 1;
-  return k;
-}
-
-/* The factor that follows the block's profile. */
-__attribute__((noinline)) static int factor_profile(lk_ldlt *f, const double *M, int ldm,
-                                                    const int *idx, int k, double rel,
-                                                    double floor_) {
-  size_t ld = (size_t)f->ld;
+  f->has_last = 0;
   int *last = f->last;
   /* Column j of the lower triangle from row idx[j] of M (symmetric: its
    * rows are contiguous copies of its columns), and the row of its last
@@ -203,13 +141,6 @@ __attribute__((noinline)) static int factor_profile(lk_ldlt *f, const double *M,
   f->k = k;
   f->has_last = 1;
   return k;
-}
-
-int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
-                   double floor_) {
-  f->has_last = 0;
-  if (k <= LK_LDLT_DENSE) return factor_dense(f, M, ldm, idx, k, rel, floor_);
-  return factor_profile(f, M, ldm, idx, k, rel, floor_);
 }
 
 void lk_ldlt_solve(const lk_ldlt *f, double *x) {
