@@ -250,23 +250,17 @@ static void bucket_products(const int *brow, const double *const *bj, const doub
     /* the diagonal block: (a, a), (a, a+1), (a+1, a+1); J_{a+1} . Y_a is
      * not used (its mirror J_a . Y_{a+1} is) */
     seg_dot6_2x2(J0, J1, by[a], by[a + 1], s);
-    A[i0 * n + i0] += s[0];
-    A[i0 * n + i1] += s[1];
-    A[i1 * n + i0] += s[1];
-    A[i1 * n + i1] += s[3];
+    add_sym(A, n, i0, i0, s[0]);
+    add_sym(A, n, i0, i1, s[1]);
+    add_sym(A, n, i1, i1, s[3]);
     int b = a + 2;
     for (; b + 2 <= cnt; b += 2) {
       int k0 = brow[b], k1 = brow[b + 1];
       seg_dot6_2x2(J0, J1, by[b], by[b + 1], s);
-      /* distinct rows of one bucket: no diagonal entries here */
-      A[i0 * n + k0] += s[0];
-      A[k0 * n + i0] += s[0];
-      A[i0 * n + k1] += s[1];
-      A[k1 * n + i0] += s[1];
-      A[i1 * n + k0] += s[2];
-      A[k0 * n + i1] += s[2];
-      A[i1 * n + k1] += s[3];
-      A[k1 * n + i1] += s[3];
+      add_sym(A, n, i0, k0, s[0]);
+      add_sym(A, n, i0, k1, s[1]);
+      add_sym(A, n, i1, k0, s[2]);
+      add_sym(A, n, i1, k1, s[3]);
     }
     for (; b < cnt; b++) {
       add_sym(A, n, i0, brow[b], seg_dot(J0, by[b], 6));

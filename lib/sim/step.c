@@ -31,21 +31,16 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
   if (m->nact > 0 || m->nload > 0) lk_sim_applied_forces(m, d, q, v, t, dd->tau_tot, dd->fext_tot);
 }
 
-/* Steps 4-5, the contact layer's place. On entry vnext = v*, the free
- * velocity, and (when it needs them) M~ comes from
- *   lk_dyn_crba(m, d, d->dyn.diag); lk_dyn_factor(m, d, LK_FACTOR_TREE);
- * (diag = h B), done by step 3 in that case, after which lk_dyn_solve() applies M~^-1
- * to the rows of J; a row on the links of one tree (model_impl.h:
- * link_tree, tree_vadr) needs only lk_dyn_solve_range() on that tree's
- * DoFs. It adds M~^-1 J^T lambda to vnext. With no constraint
- * rows it does nothing, and the factorization is never formed. The free
- * acceleration is in d->dyn.tmp (it becomes lk_data_qacc()), so the
- * contact layer keeps its scratch in its own part of the data. */
-static lk_status apply_constraints(const lk_model *m, lk_data *d, double *vnext) {
-  if (!lk_sim_has_constraints(m)) return LK_OK;
-  return lk_sim_constrain(m, d, vnext);
-}
-
+/* Steps 4-5 are the contact layer's (lk_sim_constrain), when the model
+ * can produce constraint rows. On entry vnext = v*, the free velocity, and
+ * M~ = M + h B is factored (step 3 formed it: lk_dyn_crba with diag = h B,
+ * lk_dyn_factor LK_FACTOR_TREE), so that lk_dyn_solve() applies M~^-1 to
+ * the rows of J; a row on the links of one tree (model_impl.h: link_tree,
+ * tree_vadr) needs only lk_dyn_solve_range() on that tree's DoFs. It adds
+ * M~^-1 J^T lambda to vnext. The free acceleration is in d->dyn.tmp (it
+ * becomes lk_data_qacc()), so the contact layer keeps its scratch in its
+ * own part of the data. Without constraints the factorization is never
+ * formed. */
 static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   lk_dyn_data *dd = &d->dyn;
   const int nv = m->nv;
@@ -59,7 +54,8 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
    * c and one solve with that factor cost less than a separate ABA.
    * Without, ABA (h B added to the armature) in O(n), and no factor. */
   double *acc = dd->tmp;
-  if (lk_sim_has_constraints(m)) {
+  const int constrained = lk_sim_has_constraints(m);
+  if (constrained) {
     lk_dyn_crba(m, d, dd->diag);
     st = lk_dyn_factor(m, d, LK_FACTOR_TREE);
     if (st) return st;
@@ -70,8 +66,10 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
     lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, dd->diag, acc);
   }
   for (int k = 0; k < nv; k++) dd->vnew[k] = d->v[k] + h * acc[k];
-  st = apply_constraints(m, d, dd->vnew); /* 4-5 */
-  if (st) return st;
+  if (constrained) { /* 4-5 */
+    st = lk_sim_constrain(m, d, dd->vnew);
+    if (st) return st;
+  }
   memcpy(dd->qnew, d->q, sizeof(double) * (size_t)m->nq); /* 6 */
   lk_dyn_integrate(m, dd->qnew, dd->vnew, h);
   st = lk_sim_project(m, d, dd->qnew);
