@@ -184,90 +184,116 @@ static inline double seg_dot(const double *restrict a, const double *restrict y,
   return s;
 }
 
-/* Four products of free-body segments (len 6) at once: out = (J0.Y0,
- * J0.Y1, J1.Y0, J1.Y1), each summed in index order. With GCC's or Clang's
- * vector types the two products of a row J share one register, a lane
- * each: the same operations as one at a time, with the loads of J and Y
- * shared by four products. */
-static inline void seg_dot6_2x2(const double *restrict J0, const double *restrict J1,
-                                const double *restrict Y0, const double *restrict Y1,
-                                double out[4]) {
-#if defined(__GNUC__) && defined(__SSE2__)
-  v2d a = {0, 0}, b = {0, 0};
-  for (int i = 0; i < 6; i++) {
-    v2d y = {Y0[i], Y1[i]};
-    a += J0[i] * y;
-    b += J1[i] * y;
-  }
-  out[0] = a[0];
-  out[1] = a[1];
-  out[2] = b[0];
-  out[3] = b[1];
-#else
-  out[0] = seg_dot(J0, Y0, 6);
-  out[1] = seg_dot(J0, Y1, 6);
-  out[2] = seg_dot(J1, Y0, 6);
-  out[3] = seg_dot(J1, Y1, 6);
-#endif
-}
-
 /* A[i][j] and A[j][i] += s (once on the diagonal). */
 static inline void add_sym(double *A, int n, int i, int j, double s) {
-  A[i * n + j] += s;
-  if (i != j) A[j * n + i] += s;
+  A[(size_t)i * (size_t)n + j] += s;
+  if (i != j) A[(size_t)j * (size_t)n + i] += s;
 }
+
+/* Width of a bucket's Y panel for cnt segments: even, with two columns of
+ * zeros past the last so that a block of 4 columns from any even column
+ * below cnt stays inside. */
+static inline int panel_width(int cnt) { return ((cnt + 1) & ~1) + 2; }
+
+#if defined(__GNUC__) && defined(__SSE2__)
+#define LK_ALWAYS_INLINE inline __attribute__((always_inline))
+/* A row-major += of two lanes, A[0..2) += v. */
+static inline void add2(double *A, v2d v) {
+  v2d a;
+  memcpy(&a, A, sizeof a);
+  a += v;
+  memcpy(A, &a, sizeof a);
+}
+
+/* The products of a small tree's bucket (len <= LK_SIM_SMALL_TREE: free
+ * bodies, fingers) as a small matrix product: Y packed by DoF into a panel
+ * P (P[k w + b] = Y_b[k]), then blocks of 2 rows by 4 columns, the 8 sums
+ * held in 4 registers of two lanes while k runs. A bucket of consecutive
+ * rows (a contact's rows, the contacts of one body: the usual case) adds
+ * each block and its transpose two lanes at a time; any other bucket entry
+ * by entry. Inlined with len a constant for free bodies, so that the loop
+ * over k unrolls. */
+static LK_ALWAYS_INLINE void panel_products(const int *brow, const double *const *bj,
+                                            const double *const *by, int cnt, const int len,
+                                            int n, double *A, double *P) {
+  static const double zero[LK_SIM_SMALL_TREE]; /* J of the row past an odd count */
+  const int w = panel_width(cnt);
+  for (int b = 0; b < w; b++) {
+    const double *y = b < cnt ? by[b] : zero;
+#pragma GCC unroll 8
+    for (int k = 0; k < len; k++) P[(size_t)k * (size_t)w + b] = y[k];
+  }
+  const int consecutive = brow[cnt - 1] - brow[0] == cnt - 1; /* brow increases */
+  for (int a = 0; a < cnt; a += 2) {
+    const int two = a + 1 < cnt;
+    const double *J0 = bj[a], *J1 = two ? bj[a + 1] : zero;
+    const int i0 = brow[a], i1 = two ? brow[a + 1] : -1;
+    for (int b = a; b < cnt; b += 4) {
+      v2d c00 = {0, 0}, c01 = {0, 0}, c10 = {0, 0}, c11 = {0, 0};
+      const double *p = P + b;
+#pragma GCC unroll 8
+      for (int k = 0; k < len; k++, p += w) {
+        v2d y0 = load2(p), y1 = load2(p + 2);
+        v2d j0 = {J0[k], J0[k]}, j1 = {J1[k], J1[k]};
+        c00 += j0 * y0;
+        c01 += j0 * y1;
+        c10 += j1 * y0;
+        c11 += j1 * y1;
+      }
+      if (consecutive && b + 4 <= cnt) { /* two, and the 4 columns inside */
+        const size_t j0 = (size_t)brow[b], nn = (size_t)n;
+        double *A0 = A + (size_t)i0 * nn + j0, *A1 = A0 + nn;
+        add2(A0 + 2, c01);
+        add2(A1 + 2, c11);
+        if (b > a) {
+          add2(A0, c00);
+          add2(A1, c10);
+          add2(A + j0 * nn + i0, (v2d){c00[0], c10[0]});
+          add2(A + (j0 + 1) * nn + i0, (v2d){c00[1], c10[1]});
+        } else { /* rows a, a+1 by columns a, a+1: (a+1, a) is (a, a+1) */
+          add2(A0, c00);
+          A1[0] += c00[1];
+          A1[1] += c10[1];
+        }
+        add2(A + (j0 + 2) * nn + i0, (v2d){c01[0], c11[0]});
+        add2(A + (j0 + 3) * nn + i0, (v2d){c01[1], c11[1]});
+      } else {
+        const double s0[4] = {c00[0], c00[1], c01[0], c01[1]};
+        const double s1[4] = {c10[0], c10[1], c11[0], c11[1]};
+        for (int q = 0; q < 4 && b + q < cnt; q++) {
+          const int j = brow[b + q];
+          add_sym(A, n, i0, j, s0[q]);
+          if (two && b + q > a) add_sym(A, n, i1, j, s1[q]);
+        }
+      }
+    }
+  }
+}
+#endif
 
 /* The products of one tree's bucket of cnt row segments (island rows
  * brow[], increasing; J values bj[], Y values by[], all of length len):
- * every pair a <= b adds J_a . Y_b to A (Y_a . J_b is the same number:
- * M~^-1 is symmetric). Free bodies two rows against two at a time. */
+ * every pair a <= b adds J_a . Y_b to A[brow[a]][brow[b]] and to its
+ * mirror (Y_a . J_b is the same number: M~^-1 is symmetric). Each product is summed in index order,
+ * from 0, as seg_dot does, whatever the kernel: A does not change by a bit
+ * with it (the arm scene of bench/contact, whose sliding box has an
+ * indeterminate floor load, is sensitive to the last bit of A). */
 static void bucket_products(const int *brow, const double *const *bj, const double *const *by,
-                            int cnt, int len, int n, double *A) {
-  if (len <= 2) { /* a one- or two-DoF tree (a gripper's fingers): unrolled, as seg_dot sums */
-    for (int a = 0; a < cnt; a++) {
-      const double *Ja = bj[a];
-      double ja0 = Ja[0], ja1 = len == 2 ? Ja[1] : 0.0;
-      int ia = brow[a];
-      for (int b = a; b < cnt; b++) {
-        const double *Yb = by[b];
-        double x = 0.0 + ja0 * Yb[0];
-        if (len == 2) x += ja1 * Yb[1];
-        add_sym(A, n, ia, brow[b], x);
-      }
-    }
+                            int cnt, int len, int n, double *A, double *P) {
+#if defined(__GNUC__) && defined(__SSE2__)
+  if (len == 6) {
+    panel_products(brow, bj, by, cnt, 6, n, A, P);
     return;
   }
-  if (len != 6) {
-    for (int a = 0; a < cnt; a++)
-      for (int b = a; b < cnt; b++) add_sym(A, n, brow[a], brow[b], seg_dot(bj[a], by[b], len));
+  if (len <= LK_SIM_SMALL_TREE) {
+    panel_products(brow, bj, by, cnt, len, n, A, P);
     return;
   }
-  int a = 0;
-  double s[4];
-  for (; a + 2 <= cnt; a += 2) {
-    const double *J0 = bj[a], *J1 = bj[a + 1];
-    int i0 = brow[a], i1 = brow[a + 1];
-    /* the diagonal block: (a, a), (a, a+1), (a+1, a+1); J_{a+1} . Y_a is
-     * not used (its mirror J_a . Y_{a+1} is) */
-    seg_dot6_2x2(J0, J1, by[a], by[a + 1], s);
-    add_sym(A, n, i0, i0, s[0]);
-    add_sym(A, n, i0, i1, s[1]);
-    add_sym(A, n, i1, i1, s[3]);
-    int b = a + 2;
-    for (; b + 2 <= cnt; b += 2) {
-      int k0 = brow[b], k1 = brow[b + 1];
-      seg_dot6_2x2(J0, J1, by[b], by[b + 1], s);
-      add_sym(A, n, i0, k0, s[0]);
-      add_sym(A, n, i0, k1, s[1]);
-      add_sym(A, n, i1, k0, s[2]);
-      add_sym(A, n, i1, k1, s[3]);
-    }
-    for (; b < cnt; b++) {
-      add_sym(A, n, i0, brow[b], seg_dot(J0, by[b], 6));
-      add_sym(A, n, i1, brow[b], seg_dot(J1, by[b], 6));
-    }
-  }
-  if (a < cnt) add_sym(A, n, brow[a], brow[a], seg_dot(bj[a], by[a], 6));
+#else
+  (void)P;
+#endif
+  for (int a = 0; a < cnt; a++)
+    for (int b = a; b < cnt; b++) add_sym(A, n, brow[a], brow[b], seg_dot(bj[a], by[b], len));
 }
 
 /* The island's Delassus matrix A (n x n, row-major) from its rows: tree by
@@ -328,7 +354,7 @@ void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int 
       }
     }
     int end = start[t];
-    bucket_products(bucket_row + pos, bucket_j + pos, bucket_y + pos, end - pos, len, n, A);
+    bucket_products(bucket_row + pos, bucket_j + pos, bucket_y + pos, end - pos, len, n, A, sd->ypanel);
     pos = end;
   }
 }

@@ -70,6 +70,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->seg_row = LK_ARENA_ARRAY(a, int, 2 * sd->row_cap);
   sd->seg_j = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
   sd->seg_y = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
+  sd->ypanel = LK_ARENA_ARRAY(a, double, (size_t)(sd->row_cap + 3) * LK_SIM_SMALL_TREE);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
   sd->dvg = LK_ARENA_ARRAY(a, double, m->nv);
   size_t nminv = 0;

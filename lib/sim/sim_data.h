@@ -99,6 +99,7 @@ typedef struct {
   int *rowloc;        /* per row: its index within its island */
   int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
   const double **seg_j, **seg_y;
+  double *ypanel;     /* a bucket's Y by DoF: (row_cap + 3) x LK_SIM_SMALL_TREE (island.c) */
   double *xtmp;       /* nv scratch */
   double *dvg;        /* nv: M~^-1 J^T z of the islands answered by their
                          last impulses (solve.c: trial_by_guess), whose

@@ -1,0 +1,114 @@
+/* The Delassus matrix of an island, A = J M~^-1 J^T, as the step assembles
+ * it (tree by tree, the products of each tree's bucket of row segments in
+ * blocks): every entry equals the plain sum over the trees two rows share
+ * (lk_sim_delassus_entry), and A is symmetric to the bit, which the LCP's
+ * fast path relies on. Checked on the rows the step built for the shipped
+ * scenes, in the step's order and interleaved (rows of different trees
+ * alternating, so no bucket is consecutive), and on every prefix length
+ * (odd bucket sizes, partial blocks). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+#include "sim/sim_data.h"
+#include "sim/sim_internal.h"
+
+static int g_checked; /* row lists compared */
+
+static lk_model *load(const char *name) {
+  char rel[128];
+  snprintf(rel, sizeof rel, "mechanisms/%s", name);
+  lk_load_options o;
+  lk_load_options_default(&o);
+  lk_error e;
+  lk_model *m = lk_model_load_file(lk_test_srcpath(rel), &o, &e);
+  if (!m) {
+    char buf[700];
+    fprintf(stderr, "%s\n", lk_error_format(&e, buf, sizeof buf));
+  }
+  return m;
+}
+
+/* A of rows[0..n) against the entry-by-entry sums: equal to 1e-14 of the
+ * diagonal scale (the two sum the trees' products in different groupings),
+ * and A[i][j] == A[j][i] bit for bit. */
+static void compare(const lk_model *m, lk_data *d, const int *rows, int n, double *A) {
+  lk_sim_delassus_island(m, d, rows, n, A);
+  int bad = 0, asym = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      double want = lk_sim_delassus_entry(d, rows[i], rows[j]);
+      double scale = sqrt(fabs(lk_sim_delassus_entry(d, rows[i], rows[i]) *
+                               lk_sim_delassus_entry(d, rows[j], rows[j])));
+      if (!(fabs(A[i * n + j] - want) <= 1e-14 * scale + 1e-300)) bad++;
+      if (memcmp(&A[i * n + j], &A[j * n + i], sizeof(double)) != 0) asym++;
+    }
+  CU_ASSERT_EQUAL(bad, 0);
+  CU_ASSERT_EQUAL(asym, 0);
+  g_checked++;
+}
+
+/* Steps the scene, then compares A for the last step's rows (Y formed for
+ * all of them) as one list: whole, by prefixes, and interleaved. */
+static void check_scene(const char *file, double seconds, int min_rows) {
+  lk_model *m = load(file);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  int steps = (int)(seconds / lk_model_options(m)->timestep + 0.5);
+  for (int s = 0; s < steps; s++) CU_ASSERT_EQUAL_FATAL(lk_step(m, d), LK_OK);
+  lk_sim_data *sd = &d->sim;
+  int n = sd->st->nrow;
+  if (n < min_rows) fprintf(stderr, "%s: %d rows\n", file, n);
+  CU_ASSERT(n >= min_rows);
+  lk_sim_prepare_rows(m, d);
+  lk_sim_rows_y(m, d, NULL, n);
+  g_checked = 0;
+  int *rows = malloc(sizeof *rows * (size_t)(n > 0 ? n : 1));
+  double *A = malloc(sizeof *A * (size_t)(n > 0 ? n * n : 1));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(rows);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(A);
+  for (int len = 1; len <= n; len++) {
+    for (int i = 0; i < len; i++) rows[i] = i;
+    compare(m, d, rows, len, A);
+  }
+  /* interleaved: even rows then odd rows, then from both ends inwards */
+  int k = 0;
+  for (int i = 0; i < n; i += 2) rows[k++] = i;
+  for (int i = 1; i < n; i += 2) rows[k++] = i;
+  compare(m, d, rows, n, A);
+  for (int i = 0; i < n; i++) rows[i] = i % 2 ? n - 1 - i / 2 : i / 2;
+  compare(m, d, rows, n, A);
+  CU_ASSERT_EQUAL(g_checked, n + 2); /* every list above was compared */
+  free(rows);
+  free(A);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* Free bodies stacked: buckets of 12 and 24 segments of 6 DoFs. */
+static void test_box_stack(void) { check_scene("box_stack.yaml", 0.05, 24); }
+
+/* A gripper's fingers (short trees) against a free box. */
+static void test_gripper(void) { check_scene("gripper.yaml", 0.3, 12); }
+
+/* A rover: a free chassis with wheels, one tree longer than the small
+ * trees' explicit inverse and the blocked product take. */
+static void test_rover(void) { check_scene("rover.yaml", 0.2, 12); }
+
+/* A three-finger hand holding a cylinder: two-DoF fingers. */
+static void test_hand(void) { check_scene("hand3.yaml", 0.3, 6); }
+
+/* A four-bar linkage: loop-closure rows, all on one tree. */
+static void test_four_bar(void) { check_scene("four_bar.yaml", 0.05, 2); }
+
+static const lk_test tests[] = {{"box stack", test_box_stack},
+                                {"gripper", test_gripper},
+                                {"rover", test_rover},
+                                {"three-finger hand", test_hand},
+                                {"four-bar", test_four_bar},
+                                {NULL, NULL}};
+
+void lk_test_register(void) { lk_test_suite("delassus", tests); }
