@@ -25,7 +25,8 @@
  *                   workspace then needs n + b + 2 f rows (b boxed, f
  *                   friction rows); friction rows' normal rows must have
  *                   lo >= 0 (else LK_UNSUPPORTED).
- *   lk_lcp_dantzig  symmetric M (checked; else LK_UNSUPPORTED) that is
+ *   lk_lcp_dantzig  symmetric M (checked, unless options.symmetric says
+ *                   so; else LK_UNSUPPORTED) that is
  *                   positive semidefinite (not checked: a failure is
  *                   reported), every kind of row, workspace of n rows.
  *                   Friction rows at their bound follow their normal
@@ -116,6 +117,12 @@ typedef struct {
                             stepper's last impulses, when nothing moved. */
   double guess_tol;      /* 1e-13: a clamped row's w within what Dantzig's
                             own pivoting takes for zero */
+  int symmetric;         /* 1: the caller built M symmetric (a Delassus
+                            matrix J M^-1 J^T), so Dantzig skips its test
+                            (n^2 / 2 strided reads). Not checked: a matrix
+                            that is not fails the final residual check, or
+                            falls back to Lemke; never a wrong answer. 0
+                            (default): tested. */
 } lk_lcp_options;
 
 typedef struct {
@@ -147,7 +154,7 @@ const lk_lcp_solver *lk_lcp_solver_by_name(const char *name);
 
 /* Defaults: max_pivots 0 (automatic), tol 1e-9, pivot_tol 1e-11,
  * max_restarts 3, max_passes 30, no warm start, no guess (guess_tol
- * 1e-13). */
+ * 1e-13), symmetry tested (symmetric 0). */
 void lk_lcp_options_default(lk_lcp_options *o);
 
 /* Scratch memory for problems of up to nmax rows, for either solver; one

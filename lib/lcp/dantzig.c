@@ -693,10 +693,11 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
    * frictionless clamped block be factored as L D L^T): |M_ij - M_ji| <=
    * 1e-10 max |M|. Exact symmetry (what a Delassus matrix assembled by
    * halves has) is checked first, without the largest entry, which only
-   * pivoting needs. */
+   * pivoting needs; not at all when the caller says M is symmetric (a
+   * wrong claim cannot pass the final residual check). */
   double dmax = 0.0, qmax = 0.0;
   D.mmax = -1.0;
-  if (!bitwise_symmetric(D.M, D.ldm, n)) {
+  if (!o->symmetric && !bitwise_symmetric(D.M, D.ldm, n)) {
     double asym = 0.0;
     for (int i = 0; i < n; i++) {
       const double *r = row(&D, i), *c = D.M + i;

@@ -17,6 +17,7 @@ void lk_lcp_options_default(lk_lcp_options *o) {
   o->basis_out = NULL;
   o->z_guess = NULL;
   o->guess_tol = 1e-13;
+  o->symmetric = 0;
 }
 
 const char *lk_lcp_solver_name(const lk_lcp_solver *s) { return s ? s->name : "(none)"; }

@@ -241,6 +241,7 @@ static lk_status solve_boxed(island *is, const lk_lcp_solver *solver, lk_lcp_rep
   lk_lcp_options_default(&o);
   o.basis_in = sd->basis;
   o.basis_out = sd->basis;
+  o.symmetric = 1; /* A = J M~^-1 J^T (rotate_pair keeps it so, to rounding) */
   /* The friction LCP proper (no ridge picks among its answers: pivoting
    * does) is offered the impulses in hand (the last step's at the first
    * solve of a step, the last pass's after): when nothing has moved they

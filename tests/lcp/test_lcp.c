@@ -1406,6 +1406,68 @@ static void test_guess(void) {
   LK_ASSERT_NEAR(zd[0], 0.5, 0);
 }
 
+/* options.symmetric: on symmetric contact problems Dantzig gives the very
+ * answer it gives with its own test; on a non-symmetric P-matrix, told it
+ * is symmetric, it may fail or fall back, but whatever it reports as
+ * solved is an answer of the problem (the final check uses M itself). */
+static void test_symmetric_claim(void) {
+  static double M[NMAX * NMAX], q[NMAX], lo[NMAX], hi[NMAX], mu[NMAX];
+  static double z1[NMAX], w1[NMAX], z2[NMAX], w2[NMAX];
+  static int fi[NMAX];
+  lk_rng rng;
+  lk_rng_seed(&rng, 90210);
+  int same = 0, solved = 0, refused = 0, fell_back = 0;
+  for (int t = 0; t < 40; t++) {
+    int nc = 1 + t % 12;
+    lk_contacts c;
+    lk_gen_contacts(&rng, (nc + 1) / 2, nc, 0.5, &c);
+    int n = 3 * nc;
+    lk_gen_contacts_boxed(&c, 1e-9, M, n, q, lo, hi, fi, mu);
+    lk_contacts_free(&c);
+    lk_lcp p = dense(n, M, q);
+    p.lo = lo, p.hi = hi;
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    lk_lcp_report r1, r2;
+    lk_status s1 = solve(lk_lcp_dantzig, &p, &o, z1, w1, &r1);
+    o.symmetric = 1;
+    lk_status s2 = solve(lk_lcp_dantzig, &p, &o, z2, w2, &r2);
+    LK_ASSERT_INT_EQ(s2, s1);
+    LK_ASSERT_MSG(memcmp(z1, z2, sizeof(double) * (size_t)n) == 0, "t=%d: z differs", t);
+    same++;
+  }
+  for (int t = 0; t < 40; t++) {
+    int n = 4 + t % 20;
+    lk_gen_nonsym_pd(&rng, n, M, n);
+    lk_gen_q_uniform(&rng, n, q);
+    lk_lcp p = dense(n, M, q);
+    lk_lcp_options o;
+    lk_lcp_options_default(&o);
+    o.symmetric = 1;
+    lk_lcp_report r;
+    lk_status st = solve(lk_lcp_dantzig, &p, &o, z2, w2, &r);
+    if (st == LK_OK) {
+      /* an answer of M, z, w = M z + q: checked here independently */
+      double worst = 0;
+      for (int i = 0; i < n; i++) {
+        double wi = q[i];
+        for (int j = 0; j < n; j++) wi += M[i * n + j] * z2[j];
+        worst = fmax(worst, fmax(fmax(-z2[i], -wi), fabs(z2[i] * wi)));
+      }
+      LK_ASSERT_MSG(worst <= 1e-8, "t=%d: reported solved, off by %.3g", t, worst);
+      solved++;
+      fell_back += r.fallback;
+    } else {
+      refused++;
+    }
+  }
+  printf("  symmetric claim: %d symmetric problems alike; non-symmetric: %d solved (%d by the "
+         "Lemke fallback), %d failed\n",
+         same, solved, fell_back, refused);
+  LK_ASSERT_INT_EQ(same, 40);
+  LK_ASSERT_INT_EQ(solved + refused, 40);
+}
+
 static const lk_test tests[] = {
     {"textbook problems L1-L7 (L7 cycles without the lexicographic rule)", test_textbook_problems},
     {"degenerate problems: zeros in q, ties, zero rows", test_degenerate_problems},
@@ -1428,6 +1490,7 @@ static const lk_test tests[] = {
     {"Lemke on degenerate pyramid-cone contact problems", test_lemke_degenerate_contact_problems},
     {"Dantzig: a warm start that cannot finish is solved cold", test_dantzig_warm_start_that_cannot_finish},
     {"a guess that is an answer is returned without a solve; any other is refused", test_guess},
+    {"Dantzig told M is symmetric: the same answers, and never a wrong one", test_symmetric_claim},
     {NULL, NULL},
 };
 
