@@ -6,15 +6,26 @@
 #include "model/model_impl.h"
 #include "sim/sim_data.h"
 
-/* Largest number of DoFs of one tree (the subtree of a root link). */
+/* Whether link r roots a tree of the rows: it moves (it has DoFs, or an
+ * ancestor has) and no ancestor of it moves. Links welded to the world
+ * root nothing: they are part of it, and the links hung from them root
+ * trees of their own (a fixed palm's fingers), whose blocks of M~ are
+ * independent. The trees of DoFs of the dynamics layer (link_tree). */
+static int tree_root(const lk_model *m, int r) {
+  return r > 0 && m->link_tree[r] >= 0 && (m->parent[r] == 0 || m->link_tree[m->parent[r]] < 0);
+}
+
+/* DoFs of the tree rooted at r (its subtree's). */
+static int tree_nv(const lk_model *m, int r) {
+  int end = m->subtree_end[r];
+  return (end < m->nlink ? m->vadr[end] : m->nv) - m->vadr[r];
+}
+
+/* Largest number of DoFs of one tree. */
 static int max_tree_nv(const lk_model *m) {
   int best = 0;
-  for (int r = 1; r < m->nlink; r++) {
-    if (m->parent[r] != 0) continue;
-    int end = m->subtree_end[r];
-    int v1 = end < m->nlink ? m->vadr[end] : m->nv;
-    if (v1 - m->vadr[r] > best) best = v1 - m->vadr[r];
-  }
+  for (int r = 1; r < m->nlink; r++)
+    if (tree_root(m, r) && tree_nv(m, r) > best) best = tree_nv(m, r);
   return best;
 }
 
@@ -75,9 +86,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->dvg = LK_ARENA_ARRAY(a, double, m->nv);
   size_t nminv = 0;
   for (int r = 1; r < m->nlink; r++) {
-    if (m->parent[r] != 0) continue;
-    int end = m->subtree_end[r];
-    int len = (end < m->nlink ? m->vadr[end] : m->nv) - m->vadr[r];
+    int len = tree_root(m, r) ? tree_nv(m, r) : 0;
     if (len > 0 && len <= LK_SIM_SMALL_TREE) nminv += (size_t)(len * len);
   }
   sd->minv = LK_ARENA_ARRAY(a, double, nminv);
@@ -142,17 +151,15 @@ void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
   }
   for (int i = 0; i < m->nlink; i++) {
     int r = i;
-    while (r > 0 && m->parent[r] != 0) r = m->parent[r];
-    sd->tree[i] = r;
+    while (r > 0 && !tree_root(m, r)) r = m->parent[r];
+    sd->tree[i] = r; /* 0 for the world and what is welded to it */
   }
   /* Small trees' blocks of minv, in root order (as laid out). */
   size_t ofs = 0;
   for (int r = 0; r < m->nlink; r++) {
     sd->minv_ofs[r] = SIZE_MAX;
     sd->minv_segs[r] = 0;
-    if (r == 0 || m->parent[r] != 0) continue;
-    int end = m->subtree_end[r];
-    int len = (end < m->nlink ? m->vadr[end] : m->nv) - m->vadr[r];
+    int len = tree_root(m, r) ? tree_nv(m, r) : 0;
     if (len > 0 && len <= LK_SIM_SMALL_TREE) {
       sd->minv_ofs[r] = ofs;
       ofs += (size_t)(len * len);

@@ -72,7 +72,7 @@ typedef struct {
   lk_motion *cdof; /* per DoF: motion subspace in world coordinates, about
                       the world origin (so a row's value is cdof . F) */
   double *vstar;   /* nv: free velocity */
-  int *tree;       /* per link: root link of its tree (0: the world) */
+  int *tree;       /* per link: root link of its tree (0: the world and links welded to it) */
 
   /* contacts: reports and persistent memory, geometry then explicit */
   int contact_cap;
