@@ -40,6 +40,9 @@ typedef struct {
   int lemke_solves, dantzig_solves; /* successful solves by solver */
   int guess_answers;      /* of lcp_solves, answered by the impulses in hand
                              (verified, no factorization; see docs/contact.md) */
+  int refined_answers;    /* of guess_answers, those the impulses in hand
+                             reached after refinement against a factor kept
+                             from an earlier step */
   int lcp_pivots;
   double lcp_residual;    /* worst relative residual of the accepted solves */
   int solver_failures;    /* solves that failed before one succeeded */

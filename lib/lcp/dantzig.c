@@ -620,6 +620,14 @@ static void write_basis(const dantzig *D, unsigned char *out) {
                  : (D->state[i] == S_HI ? LK_LCP_UPPER : LK_LCP_LOWER);
 }
 
+/* A successful frictionless run leaves its clamped block's factor (D.F,
+ * columns in the order of D.cidx, both in ws) for lk_lcp_last_factor. */
+static void keep_factor(const dantzig *D, lk_lcp_workspace *ws) {
+  if (D->general) return;
+  ws->fk = D->F.k;
+  ws->fhas_last = D->F.has_last;
+}
+
 /* Whether M_ij and M_ji have the same bits for every i, j: the exact
  * symmetry of a matrix assembled by halves, tested on the bits (an integer
  * xor, cheaper than a floating-point compare; +0 and -0 only make the
@@ -768,6 +776,7 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
   D.wtol = 1e-13 * (1.0 + qmax);
   if (fast && warm_exact(&D, o, wout, v)) {
     /* The guess was the solution: no pivot, and the check is made. */
+    keep_factor(&D, ws);
     rep->warm = LK_LCP_WARM_EXACT;
     rep->passes = 1;
     rep->pivots = 0;
@@ -827,6 +836,7 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     if (!isfinite(z[i])) z[i] = 0.0;
   if (o->basis_out) write_basis(&D, o->basis_out);
   if (s != LK_OK) write_basis(&D, ws->bvec[1]);
+  if (s == LK_OK) keep_factor(&D, ws);
   return s;
 }
 

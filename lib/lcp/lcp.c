@@ -34,6 +34,7 @@ lk_lcp_workspace *lk_lcp_workspace_new(int nmax) {
   lk_lcp_workspace *ws = lk_calloc(1, sizeof *ws);
   if (!ws) return NULL;
   ws->nmax = nmax;
+  ws->fk = -1;
   size_t m = nmax > 0 ? (size_t)nmax : 1;
   int ok = 1;
   for (int k = 0; k < LK_LCP_NMAT; k++) ok &= (ws->mat[k] = LK_NEW_ARRAY(double, m * m)) != NULL;
@@ -58,6 +59,20 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
 }
 
 int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws) { return ws ? ws->nmax : 0; }
+
+int lk_lcp_last_factor(const lk_lcp_workspace *ws, lk_ldlt *f, const int **cidx) {
+  if (!ws || ws->fk < 0) return 0;
+  /* where dantzig_run keeps its factor (D.F) and clamped rows (D.cidx) */
+  f->k = ws->fk;
+  f->ld = ws->nmax;
+  f->L = ws->mat[0];
+  f->d = ws->vec[6];
+  f->tmp = ws->vec[7];
+  f->last = ws->ivec[6];
+  f->has_last = ws->fhas_last;
+  *cidx = ws->ivec[0];
+  return 1;
+}
 
 int lk_lcp_capacity_needed(const lk_lcp *p) {
   if (lk_lcp_check(p, NULL) != LK_OK) return -1;
@@ -227,6 +242,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
   if (!(o->tol > 0) || !(o->pivot_tol > 0) || !(o->pivot_tol < 1) || o->max_pivots < 0 ||
       o->max_restarts < 0 || o->max_passes < 1 || (o->z_guess && !(o->guess_tol > 0)))
     return finish(r, LK_INVALID_ARGUMENT, "invalid options");
+  ws->fk = -1; /* no factor from this solve yet (lk_lcp_last_factor) */
   if (p->n > ws->nmax) return finish(r, LK_CAPACITY_EXCEEDED, "n exceeds the workspace's nmax");
   int n = p->n;
   if (n == 0) {
@@ -279,6 +295,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     s = LK_NOT_CONVERGED;
     r->detail = "the solver finished but its residual is above the tolerance";
   }
+  if (s != LK_OK) ws->fk = -1;
   r->status = s;
   return s;
 }

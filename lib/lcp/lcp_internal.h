@@ -38,6 +38,10 @@ struct lk_lcp_workspace {
   double *vec[LK_LCP_NVEC];
   int *ivec[LK_LCP_NIVEC];
   unsigned char *bvec[LK_LCP_NBVEC];
+  /* The last solve's L D L^T of its clamped block, when that solve was
+   * Dantzig's frictionless path and succeeded (fk >= 0; -1 otherwise):
+   * see lk_lcp_last_factor. */
+  int fk, fhas_last;
 };
 
 /* max/min for finite values: libm's fmax is a call (NaN rules), too slow
@@ -307,6 +311,15 @@ typedef struct {
                   of L may be nonzero (the solves stop there) */
   int has_last; /* last is valid: no append or remove since the factor */
 } lk_ldlt;
+
+/* The clamped block's factor the last lk_lcp_solve on ws ended with, when
+ * it was Dantzig's frictionless (L D L^T) path and it succeeded: f gets
+ * its order k, L, D and last (pointing into ws: valid until the next
+ * solve), *cidx the problem rows of its columns, in order (column c is
+ * row cidx[c]: the factor is of M[cidx, cidx]). Returns 0, f untouched,
+ * otherwise. For a caller that solves nearly the same problem again (a
+ * time stepper at rest) and refines against this factor. */
+int lk_lcp_last_factor(const lk_lcp_workspace *ws, lk_ldlt *f, const int **cidx);
 
 /* Append row/column k: b = the k entries coupling it to the current rows,
  * djj its diagonal entry. Returns 0 and leaves the factor unchanged when

@@ -58,6 +58,7 @@ typedef struct {
   int nlforce;
   size_t nval;      /* values used in jval/yval */
   unsigned long long next_contact_id;
+  int fc_n, fc_k;    /* the kept factor's island rows (0: none) and order */
   int tactile_valid;
 } lk_sim_scalars;
 
@@ -122,6 +123,16 @@ typedef struct {
   double *xc1, *xc2;/* ... with these coefficients */
   int *xslack;      /* expanded variable -> its group's slack (-1: none) */
   int *xbase;       /* island row -> its first expanded variable */
+  /* The sticking trial's factor, kept across steps for trial_by_guess's
+   * refinement (solve.c): L D L^T of the trial's clamped block (the LCP
+   * layer's lk_ldlt layout, leading dimension island_cap) with, per
+   * column, its island row; per island row (st->fc_n of them) the key
+   * (contact id, row) it belongs to and whether it is clamped. In the
+   * arena, so that a copied data refines as the original does. */
+  double *fc_L, *fc_d, *fc_x;
+  int *fc_last, *fc_col;
+  unsigned long long *fc_key;
+  unsigned char *fc_in;
   int *cut_r1, *cut_r2;       /* fixed-normal stage: the rows a cut acts on */
   double *cut_u1, *cut_u2, *cut_c; /* u . (z_r1, z_r2) <= c */
 

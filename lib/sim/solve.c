@@ -63,6 +63,7 @@ typedef struct {
   int over;     /* a pair lies beyond its disk by the solver's tolerance
                    only: brought onto it at the end, not re-solved */
   int weighted; /* rw holds the trial's first weights (trial_by_guess) */
+  int plain;    /* the last successful solve_once was Dantzig's first try */
 } island;
 
 /* A row's kind in the problem being solved: in the sticking trial every
@@ -461,6 +462,7 @@ static lk_status solve_once(island *is, lk_sim_report *report) {
     report->lcp_solves++;
     report->lcp_pivots += rep.pivots;
     if (st == LK_OK) {
+      is->plain = dantzig && attempt == 0;
       if (rep.residual_rel > report->lcp_residual) report->lcp_residual = rep.residual_rel;
       if (rep.warm == LK_LCP_WARM_GUESS) report->guess_answers++;
       if (attempt > 0) report->fallbacks++;
@@ -896,11 +898,142 @@ static int guess_outcome(island *is, int hit) {
   return hit > 0;
 }
 
-static int trial_by_guess(island *is, lk_sim_report *report) {
+/* w = J M~^-1 J^T z + (ridge rw + cfm) z + b of the island's rows, from
+ * the rows: u = M~^-1 J^T z (J^T z on the island's DoFs, zeroed first,
+ * then one solve a tree; uf marks the trees done: free after
+ * lk_sim_islands) into u, w into sd->w; *res the largest row residual
+ * (friction rows: equalities), *scale the largest |b_i|, |(A z)_i|.
+ * Returns 0 on a NaN. */
+static int guess_w(island *is, double *u, double ridge, double *res, double *scale) {
   lk_sim_data *sd = is->sd;
   lk_data *d = is->d;
   const lk_model *m = is->m;
-  const lk_options *o = &m->opt;
+  const int n = is->n;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
+      sd->uf[R->tree[g]] = 0;
+      for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
+    }
+  }
+  for (int i = 0; i < n; i++)
+    if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 0, u);
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      if (!sd->uf[R->tree[g]]) {
+        sd->uf[R->tree[g]] = 1;
+        lk_dyn_solve_range(m, d, u, R->v0[g], R->v0[g] + R->len[g]);
+      }
+  }
+  double r_max = 0, s_max = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    double az = lk_rows_dot(d, is->rows[i], u), b = R->jv + R->bias;
+    double w = az + (ridge * sd->rw[i] + m->opt.cfm) * sd->z[i] + b;
+    sd->w[i] = w;
+    double r = R->kind == LK_ROW_UNILATERAL ? lk_lcp_row_residual(sd->z[i], w, 0, INFINITY)
+                                            : fabs(w); /* friction rows: equalities here */
+    if (!(r <= INFINITY)) return 0;
+    r_max = lk_maxd(r_max, r);
+    s_max = lk_maxd(s_max, lk_maxd(fabs(b), fabs(az)));
+  }
+  *res = r_max;
+  *scale = s_max;
+  return 1;
+}
+
+/* Whether a guess's residual is as small as a fresh solve leaves it. */
+static int guess_ok(double res, double scale) {
+  return res <= GUESS_ULPS * LK_LCP_EPS * (1 + scale);
+}
+
+/* The key of a contact row across steps: its contact's id and its row. */
+static unsigned long long row_key(const lk_sim_data *sd, const lk_row *R) {
+  return sd->contact[R->cindex].id * 8u + (unsigned)R->crow;
+}
+
+/* After a sticking trial whose answer stands: its factor (the LCP layer's
+ * last, when that was Dantzig's first try) into the arena, for the next
+ * steps' refinement; else none is kept. */
+static void keep_trial_factor(island *is) {
+  lk_sim_data *sd = is->sd;
+  lk_ldlt F;
+  const int *cidx;
+  const int n = is->n;
+  sd->st->fc_n = 0;
+  if (!is->plain || !lk_lcp_last_factor(sd->lcp, &F, &cidx) || F.k == 0) return;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->ckind != LK_CONSTRAINT_CONTACT) return;
+    sd->fc_key[i] = row_key(sd, R);
+    sd->fc_in[i] = 0;
+  }
+  const size_t ld = (size_t)sd->island_cap;
+  for (int c = 0; c < F.k; c++) {
+    int e = F.has_last ? F.last[c] : F.k - 1; /* column c's last nonzero */
+    memcpy(sd->fc_L + (size_t)c * ld + c, F.L + (size_t)c * (size_t)F.ld + c,
+           (size_t)(e - c + 1) * sizeof(double));
+    sd->fc_last[c] = e;
+    sd->fc_d[c] = F.d[c];
+    sd->fc_col[c] = cidx[c];
+    sd->fc_in[cidx[c]] = 1;
+  }
+  sd->st->fc_k = F.k;
+  sd->st->fc_n = n;
+}
+
+/* Iterative refinement of the impulses in hand (whose w guess_w just
+ * formed) against the factor kept from the island's last sticking trial:
+ * z_C -= F^-1 w_C on its clamped rows, w again from the rows, until the
+ * residual is what a fresh solve leaves (at most REFINE_MAX rounds, each
+ * a tenth of the last at least). The kept factor is of an earlier step's
+ * matrix; a stack or a grasp at rest changes it by far less than its
+ * conditioning amplifies, so each round gains digits, and nothing is
+ * accepted but by guess_ok and trial_feasible. Requires the same rows
+ * (contacts and their rows, in order) and the same clamped set: the
+ * friction rows and the loaded normals. */
+#define REFINE_MAX 4
+static int refine(island *is, double *u, double ridge, double *res, double *scale) {
+  lk_sim_data *sd = is->sd;
+  const int n = is->n, k = sd->st->fc_k;
+  if (sd->st->fc_n != n) return 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (sd->fc_key[i] != row_key(sd, R)) return 0;
+    int clamped = R->kind != LK_ROW_UNILATERAL || sd->z[i] > 0;
+    if (clamped != sd->fc_in[i]) return 0;
+  }
+  lk_ldlt F = {.k = k,
+               .ld = sd->island_cap,
+               .L = sd->fc_L,
+               .d = sd->fc_d,
+               .tmp = sd->fc_x,
+               .last = sd->fc_last,
+               .has_last = 1};
+  double *x = sd->fc_x;
+  double prev = *res;
+  for (int round = 0; round < REFINE_MAX; round++) {
+    for (int c = 0; c < k; c++) x[c] = sd->w[sd->fc_col[c]];
+    lk_ldlt_solve(&F, x);
+    for (int c = 0; c < k; c++) sd->z[sd->fc_col[c]] -= x[c];
+    if (!guess_w(is, u, ridge, res, scale)) break;
+    if (guess_ok(*res, *scale)) return 1;
+    if (!(*res <= 0.1 * prev)) break;
+    prev = *res;
+  }
+  /* a miss: the impulses in hand again, as the solves expect them */
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    const lk_contact_mem *mem = &sd->cmem[R->cindex];
+    sd->z[i] = mem->z[R->crow];
+    if (R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0)) sd->z[i] = 0;
+  }
+  return 0;
+}
+
+static int trial_by_guess(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
   int n = is->n, has_friction = 0, wait = 0;
   double zmax = 0, dmax = 0;
   for (int i = 0; i < n; i++) {
@@ -930,41 +1063,15 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
   set_ridge_weights(is, 0);
   is->weighted = 1;
   double ridge = RIDGE * dmax;
-  /* u = M~^-1 J^T z: J^T z on the island's DoFs, then one solve a tree
-   * (uf marks the trees done: free after lk_sim_islands), straight into
-   * sim.dvg, where the velocity update finds it (zeroed again on a miss) */
   double *u = sd->dvg;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
-      sd->uf[R->tree[g]] = 0;
-      for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
-    }
+  double res, scale;
+  int refined = 0;
+  if (!guess_w(is, u, ridge, &res, &scale)) return guess_missed(is, u); /* NaN */
+  if (!guess_ok(res, scale)) {
+    refined = refine(is, u, ridge, &res, &scale);
+    if (!refined) return guess_missed(is, u);
   }
-  for (int i = 0; i < n; i++)
-    if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 0, u);
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
-      if (!sd->uf[R->tree[g]]) {
-        sd->uf[R->tree[g]] = 1;
-        lk_dyn_solve_range(m, d, u, R->v0[g], R->v0[g] + R->len[g]);
-      }
-  }
-  double res = 0, scale = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    double az = lk_rows_dot(d, is->rows[i], u), b = R->jv + R->bias;
-    double w = az + (ridge * sd->rw[i] + o->cfm) * sd->z[i] + b;
-    sd->w[i] = w;
-    double r = R->kind == LK_ROW_UNILATERAL ? lk_lcp_row_residual(sd->z[i], w, 0, INFINITY)
-                                            : fabs(w); /* friction rows: equalities here */
-    if (!(r <= INFINITY)) return guess_missed(is, u); /* NaN */
-    res = lk_maxd(res, r);
-    scale = lk_maxd(scale, lk_maxd(fabs(b), fabs(az)));
-  }
-  if (!(res <= GUESS_ULPS * LK_LCP_EPS * (1 + scale)) || !trial_feasible(is))
-    return guess_missed(is, u);
+  if (!trial_feasible(is)) return guess_missed(is, u);
   for (int i = 0; i < n; i++) {
     lk_row *R = &sd->row[is->rows[i]];
     sd->basis[i] = R->kind == LK_ROW_UNILATERAL ? row_state(R, sd->z[i], sd->w[i], 0) : LK_LCP_BASIC;
@@ -973,6 +1080,7 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
   guess_outcome(is, 1);
   report->lcp_solves++;
   report->guess_answers++;
+  report->refined_answers += refined;
   double rel = res / (1 + scale);
   if (rel > report->lcp_residual) report->lcp_residual = rel;
   return 1;
@@ -1034,6 +1142,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       pass++;
       if (st == LK_OK && trial_feasible(is)) changed = 0;
     }
+    if (!changed) keep_trial_factor(is); /* the trial stands: refine from it next step */
     is->sticking = 0;
     for (int i = 0; i < n; i++) sd->rw[i] = 1;
     for (int i = 0; i < n; i++) {
@@ -1173,6 +1282,7 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.fixed = 0;
     is.over = 0;
     is.weighted = 0;
+    is.plain = 0;
     if (is.n > sd->island_cap) return LK_CAPACITY_EXCEEDED;
     lk_status st = solve_island(&is, report);
     if (st) return st;
