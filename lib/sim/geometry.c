@@ -31,8 +31,7 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
     if (report >= sd->contact_cap) return LK_CAPACITY_EXCEEDED;
     const lk_material_spec *ma = &m->mat[m->geom_mat[c->geom_a]];
     const lk_material_spec *mb = &m->mat[m->geom_mat[c->geom_b]];
-    lk_contact_geom g;
-    memset(&g, 0, sizeof g);
+    lk_contact_geom g; /* every field assigned below (no zero fill: a rep stos a contact) */
     g.link = c->link_a;
     g.other = c->link_b;
     g.geom = c->geom_a;
@@ -57,13 +56,13 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
     /* Memory: the previous step's contacts are in the same canonical order,
      * so a merge on (geom_a, geom_b, feature) finds the match. */
     lk_contact_mem *mem = &sd->cmem[report];
-    memset(mem, 0, sizeof *mem);
     int key[3] = {c->geom_a, c->geom_b, (int)c->feature};
     while (prev < sd->st->ngprev && key_cmp(sd->gkey_prev + 3 * prev, key) < 0) prev++;
     if (c->age > 0 && prev < sd->st->ngprev && key_cmp(sd->gkey_prev + 3 * prev, key) == 0 &&
         sd->gid_prev[prev] == c->id) {
-      *mem = sd->gmem_prev[prev];
+      memcpy(mem, &sd->gmem_prev[prev], sizeof *mem);
     } else {
+      memset(mem, 0, sizeof *mem);
       mem->valid = 0;
       mem->t1 = c->tangent[0];
       mem->roll_t1 = c->tangent[0];

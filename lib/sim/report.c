@@ -88,12 +88,17 @@ void lk_sim_tactile(const lk_model *m, lk_data *d) {
   const lk_options *o = &m->opt;
   double h = o->timestep;
   for (int l = 0; l < m->nlink; l++) {
+    /* the sums from zero; the filtered score and the flag carry over
+     * (field by field: a memset here is a rep stos a link) */
     lk_tactile *t = &sd->tactile[l];
-    double score = t->slip_score;
-    int flag = t->slip;
-    memset(t, 0, sizeof *t);
-    t->slip_score = score;
-    t->slip = flag;
+    t->ncontacts = 0;
+    t->normal_force = 0;
+    t->shear_force = lk_v3_zero();
+    t->slip_speed = 0;
+    t->utilization = 0;
+    t->pressure_centroid = lk_v3_zero();
+    t->twist_moment = 0;
+    t->rolling_moment = lk_v3_zero();
   }
   for (int i = 0; i < sd->st->ncontact; i++) {
     const lk_contact_report *c = &sd->contact[i];

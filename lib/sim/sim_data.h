@@ -125,8 +125,8 @@ typedef struct {
   int *xbase;       /* island row -> its first expanded variable */
   /* The sticking trial's factor, kept across steps for trial_by_guess's
    * refinement (solve.c): L D L^T of the trial's clamped block (the LCP
-   * layer's lk_ldlt layout, leading dimension island_cap) with, per
-   * column, its island row; per island row (st->fc_n of them) the key
+   * layer's lk_ldlt layout with leading dimension fc_k, D as D^-1) with,
+   * per column, its island row; per island row (st->fc_n of them) the key
    * (contact id, row) it belongs to and whether it is clamped. In the
    * arena, so that a copied data refines as the original does. */
   double *fc_L, *fc_d, *fc_x;

@@ -911,10 +911,15 @@ static int guess_w(island *is, double *u, double ridge, double *res, double *sca
   const int n = is->n;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
-      sd->uf[R->tree[g]] = 0;
-      for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
-    }
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->uf[R->tree[g]] = -1;
+  }
+  for (int i = 0; i < n; i++) { /* each tree's DoFs once (-1: not yet) */
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      if (sd->uf[R->tree[g]] < 0) {
+        sd->uf[R->tree[g]] = 0;
+        for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
+      }
   }
   for (int i = 0; i < n; i++)
     if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 0, u);
@@ -969,13 +974,13 @@ static void keep_trial_factor(island *is) {
     sd->fc_key[i] = row_key(sd, R);
     sd->fc_in[i] = 0;
   }
-  const size_t ld = (size_t)sd->island_cap;
+  const size_t ld = (size_t)F.k; /* packed: the island's block, not the capacity's */
   for (int c = 0; c < F.k; c++) {
     int e = F.has_last ? F.last[c] : F.k - 1; /* column c's last nonzero */
     memcpy(sd->fc_L + (size_t)c * ld + c, F.L + (size_t)c * (size_t)F.ld + c,
            (size_t)(e - c + 1) * sizeof(double));
     sd->fc_last[c] = e;
-    sd->fc_d[c] = F.d[c];
+    sd->fc_d[c] = 1.0 / F.d[c]; /* D^-1: refinement multiplies */
     sd->fc_col[c] = cidx[c];
     sd->fc_in[cidx[c]] = 1;
   }
@@ -994,6 +999,22 @@ static void keep_trial_factor(island *is) {
  * (contacts and their rows, in order) and the same clamped set: the
  * friction rows and the loaded normals. */
 #define REFINE_MAX 4
+
+/* x <- (L D L^T)^-1 x with the kept factor (lk_ldlt_solve's loops, D^-1
+ * kept as such: a preconditioner need not divide). */
+static void kept_solve(const lk_sim_data *sd, double *x) {
+  const int k = sd->st->fc_k;
+  const size_t ld = (size_t)k;
+  const int *last = sd->fc_last;
+  for (int j = 0; j < k; j++) {
+    double xj = x[j];
+    if (xj != 0.0) lk_lcp_axpy(x + j + 1, -xj, sd->fc_L + (size_t)j * ld + j + 1, last[j] - j);
+  }
+  for (int j = 0; j < k; j++) x[j] *= sd->fc_d[j];
+  for (int j = k - 1; j >= 0; j--)
+    x[j] -= lk_lcp_dot(sd->fc_L + (size_t)j * ld + j + 1, x + j + 1, last[j] - j);
+}
+
 static int refine(island *is, double *u, double ridge, double *res, double *scale) {
   lk_sim_data *sd = is->sd;
   const int n = is->n, k = sd->st->fc_k;
@@ -1004,18 +1025,11 @@ static int refine(island *is, double *u, double ridge, double *res, double *scal
     int clamped = R->kind != LK_ROW_UNILATERAL || sd->z[i] > 0;
     if (clamped != sd->fc_in[i]) return 0;
   }
-  lk_ldlt F = {.k = k,
-               .ld = sd->island_cap,
-               .L = sd->fc_L,
-               .d = sd->fc_d,
-               .tmp = sd->fc_x,
-               .last = sd->fc_last,
-               .has_last = 1};
   double *x = sd->fc_x;
   double prev = *res;
   for (int round = 0; round < REFINE_MAX; round++) {
     for (int c = 0; c < k; c++) x[c] = sd->w[sd->fc_col[c]];
-    lk_ldlt_solve(&F, x);
+    kept_solve(sd, x);
     for (int c = 0; c < k; c++) sd->z[sd->fc_col[c]] -= x[c];
     if (!guess_w(is, u, ridge, res, scale)) break;
     if (guess_ok(*res, *scale)) return 1;
