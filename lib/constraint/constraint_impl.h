@@ -61,10 +61,53 @@ void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double 
 /* Remove the last row when its Jacobian is zero (it constrains nothing);
  * returns 1 when it did. */
 int lk_rows_drop_if_empty(lk_data *d, int row);
-/* J x for a full generalized vector x. */
-double lk_rows_dot(const lk_data *d, int row, const double *x);
+/* J x for a full generalized vector x. A free body's segment (6 values)
+ * unrolled: the same operations in the same order as the loop, so the same
+ * result to the bit. Inline: the step calls these for every row, several
+ * times (the guessed answers' w). */
+static inline double lk_rows_dot(const lk_data *d, int row, const double *x) {
+  const lk_row *r = &d->sim.row[row];
+  const double *J = d->sim.jval + r->ofs;
+  double s = 0;
+  for (int g = 0; g < 2 && r->tree[g] >= 0; g++) {
+    const double *xs = x + r->v0[g];
+    int len = r->len[g];
+    if (len == 6) {
+      s += J[0] * xs[0];
+      s += J[1] * xs[1];
+      s += J[2] * xs[2];
+      s += J[3] * xs[3];
+      s += J[4] * xs[4];
+      s += J[5] * xs[5];
+    } else {
+      for (int i = 0; i < len; i++) s += J[i] * xs[i];
+    }
+    J += len;
+  }
+  return s;
+}
+
 /* x += s J^T (for row) or s Y (use_y) */
-void lk_rows_axpy(const lk_data *d, int row, double s, int use_y, double *x);
+static inline void lk_rows_axpy(const lk_data *d, int row, double s, int use_y, double *x) {
+  const lk_row *r = &d->sim.row[row];
+  const double *J = (use_y ? d->sim.yval : d->sim.jval) + r->ofs;
+  for (int g = 0; g < 2 && r->tree[g] >= 0; g++) {
+    double *xs = x + r->v0[g];
+    int len = r->len[g];
+    if (len == 6) {
+      xs[0] += s * J[0];
+      xs[1] += s * J[1];
+      xs[2] += s * J[2];
+      xs[3] += s * J[3];
+      xs[4] += s * J[4];
+      xs[5] += s * J[5];
+    } else {
+      for (int i = 0; i < len; i++) xs[i] += s * J[i];
+    }
+    J += len;
+  }
+}
+
 
 /* A spatial force of a unit magnitude along direction dir at point p plus
  * a pure moment along e. */

@@ -256,50 +256,6 @@ void lk_rows_set_dofs(const lk_model *m, lk_data *d, int row, int dof_a, double 
   }
 }
 
-/* A free body's segment (6 values) unrolled: the same operations in the
- * same order as the loop, so the same result to the bit. */
-double lk_rows_dot(const lk_data *d, int row, const double *x) {
-  const lk_row *r = &d->sim.row[row];
-  const double *J = d->sim.jval + r->ofs;
-  double s = 0;
-  for (int g = 0; g < 2 && r->tree[g] >= 0; g++) {
-    const double *xs = x + r->v0[g];
-    int len = r->len[g];
-    if (len == 6) {
-      s += J[0] * xs[0];
-      s += J[1] * xs[1];
-      s += J[2] * xs[2];
-      s += J[3] * xs[3];
-      s += J[4] * xs[4];
-      s += J[5] * xs[5];
-    } else {
-      for (int i = 0; i < len; i++) s += J[i] * xs[i];
-    }
-    J += len;
-  }
-  return s;
-}
-
-void lk_rows_axpy(const lk_data *d, int row, double s, int use_y, double *x) {
-  const lk_row *r = &d->sim.row[row];
-  const double *J = (use_y ? d->sim.yval : d->sim.jval) + r->ofs;
-  for (int g = 0; g < 2 && r->tree[g] >= 0; g++) {
-    double *xs = x + r->v0[g];
-    int len = r->len[g];
-    if (len == 6) {
-      xs[0] += s * J[0];
-      xs[1] += s * J[1];
-      xs[2] += s * J[2];
-      xs[3] += s * J[3];
-      xs[4] += s * J[4];
-      xs[5] += s * J[5];
-    } else {
-      for (int i = 0; i < len; i++) xs[i] += s * J[i];
-    }
-    J += len;
-  }
-}
-
 lk_vec3 lk_any_tangent(lk_vec3 n) {
   /* Cross with the world axis least aligned with n (ties broken by axis
    * order), so the choice is deterministic and well conditioned. */

@@ -84,6 +84,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->ypanel = LK_ARENA_ARRAY(a, double, (size_t)(sd->row_cap + 3) * LK_SIM_SMALL_TREE);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
   sd->dvg = LK_ARENA_ARRAY(a, double, m->nv);
+  sd->gtree = LK_ARENA_ARRAY(a, int, 2 * m->nlink);
   size_t nminv = 0;
   for (int r = 1; r < m->nlink; r++) {
     int len = tree_root(m, r) ? tree_nv(m, r) : 0;

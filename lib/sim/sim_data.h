@@ -102,6 +102,7 @@ typedef struct {
   const double **seg_j, **seg_y;
   double *ypanel;     /* a bucket's Y by DoF: (row_cap + 3) x LK_SIM_SMALL_TREE (island.c) */
   double *xtmp;       /* nv scratch */
+  int *gtree;         /* 2 nlink: an island's trees as (v0, len) (solve.c) */
   double *dvg;        /* nv: M~^-1 J^T z of the islands answered by their
                          last impulses (solve.c: trial_by_guess), whose
                          rows have no Y */

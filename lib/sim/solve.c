@@ -64,6 +64,7 @@ typedef struct {
                    only: brought onto it at the end, not re-solved */
   int weighted; /* rw holds the trial's first weights (trial_by_guess) */
   int plain;    /* the last successful solve_once was Dantzig's first try */
+  int ntree;    /* trial_by_guess: the island's trees, in sim.gtree */
 } island;
 
 /* A row's kind in the problem being solved: in the sticking trial every
@@ -848,12 +849,9 @@ static int guess_outcome(island *is, int hit);
 
 /* A miss after u (sim.dvg) was formed on the island's DoFs: zero again. */
 static int guess_missed(island *is, double *u) {
-  const lk_sim_data *sd = is->sd;
-  for (int i = 0; i < is->n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
-      for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
-  }
+  const int *gt = is->sd->gtree;
+  for (int t = 0; t < is->ntree; t++)
+    for (int k = 0; k < gt[2 * t + 1]; k++) u[gt[2 * t] + k] = 0;
   return guess_outcome(is, 0);
 }
 
@@ -909,28 +907,12 @@ static int guess_w(island *is, double *u, double ridge, double *res, double *sca
   lk_data *d = is->d;
   const lk_model *m = is->m;
   const int n = is->n;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->uf[R->tree[g]] = -1;
-  }
-  for (int i = 0; i < n; i++) { /* each tree's DoFs once (-1: not yet) */
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
-      if (sd->uf[R->tree[g]] < 0) {
-        sd->uf[R->tree[g]] = 0;
-        for (int k = 0; k < R->len[g]; k++) u[R->v0[g] + k] = 0;
-      }
-  }
+  const int *gt = sd->gtree; /* the island's trees: (v0, len) pairs */
+  for (int t = 0; t < is->ntree; t++)
+    for (int k = 0; k < gt[2 * t + 1]; k++) u[gt[2 * t] + k] = 0;
   for (int i = 0; i < n; i++)
     if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 0, u);
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
-      if (!sd->uf[R->tree[g]]) {
-        sd->uf[R->tree[g]] = 1;
-        lk_dyn_solve_range(m, d, u, R->v0[g], R->v0[g] + R->len[g]);
-      }
-  }
+  for (int t = 0; t < is->ntree; t++) lk_dyn_solve_range(m, d, u, gt[2 * t], gt[2 * t] + gt[2 * t + 1]);
   double r_max = 0, s_max = 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
@@ -1074,6 +1056,22 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
     dmax = lk_maxd(dmax, sd->cmem[R->cindex].adiag[R->crow]);
   }
   if (!(zmax > 0)) return 0;
+  /* the island's trees, once (uf marks them: free after lk_sim_islands) */
+  is->ntree = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->uf[R->tree[g]] = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      if (!sd->uf[R->tree[g]]) {
+        sd->uf[R->tree[g]] = 1;
+        sd->gtree[2 * is->ntree] = R->v0[g];
+        sd->gtree[2 * is->ntree + 1] = R->len[g];
+        is->ntree++;
+      }
+  }
   set_ridge_weights(is, 0);
   is->weighted = 1;
   double ridge = RIDGE * dmax;
@@ -1297,6 +1295,7 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.over = 0;
     is.weighted = 0;
     is.plain = 0;
+    is.ntree = 0;
     if (is.n > sd->island_cap) return LK_CAPACITY_EXCEEDED;
     lk_status st = solve_island(&is, report);
     if (st) return st;
