@@ -112,6 +112,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->fc_L = LK_ARENA_ARRAY(a, double, (size_t)ic * (size_t)ic);
   sd->fc_d = LK_ARENA_ARRAY(a, double, ic);
   sd->fc_x = LK_ARENA_ARRAY(a, double, ic);
+  sd->fc_y = LK_ARENA_ARRAY(a, double, ic);
   sd->fc_last = LK_ARENA_ARRAY(a, int, ic);
   sd->fc_col = LK_ARENA_ARRAY(a, int, ic);
   sd->fc_key = LK_ARENA_ARRAY(a, unsigned long long, ic);

@@ -59,6 +59,7 @@ typedef struct {
   size_t nval;      /* values used in jval/yval */
   unsigned long long next_contact_id;
   int fc_n, fc_k;    /* the kept factor's island rows (0: none) and order */
+  int fc_dense;      /* its inverse follows it in fc_L (small blocks) */
   int tactile_valid;
 } lk_sim_scalars;
 
@@ -127,10 +128,10 @@ typedef struct {
   /* The sticking trial's factor, kept across steps for trial_by_guess's
    * refinement (solve.c): L D L^T of the trial's clamped block (the LCP
    * layer's lk_ldlt layout with leading dimension fc_k, D as D^-1) with,
-   * per column, its island row; per island row (st->fc_n of them) the key
+   * per column, its island row (small blocks: then their inverse); per island row (st->fc_n of them) the key
    * (contact id, row) it belongs to and whether it is clamped. In the
    * arena, so that a copied data refines as the original does. */
-  double *fc_L, *fc_d, *fc_x;
+  double *fc_L, *fc_d, *fc_x, *fc_y;
   int *fc_last, *fc_col;
   unsigned long long *fc_key;
   unsigned char *fc_in;

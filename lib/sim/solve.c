@@ -940,6 +940,29 @@ static unsigned long long row_key(const lk_sim_data *sd, const lk_row *R) {
   return sd->contact[R->cindex].id * 8u + (unsigned)R->crow;
 }
 
+/* Kept factors of blocks up to this order also keep their inverse. */
+#define KEPT_DENSE 32
+
+/* Doubles the kept factor's storage holds (island_cap^2). */
+static size_t ld_cap(const lk_sim_data *sd) {
+  return (size_t)sd->island_cap * (size_t)sd->island_cap;
+}
+
+/* x <- (L D L^T)^-1 x with the kept factor (lk_ldlt_solve's loops, D^-1
+ * kept as such: a preconditioner need not divide). */
+static void kept_solve(const lk_sim_data *sd, double *x) {
+  const int k = sd->st->fc_k;
+  const size_t ld = (size_t)k;
+  const int *last = sd->fc_last;
+  for (int j = 0; j < k; j++) {
+    double xj = x[j];
+    if (xj != 0.0) lk_lcp_axpy(x + j + 1, -xj, sd->fc_L + (size_t)j * ld + j + 1, last[j] - j);
+  }
+  for (int j = 0; j < k; j++) x[j] *= sd->fc_d[j];
+  for (int j = k - 1; j >= 0; j--)
+    x[j] -= lk_lcp_dot(sd->fc_L + (size_t)j * ld + j + 1, x + j + 1, last[j] - j);
+}
+
 /* After a sticking trial whose answer stands: its factor (the LCP layer's
  * last, when that was Dantzig's first try) into the arena, for the next
  * steps' refinement; else none is kept. */
@@ -968,6 +991,21 @@ static void keep_trial_factor(island *is) {
   }
   sd->st->fc_k = F.k;
   sd->st->fc_n = n;
+  sd->st->fc_dense = 0;
+  /* A small block's inverse, after the factor, column by column: each
+   * refinement round is then one product of contiguous rows instead of
+   * two triangular sweeps, each entry waiting on the last. */
+  const int k = F.k;
+  if (k <= KEPT_DENSE && 2 * (size_t)k * (size_t)k <= ld_cap(sd)) {
+    double *inv = sd->fc_L + (size_t)k * (size_t)k;
+    for (int c = 0; c < k; c++) {
+      double *x = sd->fc_x;
+      for (int i = 0; i < k; i++) x[i] = i == c ? 1.0 : 0.0;
+      kept_solve(sd, x);
+      for (int i = 0; i < k; i++) inv[(size_t)i * (size_t)k + c] = x[i];
+    }
+    sd->st->fc_dense = 1;
+  }
 }
 
 /* Iterative refinement of the impulses in hand (whose w guess_w just
@@ -982,21 +1020,6 @@ static void keep_trial_factor(island *is) {
  * friction rows and the loaded normals. */
 #define REFINE_MAX 4
 
-/* x <- (L D L^T)^-1 x with the kept factor (lk_ldlt_solve's loops, D^-1
- * kept as such: a preconditioner need not divide). */
-static void kept_solve(const lk_sim_data *sd, double *x) {
-  const int k = sd->st->fc_k;
-  const size_t ld = (size_t)k;
-  const int *last = sd->fc_last;
-  for (int j = 0; j < k; j++) {
-    double xj = x[j];
-    if (xj != 0.0) lk_lcp_axpy(x + j + 1, -xj, sd->fc_L + (size_t)j * ld + j + 1, last[j] - j);
-  }
-  for (int j = 0; j < k; j++) x[j] *= sd->fc_d[j];
-  for (int j = k - 1; j >= 0; j--)
-    x[j] -= lk_lcp_dot(sd->fc_L + (size_t)j * ld + j + 1, x + j + 1, last[j] - j);
-}
-
 static int refine(island *is, double *u, double ridge, double *res, double *scale) {
   lk_sim_data *sd = is->sd;
   const int n = is->n, k = sd->st->fc_k;
@@ -1010,8 +1033,15 @@ static int refine(island *is, double *u, double ridge, double *res, double *scal
   double *x = sd->fc_x;
   double prev = *res;
   for (int round = 0; round < REFINE_MAX; round++) {
-    for (int c = 0; c < k; c++) x[c] = sd->w[sd->fc_col[c]];
-    kept_solve(sd, x);
+    if (sd->st->fc_dense) {
+      const double *inv = sd->fc_L + (size_t)k * (size_t)k;
+      double *y = sd->fc_y;
+      for (int c = 0; c < k; c++) y[c] = sd->w[sd->fc_col[c]];
+      for (int c = 0; c < k; c++) x[c] = lk_lcp_dot(inv + (size_t)c * (size_t)k, y, k);
+    } else {
+      for (int c = 0; c < k; c++) x[c] = sd->w[sd->fc_col[c]];
+      kept_solve(sd, x);
+    }
     for (int c = 0; c < k; c++) sd->z[sd->fc_col[c]] -= x[c];
     if (!guess_w(is, u, ridge, res, scale)) break;
     if (guess_ok(*res, *scale)) return 1;
