@@ -42,10 +42,14 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
   lk_vec3 n = g->n, p = g->p;
   lk_vec3 t1 = first_tangent(g, mem->t1);
   lk_vec3 t2 = lk_v3_cross(n, t1);
-  lk_vec3 r1 = first_tangent(g, mem->roll_t1);
-  lk_vec3 r2 = lk_v3_cross(n, r1);
   mem->t1 = t1;
-  mem->roll_t1 = r1;
+  /* the rolling rows' axes, for a contact that can have them */
+  lk_vec3 r1 = mem->roll_t1, r2 = lk_v3_zero();
+  if (g->type == LK_CONTACT_ROLLING) {
+    r1 = first_tangent(g, mem->roll_t1);
+    r2 = lk_v3_cross(n, r1);
+    mem->roll_t1 = r1;
+  }
   mem->age = g->age;
   if (!mem->valid) {
     mem->state = LK_FRICTION_STATIC;
@@ -153,7 +157,7 @@ void lk_contact_finish(const lk_model *m, lk_data *d, int report) {
   lk_contact_report *c = &d->sim.contact[report];
   lk_contact_mem *mem = &d->sim.cmem[report];
   lk_vec3 n = c->normal, t1 = mem->t1, t2 = lk_v3_cross(n, t1);
-  lk_vec3 r1 = mem->roll_t1, r2 = lk_v3_cross(n, r1);
+  lk_vec3 r1 = mem->roll_t1, r2 = mem->row[4] >= 0 ? lk_v3_cross(n, r1) : lk_v3_zero();
   const lk_row *row = d->sim.row;
   double z[6] = {0, 0, 0, 0, 0, 0}, w[6] = {0, 0, 0, 0, 0, 0};
   mem->nrows = 0;
@@ -173,7 +177,10 @@ void lk_contact_finish(const lk_model *m, lk_data *d, int report) {
   double cap = c->mu_static * c->fn;
   c->utilization = c->fn > 1e-9 && cap > 0 ? lk_v3_norm(c->ft) / cap : 0;
   c->torsion = z[3] / h;
-  c->rolling_moment = lk_v3_scale(lk_v3_add(lk_v3_scale(r1, z[4]), lk_v3_scale(r2, z[5])), 1.0 / h);
+  c->rolling_moment =
+      mem->row[4] < 0 && mem->row[5] < 0
+          ? lk_v3_zero() /* no rolling rows (nor a current axis for them) */
+          : lk_v3_scale(lk_v3_add(lk_v3_scale(r1, z[4]), lk_v3_scale(r2, z[5])), 1.0 / h);
   c->state = mem->state;
   mem->valid = 1;
 }
