@@ -23,16 +23,19 @@ void lk_col_box_box(const lk_shape *a, const lk_shape *b, double margin, lk_mani
   }
   const double *ha = a->size, *hb = b->size;
   lk_vec3 t = lk_v3_sub(b->X.p, a->X.p); /* from a to b */
-  double C[3][3];                        /* |A_i . B_j| */
+  double R[3][3], C[3][3]; /* A_i . B_j and its magnitude */
   for (int i = 0; i < 3; i++)
-    for (int j = 0; j < 3; j++) C[i][j] = fabs(lk_v3_dot(A[i], B[j]));
+    for (int j = 0; j < 3; j++) {
+      R[i][j] = lk_v3_dot(A[i], B[j]);
+      C[i][j] = fabs(R[i][j]);
+    }
+  double T[3]; /* t in a's axes */
+  for (int i = 0; i < 3; i++) T[i] = lk_v3_dot(t, A[i]);
 
   double best_fa = -INFINITY, best_fb = -INFINITY, best_e = -INFINITY;
   int ka = 0, kb = 0, ei = -1, ej = -1;
-  lk_vec3 eL = lk_v3_zero();
   for (int i = 0; i < 3; i++) {
-    double sep = fabs(lk_v3_dot(t, A[i])) - ha[i] -
-                 (hb[0] * C[i][0] + hb[1] * C[i][1] + hb[2] * C[i][2]);
+    double sep = fabs(T[i]) - ha[i] - (hb[0] * C[i][0] + hb[1] * C[i][1] + hb[2] * C[i][2]);
     if (sep > margin) return;
     if (sep > best_fa) {
       best_fa = sep;
@@ -48,26 +51,29 @@ void lk_col_box_box(const lk_shape *a, const lk_shape *b, double margin, lk_mani
       kb = j;
     }
   }
-  for (int i = 0; i < 3; i++)
+  /* Edge axes L = A_i x B_j from R and T (Gottschalk et al.; Ericson
+   * 4.4.1): with (i1, i2) and (j1, j2) the other two axes in cyclic order,
+   * t . L = T_i2 R_i1j - T_i1 R_i2j, sum_k ha_k |A_k . L| = ha_i1 C_i2j +
+   * ha_i2 C_i1j and sum_k hb_k |B_k . L| = hb_j1 C_ij2 + hb_j2 C_ij1, all
+   * over |L|: no normalized axis and no dot products until one wins. */
+  for (int i = 0; i < 3; i++) {
+    const int i1 = (i + 1) % 3, i2 = (i + 2) % 3;
     for (int j = 0; j < 3; j++) {
-      lk_vec3 L = lk_v3_cross(A[i], B[j]);
-      double ln = lk_v3_norm(L);
+      const int j1 = (j + 1) % 3, j2 = (j + 2) % 3;
+      double ln = lk_v3_norm(lk_v3_cross(A[i], B[j]));
       if (ln < 1e-6) continue; /* parallel edges: covered by the face axes */
-      L = lk_v3_scale(L, 1.0 / ln);
-      double ra = 0, rb = 0;
-      for (int k = 0; k < 3; k++) {
-        ra += ha[k] * fabs(lk_v3_dot(A[k], L));
-        rb += hb[k] * fabs(lk_v3_dot(B[k], L));
-      }
-      double sep = fabs(lk_v3_dot(t, L)) - ra - rb;
+      double ra = ha[i1] * C[i2][j] + ha[i2] * C[i1][j];
+      double rb = hb[j1] * C[i][j2] + hb[j2] * C[i][j1];
+      double sep = (fabs(T[i2] * R[i1][j] - T[i1] * R[i2][j]) - ra - rb) / ln;
       if (sep > margin) return;
       if (sep > best_e) {
         best_e = sep;
         ei = i;
         ej = j;
-        eL = L;
       }
     }
+  }
+  lk_vec3 eL = ei >= 0 ? lk_v3_normalize(lk_v3_cross(A[ei], B[ej])) : lk_v3_zero();
 
   double scale = fmin(fmin(fmin(ha[0], ha[1]), ha[2]), fmin(fmin(hb[0], hb[1]), hb[2]));
   int ref_is_b = best_fb > best_fa + 1e-5 * scale;

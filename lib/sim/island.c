@@ -34,8 +34,13 @@ void lk_sim_islands(const lk_model *m, lk_data *d) {
     sd->uf[i] = i;
     sd->island_of_tree[i] = -1;
   }
+  /* A contact's rows share their trees: each pair joined once. */
+  int last0 = -1, last1 = -1;
   for (int r = 0; r < nrow; r++) {
     const lk_row *R = &sd->row[r];
+    if (R->tree[0] == last0 && R->tree[1] == last1) continue;
+    last0 = R->tree[0];
+    last1 = R->tree[1];
     if (R->tree[1] >= 0) {
       int a = find(sd->uf, R->tree[0]), b = find(sd->uf, R->tree[1]);
       if (a != b) {
@@ -46,11 +51,15 @@ void lk_sim_islands(const lk_model *m, lk_data *d) {
       }
     }
   }
-  int nis = 0;
+  int nis = 0, last = -1, last_island = -1;
   for (int r = 0; r < nrow; r++) {
-    int root = find(sd->uf, sd->row[r].tree[0]);
-    if (sd->island_of_tree[root] < 0) sd->island_of_tree[root] = nis++;
-    sd->row[r].island = sd->island_of_tree[root];
+    if (sd->row[r].tree[0] != last) {
+      last = sd->row[r].tree[0];
+      int root = find(sd->uf, last);
+      if (sd->island_of_tree[root] < 0) sd->island_of_tree[root] = nis++;
+      last_island = sd->island_of_tree[root];
+    }
+    sd->row[r].island = last_island;
   }
   /* Counting sort of the rows by island, stable. */
   int *start = sd->island_start;
