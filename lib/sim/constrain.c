@@ -63,12 +63,16 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     /* v+ = v* + M~^-1 J^T z: row by row through Y, or for an island
      * answered by its last impulses the sum it formed (in sim.dvg, taken
      * once a tree: zeroed as it is added) */
+    int last0 = -1, last1 = -1; /* a contact's rows share their trees */
     for (int r = 0; r < sd->st->nrow; r++) {
       const lk_row *R = &sd->row[r];
       if (!R->guessed) {
         lk_rows_axpy(d, r, R->z, 1, v);
         continue;
       }
+      if (R->tree[0] == last0 && R->tree[1] == last1) continue; /* added: dvg is zero there */
+      last0 = R->tree[0];
+      last1 = R->tree[1];
       for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
         for (int k = R->v0[g], e = k + R->len[g]; k < e; k++) {
           v[k] += sd->dvg[k];

@@ -90,11 +90,18 @@ void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d) {
     sd->gid_prev[k] = c->id;
     sd->gkey_prev[3 * k] = c->geom;
     sd->gkey_prev[3 * k + 1] = c->other_geom;
-    sd->gkey_prev[3 * k + 2] = (int)lk_data_contact(d, r)->feature;
-    /* The collision layer carries the state and impulses too. */
-    double imp[LK_CONTACT_IMPULSES];
-    for (int j = 0; j < LK_CONTACT_IMPULSES; j++) imp[j] = sd->cmem[r].z[j];
-    lk_data_contact_set_state(d, r, sd->cmem[r].state, imp);
+    /* The collision layer carries the state and impulses too (written in
+     * place: the solver's impulses are finite, no need of the public
+     * setter's checks). */
+    if (r < d->col.st->ncontact) {
+      lk_contact *cc = &lk_col_contacts(&d->col)[r];
+      sd->gkey_prev[3 * k + 2] = (int)cc->feature;
+      cc->friction = sd->cmem[r].state;
+      _Static_assert(sizeof cc->impulse == sizeof sd->cmem[r].z, "impulses: one layout");
+      memcpy(cc->impulse, sd->cmem[r].z, sizeof cc->impulse);
+    } else {
+      sd->gkey_prev[3 * k + 2] = -1;
+    }
     k++;
   }
   sd->st->ngprev = k;
