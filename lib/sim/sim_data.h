@@ -48,6 +48,18 @@ typedef struct {
                               vector, then the last contact radius) */
 } lk_contact_mem;
 
+/* One island's kept sticking-trial factor (solve.c: keep_trial_factor,
+ * refine): up to LK_SIM_KEPT_SLOTS islands keep one, so that several
+ * stacks or grasps at rest are each refined. */
+#define LK_SIM_KEPT_SLOTS 8
+typedef struct {
+  int n;                   /* island rows (0: the slot is free) */
+  int k;                   /* order of the factored (clamped) block */
+  int dense;               /* its inverse follows the factor */
+  unsigned long long key0; /* the key of the island's first row */
+  size_t ofs, size;        /* its doubles in fc_L: the factor, then the inverse */
+} lk_sim_kept;
+
 /* Scalars of the layer (inside the arena). */
 typedef struct {
   lk_sim_report report;
@@ -58,8 +70,8 @@ typedef struct {
   int nlforce;
   size_t nval;      /* values used in jval/yval */
   unsigned long long next_contact_id;
-  int fc_n, fc_k;    /* the kept factor's island rows (0: none) and order */
-  int fc_dense;      /* its inverse follows it in fc_L (small blocks) */
+  lk_sim_kept kept[LK_SIM_KEPT_SLOTS]; /* kept trial factors (solve.c) */
+  size_t kept_top;   /* doubles of fc_L allotted to them */
   int tactile_valid;
 } lk_sim_scalars;
 
@@ -125,12 +137,14 @@ typedef struct {
   double *xc1, *xc2;/* ... with these coefficients */
   int *xslack;      /* expanded variable -> its group's slack (-1: none) */
   int *xbase;       /* island row -> its first expanded variable */
-  /* The sticking trial's factor, kept across steps for trial_by_guess's
-   * refinement (solve.c): L D L^T of the trial's clamped block (the LCP
-   * layer's lk_ldlt layout with leading dimension fc_k, D as D^-1) with,
-   * per column, its island row (small blocks: then their inverse); per island row (st->fc_n of them) the key
-   * (contact id, row) it belongs to and whether it is clamped. In the
-   * arena, so that a copied data refines as the original does. */
+  /* The sticking trials' factors, kept across steps for trial_by_guess's
+   * refinement (solve.c), one island a slot (st->kept): L D L^T of the
+   * trial's clamped block (the LCP layer's lk_ldlt layout with leading
+   * dimension k, D as D^-1; small blocks: then their inverse) in fc_L (a
+   * pool of island_cap^2 doubles), and at s island_cap in the others for
+   * slot s: per column its last nonzero, D^-1 and island row; per island
+   * row the key (contact id, row) and whether it is clamped. In the arena,
+   * so that a copied data refines as the original does. */
   double *fc_L, *fc_d, *fc_x, *fc_y;
   int *fc_last, *fc_col;
   unsigned long long *fc_key;

@@ -943,68 +943,102 @@ static unsigned long long row_key(const lk_sim_data *sd, const lk_row *R) {
 /* Kept factors of blocks up to this order also keep their inverse. */
 #define KEPT_DENSE 32
 
-/* Doubles the kept factor's storage holds (island_cap^2). */
-static size_t ld_cap(const lk_sim_data *sd) {
-  return (size_t)sd->island_cap * (size_t)sd->island_cap;
+/* The slot whose island has is's first row and row count (the rest of the
+ * keys is refine's to check), or -1. */
+static int kept_slot(const island *is) {
+  const lk_sim_data *sd = is->sd;
+  unsigned long long key0 = row_key(sd, &sd->row[is->rows[0]]);
+  for (int s = 0; s < LK_SIM_KEPT_SLOTS; s++)
+    if (sd->st->kept[s].n == is->n && sd->st->kept[s].key0 == key0) return s;
+  return -1;
 }
 
-/* x <- (L D L^T)^-1 x with the kept factor (lk_ldlt_solve's loops, D^-1
+/* x <- (L D L^T)^-1 x with slot s's factor (lk_ldlt_solve's loops, D^-1
  * kept as such: a preconditioner need not divide). */
-static void kept_solve(const lk_sim_data *sd, double *x) {
-  const int k = sd->st->fc_k;
-  const size_t ld = (size_t)k;
-  const int *last = sd->fc_last;
+static void kept_solve(const lk_sim_data *sd, int s, double *x) {
+  const lk_sim_kept *K = &sd->st->kept[s];
+  const int k = K->k;
+  const size_t ld = (size_t)k, o = (size_t)s * (size_t)sd->island_cap;
+  const double *L = sd->fc_L + K->ofs, *dinv = sd->fc_d + o;
+  const int *last = sd->fc_last + o;
   for (int j = 0; j < k; j++) {
     double xj = x[j];
-    if (xj != 0.0) lk_lcp_axpy(x + j + 1, -xj, sd->fc_L + (size_t)j * ld + j + 1, last[j] - j);
+    if (xj != 0.0) lk_lcp_axpy(x + j + 1, -xj, L + (size_t)j * ld + j + 1, last[j] - j);
   }
-  for (int j = 0; j < k; j++) x[j] *= sd->fc_d[j];
-  for (int j = k - 1; j >= 0; j--)
-    x[j] -= lk_lcp_dot(sd->fc_L + (size_t)j * ld + j + 1, x + j + 1, last[j] - j);
+  for (int j = 0; j < k; j++) x[j] *= dinv[j];
+  for (int j = k - 1; j >= 0; j--) x[j] -= lk_lcp_dot(L + (size_t)j * ld + j + 1, x + j + 1, last[j] - j);
 }
 
 /* After a sticking trial whose answer stands: its factor (the LCP layer's
- * last, when that was Dantzig's first try) into the arena, for the next
- * steps' refinement; else none is kept. */
+ * last, when that was Dantzig's first try) into the island's slot, for
+ * the next steps' refinement; else the island keeps none. Slots and their
+ * room in fc_L are handed out in turn; when either runs out, every slot is
+ * given up (the islands at rest each solve once more and keep again). */
 static void keep_trial_factor(island *is) {
   lk_sim_data *sd = is->sd;
+  lk_sim_scalars *st = sd->st;
   lk_ldlt F;
   const int *cidx;
   const int n = is->n;
-  sd->st->fc_n = 0;
+  int s = kept_slot(is);
+  if (s >= 0) st->kept[s].n = 0; /* the island's old factor: replaced or gone */
   if (!is->plain || !lk_lcp_last_factor(sd->lcp, &F, &cidx) || F.k == 0) return;
+  for (int i = 0; i < n; i++)
+    if (sd->row[is->rows[i]].ckind != LK_CONSTRAINT_CONTACT) return;
+  const size_t pool = (size_t)sd->island_cap * (size_t)sd->island_cap;
+  const int k = F.k;
+  const int dense = k <= KEPT_DENSE && 2 * (size_t)k * (size_t)k <= pool;
+  const size_t need = (size_t)k * (size_t)k * (dense ? 2u : 1u);
+  for (int t = 0; t < LK_SIM_KEPT_SLOTS && s < 0; t++)
+    if (st->kept[t].n == 0) s = t;
+  if (s < 0) { /* out of slots: start over */
+    for (int t = 0; t < LK_SIM_KEPT_SLOTS; t++) st->kept[t] = (lk_sim_kept){0, 0, 0, 0, 0, 0};
+    st->kept_top = 0;
+    s = 0;
+  }
+  if (st->kept[s].size < need) { /* the slot's room is too small: new room */
+    if (st->kept_top + need > pool) { /* out of room: start over */
+      for (int t = 0; t < LK_SIM_KEPT_SLOTS; t++) st->kept[t] = (lk_sim_kept){0, 0, 0, 0, 0, 0};
+      st->kept_top = 0;
+      s = 0;
+    }
+    st->kept[s].ofs = st->kept_top;
+    st->kept[s].size = need;
+    st->kept_top += need;
+  }
+  const size_t ofs = st->kept[s].ofs;
+  lk_sim_kept *K = &st->kept[s];
+  const size_t o = (size_t)s * (size_t)sd->island_cap;
   for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    if (R->ckind != LK_CONSTRAINT_CONTACT) return;
-    sd->fc_key[i] = row_key(sd, R);
-    sd->fc_in[i] = 0;
+    sd->fc_key[o + i] = row_key(sd, &sd->row[is->rows[i]]);
+    sd->fc_in[o + i] = 0;
   }
-  const size_t ld = (size_t)F.k; /* packed: the island's block, not the capacity's */
-  for (int c = 0; c < F.k; c++) {
-    int e = F.has_last ? F.last[c] : F.k - 1; /* column c's last nonzero */
-    memcpy(sd->fc_L + (size_t)c * ld + c, F.L + (size_t)c * (size_t)F.ld + c,
+  double *L = sd->fc_L + ofs;
+  for (int c = 0; c < k; c++) {
+    int e = F.has_last ? F.last[c] : k - 1; /* column c's last nonzero */
+    memcpy(L + (size_t)c * (size_t)k + c, F.L + (size_t)c * (size_t)F.ld + c,
            (size_t)(e - c + 1) * sizeof(double));
-    sd->fc_last[c] = e;
-    sd->fc_d[c] = 1.0 / F.d[c]; /* D^-1: refinement multiplies */
-    sd->fc_col[c] = cidx[c];
-    sd->fc_in[cidx[c]] = 1;
+    sd->fc_last[o + c] = e;
+    sd->fc_d[o + c] = 1.0 / F.d[c]; /* D^-1: refinement multiplies */
+    sd->fc_col[o + c] = cidx[c];
+    sd->fc_in[o + cidx[c]] = 1;
   }
-  sd->st->fc_k = F.k;
-  sd->st->fc_n = n;
-  sd->st->fc_dense = 0;
+  K->n = n;
+  K->k = k;
+  K->dense = 0;
+  K->key0 = sd->fc_key[o];
   /* A small block's inverse, after the factor, column by column: each
    * refinement round is then one product of contiguous rows instead of
    * two triangular sweeps, each entry waiting on the last. */
-  const int k = F.k;
-  if (k <= KEPT_DENSE && 2 * (size_t)k * (size_t)k <= ld_cap(sd)) {
-    double *inv = sd->fc_L + (size_t)k * (size_t)k;
+  if (dense) {
+    double *inv = L + (size_t)k * (size_t)k;
     for (int c = 0; c < k; c++) {
       double *x = sd->fc_x;
       for (int i = 0; i < k; i++) x[i] = i == c ? 1.0 : 0.0;
-      kept_solve(sd, x);
+      kept_solve(sd, s, x);
       for (int i = 0; i < k; i++) inv[(size_t)i * (size_t)k + c] = x[i];
     }
-    sd->st->fc_dense = 1;
+    K->dense = 1;
   }
 }
 
@@ -1022,27 +1056,31 @@ static void keep_trial_factor(island *is) {
 
 static int refine(island *is, double *u, double ridge, double *res, double *scale) {
   lk_sim_data *sd = is->sd;
-  const int n = is->n, k = sd->st->fc_k;
-  if (sd->st->fc_n != n) return 0;
+  const int n = is->n, s = kept_slot(is);
+  if (s < 0) return 0;
+  const lk_sim_kept *K = &sd->st->kept[s];
+  const int k = K->k;
+  const size_t o = (size_t)s * (size_t)sd->island_cap;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
-    if (sd->fc_key[i] != row_key(sd, R)) return 0;
+    if (sd->fc_key[o + i] != row_key(sd, R)) return 0;
     int clamped = R->kind != LK_ROW_UNILATERAL || sd->z[i] > 0;
-    if (clamped != sd->fc_in[i]) return 0;
+    if (clamped != sd->fc_in[o + i]) return 0;
   }
+  const int *col = sd->fc_col + o;
   double *x = sd->fc_x;
   double prev = *res;
   for (int round = 0; round < REFINE_MAX; round++) {
-    if (sd->st->fc_dense) {
-      const double *inv = sd->fc_L + (size_t)k * (size_t)k;
+    if (K->dense) {
+      const double *inv = sd->fc_L + K->ofs + (size_t)k * (size_t)k;
       double *y = sd->fc_y;
-      for (int c = 0; c < k; c++) y[c] = sd->w[sd->fc_col[c]];
+      for (int c = 0; c < k; c++) y[c] = sd->w[col[c]];
       for (int c = 0; c < k; c++) x[c] = lk_lcp_dot(inv + (size_t)c * (size_t)k, y, k);
     } else {
-      for (int c = 0; c < k; c++) x[c] = sd->w[sd->fc_col[c]];
-      kept_solve(sd, x);
+      for (int c = 0; c < k; c++) x[c] = sd->w[col[c]];
+      kept_solve(sd, s, x);
     }
-    for (int c = 0; c < k; c++) sd->z[sd->fc_col[c]] -= x[c];
+    for (int c = 0; c < k; c++) sd->z[col[c]] -= x[c];
     if (!guess_w(is, u, ridge, res, scale)) break;
     if (guess_ok(*res, *scale)) return 1;
     if (!(*res <= 0.1 * prev)) break;
