@@ -12,24 +12,13 @@
 
 #include "harness.h"
 #include "linkage/linkage.h"
+#include "mechanism.h"
 #include "sim/sim_data.h"
 #include "sim/sim_internal.h"
 
 static int g_checked; /* row lists compared */
 
-static lk_model *load(const char *name) {
-  char rel[128];
-  snprintf(rel, sizeof rel, "mechanisms/%s", name);
-  lk_load_options o;
-  lk_load_options_default(&o);
-  lk_error e;
-  lk_model *m = lk_model_load_file(lk_test_srcpath(rel), &o, &e);
-  if (!m) {
-    char buf[700];
-    fprintf(stderr, "%s\n", lk_error_format(&e, buf, sizeof buf));
-  }
-  return m;
-}
+static lk_model *load(const char *name) { return test_mechanism(name, NULL, 0); }
 
 /* A of rows[0..n) against the entry-by-entry sums: equal to 1e-14 of the
  * diagonal scale (the two sum the trees' products in different groupings),

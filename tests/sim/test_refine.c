@@ -10,22 +10,11 @@
 
 #include "harness.h"
 #include "linkage/linkage.h"
+#include "mechanism.h"
 #include "data/data_impl.h"
 #include "sim/sim_data.h"
 
-static lk_model *load(const char *name) {
-  char rel[128];
-  snprintf(rel, sizeof rel, "mechanisms/%s", name);
-  lk_load_options o;
-  lk_load_options_default(&o);
-  lk_error e;
-  lk_model *m = lk_model_load_file(lk_test_srcpath(rel), &o, &e);
-  if (!m) {
-    char buf[700];
-    fprintf(stderr, "%s\n", lk_error_format(&e, buf, sizeof buf));
-  }
-  return m;
-}
+static lk_model *load(const char *name) { return test_mechanism(name, NULL, 0); }
 
 /* Forget the kept factor and make every contact wait before its next
  * guess: the next step solves its sticking trial afresh. */
