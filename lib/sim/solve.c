@@ -969,6 +969,13 @@ static void kept_solve(const lk_sim_data *sd, int s, double *x) {
   for (int j = k - 1; j >= 0; j--) x[j] -= lk_lcp_dot(L + (size_t)j * ld + j + 1, x + j + 1, last[j] - j);
 }
 
+/* Every slot given up, and all of fc_L free again; returns slot 0. */
+static int kept_forget_all(lk_sim_scalars *st) {
+  for (int t = 0; t < LK_SIM_KEPT_SLOTS; t++) st->kept[t] = (lk_sim_kept){0, 0, 0, 0, 0, 0};
+  st->kept_top = 0;
+  return 0;
+}
+
 /* After a sticking trial whose answer stands: its factor (the LCP layer's
  * last, when that was Dantzig's first try) into the island's slot, for
  * the next steps' refinement; else the island keeps none. Slots and their
@@ -991,17 +998,9 @@ static void keep_trial_factor(island *is) {
   const size_t need = (size_t)k * (size_t)k * (dense ? 2u : 1u);
   for (int t = 0; t < LK_SIM_KEPT_SLOTS && s < 0; t++)
     if (st->kept[t].n == 0) s = t;
-  if (s < 0) { /* out of slots: start over */
-    for (int t = 0; t < LK_SIM_KEPT_SLOTS; t++) st->kept[t] = (lk_sim_kept){0, 0, 0, 0, 0, 0};
-    st->kept_top = 0;
-    s = 0;
-  }
-  if (st->kept[s].size < need) { /* the slot's room is too small: new room */
-    if (st->kept_top + need > pool) { /* out of room: start over */
-      for (int t = 0; t < LK_SIM_KEPT_SLOTS; t++) st->kept[t] = (lk_sim_kept){0, 0, 0, 0, 0, 0};
-      st->kept_top = 0;
-      s = 0;
-    }
+  if (s < 0) s = kept_forget_all(st); /* out of slots: start over */
+  if (st->kept[s].size < need) {      /* the slot's room is too small: new room */
+    if (st->kept_top + need > pool) s = kept_forget_all(st); /* out of room */
     st->kept[s].ofs = st->kept_top;
     st->kept[s].size = need;
     st->kept_top += need;
