@@ -183,11 +183,13 @@ static stack make_stack(double yaw, double offset) {
   return s;
 }
 
-static void check_stack(double yaw, double offset) {
+/* The steps (of 1000) whose 20 contacts kept their ids, ages, depths,
+ * normals and interfaces. */
+static int check_stack(double yaw, double offset) {
   stack s = make_stack(yaw, offset);
   unsigned seed = 2024;
   uint64_t ids[20];
-  int n0 = 0;
+  int n0 = 0, good = 0;
   for (int step = 0; step < 1000; step++) {
     for (int i = 0; i < 5; i++) {
       /* Held, but jittered by 1e-9 in position and orientation. */
@@ -227,6 +229,7 @@ static void check_stack(double yaw, double offset) {
       LK_ASSERT_MSG(0, "yaw %g step %d: ids, ages, depths or interfaces changed", yaw, step);
       break;
     }
+    good++;
   }
   LK_ASSERT_INT_EQ(n0, 20);
   /* The turned boxes' interfaces come from 8-point overlaps: the 4 kept
@@ -246,6 +249,7 @@ static void check_stack(double yaw, double offset) {
   }
   lk_data_free(s.d);
   lk_model_free(s.m);
+  return good;
 }
 
 /* Offset a little (incident corners inside the face below), exactly
@@ -253,10 +257,10 @@ static void check_stack(double yaw, double offset) {
  * clipping), and every other box turned by 30 degrees (8-point overlaps
  * reduced to 4). */
 static void test_stack_of_five(void) {
-  check_stack(0, 0.01);
-  check_stack(0, 0);
+  LK_ASSERT_INT_EQ(check_stack(0, 0.01), 1000);
+  LK_ASSERT_INT_EQ(check_stack(0, 0), 1000);
 }
-static void test_stack_of_five_turned(void) { check_stack(LK_PI / 6, 0.01); }
+static void test_stack_of_five_turned(void) { LK_ASSERT_INT_EQ(check_stack(LK_PI / 6, 0.01), 1000); }
 
 /* ---------------------------------------------------------- filtering */
 
@@ -402,8 +406,9 @@ static int same_contacts(const lk_data *d, const ref_contact *r, int n, char *wh
   return 1;
 }
 
-static void random_scene(const unsigned seed0, int nbody, double spread_x, double spread_y,
-                         double spread_z, int steps) {
+/* The steps (of steps) whose contacts matched the brute-force pass. */
+static int random_scene(const unsigned seed0, int nbody, double spread_x, double spread_y,
+                        double spread_z, int steps) {
   unsigned seed = seed0;
   lk_model *m = lk_model_new();
   add_geom(m, NULL, PL, 0, 0, 0, at(0, 0, 0), 0);
@@ -435,7 +440,7 @@ static void random_scene(const unsigned seed0, int nbody, double spread_x, doubl
                    urand(&seed, 0, spread_z));
   ref_contact *ref = malloc(sizeof(ref_contact) * 20000);
   char why[256];
-  int total = 0;
+  int total = 0, matched = 0;
   for (int step = 0; step < steps; step++) {
     for (int i = 0; i < nbody; i++) {
       /* Drift, and every now and then a jump. */
@@ -453,19 +458,21 @@ static void random_scene(const unsigned seed0, int nbody, double spread_x, doubl
     LK_ASSERT_MSG(ok, "scene %u step %d: %s", seed0, step, why);
     total += n;
     if (!ok) break;
+    matched++;
   }
   LK_ASSERT_MSG(total > 10 * steps, "scenes too sparse: %d contacts in %d steps", total, steps);
   free(ref);
   free(pos);
   lk_data_free(d);
   lk_model_free(m);
+  return matched;
 }
 
 static void test_broadphase_matches_brute_force(void) {
-  random_scene(1, 120, 2.0, 2.0, 1.0, 25);  /* a floor scene */
-  random_scene(2, 120, 0.5, 0.5, 4.0, 25);  /* a tall pile: the axes switch */
-  random_scene(3, 60, 6.0, 0.3, 0.5, 25);   /* a long row */
-  random_scene(4, 30, 0.4, 0.4, 0.4, 25);   /* a dense clump */
+  LK_ASSERT_INT_EQ(random_scene(1, 120, 2.0, 2.0, 1.0, 25), 25); /* a floor scene */
+  LK_ASSERT_INT_EQ(random_scene(2, 120, 0.5, 0.5, 4.0, 25), 25); /* a tall pile: the axes switch */
+  LK_ASSERT_INT_EQ(random_scene(3, 60, 6.0, 0.3, 0.5, 25), 25);  /* a long row */
+  LK_ASSERT_INT_EQ(random_scene(4, 30, 0.4, 0.4, 0.4, 25), 25);  /* a dense clump */
 }
 
 /* ------------------------------------------------ broad-phase cost */

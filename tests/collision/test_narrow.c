@@ -475,6 +475,7 @@ static void test_box_box(void) {
 }
 
 static void test_cylinder_sphere(void) {
+  int c0 = g_cases;
   shape cy = mk(CY, 0.3, 0.5, 0, at(0, 0, 0));
   expect1("side", cy, mk(SP, 0.1, 0, 0, at(0.35, 0, 0.1)), 0, lk_v3(0.275, 0, 0.1), 0.05,
           lk_v3(-1, 0, 0), 1e-12);
@@ -491,11 +492,13 @@ static void test_cylinder_sphere(void) {
   expect_none("separated", cy, mk(SP, 0.1, 0, 0, at(0, 0, 0.61)), 0);
   both_checks("cylinder-sphere", mk(CY, 0.3, 0.5, 0, rot(1, 1, 0, 0.9, 0, 0, 0)),
               mk(SP, 0.2, 0, 0, at(0.3, 0.2, 0.1)), 0);
+  LK_ASSERT_INT_EQ(g_cases - c0, 7); /* every case above was checked */
 }
 
 /* ---------------------------------------------------- GJK/EPA pairs */
 
 static void test_cylinder_capsule(void) {
+  int c0 = g_cases;
   shape cy = mk(CY, 0.3, 0.5, 0, at(0, 0, 0));
   /* Lying across the cap: 2 points. */
   shape lying = mk(CA, 0.1, 0.2, 0, rot(0, 1, 0, LK_PI / 2, 0, 0.05, 0.59));
@@ -515,6 +518,7 @@ static void test_cylinder_capsule(void) {
   /* Within the margin: a gap of 0.01 is depth -0.01 (GJK distance). */
   shape gap = mk(CA, 0.1, 0.2, 0, rot(1, 0, 0, LK_PI / 2, 0.41, 0, 0.1));
   expect1("near", cy, gap, 0.02, lk_v3(0.305, 0, 0.1), -0.01, lk_v3(-1, 0, 0), 1e-7);
+  LK_ASSERT_INT_EQ(g_cases - c0, 9); /* every case above was checked */
 }
 
 static void test_cylinder_box(void) {
@@ -553,6 +557,7 @@ static void test_cylinder_box(void) {
 }
 
 static void test_cylinder_cylinder(void) {
+  int c0 = g_cases;
   /* Coins: a smaller one on a larger one, 4 rim points of the smaller. */
   shape lo = mk(CY, 0.5, 0.1, 0, at(0, 0, 0)), hi = mk(CY, 0.3, 0.1, 0, at(0.1, 0, 0.19));
   lk_vec3 p4[4] = {lk_v3(0.4, 0, 0.095), lk_v3(-0.2, 0, 0.095), lk_v3(0.1, 0.3, 0.095),
@@ -576,6 +581,7 @@ static void test_cylinder_cylinder(void) {
   /* (EPA on curved surfaces: directions to ~1e-5, depths to ~1e-9.) */
   both_checks_tol("cylinder-cylinder skew", mk(CY, 0.3, 0.4, 0, rot(1, 2, 3, 0.7, 0, 0, 0)),
                   mk(CY, 0.2, 0.5, 0, rot(-2, 1, 1, 1.9, 0.25, 0.1, 0.3)), 0, 1e-4);
+  LK_ASSERT_INT_EQ(g_cases - c0, 12); /* every case above was checked */
 }
 
 /* ------------------------------------------- GJK/EPA vs the closed forms */
