@@ -628,19 +628,6 @@ static void ode_near(void *data, dGeomID o1, dGeomID o2) {
   s->ncontact += n;
 }
 
-static double mix(lk_mix_rule rule, double a, double b) {
-  switch (rule) {
-    case LK_MIX_MIN:
-      return a < b ? a : b;
-    case LK_MIX_MAX:
-      return a > b ? a : b;
-    case LK_MIX_MEAN:
-      return 0.5 * (a + b);
-    default:
-      return sqrt(a * b);
-  }
-}
-
 static void ode_free(ode_scene *s) {
   if (s->group) dJointGroupDestroy(s->group);
   if (s->space) dSpaceDestroy(s->space); /* destroys its geoms */
@@ -675,7 +662,7 @@ static int ode_build(ode_scene *s, const lk_model *m, lk_data *d, double cfm, do
       lk_material_spec ma, mb;
       lk_model_material(m, lk_model_geom_material(m, a), &ma);
       lk_model_material(m, lk_model_geom_material(m, b), &mb);
-      s->mu[a * s->ngeom + b] = mix(o->friction_mix, ma.mu_static, mb.mu_static);
+      s->mu[a * s->ngeom + b] = lk_mix_rule_apply(o->friction_mix, ma.mu_static, mb.mu_static);
       if (ma.restitution != 0 || mb.restitution != 0) {
         fprintf(stderr, "bench/contact: ODE conversion: restitution is not mirrored\n");
         return -1;

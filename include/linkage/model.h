@@ -199,6 +199,10 @@ typedef enum {
   LK_MIX_MEAN,
 } lk_mix_rule;
 
+/* Two materials' coefficient a and b combined by rule, as the simulator
+ * mixes a contact's (an unknown rule: the geometric mean, the default). */
+double lk_mix_rule_apply(lk_mix_rule rule, double a, double b);
+
 typedef enum {
   LK_FRICTION_COMPLEMENTARITY = 0, /* Coulomb's law as LCP rows (default) */
   LK_FRICTION_SMOOTHED,            /* mollified Coulomb (IPC's f1, eps_v) with

@@ -16,6 +16,8 @@
 
 #include "constraint/constraint_impl.h"
 
+double lk_mix_rule_apply(lk_mix_rule rule, double a, double b) { return lk_mix(a, b, rule); }
+
 static int add_row(const lk_model *m, lk_data *d, const lk_contact_geom *g, int report, int crow,
                    lk_force F) {
   int r = lk_rows_add(m, d, g->link, g->other, LK_CONSTRAINT_CONTACT, report, crow);

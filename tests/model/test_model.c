@@ -582,8 +582,19 @@ static void test_elements_resolve_by_name(void) {
   lk_model_free(m);
 }
 
+/* The mixing rules, as the simulator applies them (validation 4's 0.8 on
+ * 0.2 gives 0.4 by the geometric mean). */
+static void test_mix_rules(void) {
+  LK_ASSERT_NEAR(lk_mix_rule_apply(LK_MIX_GEOMETRIC, 0.8, 0.2), 0.4, 1e-15);
+  LK_ASSERT_NEAR(lk_mix_rule_apply(LK_MIX_MIN, 0.8, 0.2), 0.2, 0);
+  LK_ASSERT_NEAR(lk_mix_rule_apply(LK_MIX_MAX, 0.8, 0.2), 0.8, 0);
+  LK_ASSERT_NEAR(lk_mix_rule_apply(LK_MIX_MEAN, 0.8, 0.2), 0.5, 1e-15);
+  LK_ASSERT_NEAR(lk_mix_rule_apply((lk_mix_rule)99, 0.8, 0.2), 0.4, 1e-15);
+}
+
 static const lk_test tests[] = {
     {"links in any order are sorted parent first", test_links_in_any_order_are_sorted_parent_first},
+    {"the materials' mixing rules", test_mix_rules},
     {"every validation error, with its message", test_every_validation_error},
     {"options are checked when set", test_options_are_checked_when_set},
     {"materials, geoms and initial state", test_materials_geoms_and_initial_state},
