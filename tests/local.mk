@@ -6,7 +6,7 @@ tests_harness_libharness_la_SOURCES = tests/harness/harness.c tests/harness/harn
 tests_harness_libharness_la_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 
 LK_TESTFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(GSL_CFLAGS) -I$(top_srcdir)/tests/harness
-LK_TESTLIBS = tests/harness/libharness.la lib/liblinkage.la $(CUNIT_LIBS) $(GSL_LIBS) $(YAML_LIBS) $(QHULL_LIBS) $(LIBM) $(PTHREAD_LIBS)
+LK_TESTLIBS = tests/harness/libharness.la lib/liblinkage.la $(CUNIT_LIBS) $(GSL_LIBS) $(YAML_LIBS) $(QHULL_LIBS) $(XML_LIBS) $(ASSIMP_LIBS) $(CHOLMOD_LIBS) $(LIBM) $(PTHREAD_LIBS)
 
 AM_TESTS_ENVIRONMENT = \
 	LK_TEST_DATA='$(abs_top_srcdir)/tests/data'; export LK_TEST_DATA; \
