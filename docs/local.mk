@@ -1,4 +1,5 @@
 # docs: design notes shipped with the sources, and the mechanism file format
-# reference, installed with the documentation.
-EXTRA_DIST += %reldir%/lcp.md %reldir%/contact-models.md
-dist_doc_DATA = %reldir%/format.md %reldir%/contact.md %reldir%/architecture.md
+# reference, all installed with the documentation (they link to each other
+# by relative name, so they are installed side by side).
+dist_doc_DATA = %reldir%/format.md %reldir%/contact.md %reldir%/architecture.md \
+	%reldir%/lcp.md %reldir%/contact-models.md

@@ -11,7 +11,10 @@ LK_TESTLIBS = tests/harness/libharness.la lib/liblinkage.la $(CUNIT_LIBS) $(GSL_
 AM_TESTS_ENVIRONMENT = \
 	LK_TEST_DATA='$(abs_top_srcdir)/tests/data'; export LK_TEST_DATA; \
 	LK_TOP_SRCDIR='$(abs_top_srcdir)'; export LK_TOP_SRCDIR; \
-	LK_TOP_BUILDDIR='$(abs_top_builddir)'; export LK_TOP_BUILDDIR;
+	LK_TOP_BUILDDIR='$(abs_top_builddir)'; export LK_TOP_BUILDDIR; \
+	LK_SAN_CFLAGS='$(SAN_CFLAGS)'; export LK_SAN_CFLAGS; \
+	LK_SAN_LDFLAGS='$(SAN_LDFLAGS)'; export LK_SAN_LDFLAGS; \
+	CC='$(CC)'; export CC; MAKE='$(MAKE)'; export MAKE;
 
 include tests/core/local.mk
 include tests/math/local.mk
@@ -25,6 +28,7 @@ include tests/models/local.mk
 include tests/io/local.mk
 include tests/grasp/local.mk
 include tests/tools/local.mk
+include tests/install/local.mk
 endif
 include tests/fuzz/local.mk
 EXTRA_DIST += tests/data
