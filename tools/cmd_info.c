@@ -115,7 +115,7 @@ static void elements(const lk_model *m) {
     printf("loads:\n");
     for (int i = 0; i < n; i++) {
       lk_load_spec s;
-      lk_model_load(m, i, &s);
+      lk_model_load_spec(m, i, &s);
       printf("  %s%son '%s': force ", s.name ? s.name : "", s.name ? " " : "", s.link);
       vec(s.force);
       printf(", torque ");

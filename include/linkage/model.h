@@ -479,7 +479,10 @@ const char *lk_model_warning(const lk_model *m, int i);
 int lk_model_actuator_index(const lk_model *m, const char *name);
 /* Specs as finalized (strings point into the model). */
 lk_status lk_model_actuator(const lk_model *m, int i, lk_actuator_spec *out);
-lk_status lk_model_load(const lk_model *m, int i, lk_load_spec *out);
+/* Load spec i (an applied force or torque, lk_model_add_load); named
+ * _spec so that it is not mistaken for reading a file, which is
+ * lk_model_load_file() in linkage/io.h. */
+lk_status lk_model_load_spec(const lk_model *m, int i, lk_load_spec *out);
 lk_status lk_model_contact(const lk_model *m, int i, lk_contact_spec *out);
 lk_status lk_model_loop(const lk_model *m, int i, lk_loop_spec *out);
 lk_status lk_model_coupling(const lk_model *m, int i, lk_coupling_spec *out);

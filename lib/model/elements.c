@@ -551,7 +551,7 @@ int lk_model_actuator_index(const lk_model *m, const char *name) {
   }
 
 GETTER(lk_model_actuator, lk_actuator_spec, act, nact)
-GETTER(lk_model_load, lk_load_spec, load, nload)
+GETTER(lk_model_load_spec, lk_load_spec, load, nload)
 GETTER(lk_model_contact, lk_contact_spec, xcon, nxcon)
 GETTER(lk_model_support, lk_support_spec, sup, nsup)
 GETTER(lk_model_loop, lk_loop_spec, loop, nloop)

@@ -554,7 +554,7 @@ static void test_every_section_reaches_the_model(void) {
   lk_model_actuator(m, lk_model_actuator_index(m, "s"), &as);
   LK_ASSERT_NEAR(as.kp + as.kv + as.target + as.max_effort, 16.2, 1e-14);
   lk_load_spec ls;
-  lk_model_load(m, 0, &ls);
+  lk_model_load_spec(m, 0, &ls);
   LK_ASSERT_INT_EQ(ls.frame, LK_FRAME_LINK);
   CU_ASSERT_TRUE(isinf(ls.end));
   LK_ASSERT_NEAR(ls.force.y + ls.torque.z + ls.point.z + ls.start, 3.6, 1e-15);
