@@ -29,6 +29,7 @@ include tests/io/local.mk
 include tests/grasp/local.mk
 include tests/tools/local.mk
 include tests/install/local.mk
+include tests/docs/local.mk
 endif
 include tests/fuzz/local.mk
 EXTRA_DIST += tests/data
