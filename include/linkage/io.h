@@ -17,11 +17,13 @@
  * exactly like the file's own values.
  *
  * Output: the trajectory CSV (one column per link coordinate and joint
- * coordinate), the contact CSV, and an SVG plot. Every file is written to a
- * temporary file next to its destination and renamed into place when it is
- * closed, so a destination is either untouched or complete, never half
- * written. Numbers are read and written in the C locale whatever the
- * program's locale is. */
+ * coordinate), the contact CSV, and an SVG plot. A regular file is written
+ * to a temporary file next to its destination and renamed into place when
+ * it is closed, so a destination is either untouched or complete, never half
+ * written; standard output ("-"), devices and FIFOs are written directly
+ * (see lk_outputs below, which also replaces several files together).
+ * Numbers are read and written in the C locale whatever the program's
+ * locale is. */
 #ifndef LINKAGE_IO_H
 #define LINKAGE_IO_H
 
@@ -135,6 +137,67 @@ lk_status lk_model_load_string_into(lk_model *m, const char *text, size_t len, c
                                     const lk_load_options *opts, const lk_merge_options *mo,
                                     lk_error *err);
 
+/* ----------------------------------------------------------- output sets */
+
+/* A run's output files, replaced all together or not at all.
+ *
+ * Name every destination with lk_outputs_add() before anything runs (the
+ * usage errors come out there), lk_outputs_open() them, write each through
+ * lk_outputs_file() (the writers below take a FILE *), then
+ * lk_outputs_commit(): only when every member has been written, flushed and
+ * closed without error are they put in place, else none is. After a failed
+ * commit, lk_outputs_discard() or lk_outputs_free() of an uncommitted set,
+ * every destination is as it was and no temporary file is left.
+ *
+ * How a destination is written depends on what it is:
+ *  - a regular file, or a name that does not exist yet: to a hidden
+ *    temporary ".<name>.XXXXXX" in the same directory, flushed, fsync'ed and
+ *    closed at the commit, then renamed over the destination. An existing
+ *    file keeps its mode (and its owner and group where the process may set
+ *    them); one that is not writable is refused as the shell's `>` would; a
+ *    symbolic link is followed, so its target is replaced and the link
+ *    stays. Should one rename of several fail, the files renamed before it
+ *    are put back from hard links made before the first rename (on a file
+ *    system without hard links, they cannot be).
+ *  - "-": standard output, written directly.
+ *  - a character device, FIFO or other special file (/dev/null, /dev/full,
+ *    a named pipe): opened and written directly, never replaced. Its write
+ *    and close errors are reported ("No space left on device" on
+ *    /dev/full). What was written there cannot be taken back, so a commit
+ *    that fails elsewhere still leaves those bytes written.
+ * A write error (a full disk: ENOSPC; a file size limit: EFBIG) is kept
+ * with its errno and reported by the commit, naming the file. */
+typedef struct lk_outputs lk_outputs;
+
+lk_outputs *lk_outputs_new(void);
+/* Add a destination; returns its index (0, 1, ... in the order added), or
+ * -1 with err: LK_INVALID_ARGUMENT for an empty path, a directory, "-"
+ * given twice, or a file an earlier member names too, after following
+ * symbolic links ("x" and "./x", a link and its target, two hard links,
+ * "-" and the file standard output is redirected to; character devices
+ * such as /dev/null may take several members); LK_IO_ERROR for a loop of
+ * symbolic links. Nothing is created or opened yet. */
+int lk_outputs_add(lk_outputs *s, const char *path, lk_error *err);
+/* Create the temporaries and open the direct members (a FIFO's open waits
+ * for its reader). On failure nothing is left behind (LK_IO_ERROR, with the
+ * path: a missing directory, no permission). */
+lk_status lk_outputs_open(lk_outputs *s, lk_error *err);
+/* Member i's stream once open (NULL before, after the commit or discard). */
+FILE *lk_outputs_file(lk_outputs *s, int i);
+int lk_outputs_count(const lk_outputs *s);
+const char *lk_outputs_path(const lk_outputs *s, int i); /* as added */
+/* 1 when member i is a regular file replaced at the commit (0: written
+ * directly, so what was written is already there). */
+int lk_outputs_replaces(const lk_outputs *s, int i);
+/* Finish and put every member in place, or none (see above). Either way
+ * the set is done: only lk_outputs_free() remains. */
+lk_status lk_outputs_commit(lk_outputs *s, lk_error *err);
+/* Drop every temporary now (an interrupted run); destinations untouched. */
+void lk_outputs_discard(lk_outputs *s);
+/* Free the set, discarding it first unless it was committed. NULL is
+ * harmless. */
+void lk_outputs_free(lk_outputs *s);
+
 /* ------------------------------------------------------------ trajectory */
 
 /* The trajectory columns of a finalized model: "t"; then for every link but
@@ -155,12 +218,13 @@ void lk_trajectory_row(const lk_model *m, const lk_data *d, double *row);
 
 typedef struct lk_trajectory_writer lk_trajectory_writer;
 
-/* A CSV trajectory file at path (written atomically, see above), whose
- * header is written at once. Numbers are written with 10 significant
- * digits. */
+/* A CSV trajectory file at path (written atomically, see above; "-" is
+ * standard output), whose header is written at once. Numbers are written
+ * with 10 significant digits. */
 lk_trajectory_writer *lk_trajectory_writer_open(const char *path, const lk_model *m,
                                                 lk_error *err);
-/* The same on a stream the caller owns (e.g. stdout); not atomic. */
+/* The same on a stream the caller owns (stdout, or a member of an
+ * lk_outputs set, which makes it atomic with the set). */
 lk_trajectory_writer *lk_trajectory_writer_stream(FILE *f, const lk_model *m, lk_error *err);
 /* Append one row for the current state of d (see lk_trajectory_row). */
 lk_status lk_trajectory_writer_add(lk_trajectory_writer *w, const lk_data *d, lk_error *err);
@@ -204,6 +268,8 @@ const char *lk_contact_csv_header(void);
 
 typedef struct lk_contact_writer lk_contact_writer;
 lk_contact_writer *lk_contact_writer_open(const char *path, lk_error *err);
+/* The same on a stream the caller owns (as lk_trajectory_writer_stream). */
+lk_contact_writer *lk_contact_writer_stream(FILE *f, lk_error *err);
 lk_status lk_contact_writer_add(lk_contact_writer *w, const lk_contact_row *r, lk_error *err);
 /* One row per contact the data holds now (see lk_contact_row_of); raises
  * *max_depth (if given) to the deepest penetration among them. */
@@ -232,6 +298,10 @@ void lk_plot_options_default(lk_plot_options *o);
 lk_status lk_plot_svg(const char *path, const lk_plot_options *o, const double *x, int n,
                       const double *const *y, const char *const *names, int nseries,
                       lk_error *err);
+/* The same onto a stream the caller owns (flushed, not closed). */
+lk_status lk_plot_svg_stream(FILE *f, const lk_plot_options *o, const double *x, int n,
+                             const double *const *y, const char *const *names, int nseries,
+                             lk_error *err);
 
 #ifdef __cplusplus
 }

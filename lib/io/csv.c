@@ -214,19 +214,33 @@ struct lk_contact_writer {
   long rows;
 };
 
-lk_contact_writer *lk_contact_writer_open(const char *path, lk_error *err) {
+static lk_contact_writer *contact_new(const char *path, FILE *f, lk_error *err) {
   lk_contact_writer *w = lk_calloc(1, sizeof *w);
   if (!w) {
     lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
     return NULL;
   }
-  if (lk_outfile_open(&w->out, path, err)) {
+  if (f) {
+    lk_outfile_stream(&w->out, f);
+  } else if (lk_outfile_open(&w->out, path, err)) {
     lk_free(w);
     return NULL;
   }
   lk_outfile_puts(&w->out, kContactHeader);
   lk_outfile_puts(&w->out, "\n");
   return w;
+}
+
+lk_contact_writer *lk_contact_writer_open(const char *path, lk_error *err) {
+  return contact_new(path, NULL, err);
+}
+
+lk_contact_writer *lk_contact_writer_stream(FILE *f, lk_error *err) {
+  if (!f) {
+    lk_error_set(err, LK_INVALID_ARGUMENT, "NULL stream");
+    return NULL;
+  }
+  return contact_new(NULL, f, err);
 }
 
 lk_status lk_contact_writer_add(lk_contact_writer *w, const lk_contact_row *r, lk_error *err) {

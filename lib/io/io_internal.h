@@ -15,15 +15,16 @@ locale_t lk_io_c_locale(void);
 /* strerror() without its thread-safety problem. */
 const char *lk_io_strerror(int errnum, char *buf, size_t size);
 
-/* An output file that appears at its destination only when committed: it
- * is written to "<dir>/.<name>.XXXXXX" (same directory, so the rename is
- * atomic) and renamed over the destination by lk_outfile_commit(). A
+/* An output file that appears at its destination only when committed: a
+ * set of one (lk_outputs, outputs.c), so a regular file is written to
+ * "<dir>/.<name>.XXXXXX" and renamed over the destination by
+ * lk_outfile_commit(), and "-", devices and FIFOs are written directly. A
  * "stream" outfile writes to a FILE the caller owns and only flushes. */
+typedef struct lk_outputs lk_outputs;
 typedef struct {
   FILE *f;
-  char *tmp;   /* temporary path (NULL for a stream) */
-  char *dest;  /* destination path (NULL for a stream) */
-  int failed;  /* a write failed (errno saved in err_no) */
+  lk_outputs *set; /* NULL for a stream */
+  int failed;      /* a write failed (errno saved in err_no) */
   int err_no;
 } lk_outfile;
 

@@ -1,16 +1,13 @@
-/* Atomic output files, the C locale, strerror. */
+/* Single output files (a set of one, outputs.c), the C locale, strerror. */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/internal.h"
 #include "io/io_internal.h"
+#include "linkage/io.h"
 
 static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
 static locale_t c_locale;
@@ -30,43 +27,18 @@ const char *lk_io_strerror(int errnum, char *buf, size_t size) {
 
 lk_status lk_outfile_open(lk_outfile *o, const char *path, lk_error *err) {
   memset(o, 0, sizeof *o);
-  if (!path || !*path) return lk_error_set(err, LK_INVALID_ARGUMENT, "empty output path");
-  const char *slash = strrchr(path, '/');
-  size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-  const char *base = path + dirlen;
-  if (!*base)
-    return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0, "output path names a directory");
-  size_t n = strlen(path) + 16;
-  o->tmp = lk_malloc(n);
-  o->dest = lk_strdup(path);
-  if (!o->tmp || !o->dest) {
-    lk_outfile_discard(o);
-    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  /* A set of one: devices, "-", links and modes as lk_outputs treats them. */
+  o->set = lk_outputs_new();
+  if (!o->set) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  lk_error local;
+  lk_error *e = err ? err : &local;
+  lk_status st = lk_outputs_add(o->set, path, e) < 0 ? e->status : lk_outputs_open(o->set, e);
+  if (st) {
+    lk_outputs_free(o->set);
+    o->set = NULL;
+    return st;
   }
-  /* A hidden sibling, so that the final rename stays within one file
-   * system and a crash leaves nothing that looks like the real output. */
-  snprintf(o->tmp, n, "%.*s.%s.XXXXXX", (int)dirlen, path, base);
-  int fd = mkstemp(o->tmp);
-  if (fd < 0) {
-    char eb[128];
-    int e = errno;
-    lk_free(o->tmp);
-    o->tmp = NULL;
-    lk_outfile_discard(o);
-    return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0, "cannot create the output file: %s",
-                           lk_io_strerror(e, eb, sizeof eb));
-  }
-  /* mkstemp makes the file 0600; an output file should get the usual
-   * permissions the umask allows, like any file the user creates. */
-  mode_t mask = umask(0);
-  umask(mask);
-  (void)fchmod(fd, 0666 & ~mask);
-  o->f = fdopen(fd, "w");
-  if (!o->f) {
-    close(fd);
-    lk_outfile_discard(o);
-    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory opening %s", path);
-  }
+  o->f = lk_outputs_file(o->set, 0);
   return LK_OK;
 }
 
@@ -100,7 +72,7 @@ void lk_outfile_puts(lk_outfile *o, const char *s) {
 
 lk_status lk_outfile_commit(lk_outfile *o, lk_error *err) {
   char eb[128];
-  if (!o->tmp) { /* a stream */
+  if (!o->set) { /* a stream */
     int bad = o->failed || fflush(o->f) != 0;
     int e = o->failed ? o->err_no : errno;
     memset(o, 0, sizeof *o);
@@ -109,33 +81,15 @@ lk_status lk_outfile_commit(lk_outfile *o, lk_error *err) {
                           lk_io_strerror(e, eb, sizeof eb));
     return LK_OK;
   }
-  int bad = o->failed;
-  int e = o->err_no;
-  if (!bad && fflush(o->f) != 0) bad = 1, e = errno;
-  /* The data must be on disk before the rename makes it the real file. */
-  if (!bad && fsync(fileno(o->f)) != 0 && errno != EINVAL) bad = 1, e = errno;
-  if (fclose(o->f) != 0 && !bad) bad = 1, e = errno;
-  o->f = NULL;
-  if (!bad && rename(o->tmp, o->dest) != 0) bad = 1, e = errno;
-  lk_status st = LK_OK;
-  if (bad) {
-    st = lk_error_set_at(err, LK_IO_ERROR, o->dest, 0, 0, "writing the output failed: %s",
-                         lk_io_strerror(e, eb, sizeof eb));
-    unlink(o->tmp);
-  }
-  lk_free(o->tmp);
-  lk_free(o->dest);
+  /* The set kept the first write error's errno; it reports it. */
+  lk_status st = lk_outputs_commit(o->set, err);
+  lk_outputs_free(o->set);
   memset(o, 0, sizeof *o);
   return st;
 }
 
 void lk_outfile_discard(lk_outfile *o) {
   if (!o) return;
-  if (o->tmp) {
-    if (o->f) fclose(o->f);
-    unlink(o->tmp);
-  }
-  lk_free(o->tmp);
-  lk_free(o->dest);
+  lk_outputs_free(o->set);
   memset(o, 0, sizeof *o);
 }

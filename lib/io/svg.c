@@ -139,11 +139,38 @@ static void series(lk_outfile *o, const frame *f, const double *x, const double 
   pen_up(&p);
 }
 
+static void plot_body(lk_outfile *out, const lk_plot_options *opts, const double *x, int n,
+                      const double *const *y, const char *const *names, int nseries);
+
+static int plot_args_ok(const double *x, int n, const double *const *y, int nseries) {
+  return x && y && n >= 1 && nseries >= 1;
+}
+
 lk_status lk_plot_svg(const char *path, const lk_plot_options *opts, const double *x, int n,
                       const double *const *y, const char *const *names, int nseries,
                       lk_error *err) {
-  if (!path || !x || !y || n < 1 || nseries < 1)
+  if (!path || !plot_args_ok(x, n, y, nseries))
     return lk_error_set(err, LK_INVALID_ARGUMENT, "a plot needs at least one point and one series");
+  lk_outfile out;
+  lk_status st = lk_outfile_open(&out, path, err);
+  if (st) return st;
+  plot_body(&out, opts, x, n, y, names, nseries);
+  return lk_outfile_commit(&out, err);
+}
+
+lk_status lk_plot_svg_stream(FILE *f, const lk_plot_options *opts, const double *x, int n,
+                             const double *const *y, const char *const *names, int nseries,
+                             lk_error *err) {
+  if (!f || !plot_args_ok(x, n, y, nseries))
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "a plot needs a stream, at least one point and one series");
+  lk_outfile out;
+  lk_outfile_stream(&out, f);
+  plot_body(&out, opts, x, n, y, names, nseries);
+  return lk_outfile_commit(&out, err);
+}
+
+static void plot_body(lk_outfile *out, const lk_plot_options *opts, const double *x, int n,
+                      const double *const *y, const char *const *names, int nseries) {
   lk_plot_options o;
   lk_plot_options_default(&o);
   if (opts) o = *opts;
@@ -183,89 +210,85 @@ lk_status lk_plot_svg(const char *path, const lk_plot_options *opts, const doubl
   f.py1 = H - 56;
   if (f.px1 - f.px0 < 120) f.px1 = f.px0 + 120;
 
-  lk_outfile out;
-  lk_status st = lk_outfile_open(&out, path, err);
-  if (st) return st;
-  lk_outfile_printf(&out,
+  lk_outfile_printf(out,
                     "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                     "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
                     "viewBox=\"0 0 %d %d\" font-family=\"Helvetica, Arial, sans-serif\" "
                     "font-size=\"12\">\n",
                     W, H, W, H);
-  lk_outfile_printf(&out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
+  lk_outfile_printf(out, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>\n", W, H);
   if (o.title) {
-    lk_outfile_printf(&out, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"15\" "
+    lk_outfile_printf(out, "<text x=\"%.1f\" y=\"26\" text-anchor=\"middle\" font-size=\"15\" "
                       "font-weight=\"bold\">", (f.px0 + f.px1) / 2);
-    xml_text(&out, o.title);
-    lk_outfile_puts(&out, "</text>\n");
+    xml_text(out, o.title);
+    lk_outfile_puts(out, "</text>\n");
   }
   /* Grid and ticks. */
   char lab[64];
-  lk_outfile_puts(&out, "<g stroke=\"#e6e6e6\" stroke-width=\"1\">\n");
+  lk_outfile_puts(out, "<g stroke=\"#e6e6e6\" stroke-width=\"1\">\n");
   /* Step by index, not by accumulating, so ticks land on exact values. */
   long kx0 = (long)ceil(f.x0 / xs - 1e-9), kx1 = (long)floor(f.x1 / xs + 1e-9);
   long ky0 = (long)floor(f.y0 / ys + 0.5), ky1 = (long)floor(f.y1 / ys + 0.5);
   for (long k = kx0; k <= kx1 && k - kx0 < 100; k++)
-    lk_outfile_printf(&out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
+    lk_outfile_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n",
                       to_px(&f, (double)k * xs), f.py0, to_px(&f, (double)k * xs), f.py1);
   for (long k = ky0; k <= ky1 && k - ky0 < 100; k++)
-    lk_outfile_printf(&out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", f.px0,
+    lk_outfile_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\"/>\n", f.px0,
                       to_py(&f, (double)k * ys), f.px1, to_py(&f, (double)k * ys));
-  lk_outfile_puts(&out, "</g>\n<g fill=\"#333333\">\n");
+  lk_outfile_puts(out, "</g>\n<g fill=\"#333333\">\n");
   for (long k = kx0; k <= kx1 && k - kx0 < 100; k++) {
     double t = (double)k * xs;
     tick_label(t, xs, lab, sizeof lab);
-    lk_outfile_printf(&out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>\n",
+    lk_outfile_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>\n",
                       to_px(&f, t), f.py1, to_px(&f, t), f.py1 + 5);
-    lk_outfile_printf(&out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n",
+    lk_outfile_printf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"middle\">%s</text>\n",
                       to_px(&f, t), f.py1 + 19, lab);
   }
   for (long k = ky0; k <= ky1 && k - ky0 < 100; k++) {
     double t = (double)k * ys;
     tick_label(t, ys, lab, sizeof lab);
-    lk_outfile_printf(&out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>\n",
+    lk_outfile_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"#333333\"/>\n",
                       f.px0 - 5, to_py(&f, t), f.px0, to_py(&f, t));
-    lk_outfile_printf(&out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n",
+    lk_outfile_printf(out, "<text x=\"%.2f\" y=\"%.2f\" text-anchor=\"end\">%s</text>\n",
                       f.px0 - 8, to_py(&f, t) + 4, lab);
   }
-  lk_outfile_puts(&out, "</g>\n");
-  lk_outfile_printf(&out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
+  lk_outfile_puts(out, "</g>\n");
+  lk_outfile_printf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" "
                     "fill=\"none\" stroke=\"#333333\"/>\n",
                     f.px0, f.py0, f.px1 - f.px0, f.py1 - f.py0);
   /* Axis labels. */
-  lk_outfile_printf(&out, "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
+  lk_outfile_printf(out, "<text x=\"%.2f\" y=\"%d\" text-anchor=\"middle\" font-size=\"13\">",
                     (f.px0 + f.px1) / 2, H - 16);
-  xml_text(&out, o.xlabel ? o.xlabel : "t (s)");
-  lk_outfile_puts(&out, "</text>\n");
+  xml_text(out, o.xlabel ? o.xlabel : "t (s)");
+  lk_outfile_puts(out, "</text>\n");
   if (o.ylabel) {
-    lk_outfile_printf(&out, "<text transform=\"translate(18,%.2f) rotate(-90)\" "
+    lk_outfile_printf(out, "<text transform=\"translate(18,%.2f) rotate(-90)\" "
                       "text-anchor=\"middle\" font-size=\"13\">", (f.py0 + f.py1) / 2);
-    xml_text(&out, o.ylabel);
-    lk_outfile_puts(&out, "</text>\n");
+    xml_text(out, o.ylabel);
+    lk_outfile_puts(out, "</text>\n");
   }
   /* The data, clipped to the plot area. */
-  lk_outfile_printf(&out, "<clipPath id=\"plot\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+  lk_outfile_printf(out, "<clipPath id=\"plot\"><rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
                     "height=\"%.2f\"/></clipPath>\n<g clip-path=\"url(#plot)\">\n",
                     f.px0, f.py0, f.px1 - f.px0, f.py1 - f.py0);
   for (int s = 0; s < nseries; s++)
-    series(&out, &f, x, y[s], n, kPalette[s % (int)(sizeof kPalette / sizeof kPalette[0])]);
-  lk_outfile_puts(&out, "</g>\n");
+    series(out, &f, x, y[s], n, kPalette[s % (int)(sizeof kPalette / sizeof kPalette[0])]);
+  lk_outfile_puts(out, "</g>\n");
   /* Legend. */
   double lx = f.px1 + 16, ly = f.py0 + 4;
-  lk_outfile_printf(&out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" fill=\"white\" "
+  lk_outfile_printf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" fill=\"white\" "
                     "stroke=\"#cccccc\"/>\n",
                     lx, ly, legend_w, 10 + 18 * nseries);
   for (int s = 0; s < nseries; s++) {
     double yy = ly + 14 + 18 * s;
-    lk_outfile_printf(&out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
+    lk_outfile_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
                       "stroke-width=\"3\"/>\n",
                       lx + 8, yy, lx + 28, yy, kPalette[s % (int)(sizeof kPalette / sizeof kPalette[0])]);
-    lk_outfile_printf(&out, "<text x=\"%.2f\" y=\"%.2f\">", lx + 34, yy + 4);
+    lk_outfile_printf(out, "<text x=\"%.2f\" y=\"%.2f\">", lx + 34, yy + 4);
     char nm[48];
     snprintf(nm, sizeof nm, "%s", names && names[s] ? names[s] : "");
-    xml_text(&out, nm);
-    lk_outfile_puts(&out, "</text>\n");
+    xml_text(out, nm);
+    lk_outfile_puts(out, "</text>\n");
   }
-  lk_outfile_puts(&out, "</svg>\n");
-  return lk_outfile_commit(&out, err);
+  lk_outfile_puts(out, "</svg>\n");
 }

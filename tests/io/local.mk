@@ -3,3 +3,9 @@ TESTS += tests/io/test_io
 tests_io_test_io_SOURCES = %reldir%/test_io.c
 tests_io_test_io_CFLAGS = $(LK_TESTFLAGS) $(YAML_CFLAGS)
 tests_io_test_io_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/io/test_outputs
+TESTS += tests/io/test_outputs
+tests_io_test_outputs_SOURCES = %reldir%/test_outputs.c
+tests_io_test_outputs_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_outputs_LDADD = $(LK_TESTLIBS)
