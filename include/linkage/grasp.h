@@ -208,6 +208,16 @@ typedef struct {
 lk_status lk_grasp_quality_compute(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
                                    lk_grasp_quality *q, lk_error *err);
 
+/* The Ferrari-Canny epsilon alone, as lk_grasp_quality_compute gives it
+ * (0 when not in force closure) but without building the whole hull: the
+ * expanding polytope algorithm builds only the facets near the origin
+ * (exact to 1e-12 of the generators' size; hundreds of times faster on a
+ * face-to-face squeeze, whose hull has thousands of facets). Degenerate
+ * input it cannot resolve goes to qhull (*used_qhull, may be NULL, says
+ * so). */
+lk_status lk_grasp_epsilon(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                           double *epsilon, int *used_qhull, lk_error *err);
+
 /* ---------------------------------------------------------- forces */
 
 typedef enum {
@@ -474,6 +484,83 @@ lk_status lk_grasp_close(const lk_grasp_scene *s, lk_data *d, const lk_grasp_tri
 lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform *hand_pose,
                          const double *preshape, const lk_grasp_trial_options *o,
                          lk_grasp_trial_report *r, lk_error *err);
+
+/* ------------------------------------------------- analytic screening */
+
+/* Screening a candidate without dynamics (GraspIt's "auto grasp", Miller
+ * and Allen 2004): the hand placed at the pose, the fingers closed
+ * kinematically onto the object, which does not move, and the contacts
+ * they make analysed (force closure, epsilon). Each finger's actuated
+ * joints close together at unit rate (rad or m per unit) in their positive
+ * direction; when a link of the finger touches the object, the joints at
+ * and above that link stop and the ones below it close on (a finger curls
+ * around the object); a joint also stops at its upper limit. Closing is
+ * conservative advancement on the collision layer's separation (a lower
+ * bound of the distance, so a step never passes through the object) with
+ * a secant step once the separation shrinks steadily, bracketed by
+ * regula falsi should one overshoot: a finger stops within `tolerance` of
+ * the surface. Fingers close independently (they may meet each other). */
+typedef struct {
+  double tolerance;        /* m; a finger stops when its separation from the
+                              object is at most this; default 1e-10 */
+  double contact_distance; /* m; finger-object points this close or closer
+                              are the grasp's contacts; default 1e-7 */
+  int max_evaluations;     /* separation evaluations per finger; default 200 */
+  int quality;             /* 1 (default): the epsilon of the grasps in force
+                              closure (lk_grasp_epsilon); 0: closure only */
+  /* Analysis options; center and torque_scale are set from the object
+   * (its centre of mass and radius), as in the trials. */
+  lk_grasp_options analysis;
+} lk_grasp_screen_options;
+
+void lk_grasp_screen_options_default(lk_grasp_screen_options *o);
+
+typedef enum {
+  LK_SCREEN_CLOSED = 0,   /* the closed fingers hold it in force closure */
+  LK_SCREEN_COLLISION,    /* the hand overlaps the object where it is placed */
+  LK_SCREEN_NO_CONTACT,   /* no finger reached the object */
+  LK_SCREEN_NOT_CLOSED,   /* contacts, but not in force closure */
+} lk_screen_outcome;
+
+/* "closed", "collision", "no contact", "not closed". */
+const char *lk_screen_outcome_name(lk_screen_outcome o);
+
+typedef struct {
+  lk_screen_outcome outcome;
+  int fingers_in_contact;
+  int ncontacts;            /* contacts found */
+  double q[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS]; /* the finger
+                               joints as closed, in the scene's order */
+  double gap[LK_GRASP_MAX_FINGERS]; /* each finger's final separation from
+                               the object, m (<= tolerance when it touches;
+                               INFINITY when it never came within reach) */
+  lk_grasp_closure reason;  /* from lk_grasp_force_closure */
+  int force_closure;
+  double epsilon;           /* 0 unless closed and options.quality */
+  int epsilon_qhull;        /* 1: epsilon needed qhull (degenerate input) */
+  int evaluations;          /* separation evaluations, all fingers */
+} lk_grasp_screen_report;
+
+/* What screening needs of a scene, computed once (the finger and object
+ * geoms, the pairs that may touch, joint limits); read-only afterwards, so
+ * any number of threads may screen with one, each with its own data. */
+typedef struct lk_grasp_screener lk_grasp_screener;
+
+lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
+                                         const lk_grasp_screen_options *o, lk_error *err);
+void lk_grasp_screener_free(lk_grasp_screener *sc);
+
+/* Screen one candidate: the palm at hand_pose (in the object's starting
+ * frame, as lk_grasp_place), the fingers from preshape (NULL: the hand
+ * file's). d (a data of the scene's model) holds the kinematics: its q is
+ * overwritten, nothing else of it is used. The contacts (at most cap of
+ * them, into contacts) are in the world frame, normals into the object,
+ * finger groups set; with more contacts than cap, LK_CAPACITY_EXCEEDED
+ * (r->ncontacts says how many) and no analysis. Allocates nothing but
+ * what the analysis does (the force closure LP, qhull). Deterministic. */
+lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_transform *hand_pose,
+                          const double *preshape, lk_grasp_screen_report *r,
+                          lk_grasp_contact *contacts, int cap, lk_error *err);
 
 #ifdef __cplusplus
 }
