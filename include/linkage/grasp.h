@@ -51,6 +51,8 @@
 #ifndef LINKAGE_GRASP_H
 #define LINKAGE_GRASP_H
 
+#include <stdint.h>
+
 #include "linkage/data.h"
 #include "linkage/error.h"
 #include "linkage/math.h"
@@ -485,6 +487,73 @@ lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform
                          const double *preshape, const lk_grasp_trial_options *o,
                          lk_grasp_trial_report *r, lk_error *err);
 
+/* ------------------------------------------------------- candidates */
+
+/* A candidate hand pose around the object, drawn by a sampler: the palm
+ * frame in the object's starting frame (as lk_grasp_place takes it). */
+typedef struct {
+  int index;              /* which draw: candidate i draws from its own
+                             random stream (seed, i), so a candidate does
+                             not depend on how many are drawn or where */
+  int round;              /* 0 as drawn; k: the k-th perturbation */
+  lk_transform pose;      /* palm frame in the object frame; its rotation
+                             is exactly lk_q_to_mat3(q) */
+  lk_quat q;
+  lk_vec3 approach;       /* unit, object frame: from the object towards
+                             the palm (the palm's +z) */
+  double roll, standoff;  /* the draw's roll angle (rad) and standoff (m) */
+  lk_vec3 center;         /* the point the grasp is aimed at (object frame):
+                             the centre of mass (uniform), the surface point
+                             (surface), the jaws' mid-point (antipodal) */
+  lk_vec3 surface_point, surface_normal; /* surface and antipodal draws */
+} lk_grasp_candidate;
+
+typedef enum {
+  LK_SAMPLE_AUTO = 0,   /* antipodal for a parallel-jaw hand, else surface */
+  LK_SAMPLE_UNIFORM,    /* approach from a direction uniform on the sphere,
+                           aimed at the centre of mass, roll uniform, at a
+                           standoff uniform in the range */
+  LK_SAMPLE_SURFACE,    /* approach along the inward normal of a surface
+                           point drawn by area, roll uniform, palm at the
+                           standoff from that point */
+  LK_SAMPLE_ANTIPODAL,  /* parallel jaws: the closing axis along a surface
+                           point's normal, the jaws centred on the object's
+                           width there, approach uniform around that axis */
+} lk_grasp_sample_kind;
+
+const char *lk_grasp_sample_kind_name(lk_grasp_sample_kind k);
+int lk_grasp_sample_kind_from_name(const char *name); /* -1 when unknown */
+
+typedef struct {
+  lk_grasp_sample_kind kind; /* default AUTO */
+  uint64_t seed;             /* default 1 */
+  double standoff_min, standoff_max; /* m; < 0 (default): 0.5 to 1.0 times
+                                        the fingers' reach (uniform and
+                                        surface draws) */
+} lk_grasp_sample_options;
+
+void lk_grasp_sample_options_default(lk_grasp_sample_options *o);
+
+/* A scene's sampler: the object's surface (its primitive geoms by area),
+ * the jaws' closing axis; read-only once made (threads may draw at once). */
+typedef struct lk_grasp_sampler lk_grasp_sampler;
+
+lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_sample_options *o,
+                                       lk_error *err);
+void lk_grasp_sampler_free(lk_grasp_sampler *sp);
+/* The kind it draws (AUTO resolved). */
+lk_grasp_sample_kind lk_grasp_sampler_kind(const lk_grasp_sampler *sp);
+/* Candidate `index` (>= 0). */
+lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_candidate *c,
+                                lk_error *err);
+/* The round-th (>= 1) perturbation of a candidate, for local refinement:
+ * turned about its centre by up to `rotation` rad about a random axis and
+ * shifted by up to `translation` m in a random direction, from the stream
+ * (seed, index, round): the same for the same arguments. */
+lk_status lk_grasp_candidate_perturb(const lk_grasp_sampler *sp, const lk_grasp_candidate *in,
+                                     int round, double translation, double rotation,
+                                     lk_grasp_candidate *out, lk_error *err);
+
 /* ------------------------------------------------- analytic screening */
 
 /* Screening a candidate without dynamics (GraspIt's "auto grasp", Miller
@@ -538,6 +607,9 @@ typedef struct {
   int force_closure;
   double epsilon;           /* 0 unless closed and options.quality */
   int epsilon_qhull;        /* 1: epsilon needed qhull (degenerate input) */
+  int closure_by_hull;      /* 1: the force-closure LP could not be trusted
+                               (nearly dependent wrenches), so closure was
+                               decided by the hull: epsilon > 0 */
   int evaluations;          /* separation evaluations, all fingers */
 } lk_grasp_screen_report;
 

@@ -13,4 +13,5 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/grasp_scene.h \
 	%reldir%/scene.c \
 	%reldir%/trial.c \
-	%reldir%/screen.c
+	%reldir%/screen.c \
+	%reldir%/sample.c

@@ -515,7 +515,20 @@ lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_tran
   ao.center = lk_tf_point(lk_data_link_pose(d, s->object), s->object_com);
   ao.torque_scale = s->object_radius;
   lk_grasp_closure_report cr;
-  if ((st = lk_grasp_force_closure(contacts, n, &ao, &cr, err))) return st;
+  st = lk_grasp_force_closure(contacts, n, &ao, &cr, err);
+  if (st == LK_NOT_CONVERGED) {
+    /* The LP's basis was too nearly dependent to trust: decide by the
+     * hull instead (closed iff the origin is strictly inside it). */
+    double eps;
+    if ((st = lk_grasp_epsilon(contacts, n, &ao, &eps, &r->epsilon_qhull, err))) return st;
+    r->closure_by_hull = 1;
+    r->force_closure = eps > 0;
+    r->reason = eps > 0 ? LK_GRASP_CLOSED : LK_GRASP_ONE_SIDED;
+    r->outcome = eps > 0 ? LK_SCREEN_CLOSED : LK_SCREEN_NOT_CLOSED;
+    if (sc->o.quality) r->epsilon = eps;
+    return LK_OK;
+  }
+  if (st) return st;
   r->force_closure = cr.closed;
   r->reason = cr.reason;
   r->outcome = cr.closed ? LK_SCREEN_CLOSED : LK_SCREEN_NOT_CLOSED;
