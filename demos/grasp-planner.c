@@ -78,6 +78,8 @@ typedef struct {
   const char *hand, *output, *objects_arg;
   const char *objects[MAX_OBJECTS];
   int nobjects;
+  char *owned[MAX_OBJECTS]; /* the paths --objects made */
+  int nowned;
   long n, jobs, verify, refine, rounds;
   unsigned long long seed;
   double smin, smax;
@@ -175,7 +177,7 @@ static int add_objects(args *a, const char *arg) {
       char *p = malloc(strlen(arg) + len + 2);
       if (!p) break;
       sprintf(p, "%s/%s", arg, e->d_name);
-      a->objects[a->nobjects++] = p;
+      a->objects[a->nobjects++] = a->owned[a->nowned++] = p;
     }
     closedir(d);
     qsort(a->objects + first, (size_t)(a->nobjects - first), sizeof *a->objects, by_name);
@@ -206,7 +208,7 @@ static int add_objects(args *a, const char *arg) {
       strcpy(p, s);
     else
       sprintf(p, "%.*s%s", (int)dirlen, arg, s);
-    a->objects[a->nobjects++] = p;
+    a->objects[a->nobjects++] = a->owned[a->nowned++] = p;
   }
   fclose(f);
   if (a->nobjects == first) {
@@ -597,7 +599,10 @@ static int cmp_double(const void *a, const void *b) {
 int main(int argc, char **argv) {
   args a;
   int rc = parse_args(argc, argv, &a);
-  if (rc) return rc < 0 ? EXIT_OK : rc;
+  if (rc) {
+    for (int i = 0; i < a.nowned; i++) free(a.owned[i]);
+    return rc < 0 ? EXIT_OK : rc;
+  }
   pool *P = pool_new((int)a.jobs, &argc, &argv);
   if (!P) return EXIT_FAILED;
   const int root = pool_rank(P) == 0;
@@ -800,6 +805,7 @@ int main(int argc, char **argv) {
   if (sum)
     for (int oi = 0; oi < a.nobjects; oi++) free((char *)sum[oi].name);
   free(sum);
+  for (int i = 0; i < a.nowned; i++) free(a.owned[i]);
   pool_free(P);
   return status;
 }

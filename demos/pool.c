@@ -20,6 +20,7 @@ enum { TAG_REQUEST = 1, TAG_REPLY = 2 };
 
 struct pool {
   int jobs, rank, size;
+  int mpi; /* MPI was initialized (the program runs under mpirun) */
   pthread_t *th;
   int nthreads;
   pthread_mutex_t mu;
@@ -109,14 +110,19 @@ pool *pool_new(int jobs, int *argc, char ***argv) {
   p->jobs = jobs;
   p->size = 1;
 #ifdef HAVE_MPI
-  int provided;
-  if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
-    fprintf(stderr, "grasp-planner: MPI_Init_thread failed\n");
-    free(p);
-    return NULL;
+  /* MPI only under a launcher (mpirun sets these): a plain run stays a
+   * plain process, without MPI's start-up or its memory held to the end. */
+  if (getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK")) {
+    int provided;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+      fprintf(stderr, "grasp-planner: MPI_Init_thread failed\n");
+      free(p);
+      return NULL;
+    }
+    p->mpi = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &p->size);
   }
-  MPI_Comm_rank(MPI_COMM_WORLD, &p->rank);
-  MPI_Comm_size(MPI_COMM_WORLD, &p->size);
 #else
   (void)argc;
   (void)argv;
@@ -160,7 +166,7 @@ void pool_free(pool *p) {
   pthread_cond_destroy(&p->work);
   pthread_cond_destroy(&p->idle);
 #ifdef HAVE_MPI
-  MPI_Finalize();
+  if (p->mpi) MPI_Finalize();
 #endif
   free(p);
 }

@@ -21,8 +21,9 @@ typedef struct pool pool;
  * jobs - 1) of the calling process. */
 typedef void (*pool_fn)(void *ctx, int thread, const void *in, void *out);
 
-/* Start: MPI_Init_thread when built with MPI (argc/argv passed on), then
- * `jobs` worker threads per process. NULL on failure (message printed). */
+/* Start: MPI_Init_thread when built with MPI and started by a launcher
+ * (mpirun: its environment says so; argc/argv passed on), then `jobs`
+ * worker threads per process. NULL on failure (message printed). */
 pool *pool_new(int jobs, int *argc, char ***argv);
 /* End: joins the threads, MPI_Finalize. */
 void pool_free(pool *p);
