@@ -1,9 +1,16 @@
-/* bench/grasp: grasp trials per second, parallel-jaw gripper on the box
- * (mechanisms/jaw_gripper.yaml + object_box.yaml), on one thread and on
- * several (one shared scene, one lk_data per thread), and the speed-up.
+/* bench/grasp: the grasp layer's throughput, parallel-jaw gripper on the
+ * box (mechanisms/jaw_gripper.yaml + object_box.yaml) unless told others:
+ *   - analytic screening (lk_grasp_screen: kinematic closing, force
+ *     closure, epsilon) in candidates per second per thread, antipodal and
+ *     uniform draws, on 1..J threads, and the speed-up;
+ *   - dynamic grasp trials (lk_grasp_trial) per second, on 1..J threads;
+ *   - a sweep of the shipped objects (mechanisms/objects.list) by
+ *     demos/grasp-planner, 1000 candidates each, with `mpirun -np 1` and
+ *     `-np 2` (oversubscribed if need be): wall times, the parallel
+ *     efficiency, and whether the two CSVs are byte for byte the same.
  *
- *   bench/grasp [--trials N] [--rounds R] [--jobs J] [--solver lemke|dantzig]
- *               [HAND.yaml OBJECT.yaml]
+ *   bench/grasp [--trials N] [--screens N] [--rounds R] [--jobs J]
+ *               [--solver lemke|dantzig] [--no-sweep] [HAND.yaml OBJECT.yaml]
  *
  * --solver overrides the hand file's contact LCP solver (its options are
  * the scene's); without it the file's (here Lemke, the default) is used.
@@ -20,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "linkage/linkage.h"
 
@@ -76,6 +84,27 @@ static void *worker(void *arg) {
   return NULL;
 }
 
+typedef struct {
+  const lk_grasp_scene *s;
+  const lk_grasp_screener *sc;
+  const lk_grasp_candidate *cand;
+  lk_grasp_screen_report *rep;
+  int n;
+  atomic_int next;
+} screen_job;
+
+static void *screen_worker(void *arg) {
+  screen_job *j = arg;
+  lk_data *d = lk_data_new(lk_grasp_scene_model(j->s));
+  lk_grasp_contact *c = malloc(512 * sizeof *c);
+  if (d && c)
+    for (int i; (i = atomic_fetch_add(&j->next, 1)) < j->n;)
+      lk_grasp_screen(j->sc, d, &j->cand[i].pose, NULL, &j->rep[i], c, 512, NULL);
+  free(c);
+  lk_data_free(d);
+  return NULL;
+}
+
 static double now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -99,8 +128,133 @@ static double run(const lk_grasp_scene *s, const lk_transform *poses, lk_grasp_t
   return t;
 }
 
+static double run_screens(const lk_grasp_scene *s, const lk_grasp_screener *sc,
+                          const lk_grasp_candidate *cand, lk_grasp_screen_report *rep, int n,
+                          int threads);
+
+/* Screening: candidates per second per thread, for the scene's antipodal
+ * (or surface) draws and for uniform ones. */
+static void bench_screening(const lk_grasp_scene *s, int n, int rounds, int jobs) {
+  lk_error e;
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, &e);
+  lk_grasp_candidate *cand = malloc((size_t)n * sizeof *cand);
+  lk_grasp_screen_report *rep = calloc((size_t)n, sizeof *rep);
+  if (!sc || !cand || !rep) {
+    fprintf(stderr, "bench/grasp: %s\n", sc ? "out of memory" : e.message);
+    goto done;
+  }
+  for (int kind = 0; kind < 2; kind++) {
+    lk_grasp_sample_options so;
+    lk_grasp_sample_options_default(&so);
+    so.seed = 12345;
+    if (kind) so.kind = LK_SAMPLE_UNIFORM;
+    lk_grasp_sampler *sp = lk_grasp_sampler_new(s, &so, &e);
+    if (!sp) {
+      fprintf(stderr, "bench/grasp: %s\n", e.message);
+      continue;
+    }
+    for (int i = 0; i < n; i++) lk_grasp_sampler_draw(sp, i, &cand[i], NULL);
+    double base = 0;
+    for (int t = 1; t <= jobs; t++) {
+      double best = INFINITY;
+      for (int r = 0; r < rounds; r++) {
+        double w = run_screens(s, sc, cand, rep, n, t);
+        if (w < best) best = w;
+      }
+      int closed = 0, qh = 0;
+      for (int i = 0; i < n; i++) {
+        closed += rep[i].outcome == LK_SCREEN_CLOSED;
+        qh += rep[i].epsilon_qhull;
+      }
+      double rate = n / best;
+      if (t == 1) base = rate;
+      printf("  screening, %-9s %d thread%s: %8.0f candidates/s (%7.0f per thread), closed "
+             "%d/%d, epsilon by qhull %d",
+             lk_grasp_sample_kind_name(lk_grasp_sampler_kind(sp)), t, t > 1 ? "s" : " ", rate,
+             rate / t, closed, n, qh);
+      if (t > 1) printf(", speed-up %.2f", rate / base);
+      printf("\n");
+    }
+    lk_grasp_sampler_free(sp);
+  }
+done:
+  free(cand);
+  free(rep);
+  lk_grasp_screener_free(sc);
+}
+
+static double run_screens(const lk_grasp_scene *s, const lk_grasp_screener *sc,
+                          const lk_grasp_candidate *cand, lk_grasp_screen_report *rep, int n,
+                          int threads) {
+  screen_job j = {.s = s, .sc = sc, .cand = cand, .rep = rep, .n = n};
+  atomic_init(&j.next, 0);
+  pthread_t th[64];
+  double t0 = now();
+  for (int k = 0; k < threads; k++) pthread_create(&th[k], NULL, screen_worker, &j);
+  for (int k = 0; k < threads; k++) pthread_join(th[k], NULL);
+  return now() - t0;
+}
+
+/* Run a shell command; its wall time, or -1 if it failed. */
+static double timed(const char *cmd) {
+  double t0 = now();
+  int rc = system(cmd);
+  return rc == 0 ? now() - t0 : -1;
+}
+
+static int same_file(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  int same = fa && fb;
+  while (same) {
+    int ca = getc(fa), cb = getc(fb);
+    if (ca != cb) same = 0;
+    if (ca == EOF || cb == EOF) break;
+  }
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  return same;
+}
+
+/* The sweep by the planner, under mpirun with 1 and 2 ranks (one thread
+ * each), by turns, best of `rounds`. */
+static void bench_sweep(const char *hand, int rounds) {
+#if defined(LK_MPIRUN) && defined(LK_BUILDDIR)
+  const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+  char out[2][4096], cmd[2][16384];
+  double best[2] = {INFINITY, INFINITY};
+  for (int k = 0; k < 2; k++) {
+    snprintf(out[k], sizeof out[k], "%s/bench-grasp-sweep-%d-np%d.csv", tmp, (int)getpid(), k + 1);
+    snprintf(cmd[k], sizeof cmd[k],
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 %s --oversubscribe -np %d "
+             "%s/demos/grasp-planner --hand %s --objects %s/objects.list -n 1000 --jobs 1 "
+             "--quiet -o %s",
+             LK_MPIRUN, k + 1, LK_BUILDDIR, hand, LK_MECHANISMS, out[k]);
+  }
+  for (int r = 0; r < rounds; r++)
+    for (int k = 0; k < 2; k++) {
+      double w = timed(cmd[k]);
+      if (w < 0) {
+        printf("  sweep: '%s' failed\n", cmd[k]);
+        return;
+      }
+      if (w < best[k]) best[k] = w;
+    }
+  int same = same_file(out[0], out[1]);
+  printf("  sweep of mechanisms/objects.list, 1000 candidates each: mpirun -np 1 %.2f s, -np 2 "
+         "%.2f s: speed-up %.2f, parallel efficiency %.0f%%; CSVs %s\n",
+         best[0], best[1], best[0] / best[1], 100 * best[0] / (2 * best[1]),
+         same ? "identical" : "DIFFER");
+  unlink(out[0]);
+  unlink(out[1]);
+#else
+  (void)hand;
+  (void)rounds;
+  printf("  sweep: not measured (this build has no MPI)\n");
+#endif
+}
+
 int main(int argc, char **argv) {
-  int n = 48, rounds = 2, jobs = 2;
+  int n = 48, rounds = 2, jobs = 2, screens = 2000, sweep = 1;
   const char *hand = LK_MECHANISMS "/jaw_gripper.yaml", *object = LK_MECHANISMS "/object_box.yaml";
   int pos = 0;
   const char *solver = NULL;
@@ -113,15 +267,19 @@ int main(int argc, char **argv) {
       jobs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--solver") && i + 1 < argc)
       solver = argv[++i];
+    else if (!strcmp(argv[i], "--screens") && i + 1 < argc)
+      screens = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--no-sweep"))
+      sweep = 0;
     else if (argv[i][0] != '-' && pos < 2)
       *(pos++ == 0 ? &hand : &object) = argv[i];
     else {
-      fprintf(stderr, "usage: bench/grasp [--trials N] [--rounds R] [--jobs J] "
-                      "[--solver lemke|dantzig] [HAND OBJECT]\n");
+      fprintf(stderr, "usage: bench/grasp [--trials N] [--screens N] [--rounds R] [--jobs J] "
+                      "[--solver lemke|dantzig] [--no-sweep] [HAND OBJECT]\n");
       return 2;
     }
   }
-  if (n < 1 || rounds < 1 || jobs < 1 || jobs > 64) {
+  if (n < 1 || screens < 1 || rounds < 1 || jobs < 1 || jobs > 64) {
     fprintf(stderr, "bench/grasp: bad --trials, --rounds or --jobs\n");
     return 2;
   }
@@ -155,6 +313,7 @@ int main(int argc, char **argv) {
                               ? "Dantzig"
                               : "Lemke",
          rounds);
+  bench_screening(s, screens, rounds, jobs);
   double base = 0;
   for (int t = 1; t <= jobs; t++) {
     double best = INFINITY, cpu_best = INFINITY;
@@ -178,6 +337,7 @@ int main(int argc, char **argv) {
     if (t > 1) printf(", speed-up %.2f", rate / base);
     printf("\n");
   }
+  if (sweep) bench_sweep(hand, rounds);
   free(poses);
   free(rep);
   lk_grasp_scene_free(s);

@@ -36,9 +36,13 @@ endif
 noinst_PROGRAMS += bench/models
 bench_models_SOURCES = %reldir%/models.c tests/sim/scenes.c tests/sim/scenes.h
 bench_models_LDADD = $(LK_PROGLIBS)
-# bench/grasp: grasp trials per second (jaw gripper + box) on one thread and
-# on several, and the speed-up.
+# bench/grasp: analytic screens and grasp trials per second (jaw gripper +
+# box) on one thread and on several, and the planner's sweep under mpirun.
 noinst_PROGRAMS += bench/grasp
 bench_grasp_SOURCES = %reldir%/grasp.c
-bench_grasp_CPPFLAGS = $(AM_CPPFLAGS) -DLK_MECHANISMS='"$(abs_top_srcdir)/mechanisms"'
+bench_grasp_CPPFLAGS = $(AM_CPPFLAGS) -DLK_MECHANISMS='"$(abs_top_srcdir)/mechanisms"' \
+	-DLK_BUILDDIR='"$(abs_top_builddir)"'
+if HAVE_MPI
+bench_grasp_CPPFLAGS += -DLK_MPIRUN='"$(MPIRUN)"'
+endif
 bench_grasp_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)

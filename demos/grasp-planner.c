@@ -1,28 +1,36 @@
-/* grasp-planner: sample hand poses around an object, run a grasp trial for
- * each (close, release, lift, shake: linkage/grasp.h), rank them.
+/* grasp-planner: rank grasps of one hand on one or many objects.
  *
  *   grasp-planner --hand mechanisms/jaw_gripper.yaml \
- *                 --object mechanisms/object_box.yaml -n 64 --jobs 2
+ *                 --object mechanisms/object_box.yaml -n 1000 --jobs 2 -o grasps.csv
+ *   grasp-planner --hand mechanisms/jaw_gripper.yaml --objects mechanisms/ -o sweep.csv
+ *   mpirun -np 8 grasp-planner --hand H --objects DIR -o sweep.csv
  *
- * Candidates: the palm's approach axis (-z of the palm frame, along which
- * the fingers reach) points at the object's centre of mass from a direction
- * drawn uniformly on the sphere, the palm rolled about it by an angle drawn
- * uniformly in [0, 2 pi), at a standoff (palm origin to centre of mass)
- * drawn uniformly in the given range. Candidate i draws from its own random
- * stream (SplitMix64 of the seed and i), so the candidates, the trials (each
- * deterministic) and therefore the ranking do not depend on --jobs.
+ * For each object, in three phases:
+ *  1. screen: n candidate hand poses drawn around the object (antipodal
+ *     for a parallel jaw, along surface normals for other hands, or
+ *     uniform: --sampler), each closed kinematically onto the still object
+ *     and analysed: force closure and the Ferrari-Canny epsilon
+ *     (lk_grasp_screen, thousands a second);
+ *  2. refine: the best --refine candidates perturbed --rounds times each,
+ *     keeping improvements of epsilon (lk_grasp_candidate_perturb);
+ *  3. verify: the best --verify candidates by epsilon run as full dynamic
+ *     trials (close, let go, lift, shake: lk_grasp_trial).
+ * Ranking: the verified candidates first, held ones before the others,
+ * then by the larger epsilon, then by the smaller slip (the object's
+ * translation plus its rotation times its radius: how far a point of its
+ * surface moved in the hand), then candidate order; then the unverified
+ * ones, closed before the others, by epsilon, by candidate order.
  *
- * Ranking: held grasps first; then the larger Ferrari-Canny epsilon; then
- * the smaller slip, the object's translation plus its rotation times its
- * radius (how far a point of its surface moved in the hand: a sphere that
- * turns 80 degrees between two pads has slipped, however still its centre
- * stays); then candidate order.
+ * Candidate i of an object draws from its own random stream (the seed and
+ * i), the screens and trials are deterministic, and results are collected
+ * by index: the CSV is byte for byte the same for any --jobs and, under
+ * mpirun, any number of ranks (rank 0 hands out work on request and
+ * writes everything).
  *
- * Uses only the public API (linkage/linkage.h). */
+ * Uses only the public API (linkage/linkage.h) and pool.h. */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,185 +39,98 @@
 #include <unistd.h>
 
 #include "linkage/linkage.h"
+#include "pool.h"
+
+#define CONTACT_CAP 512
+#define MAX_OBJECTS 4096
+#define MAX_JOBS 256
+
+enum { EXIT_OK = 0, EXIT_FAILED = 1, EXIT_USAGE = 2 };
+
+/* ------------------------------------------------------------ records */
 
 typedef struct {
-  int index;
-  lk_vec3 approach; /* unit, object frame: from the object towards the palm */
-  double roll, standoff;
-  lk_transform pose; /* palm frame in the object frame */
-  lk_quat q;          /* its orientation, exactly as the CSV prints it */
+  lk_grasp_candidate c;
+  lk_grasp_screen_report s;
+  lk_status st;           /* of the screen */
+} screened;
+
+typedef struct {
   lk_grasp_trial_report r;
   lk_status st;
-  char error[LK_ERROR_MESSAGE_MAX];
-} candidate;
+} verified;
 
-/* --------------------------------------------------------------- random */
-
-static uint64_t splitmix64(uint64_t *x) {
-  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1) with 53 random bits. */
-static double uniform(uint64_t *x) { return (double)(splitmix64(x) >> 11) * 0x1.0p-53; }
-
-/* The palm frame for approach direction a (unit), roll and standoff about
- * the point c (object frame): z along a, x from the coordinate axis least
- * aligned with a, turned by roll about a. */
-static lk_transform palm_pose(lk_vec3 a, double roll, double standoff, lk_vec3 c) {
-  double ax = fabs(a.x), ay = fabs(a.y), az = fabs(a.z);
-  lk_vec3 e = ax <= ay && ax <= az ? lk_v3(1, 0, 0) : (ay <= az ? lk_v3(0, 1, 0) : lk_v3(0, 0, 1));
-  lk_vec3 x0 = lk_v3_normalize(lk_v3_cross(e, a));
-  lk_vec3 y0 = lk_v3_cross(a, x0);
-  lk_vec3 x = lk_v3_add(lk_v3_scale(x0, cos(roll)), lk_v3_scale(y0, sin(roll)));
-  lk_vec3 y = lk_v3_cross(a, x);
-  lk_mat3 R = {{{x.x, y.x, a.x}, {x.y, y.y, a.y}, {x.z, y.z, a.z}}};
-  return lk_tf(&R, lk_v3_madd(c, a, standoff));
-}
-
-static void sample(candidate *c, int i, uint64_t seed, double smin, double smax, lk_vec3 com) {
-  uint64_t x = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(i + 1));
-  splitmix64(&x);
-  double z = 2 * uniform(&x) - 1, phi = 2 * LK_PI * uniform(&x);
-  double rxy = sqrt(fmax(0.0, 1 - z * z));
-  c->index = i;
-  c->approach = lk_v3(rxy * cos(phi), rxy * sin(phi), z);
-  c->roll = 2 * LK_PI * uniform(&x);
-  c->standoff = smin + (smax - smin) * uniform(&x);
-  c->pose = palm_pose(c->approach, c->roll, c->standoff, com);
-  /* Keep the orientation as the unit quaternion the CSV prints (and its
-   * matrix): a pose read back from the CSV then repeats the trial bit for
-   * bit. */
-  c->q = lk_q_from_mat3(&c->pose.R);
-  c->pose.R = lk_q_to_mat3(c->q);
-}
-
-/* -------------------------------------------------------------- workers */
-
+/* What the phases' workers need: one object's scene and per-thread data. */
 typedef struct {
   const lk_grasp_scene *scene;
-  const lk_grasp_trial_options *opts;
-  candidate *cand;
-  int n;
-  atomic_int next, done;
-  atomic_int failed;
-} shared;
+  const lk_grasp_sampler *sampler;
+  const lk_grasp_screener *screener;
+  const lk_grasp_trial_options *trial;
+  lk_data *d[MAX_JOBS];
+  lk_grasp_contact *contacts[MAX_JOBS];
+  int rounds;
+  double translation, rotation;
+} phase_ctx;
 
-static void *worker(void *arg) {
-  shared *sh = arg;
-  lk_data *d = lk_data_new(lk_grasp_scene_model(sh->scene));
-  if (!d) {
-    atomic_store(&sh->failed, 1);
-    return NULL;
-  }
-  for (;;) {
-    int i = atomic_fetch_add(&sh->next, 1);
-    if (i >= sh->n) break;
-    candidate *c = &sh->cand[i];
-    lk_error e;
-    c->st = lk_grasp_trial(sh->scene, d, &c->pose, NULL, sh->opts, &c->r, &e);
-    if (c->st) snprintf(c->error, sizeof c->error, "%s", e.message);
-    atomic_fetch_add(&sh->done, 1);
-  }
-  lk_data_free(d);
-  return NULL;
-}
+/* ---------------------------------------------------------- arguments */
 
-/* The object's radius, for the slip measure of the ranking (set before the
- * sort, which runs on one thread). */
-static double g_object_radius;
-
-static double slip_measure(const candidate *c) {
-  return c->r.slip_translation + g_object_radius * c->r.slip_rotation;
-}
-
-static int better(const candidate *a, const candidate *b) {
-  if (a->r.held != b->r.held) return a->r.held > b->r.held;
-  if (a->r.epsilon != b->r.epsilon) return a->r.epsilon > b->r.epsilon;
-  double sa = slip_measure(a), sb = slip_measure(b);
-  if (sa != sb) return sa < sb;
-  return a->index < b->index;
-}
-
-static int compare(const void *pa, const void *pb) {
-  const candidate *a = pa, *b = pb;
-  if (better(a, b)) return -1;
-  if (better(b, a)) return 1;
-  return 0;
-}
-
-static void progress(int done, int n, int final) {
-  const int width = 40;
-  int fill = n > 0 ? (int)((long)width * done / n) : width;
-  char bar[64];
-  for (int i = 0; i < width; i++) bar[i] = i < fill ? '=' : (i == fill ? '>' : ' ');
-  bar[width] = 0;
-  fprintf(stderr, "\r[%s] %d/%d trials", bar, done, n);
-  if (final) fputc('\n', stderr);
-  fflush(stderr);
-}
-
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + 1e-9 * t.tv_nsec;
-}
-
-/* ----------------------------------------------------------------- CSV */
-
-static int write_csv(const char *path, const candidate *c, int n) {
-  FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-  if (!f) {
-    fprintf(stderr, "grasp-planner: cannot write %s: %s\n", path, strerror(errno));
-    return 0;
-  }
-  fprintf(f,
-          "rank,candidate,held,outcome,lost_in,approach_x,approach_y,approach_z,roll,standoff,"
-          "px,py,pz,qw,qx,qy,qz,fingers_in_contact,contacts,force_closure,epsilon,volume,"
-          "min_force,slip_translation,slip_rotation,peak_utilization,slip_flags,close_time\n");
-  for (int k = 0; k < n; k++) {
-    const candidate *a = &c[k];
-    const lk_grasp_trial_report *r = &a->r;
-    lk_quat q = a->q;
-    static const char *const phases[] = {"close", "release", "lift", "shake", "-"};
-    fprintf(f, "%d,%d,%d,%s,%s,", k + 1, a->index, r->held,
-            a->st ? "error" : lk_grasp_outcome_name(r->outcome), phases[r->lost_in]);
-    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,", a->approach.x, a->approach.y, a->approach.z,
-            a->roll, a->standoff);
-    fprintf(f, "%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g,", a->pose.p.x, a->pose.p.y, a->pose.p.z,
-            q.w, q.x, q.y, q.z);
-    fprintf(f, "%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%u,%.6g\n", r->fingers_in_contact,
-            r->ncontacts, r->force_closure, r->epsilon, r->volume, r->min_force,
-            r->slip_translation, r->slip_rotation, r->peak_utilization, r->slip_flags,
-            r->close_time);
-  }
-  int ok = !ferror(f);
-  if (f != stdout) ok &= fclose(f) == 0;
-  if (!ok) fprintf(stderr, "grasp-planner: writing %s failed\n", path);
-  return ok;
-}
-
-/* ----------------------------------------------------------------- main */
+typedef struct {
+  const char *hand, *output, *objects_arg;
+  const char *objects[MAX_OBJECTS];
+  int nobjects;
+  char *owned[MAX_OBJECTS]; /* the paths --objects made */
+  int nowned;
+  long n, jobs, verify, refine, rounds;
+  unsigned long long seed;
+  double smin, smax;
+  lk_grasp_sample_kind sampler;
+  int quiet;
+  const char *hset[64], *oset[64];
+  int nh, no;
+  lk_grasp_trial_options trial;
+  int edges;
+} args;
 
 static void usage(FILE *f) {
   fprintf(f,
-          "usage: grasp-planner --hand HAND.yaml --object OBJECT.yaml [options]\n"
-          "  -n, --candidates N    hand poses to try (default 64)\n"
-          "  -j, --jobs J          trials run in parallel (default 1)\n"
+          "usage: grasp-planner --hand HAND --object OBJECT [options]\n"
+          "       grasp-planner --hand HAND --objects LIST|DIR [options]\n"
+          "\n"
+          "Rank grasps of a hand on objects: screen candidate hand poses analytically\n"
+          "(kinematic closing, force closure, Ferrari-Canny epsilon), refine the best,\n"
+          "and verify the best by dynamic trials (close, lift, shake). Writes one CSV\n"
+          "row per candidate (object, rank, pose, analysis, trial) and a summary to\n"
+          "stderr.\n"
+          "\n"
+          "  --hand FILE           the hand (mechanism file)\n"
+          "  --object FILE         an object (repeatable)\n"
+          "  --objects LIST|DIR    objects: a file listing one path per line (relative\n"
+          "                        to the list), or every .yaml file of a directory\n"
+          "  -n, --candidates N    candidates screened per object (default 1000)\n"
+          "  --verify K            best candidates verified by a trial (default 16)\n"
+          "  --refine R            best candidates refined after screening (default 8)\n"
+          "  --rounds M            perturbations tried per refined candidate (default 16)\n"
+          "  --sampler KIND        auto (default: antipodal for a parallel jaw, else\n"
+          "                        surface), uniform, surface, antipodal\n"
+          "  -j, --jobs J          threads per process (default 1)\n"
           "  -s, --seed S          random seed (default 1)\n"
-          "  -o, --output FILE     ranked CSV (default grasps.csv; - for stdout)\n"
-          "  --standoff MIN:MAX    palm-to-object distance range, m (default: 0.5 to 1.0\n"
-          "                        times the fingers' reach)\n"
-          "  --grip-force F        finger force, N (default 10)\n"
-          "  --lift H              lift height, m (default 0.1)\n"
+          "  -o, --output FILE     the ranked CSV (default and '-': standard output)\n"
+          "  --standoff MIN:MAX    palm distance range, m (uniform and surface sampling;\n"
+          "                        default 0.5 to 1.0 times the fingers' reach)\n"
+          "  --grip-force F        finger force of the trials, N (default 10)\n"
+          "  --lift H              lift height of the trials, m (default 0.1)\n"
           "  --shake-force F       disturbance force, N (default: the object's weight)\n"
           "  --shake-torque T      disturbance torque, N m (default: weight x radius / 2)\n"
           "  --edges K             friction cone edges of the analysis (default 8)\n"
           "  --set-hand KEY=VALUE  override in the hand file (repeatable)\n"
-          "  --set-object KEY=VALUE  override in the object file (repeatable)\n"
-          "  --quiet               no progress bar\n");
+          "  --set-object KEY=VALUE  override in the object files (repeatable)\n"
+          "  -q, --quiet           no progress bar and no summary\n"
+          "  -h, --help            show this help\n"
+          "\n"
+          "Under mpirun every rank runs the same command; rank 0 hands out the work\n"
+          "and writes the output, which is the same for any number of ranks and jobs.\n"
+          "Exit status: 0 success, 1 a trial or an output failed, 2 a usage error or an\n"
+          "invalid hand or object file.\n");
 }
 
 static int parse_double(const char *s, double *out) {
@@ -221,204 +142,670 @@ static int parse_double(const char *s, double *out) {
   return 1;
 }
 
-int main(int argc, char **argv) {
-  const char *hand = NULL, *object = NULL, *output = "grasps.csv";
-  long n = 64, jobs = 1;
-  unsigned long long seed = 1;
-  double smin = -1, smax = -1;
-  int quiet = 0;
-  const char *hset[64], *oset[64];
-  int nh = 0, no = 0;
-  lk_grasp_trial_options opts;
-  lk_grasp_trial_options_default(&opts);
-  for (int i = 1; i < argc; i++) {
-    const char *a = argv[i];
-    const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED()                                                           \
-  do {                                                                   \
-    if (!v) {                                                            \
-      fprintf(stderr, "grasp-planner: %s needs a value\n", a);           \
-      return 2;                                                          \
-    }                                                                    \
-    i++;                                                                 \
-  } while (0)
-#define NUMBER(dst)                                                        \
-  do {                                                                     \
-    NEED();                                                                \
-    if (!parse_double(v, &(dst))) {                                        \
-      fprintf(stderr, "grasp-planner: %s: '%s' is not a number\n", a, v);  \
-      return 2;                                                            \
-    }                                                                      \
-  } while (0)
-    char *end;
-    if (!strcmp(a, "--hand")) {
-      NEED();
-      hand = v;
-    } else if (!strcmp(a, "--object")) {
-      NEED();
-      object = v;
-    } else if (!strcmp(a, "-n") || !strcmp(a, "--candidates")) {
-      NEED();
-      n = strtol(v, &end, 10);
-      if (*end || n < 1 || n > 1000000) {
-        fprintf(stderr, "grasp-planner: %s: expected 1..1000000, got '%s'\n", a, v);
-        return 2;
-      }
-    } else if (!strcmp(a, "-j") || !strcmp(a, "--jobs")) {
-      NEED();
-      jobs = strtol(v, &end, 10);
-      if (*end || jobs < 1 || jobs > 256) {
-        fprintf(stderr, "grasp-planner: %s: expected 1..256, got '%s'\n", a, v);
-        return 2;
-      }
-    } else if (!strcmp(a, "-s") || !strcmp(a, "--seed")) {
-      NEED();
-      seed = strtoull(v, &end, 10);
-      if (*end || *v == '-') {
-        fprintf(stderr, "grasp-planner: %s: expected an integer >= 0, got '%s'\n", a, v);
-        return 2;
-      }
-    } else if (!strcmp(a, "-o") || !strcmp(a, "--output")) {
-      NEED();
-      output = v;
-    } else if (!strcmp(a, "--standoff")) {
-      NEED();
-      if (sscanf(v, "%lf:%lf", &smin, &smax) != 2 || !(smin >= 0 && smax >= smin)) {
-        fprintf(stderr, "grasp-planner: --standoff: expected MIN:MAX with 0 <= MIN <= MAX\n");
-        return 2;
-      }
-    } else if (!strcmp(a, "--grip-force")) {
-      NUMBER(opts.grip_force);
-    } else if (!strcmp(a, "--lift")) {
-      NUMBER(opts.lift_height);
-    } else if (!strcmp(a, "--shake-force")) {
-      NUMBER(opts.shake_force);
-    } else if (!strcmp(a, "--shake-torque")) {
-      NUMBER(opts.shake_torque);
-    } else if (!strcmp(a, "--edges")) {
-      double e;
-      NUMBER(e);
-      opts.analysis.edges = (int)e;
-    } else if (!strcmp(a, "--set-hand") || !strcmp(a, "--set-object")) {
-      NEED();
-      int is_hand = a[6] == 'h';
-      if ((is_hand ? nh : no) == 64) {
-        fprintf(stderr, "grasp-planner: too many %s\n", a);
-        return 2;
-      }
-      if (is_hand)
-        hset[nh++] = v;
-      else
-        oset[no++] = v;
-    } else if (!strcmp(a, "--quiet")) {
-      quiet = 1;
-    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-      usage(stdout);
+static int parse_long(const char *s, long lo, long hi, long *out) {
+  char *end;
+  errno = 0;
+  long v = strtol(s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) return 0;
+  *out = v;
+  return 1;
+}
+
+static int is_dir(const char *path) {
+  DIR *d = opendir(path);
+  if (!d) return 0;
+  closedir(d);
+  return 1;
+}
+
+static int by_name(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The objects of --objects: a directory's .yaml files in name order, or a
+ * list file's lines (blank lines and # comments skipped; relative paths
+ * against the list's folder). The strings live until exit. */
+static int add_objects(args *a, const char *arg) {
+  if (is_dir(arg)) {
+    DIR *d = opendir(arg);
+    struct dirent *e;
+    int first = a->nobjects;
+    while ((e = readdir(d))) {
+      size_t len = strlen(e->d_name);
+      if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0) continue;
+      if (a->nobjects == MAX_OBJECTS) break;
+      char *p = malloc(strlen(arg) + len + 2);
+      if (!p) break;
+      sprintf(p, "%s/%s", arg, e->d_name);
+      a->objects[a->nobjects++] = a->owned[a->nowned++] = p;
+    }
+    closedir(d);
+    qsort(a->objects + first, (size_t)(a->nobjects - first), sizeof *a->objects, by_name);
+    if (a->nobjects == first) {
+      fprintf(stderr, "grasp-planner: --objects %s: no .yaml files there\n", arg);
       return 0;
+    }
+    return 1;
+  }
+  FILE *f = fopen(arg, "r");
+  if (!f) {
+    fprintf(stderr, "grasp-planner: --objects %s: %s\n", arg, strerror(errno));
+    return 0;
+  }
+  const char *slash = strrchr(arg, '/');
+  size_t dirlen = slash ? (size_t)(slash - arg) + 1 : 0;
+  char line[4096];
+  int first = a->nobjects;
+  while (fgets(line, sizeof line, f)) {
+    line[strcspn(line, "\r\n")] = 0;
+    char *s = line;
+    while (*s == ' ' || *s == '\t') s++;
+    if (!*s || *s == '#') continue;
+    if (a->nobjects == MAX_OBJECTS) break;
+    char *p = malloc(dirlen + strlen(s) + 1);
+    if (!p) break;
+    if (*s == '/')
+      strcpy(p, s);
+    else
+      sprintf(p, "%.*s%s", (int)dirlen, arg, s);
+    a->objects[a->nobjects++] = a->owned[a->nowned++] = p;
+  }
+  fclose(f);
+  if (a->nobjects == first) {
+    fprintf(stderr, "grasp-planner: --objects %s: the list names no object\n", arg);
+    return 0;
+  }
+  return 1;
+}
+
+/* 0 to go on, else the exit status (-1: --help). */
+static int parse_args(int argc, char **argv, args *a) {
+  memset(a, 0, sizeof *a);
+  a->n = 1000;
+  a->jobs = 1;
+  a->verify = 16;
+  a->refine = 8;
+  a->rounds = 16;
+  a->seed = 1;
+  a->smin = a->smax = -1;
+  a->sampler = LK_SAMPLE_AUTO;
+  a->edges = 8;
+  lk_grasp_trial_options_default(&a->trial);
+  for (int i = 1; i < argc; i++) {
+    const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+#define NEED()                                                       \
+  do {                                                               \
+    if (!v) {                                                        \
+      fprintf(stderr, "grasp-planner: %s needs a value\n", o);       \
+      return EXIT_USAGE;                                             \
+    }                                                                \
+    i++;                                                             \
+  } while (0)
+#define LONG(dst, lo, hi)                                                             \
+  do {                                                                                \
+    NEED();                                                                           \
+    if (!parse_long(v, lo, hi, &(dst))) {                                             \
+      fprintf(stderr, "grasp-planner: %s: expected %ld..%ld, got '%s'\n", o, (long)(lo), \
+              (long)(hi), v);                                                         \
+      return EXIT_USAGE;                                                              \
+    }                                                                                 \
+  } while (0)
+#define NUMBER(dst)                                                          \
+  do {                                                                       \
+    NEED();                                                                  \
+    if (!parse_double(v, &(dst))) {                                          \
+      fprintf(stderr, "grasp-planner: %s: '%s' is not a number\n", o, v);    \
+      return EXIT_USAGE;                                                     \
+    }                                                                        \
+  } while (0)
+    if (!strcmp(o, "--hand")) {
+      NEED();
+      a->hand = v;
+    } else if (!strcmp(o, "--object")) {
+      NEED();
+      if (a->nobjects == MAX_OBJECTS) return EXIT_USAGE;
+      a->objects[a->nobjects++] = v;
+    } else if (!strcmp(o, "--objects")) {
+      NEED();
+      if (!add_objects(a, v)) return EXIT_USAGE;
+    } else if (!strcmp(o, "-n") || !strcmp(o, "--candidates")) {
+      LONG(a->n, 1, 10000000);
+    } else if (!strcmp(o, "--verify")) {
+      LONG(a->verify, 0, 1000000);
+    } else if (!strcmp(o, "--refine")) {
+      LONG(a->refine, 0, 1000000);
+    } else if (!strcmp(o, "--rounds")) {
+      LONG(a->rounds, 0, 100000);
+    } else if (!strcmp(o, "-j") || !strcmp(o, "--jobs")) {
+      LONG(a->jobs, 1, MAX_JOBS);
+    } else if (!strcmp(o, "-s") || !strcmp(o, "--seed")) {
+      NEED();
+      char *end;
+      errno = 0;
+      a->seed = strtoull(v, &end, 10);
+      if (errno || end == v || *end || *v == '-') {
+        fprintf(stderr, "grasp-planner: %s: expected an integer >= 0, got '%s'\n", o, v);
+        return EXIT_USAGE;
+      }
+    } else if (!strcmp(o, "-o") || !strcmp(o, "--output")) {
+      NEED();
+      if (!*v) {
+        fprintf(stderr, "grasp-planner: %s: empty file name\n", o);
+        return EXIT_USAGE;
+      }
+      a->output = v;
+    } else if (!strcmp(o, "--sampler")) {
+      NEED();
+      int k = lk_grasp_sample_kind_from_name(v);
+      if (k < 0) {
+        fprintf(stderr,
+                "grasp-planner: --sampler: expected auto, uniform, surface or antipodal, got "
+                "'%s'\n",
+                v);
+        return EXIT_USAGE;
+      }
+      a->sampler = (lk_grasp_sample_kind)k;
+    } else if (!strcmp(o, "--standoff")) {
+      NEED();
+      char *end;
+      a->smin = strtod(v, &end);
+      if (*end != ':' || !parse_double(end + 1, &a->smax) || !(a->smin >= 0) ||
+          !(a->smax >= a->smin)) {
+        fprintf(stderr, "grasp-planner: --standoff: expected MIN:MAX with 0 <= MIN <= MAX\n");
+        return EXIT_USAGE;
+      }
+    } else if (!strcmp(o, "--grip-force")) {
+      NUMBER(a->trial.grip_force);
+    } else if (!strcmp(o, "--lift")) {
+      NUMBER(a->trial.lift_height);
+    } else if (!strcmp(o, "--shake-force")) {
+      NUMBER(a->trial.shake_force);
+    } else if (!strcmp(o, "--shake-torque")) {
+      NUMBER(a->trial.shake_torque);
+    } else if (!strcmp(o, "--edges")) {
+      long e;
+      LONG(e, 3, 64);
+      a->edges = (int)e;
+    } else if (!strcmp(o, "--set-hand") || !strcmp(o, "--set-object")) {
+      NEED();
+      int hand = o[6] == 'h';
+      if ((hand ? a->nh : a->no) == 64) {
+        fprintf(stderr, "grasp-planner: too many %s\n", o);
+        return EXIT_USAGE;
+      }
+      if (hand)
+        a->hset[a->nh++] = v;
+      else
+        a->oset[a->no++] = v;
+    } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
+      a->quiet = 1;
+    } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+      usage(stdout);
+      return -1;
     } else {
-      fprintf(stderr, "grasp-planner: unknown argument '%s'\n", a);
+      fprintf(stderr, "grasp-planner: unknown argument '%s'\n", o);
       usage(stderr);
-      return 2;
+      return EXIT_USAGE;
     }
   }
-  if (!hand || !object) {
+  if (!a->hand || a->nobjects == 0) {
+    fprintf(stderr, "grasp-planner: %s\n", !a->hand ? "--hand is required"
+                                                     : "--object or --objects is required");
     usage(stderr);
-    return 2;
+    return EXIT_USAGE;
   }
+  a->trial.analysis.edges = a->edges;
+  return 0;
+}
 
-  lk_error err;
-  lk_grasp_scene_options so;
-  lk_grasp_scene_options_default(&so);
-  so.hand_set = hset;
-  so.nhand_set = nh;
-  so.object_set = oset;
-  so.nobject_set = no;
-  lk_grasp_scene *scene = lk_grasp_scene_load(hand, object, &so, &err);
-  if (!scene) {
-    char buf[1024];
-    fprintf(stderr, "grasp-planner: %s\n", lk_error_format(&err, buf, sizeof buf));
-    return 1;
-  }
-  double reach = lk_grasp_scene_reach(scene);
-  if (smin < 0) {
-    smin = 0.5 * reach;
-    smax = reach;
-  }
-  const lk_model *m = lk_grasp_scene_model(scene);
-  lk_link_spec obj;
-  lk_model_link(m, lk_grasp_scene_object(scene), &obj);
+/* -------------------------------------------------------------- phases */
 
-  candidate *cand = calloc((size_t)n, sizeof *cand);
-  pthread_t *th = calloc((size_t)jobs, sizeof *th);
-  if (!cand || !th) {
-    fprintf(stderr, "grasp-planner: out of memory\n");
-    return 1;
-  }
-  for (int i = 0; i < n; i++) sample(&cand[i], i, seed, smin, smax, obj.com);
+static void screen_one(void *vctx, int thread, const void *in, void *out) {
+  phase_ctx *x = vctx;
+  screened *r = out;
+  r->c = *(const lk_grasp_candidate *)in;
+  lk_error e;
+  r->st = lk_grasp_screen(x->screener, x->d[thread], &r->c.pose, NULL, &r->s,
+                          x->contacts[thread], CONTACT_CAP, &e);
+}
 
-  shared sh = {.scene = scene, .opts = &opts, .cand = cand, .n = (int)n};
-  atomic_init(&sh.next, 0);
-  atomic_init(&sh.done, 0);
-  atomic_init(&sh.failed, 0);
-  int bar = !quiet && isatty(STDERR_FILENO);
-  double t0 = now();
-  int started = 0;
-  for (long j = 0; j < jobs; j++) {
-    if (pthread_create(&th[j], NULL, worker, &sh) != 0) {
-      fprintf(stderr, "grasp-planner: cannot start thread %ld\n", j + 1);
+static int screen_better(const screened *a, const screened *b) {
+  int ca = !a->st && a->s.outcome == LK_SCREEN_CLOSED, cb = !b->st && b->s.outcome == LK_SCREEN_CLOSED;
+  if (ca != cb) return ca > cb;
+  double ea = a->st ? 0 : a->s.epsilon, eb = b->st ? 0 : b->s.epsilon;
+  if (ea != eb) return ea > eb;
+  return a->c.index < b->c.index;
+}
+
+static void refine_one(void *vctx, int thread, const void *in, void *out) {
+  phase_ctx *x = vctx;
+  screened best = *(const screened *)in;
+  for (int k = 1; k <= x->rounds; k++) {
+    screened t;
+    lk_error e;
+    if (lk_grasp_candidate_perturb(x->sampler, &best.c, k, x->translation, x->rotation, &t.c, &e))
       break;
-    }
-    started++;
+    t.st = lk_grasp_screen(x->screener, x->d[thread], &t.c.pose, NULL, &t.s, x->contacts[thread],
+                           CONTACT_CAP, &e);
+    if (!t.st && t.s.outcome == LK_SCREEN_CLOSED && t.s.epsilon > best.s.epsilon) best = t;
   }
-  if (started == 0) return 1;
-  if (bar) {
-    while (atomic_load(&sh.done) < n && !atomic_load(&sh.failed)) {
-      progress(atomic_load(&sh.done), (int)n, 0);
-      struct timespec ts = {0, 100 * 1000 * 1000};
-      nanosleep(&ts, NULL);
-    }
-  }
-  for (int j = 0; j < started; j++) pthread_join(th[j], NULL);
-  double wall = now() - t0;
-  if (bar) progress(atomic_load(&sh.done), (int)n, 1);
-  if (atomic_load(&sh.failed) || atomic_load(&sh.done) < n) {
-    fprintf(stderr, "grasp-planner: out of memory in a worker\n");
-    return 1;
-  }
+  *(screened *)out = best;
+}
 
-  int errors = 0, held = 0, by[8] = {0};
+static void verify_one(void *vctx, int thread, const void *in, void *out) {
+  phase_ctx *x = vctx;
+  const screened *s = in;
+  verified *v = out;
+  lk_error e;
+  memset(v, 0, sizeof *v);
+  v->st = lk_grasp_trial(x->scene, x->d[thread], &s->c.pose, NULL, x->trial, &v->r, &e);
+}
+
+/* ------------------------------------------------------------- ranking */
+
+typedef struct {
+  screened s;
+  int verified;
+  verified v;
+} row;
+
+static double g_radius; /* the object's radius, for the slip measure */
+
+static double slip_of(const row *r) {
+  return r->v.r.slip_translation + g_radius * r->v.r.slip_rotation;
+}
+
+static int row_better(const row *a, const row *b) {
+  if (a->verified != b->verified) return a->verified > b->verified;
+  if (a->verified) {
+    int ha = !a->v.st && a->v.r.held, hb = !b->v.st && b->v.r.held;
+    if (ha != hb) return ha > hb;
+    if (a->s.s.epsilon != b->s.s.epsilon) return a->s.s.epsilon > b->s.s.epsilon;
+    double sa = slip_of(a), sb = slip_of(b);
+    if (sa != sb) return sa < sb;
+    return a->s.c.index < b->s.c.index;
+  }
+  return screen_better(&a->s, &b->s);
+}
+
+static int row_cmp(const void *pa, const void *pb) {
+  const row *a = pa, *b = pb;
+  if (row_better(a, b)) return -1;
+  if (row_better(b, a)) return 1;
+  return 0;
+}
+
+static int screen_cmp(const void *pa, const void *pb) {
+  const screened *a = pa, *b = pb;
+  if (screen_better(a, b)) return -1;
+  if (screen_better(b, a)) return 1;
+  return 0;
+}
+
+/* Spearman's rank correlation of x and y (average ranks for ties); NAN
+ * when either is constant or n < 2. */
+static double spearman(const double *x, const double *y, int n) {
+  if (n < 2) return NAN;
+  double *rx = malloc(sizeof(double) * (size_t)n), *ry = malloc(sizeof(double) * (size_t)n);
+  if (!rx || !ry) {
+    free(rx);
+    free(ry);
+    return NAN;
+  }
+  const double *v[2] = {x, y};
+  double *r[2] = {rx, ry};
+  for (int k = 0; k < 2; k++)
+    for (int i = 0; i < n; i++) {
+      int below = 0, equal = 0;
+      for (int j = 0; j < n; j++) {
+        below += v[k][j] < v[k][i];
+        equal += v[k][j] == v[k][i];
+      }
+      r[k][i] = below + 0.5 * (equal + 1);
+    }
+  double mx = 0, my = 0;
   for (int i = 0; i < n; i++) {
-    if (cand[i].st) {
-      if (errors++ == 0)
-        fprintf(stderr, "grasp-planner: candidate %d: %s\n", i, cand[i].error);
+    mx += rx[i] / n;
+    my += ry[i] / n;
+  }
+  double sxy = 0, sxx = 0, syy = 0;
+  for (int i = 0; i < n; i++) {
+    sxy += (rx[i] - mx) * (ry[i] - my);
+    sxx += (rx[i] - mx) * (rx[i] - mx);
+    syy += (ry[i] - my) * (ry[i] - my);
+  }
+  free(rx);
+  free(ry);
+  return sxx > 0 && syy > 0 ? sxy / sqrt(sxx * syy) : NAN;
+}
+
+/* ----------------------------------------------------------------- CSV */
+
+/* The shortest text that reads back as the same double (or 17 digits). */
+static const char *num(char *buf, double x) {
+  if (!isfinite(x)) {
+    strcpy(buf, isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf"));
+    return buf;
+  }
+  for (int p = 1; p <= 17; p++) {
+    snprintf(buf, 32, "%.*g", p, x);
+    if (strtod(buf, NULL) == x) break;
+  }
+  return buf;
+}
+
+static const char *kHeader =
+    "object,rank,candidate,round,screen,fingers_in_contact,contacts,force_closure,epsilon,"
+    "approach_x,approach_y,approach_z,roll,standoff,px,py,pz,qw,qx,qy,qz,"
+    "verified,held,outcome,lost_in,trial_fingers_in_contact,trial_contacts,trial_epsilon,"
+    "volume,min_force,slip_translation,slip_rotation,peak_utilization,slip_flags,close_time\n";
+
+static void write_rows(FILE *f, const char *object, const row *rows, int n) {
+  static const char *const phases[] = {"close", "release", "lift", "shake", "-"};
+  char b[16][32];
+  for (int k = 0; k < n; k++) {
+    const row *r = &rows[k];
+    const lk_grasp_candidate *c = &r->s.c;
+    const lk_grasp_screen_report *s = &r->s.s;
+    fprintf(f, "%s,%d,%d,%d,%s,%d,%d,%d,%s,", object, k + 1, c->index, c->round,
+            r->s.st ? "error" : lk_screen_outcome_name(s->outcome), s->fingers_in_contact,
+            s->ncontacts, s->force_closure, num(b[0], s->epsilon));
+    fprintf(f, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,", num(b[0], c->approach.x),
+            num(b[1], c->approach.y), num(b[2], c->approach.z), num(b[3], c->roll),
+            num(b[4], c->standoff), num(b[5], c->pose.p.x), num(b[6], c->pose.p.y),
+            num(b[7], c->pose.p.z), num(b[8], c->q.w), num(b[9], c->q.x), num(b[10], c->q.y),
+            num(b[11], c->q.z));
+    if (!r->verified) {
+      fprintf(f, "0,,,,,,,,,,,,,,\n");
       continue;
     }
-    held += cand[i].r.held;
-    by[cand[i].r.outcome]++;
+    const lk_grasp_trial_report *t = &r->v.r;
+    fprintf(f, "1,%d,%s,%s,%d,%d,%s,%s,%s,%s,%s,%s,%u,%s\n", t->held,
+            r->v.st ? "error" : lk_grasp_outcome_name(t->outcome), phases[t->lost_in],
+            t->fingers_in_contact, t->ncontacts, num(b[0], t->epsilon), num(b[1], t->volume),
+            num(b[2], t->min_force), num(b[3], t->slip_translation),
+            num(b[4], t->slip_rotation), num(b[5], t->peak_utilization), t->slip_flags,
+            num(b[6], t->close_time));
   }
-  g_object_radius = lk_grasp_scene_object_radius(scene);
-  qsort(cand, (size_t)n, sizeof *cand, compare);
-  if (!write_csv(output, cand, (int)n)) return 1;
+}
 
-  FILE *out = strcmp(output, "-") == 0 ? stderr : stdout;
-  fprintf(out, "grasp-planner: %s with %s, %ld candidates (seed %llu, standoff %.3g..%.3g m)\n",
-          hand, object, n, seed, smin, smax);
-  fprintf(out, "  held %d; collision %d, no contact %d, dropped %d, failed steps %d", held,
-          by[LK_GRASP_COLLISION], by[LK_GRASP_NO_CONTACT], by[LK_GRASP_DROPPED],
-          by[LK_GRASP_SIM_FAILED]);
-  if (errors) fprintf(out, ", errors %d", errors);
-  fprintf(out, "\n");
-  const candidate *b = &cand[0];
-  fprintf(out,
-          "  best: candidate %d, %s, approach (%.3f, %.3f, %.3f), roll %.3f rad, standoff %.4f m;\n"
-          "        epsilon %.4g, volume %.4g, min force %.4g N, slip %.3g mm / %.3g rad\n",
-          b->index, b->r.held ? "held" : lk_grasp_outcome_name(b->r.outcome), b->approach.x,
-          b->approach.y, b->approach.z, b->roll, b->standoff, b->r.epsilon, b->r.volume,
-          b->r.min_force, 1e3 * b->r.slip_translation, b->r.slip_rotation);
-  fprintf(out, "  %ld trials in %.2f s on %d thread%s (%.1f trials/s); ranked list in %s\n", n,
-          wall, started, started > 1 ? "s" : "", n / wall, output);
-  free(cand);
-  free(th);
-  lk_grasp_scene_free(scene);
-  return errors ? 1 : 0;
+/* ------------------------------------------------------------ progress */
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* One bar for the whole sweep on rank 0's stderr, as `linkage simulate`
+ * draws it, with the time left estimated from the work done: a screen
+ * counts 1, a refined candidate its rounds, a trial kTrialWeight (what a
+ * trial costs in screens, measured on the shipped hands). */
+enum { kTrialWeight = 300 };
+
+typedef struct {
+  int enabled, shown;
+  double start, last;
+  double total, base, weight; /* whole sweep; before this phase; per item */
+  int object, nobjects;
+} bar;
+
+static void bar_draw(void *pb, int done) {
+  bar *b = pb;
+  if (!b->enabled) return;
+  double w = now();
+  if (w - b->start < 0.5 || w - b->last < 0.1) return;
+  b->last = w;
+  b->shown = 1;
+  double f = b->total > 0 ? (b->base + b->weight * done) / b->total : 1;
+  if (f > 1) f = 1;
+  int width = 30, fill = (int)(f * width);
+  char s[40];
+  for (int i = 0; i < width; i++) s[i] = i < fill ? '#' : '.';
+  s[width] = 0;
+  double eta = f > 0 ? (w - b->start) * (1 - f) / f : 0;
+  fprintf(stderr, "\r[%s] %3d%%  object %d/%d  (%.0f s left) ", s, (int)(100 * f), b->object + 1,
+          b->nobjects, eta);
+  fflush(stderr);
+}
+
+static void bar_clear(bar *b) {
+  if (b->shown) fprintf(stderr, "\r\033[K");
+  b->shown = 0;
+}
+
+/* ---------------------------------------------------------------- main */
+
+typedef struct {
+  const char *name;
+  int n, closed, verified, held, best_analytic_held;
+  double best_epsilon, correlation, seconds;
+} object_summary;
+
+static const char *base_name(const char *path, char *buf, size_t size) {
+  const char *s = strrchr(path, '/');
+  s = s ? s + 1 : path;
+  snprintf(buf, size, "%s", s);
+  char *dot = strrchr(buf, '.');
+  if (dot && dot != buf) *dot = 0;
+  return buf;
+}
+
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+int main(int argc, char **argv) {
+  args a;
+  int rc = parse_args(argc, argv, &a);
+  if (rc) {
+    for (int i = 0; i < a.nowned; i++) free(a.owned[i]);
+    return rc < 0 ? EXIT_OK : rc;
+  }
+  pool *P = pool_new((int)a.jobs, &argc, &argv);
+  if (!P) return EXIT_FAILED;
+  const int root = pool_rank(P) == 0;
+  int status = EXIT_OK;
+
+  /* The output set: named (and refused) before any work. */
+  lk_outputs *out = NULL;
+  FILE *csv = NULL;
+  if (root) {
+    lk_error e;
+    out = lk_outputs_new();
+    if (!out || lk_outputs_add(out, a.output ? a.output : "-", &e) < 0) {
+      fprintf(stderr, "grasp-planner: %s\n", out ? e.message : "out of memory");
+      status = EXIT_USAGE;
+    } else if (lk_outputs_open(out, &e)) {
+      fprintf(stderr, "grasp-planner: %s\n", e.message);
+      status = EXIT_FAILED;
+    } else {
+      csv = lk_outputs_file(out, 0);
+      fputs(kHeader, csv);
+    }
+  }
+  status = pool_bcast_int(P, status);
+
+  object_summary *sum = calloc((size_t)a.nobjects, sizeof *sum);
+  bar pb = {root && !a.quiet && isatty(STDERR_FILENO), 0, now(), 0, 0, 0, 0, 0, a.nobjects};
+  pb.total = (double)a.nobjects *
+             ((double)a.n + (double)a.refine * a.rounds + (double)a.verify * kTrialWeight);
+  double sweep_start = now();
+  for (int oi = 0; oi < a.nobjects && status == EXIT_OK && sum; oi++) {
+    double t0 = now();
+    pb.object = oi;
+    lk_error e;
+    lk_grasp_scene_options so;
+    lk_grasp_scene_options_default(&so);
+    so.hand_set = a.hset;
+    so.nhand_set = a.nh;
+    so.object_set = a.oset;
+    so.nobject_set = a.no;
+    lk_grasp_scene *scene = lk_grasp_scene_load(a.hand, a.objects[oi], &so, &e);
+    lk_grasp_sample_options sopt;
+    lk_grasp_sample_options_default(&sopt);
+    sopt.kind = a.sampler;
+    sopt.seed = a.seed;
+    sopt.standoff_min = a.smin;
+    sopt.standoff_max = a.smax;
+    lk_grasp_screen_options copt;
+    lk_grasp_screen_options_default(&copt);
+    copt.analysis.edges = a.edges;
+    lk_grasp_sampler *sampler = scene ? lk_grasp_sampler_new(scene, &sopt, &e) : NULL;
+    lk_grasp_screener *screener = sampler ? lk_grasp_screener_new(scene, &copt, &e) : NULL;
+    phase_ctx x = {.scene = scene, .sampler = sampler, .screener = screener, .trial = &a.trial,
+                   .rounds = (int)a.rounds};
+    int ok = screener != NULL;
+    for (int j = 0; ok && j < pool_jobs(P); j++) {
+      x.d[j] = lk_data_new(lk_grasp_scene_model(scene));
+      x.contacts[j] = malloc(sizeof(lk_grasp_contact) * CONTACT_CAP);
+      ok = x.d[j] && x.contacts[j];
+    }
+    if (!ok) {
+      if (root) {
+        char buf[1024];
+        bar_clear(&pb);
+        fprintf(stderr, "grasp-planner: %s\n",
+                screener ? "out of memory" : lk_error_format(&e, buf, sizeof buf));
+      }
+      status = screener ? EXIT_FAILED : EXIT_USAGE;
+    }
+    if (ok) {
+      double radius = lk_grasp_scene_object_radius(scene);
+      x.translation = 0.1 * radius;
+      x.rotation = 0.15;
+      g_radius = radius;
+      /* 1. Screen n candidates (rank 0 draws them; every rank screens). */
+      int n = root ? (int)a.n : 0;
+      lk_grasp_candidate *cand = root ? malloc(sizeof *cand * (size_t)a.n) : NULL;
+      screened *scr = root ? malloc(sizeof *scr * (size_t)a.n) : NULL;
+      if (root && (!cand || !scr)) n = 0;
+      for (int i = 0; i < n; i++) lk_grasp_sampler_draw(sampler, i, &cand[i], &e);
+      pb.weight = 1;
+      pool_map(P, &x, screen_one, n, cand, sizeof *cand, scr, sizeof *scr, bar_draw, &pb);
+      pb.base += (double)a.n;
+      if (root && n) qsort(scr, (size_t)n, sizeof *scr, screen_cmp);
+      /* 2. Refine the best R closed ones. */
+      int nr = 0;
+      if (root)
+        while (nr < a.refine && nr < n && !scr[nr].st && scr[nr].s.outcome == LK_SCREEN_CLOSED)
+          nr++;
+      screened *ref = root && nr ? malloc(sizeof *ref * (size_t)nr) : NULL;
+      if (root && nr && !ref) nr = 0;
+      pb.weight = (double)a.rounds;
+      pool_map(P, &x, refine_one, nr, scr, sizeof *scr, ref, sizeof *ref, bar_draw, &pb);
+      pb.base += (double)a.refine * a.rounds;
+      if (root) {
+        for (int i = 0; i < nr; i++) scr[i] = ref[i];
+        if (n) qsort(scr, (size_t)n, sizeof *scr, screen_cmp);
+      }
+      /* 3. Verify the best K by trials. */
+      int nv = root ? (int)(a.verify < n ? a.verify : n) : 0;
+      verified *ver = root && nv ? malloc(sizeof *ver * (size_t)nv) : NULL;
+      if (root && nv && !ver) nv = 0;
+      pb.weight = kTrialWeight;
+      pool_map(P, &x, verify_one, nv, scr, sizeof *scr, ver, sizeof *ver, bar_draw, &pb);
+      pb.base += (double)a.verify * kTrialWeight;
+      if (root) {
+        row *rows = malloc(sizeof *rows * (size_t)(n ? n : 1));
+        object_summary *os = &sum[oi];
+        char nb[256];
+        os->name = strdup(base_name(a.objects[oi], nb, sizeof nb));
+        os->n = n;
+        os->best_epsilon = n && !scr[0].st ? scr[0].s.epsilon : 0;
+        for (int i = 0; i < n; i++) os->closed += !scr[i].st && scr[i].s.outcome == LK_SCREEN_CLOSED;
+        double *xe = malloc(sizeof(double) * (size_t)(nv ? nv : 1));
+        double *yh = malloc(sizeof(double) * (size_t)(nv ? nv : 1));
+        for (int i = 0; i < n && rows; i++) {
+          rows[i].s = scr[i];
+          rows[i].verified = i < nv;
+          if (i < nv) {
+            rows[i].v = ver[i];
+            if (ver[i].st) status = EXIT_FAILED;
+            os->held += !ver[i].st && ver[i].r.held;
+            if (xe && yh) {
+              xe[i] = scr[i].s.epsilon;
+              yh[i] = !ver[i].st && ver[i].r.held;
+            }
+          }
+        }
+        os->verified = nv;
+        os->best_analytic_held = nv > 0 && !ver[0].st && ver[0].r.held;
+        os->correlation = xe && yh ? spearman(xe, yh, nv) : NAN;
+        free(xe);
+        free(yh);
+        if (rows) {
+          qsort(rows, (size_t)n, sizeof *rows, row_cmp);
+          write_rows(csv, os->name, rows, n);
+        } else {
+          status = EXIT_FAILED;
+        }
+        free(rows);
+        os->seconds = now() - t0;
+      }
+      free(cand);
+      free(scr);
+      free(ref);
+      free(ver);
+    }
+    for (int j = 0; j < pool_jobs(P); j++) {
+      lk_data_free(x.d[j]);
+      free(x.contacts[j]);
+    }
+    lk_grasp_screener_free(screener);
+    lk_grasp_sampler_free(sampler);
+    lk_grasp_scene_free(scene);
+    status = pool_bcast_int(P, status);
+  }
+  double wall = now() - sweep_start;
+
+  if (root) {
+    bar_clear(&pb);
+    lk_error e;
+    if (out && status != EXIT_USAGE) {
+      if (lk_outputs_commit(out, &e)) {
+        fprintf(stderr, "grasp-planner: %s\n", e.message);
+        status = EXIT_FAILED;
+      }
+    }
+    lk_outputs_free(out);
+    if (!a.quiet && sum && status != EXIT_USAGE) {
+      int with_held = 0, best_held = 0, done = 0;
+      double *eps = malloc(sizeof(double) * (size_t)a.nobjects);
+      fprintf(stderr, "grasp-planner: %s, %d object%s, %ld candidates each (seed %llu, %d "
+                      "process%s x %d thread%s)\n",
+              a.hand, a.nobjects, a.nobjects > 1 ? "s" : "", a.n, a.seed, pool_size(P),
+              pool_size(P) > 1 ? "es" : "", pool_jobs(P), pool_jobs(P) > 1 ? "s" : "");
+      fprintf(stderr, "  %-20s %7s %7s %9s %8s %10s %8s %8s\n", "object", "closed", "held",
+              "best eps", "best ok", "spearman", "s/object", "");
+      for (int oi = 0; oi < a.nobjects; oi++) {
+        const object_summary *os = &sum[oi];
+        if (!os->name) continue;
+        done++;
+        with_held += os->held > 0;
+        best_held += os->best_analytic_held;
+        if (eps) eps[done - 1] = os->best_epsilon;
+        fprintf(stderr, "  %-20s %3d/%-3d %3d/%-3d %9.4g %8s %10.3g %8.2f\n", os->name,
+                os->closed, os->n, os->held, os->verified, os->best_epsilon,
+                os->best_analytic_held ? "held" : "no", os->correlation, os->seconds);
+      }
+      if (eps && done) qsort(eps, (size_t)done, sizeof *eps, cmp_double);
+      double median = eps && done ? (done % 2 ? eps[done / 2]
+                                               : 0.5 * (eps[done / 2 - 1] + eps[done / 2]))
+                                  : 0;
+      fprintf(stderr,
+              "  objects with a held grasp %d/%d; best analytic grasp held on %d/%d; median "
+              "best epsilon %.4g; %.2f s per object, %.2f s in all; ranked list in %s\n",
+              with_held, done, best_held, done, median, done ? wall / done : 0, wall,
+              a.output && strcmp(a.output, "-") ? a.output : "standard output");
+      free(eps);
+    }
+  }
+  if (sum)
+    for (int oi = 0; oi < a.nobjects; oi++) free((char *)sum[oi].name);
+  free(sum);
+  for (int i = 0; i < a.nowned; i++) free(a.owned[i]);
+  pool_free(P);
+  return status;
 }

@@ -3,8 +3,14 @@ noinst_PROGRAMS += demos/pendulum
 demos_pendulum_SOURCES = %reldir%/pendulum.c
 demos_pendulum_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 demos_pendulum_LDADD = $(LK_PROGLIBS)
-# demos/grasp-planner: samples hand poses around an object, runs grasp
-# trials in parallel (pthreads) and ranks them (linkage/grasp.h).
+# demos/grasp-planner: screens, refines and verifies grasps of a hand on
+# objects (linkage/grasp.h), on threads and, with Open MPI, across
+# processes (pool.c).
 noinst_PROGRAMS += demos/grasp-planner
-demos_grasp_planner_SOURCES = %reldir%/grasp-planner.c
+demos_grasp_planner_SOURCES = %reldir%/grasp-planner.c %reldir%/pool.c %reldir%/pool.h
+demos_grasp_planner_CFLAGS = $(AM_CFLAGS)
 demos_grasp_planner_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
+if HAVE_MPI
+demos_grasp_planner_CFLAGS += $(MPI_CFLAGS)
+demos_grasp_planner_LDADD += $(MPI_LIBS)
+endif

@@ -5,6 +5,9 @@ check_LTLIBRARIES += tests/harness/libharness.la
 tests_harness_libharness_la_SOURCES = tests/harness/harness.c tests/harness/harness.h
 tests_harness_libharness_la_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 
+if HAVE_MPI
+LK_MPIRUN_FOR_TESTS = $(MPIRUN)
+endif
 LK_TESTFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(GSL_CFLAGS) -I$(top_srcdir)/tests/harness
 LK_TESTLIBS = tests/harness/libharness.la lib/liblinkage.la $(CUNIT_LIBS) $(GSL_LIBS) $(YAML_LIBS) $(QHULL_LIBS) $(XML_LIBS) $(ASSIMP_LIBS) $(CHOLMOD_LIBS) $(LIBM) $(PTHREAD_LIBS)
 
@@ -14,7 +17,8 @@ AM_TESTS_ENVIRONMENT = \
 	LK_TOP_BUILDDIR='$(abs_top_builddir)'; export LK_TOP_BUILDDIR; \
 	LK_SAN_CFLAGS='$(SAN_CFLAGS)'; export LK_SAN_CFLAGS; \
 	LK_SAN_LDFLAGS='$(SAN_LDFLAGS)'; export LK_SAN_LDFLAGS; \
-	CC='$(CC)'; export CC; MAKE='$(MAKE)'; export MAKE;
+	CC='$(CC)'; export CC; MAKE='$(MAKE)'; export MAKE; \
+	LK_MPIRUN='$(LK_MPIRUN_FOR_TESTS)'; export LK_MPIRUN;
 
 include tests/core/local.mk
 include tests/math/local.mk

@@ -51,6 +51,8 @@
 #ifndef LINKAGE_GRASP_H
 #define LINKAGE_GRASP_H
 
+#include <stdint.h>
+
 #include "linkage/data.h"
 #include "linkage/error.h"
 #include "linkage/math.h"
@@ -207,6 +209,16 @@ typedef struct {
  * fails (precision trouble). */
 lk_status lk_grasp_quality_compute(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
                                    lk_grasp_quality *q, lk_error *err);
+
+/* The Ferrari-Canny epsilon alone, as lk_grasp_quality_compute gives it
+ * (0 when not in force closure) but without building the whole hull: the
+ * expanding polytope algorithm builds only the facets near the origin
+ * (exact to 1e-12 of the generators' size; hundreds of times faster on a
+ * face-to-face squeeze, whose hull has thousands of facets). Degenerate
+ * input it cannot resolve goes to qhull (*used_qhull, may be NULL, says
+ * so). */
+lk_status lk_grasp_epsilon(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                           double *epsilon, int *used_qhull, lk_error *err);
 
 /* ---------------------------------------------------------- forces */
 
@@ -474,6 +486,153 @@ lk_status lk_grasp_close(const lk_grasp_scene *s, lk_data *d, const lk_grasp_tri
 lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform *hand_pose,
                          const double *preshape, const lk_grasp_trial_options *o,
                          lk_grasp_trial_report *r, lk_error *err);
+
+/* ------------------------------------------------------- candidates */
+
+/* A candidate hand pose around the object, drawn by a sampler: the palm
+ * frame in the object's starting frame (as lk_grasp_place takes it). */
+typedef struct {
+  int index;              /* which draw: candidate i draws from its own
+                             random stream (seed, i), so a candidate does
+                             not depend on how many are drawn or where */
+  int round;              /* 0 as drawn; k: the k-th perturbation */
+  lk_transform pose;      /* palm frame in the object frame; its rotation
+                             is exactly lk_q_to_mat3(q) */
+  lk_quat q;
+  lk_vec3 approach;       /* unit, object frame: from the object towards
+                             the palm (the palm's +z) */
+  double roll, standoff;  /* the draw's roll angle (rad) and standoff (m) */
+  lk_vec3 center;         /* the point the grasp is aimed at (object frame):
+                             the centre of mass (uniform), the surface point
+                             (surface), the jaws' mid-point (antipodal) */
+  lk_vec3 surface_point, surface_normal; /* surface and antipodal draws */
+} lk_grasp_candidate;
+
+typedef enum {
+  LK_SAMPLE_AUTO = 0,   /* antipodal for a parallel-jaw hand, else surface */
+  LK_SAMPLE_UNIFORM,    /* approach from a direction uniform on the sphere,
+                           aimed at the centre of mass, roll uniform, at a
+                           standoff uniform in the range */
+  LK_SAMPLE_SURFACE,    /* approach along the inward normal of a surface
+                           point drawn by area, roll uniform, palm at the
+                           standoff from that point */
+  LK_SAMPLE_ANTIPODAL,  /* parallel jaws: the closing axis along a surface
+                           point's normal, the jaws centred on the object's
+                           width there, approach uniform around that axis */
+} lk_grasp_sample_kind;
+
+const char *lk_grasp_sample_kind_name(lk_grasp_sample_kind k);
+int lk_grasp_sample_kind_from_name(const char *name); /* -1 when unknown */
+
+typedef struct {
+  lk_grasp_sample_kind kind; /* default AUTO */
+  uint64_t seed;             /* default 1 */
+  double standoff_min, standoff_max; /* m; < 0 (default): 0.5 to 1.0 times
+                                        the fingers' reach (uniform and
+                                        surface draws) */
+} lk_grasp_sample_options;
+
+void lk_grasp_sample_options_default(lk_grasp_sample_options *o);
+
+/* A scene's sampler: the object's surface (its primitive geoms by area),
+ * the jaws' closing axis; read-only once made (threads may draw at once). */
+typedef struct lk_grasp_sampler lk_grasp_sampler;
+
+lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_sample_options *o,
+                                       lk_error *err);
+void lk_grasp_sampler_free(lk_grasp_sampler *sp);
+/* The kind it draws (AUTO resolved). */
+lk_grasp_sample_kind lk_grasp_sampler_kind(const lk_grasp_sampler *sp);
+/* Candidate `index` (>= 0). */
+lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_candidate *c,
+                                lk_error *err);
+/* The round-th (>= 1) perturbation of a candidate, for local refinement:
+ * turned about its centre by up to `rotation` rad about a random axis and
+ * shifted by up to `translation` m in a random direction, from the stream
+ * (seed, index, round): the same for the same arguments. */
+lk_status lk_grasp_candidate_perturb(const lk_grasp_sampler *sp, const lk_grasp_candidate *in,
+                                     int round, double translation, double rotation,
+                                     lk_grasp_candidate *out, lk_error *err);
+
+/* ------------------------------------------------- analytic screening */
+
+/* Screening a candidate without dynamics (GraspIt's "auto grasp", Miller
+ * and Allen 2004): the hand placed at the pose, the fingers closed
+ * kinematically onto the object, which does not move, and the contacts
+ * they make analysed (force closure, epsilon). Each finger's actuated
+ * joints close together at unit rate (rad or m per unit) in their positive
+ * direction; when a link of the finger touches the object, the joints at
+ * and above that link stop and the ones below it close on (a finger curls
+ * around the object); a joint also stops at its upper limit. Closing is
+ * conservative advancement on the collision layer's separation (a lower
+ * bound of the distance, so a step never passes through the object) with
+ * a secant step once the separation shrinks steadily, bracketed by
+ * regula falsi should one overshoot: a finger stops within `tolerance` of
+ * the surface. Fingers close independently (they may meet each other). */
+typedef struct {
+  double tolerance;        /* m; a finger stops when its separation from the
+                              object is at most this; default 1e-10 */
+  double contact_distance; /* m; finger-object points this close or closer
+                              are the grasp's contacts; default 1e-7 */
+  int max_evaluations;     /* separation evaluations per finger; default 200 */
+  int quality;             /* 1 (default): the epsilon of the grasps in force
+                              closure (lk_grasp_epsilon); 0: closure only */
+  /* Analysis options; center and torque_scale are set from the object
+   * (its centre of mass and radius), as in the trials. */
+  lk_grasp_options analysis;
+} lk_grasp_screen_options;
+
+void lk_grasp_screen_options_default(lk_grasp_screen_options *o);
+
+typedef enum {
+  LK_SCREEN_CLOSED = 0,   /* the closed fingers hold it in force closure */
+  LK_SCREEN_COLLISION,    /* the hand overlaps the object where it is placed */
+  LK_SCREEN_NO_CONTACT,   /* no finger reached the object */
+  LK_SCREEN_NOT_CLOSED,   /* contacts, but not in force closure */
+} lk_screen_outcome;
+
+/* "closed", "collision", "no contact", "not closed". */
+const char *lk_screen_outcome_name(lk_screen_outcome o);
+
+typedef struct {
+  lk_screen_outcome outcome;
+  int fingers_in_contact;
+  int ncontacts;            /* contacts found */
+  double q[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS]; /* the finger
+                               joints as closed, in the scene's order */
+  double gap[LK_GRASP_MAX_FINGERS]; /* each finger's final separation from
+                               the object, m (<= tolerance when it touches;
+                               INFINITY when it never came within reach) */
+  lk_grasp_closure reason;  /* from lk_grasp_force_closure */
+  int force_closure;
+  double epsilon;           /* 0 unless closed and options.quality */
+  int epsilon_qhull;        /* 1: epsilon needed qhull (degenerate input) */
+  int closure_by_hull;      /* 1: the force-closure LP could not be trusted
+                               (nearly dependent wrenches), so closure was
+                               decided by the hull: epsilon > 0 */
+  int evaluations;          /* separation evaluations, all fingers */
+} lk_grasp_screen_report;
+
+/* What screening needs of a scene, computed once (the finger and object
+ * geoms, the pairs that may touch, joint limits); read-only afterwards, so
+ * any number of threads may screen with one, each with its own data. */
+typedef struct lk_grasp_screener lk_grasp_screener;
+
+lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
+                                         const lk_grasp_screen_options *o, lk_error *err);
+void lk_grasp_screener_free(lk_grasp_screener *sc);
+
+/* Screen one candidate: the palm at hand_pose (in the object's starting
+ * frame, as lk_grasp_place), the fingers from preshape (NULL: the hand
+ * file's). d (a data of the scene's model) holds the kinematics: its q is
+ * overwritten, nothing else of it is used. The contacts (at most cap of
+ * them, into contacts) are in the world frame, normals into the object,
+ * finger groups set; with more contacts than cap, LK_CAPACITY_EXCEEDED
+ * (r->ncontacts says how many) and no analysis. Allocates nothing but
+ * what the analysis does (the force closure LP, qhull). Deterministic. */
+lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_transform *hand_pose,
+                          const double *preshape, lk_grasp_screen_report *r,
+                          lk_grasp_contact *contacts, int cap, lk_error *err);
 
 #ifdef __cplusplus
 }

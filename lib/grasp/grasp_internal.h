@@ -60,4 +60,16 @@ void lk_grasp_eigen6(const double A[36], double lambda[6], double V[36]);
  * W^T W). */
 int lk_grasp_rank6(const double *W, int N, double tol, double null[6]);
 
+/* ------------------------------------------------------------ epsilon */
+
+/* The Ferrari-Canny epsilon of the hull of the N rows of W (6 each), the
+ * origin inside it, by the expanding polytope algorithm (epsilon.c): 0 and
+ * *eps within tol (absolute) of the distance from the origin to the hull's
+ * boundary, normal (may be NULL) the closest facet's outward unit normal;
+ * 2 when the origin is outside the hull (epsilon 0); 1 when it cannot
+ * tell (degenerate facets, more than max_facets facets): use qhull; -1 out
+ * of memory. */
+int lk_grasp_epsilon_epa(const double *W, int N, double tol, int max_facets, double *eps,
+                         double *normal);
+
 #endif

@@ -32,4 +32,11 @@ struct lk_grasp_scene {
   double reach;
 };
 
+/* The scene's q for a hand pose (palm in the object's starting frame) and a
+ * pre-shape (NULL: the hand file's): the mount's free joint and the finger
+ * joints are written, the rest of q is left as it is. Shared by placing
+ * (trial.c) and screening (screen.c). */
+lk_status lk_grasp_scene_pose_q(const lk_grasp_scene *s, double *q, const lk_transform *hand_pose,
+                                const double *preshape, lk_error *err);
+
 #endif

@@ -7,8 +7,11 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/wrench.c \
 	%reldir%/closure.c \
 	%reldir%/quality.c \
+	%reldir%/epsilon.c \
 	%reldir%/force.c \
 	%reldir%/contacts.c \
 	%reldir%/grasp_scene.h \
 	%reldir%/scene.c \
-	%reldir%/trial.c
+	%reldir%/trial.c \
+	%reldir%/screen.c \
+	%reldir%/sample.c

@@ -104,3 +104,44 @@ done:
   lk_free(centered);
   return st;
 }
+
+lk_status lk_grasp_epsilon(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                           double *epsilon, int *used_qhull, lk_error *err) {
+  if (!epsilon) return lk_error_set(err, LK_INVALID_ARGUMENT, "epsilon: NULL output");
+  *epsilon = 0;
+  if (used_qhull) *used_qhull = 0;
+  lk_grasp_options opt;
+  lk_status st = lk_grasp_resolve_options(o, &opt, err);
+  if (st) return st;
+  if ((st = lk_grasp_check_contacts(c, nc, err))) return st;
+  if (nc == 0) return LK_OK;
+  const int N = lk_grasp_wrench_count(c, nc, &opt);
+  double *W = LK_NEW_ARRAY(double, 6 * N);
+  if (!W) return lk_error_set(err, LK_OUT_OF_MEMORY, "epsilon: out of memory");
+  if ((st = lk_grasp_wrenches(c, nc, &opt, W, NULL, NULL, err))) {
+    lk_free(W);
+    return st;
+  }
+  double scale = 0;
+  for (int i = 0; i < 6 * N; i++) scale = fmax(scale, fabs(W[i]));
+  if (lk_grasp_rank6(W, N, opt.tolerance, NULL) < 6) { /* flat: no interior */
+    lk_free(W);
+    return LK_OK;
+  }
+  double eps;
+  /* 1e-12 of the generators' size: far below what any grasp decision
+   * rests on, and what the hull's facets are accurate to. */
+  int rc = lk_grasp_epsilon_epa(W, N, 1e-12 * scale, 64 * N + 1024, &eps, NULL);
+  lk_free(W);
+  if (rc < 0) return lk_error_set(err, LK_OUT_OF_MEMORY, "epsilon: out of memory");
+  if (rc == 2) return LK_OK; /* the origin outside: not closed */
+  if (rc == 0) {
+    *epsilon = eps > opt.tolerance ? eps : 0.0;
+    return LK_OK;
+  }
+  if (used_qhull) *used_qhull = 1;
+  lk_grasp_quality q;
+  if ((st = lk_grasp_quality_compute(c, nc, o, &q, err))) return st;
+  *epsilon = q.epsilon;
+  return LK_OK;
+}

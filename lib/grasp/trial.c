@@ -411,14 +411,10 @@ static lk_status control_step(ctl *c, lk_data *d) {
 
 /* ------------------------------------------------------------- phases */
 
-lk_status lk_grasp_place(const lk_grasp_scene *s, lk_data *d, const lk_transform *hand_pose,
-                         const double *preshape, lk_error *err) {
-  if (!s || !d || !hand_pose || lk_data_model(d) != s->m)
-    return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp place: bad scene, data or pose");
+lk_status lk_grasp_scene_pose_q(const lk_grasp_scene *s, double *q, const lk_transform *hand_pose,
+                                const double *preshape, lk_error *err) {
   if (!lk_m3_isfinite(&hand_pose->R) || !lk_v3_isfinite(hand_pose->p))
     return lk_error_set(err, LK_NON_FINITE, "grasp place: the hand pose is not finite");
-  lk_data_reset(d);
-  double *q = lk_data_q(d);
   lk_transform palm = lk_tf_mul(&s->object_pose, hand_pose);
   lk_transform inv = lk_tf_inverse(&s->palm_in_mount);
   lk_transform mount = lk_tf_mul(&palm, &inv);
@@ -436,7 +432,17 @@ lk_status lk_grasp_place(const lk_grasp_scene *s, lk_data *d, const lk_transform
     if (!isfinite(v)) return lk_error_set(err, LK_NON_FINITE, "grasp place: preshape[%d]", k);
     q[s->fdof_qadr[k]] = v;
   }
-  lk_status st = lk_forward_kinematics(s->m, d);
+  return LK_OK;
+}
+
+lk_status lk_grasp_place(const lk_grasp_scene *s, lk_data *d, const lk_transform *hand_pose,
+                         const double *preshape, lk_error *err) {
+  if (!s || !d || !hand_pose || lk_data_model(d) != s->m)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp place: bad scene, data or pose");
+  lk_data_reset(d);
+  lk_status st = lk_grasp_scene_pose_q(s, lk_data_q(d), hand_pose, preshape, err);
+  if (st) return st;
+  st = lk_forward_kinematics(s->m, d);
   if (st) return lk_error_set(err, st, "grasp place: forward kinematics failed");
   return LK_OK;
 }

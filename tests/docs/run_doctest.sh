@@ -8,6 +8,10 @@
 #              the build tree as build/, with linkage and the demos on PATH;
 #              it must exit 0
 #   sh exit=N  the same, expected to exit with status N
+#   sh needs=PROG  run as `sh` when PROG is installed (mpirun), else
+#              counted as skipped; the scratch folder is shared by the
+#              blocks of one file, in order, so a block may use what an
+#              earlier one wrote
 #   sh build   the build instructions: not run here (./quickstart and CI run
 #              them); every ../configure option they name must be one that
 #              `configure --help` lists, and every `make TARGET` a target
@@ -80,9 +84,12 @@ for f in quickstart configure configure.ac; do ln -s "$top_src/$f" "$scratch/$f"
 ln -s "$top_build" "$scratch/build"
 PATH="$top_build/tools:$top_build/demos:$PATH"
 export PATH
+# Open MPI refuses to start as root unless told (CI runs as root).
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 
 run_sh() { # N WHERE EXPECTED
-  ( cd "$scratch" && BUILD_DIR="$top_build" sh -e "$tmp/blocks/$1.body" ) \
+  ( cd "$scratch" && BUILD_DIR="$top_build" sh -e "$tmp/blocks/$1.body" ) </dev/null \
     >"$tmp/out" 2>&1
   rc=$?
   if [ "$rc" -eq "$3" ]; then ok
@@ -108,7 +115,7 @@ run_c() { # N WHERE
        "$tmp/blocks/$1.body" -o "$exe" -L"$top_build/lib/.libs" -llinkage -lm \
        ${LK_SAN_LDFLAGS:-} >"$tmp/out" 2>&1; then :
   else bad "$2: C block does not compile:"; sed 's/^/    /' "$tmp/out"; return; fi
-  if ( cd "$scratch" && LD_LIBRARY_PATH="$top_build/lib/.libs" "$exe" ) >"$tmp/out" 2>&1; then ok
+  if ( cd "$scratch" && LD_LIBRARY_PATH="$top_build/lib/.libs" "$exe" ) </dev/null >"$tmp/out" 2>&1; then ok
   else bad "$2: C block ran and failed:"; tail -n 20 "$tmp/out" | sed 's/^/    /'; fi
 }
 
@@ -119,6 +126,9 @@ while IFS="$(printf '\t')" read -r n where info; do
   case "$info" in
     "sh") run_sh "$n" "$where" 0; nrun=$((nrun + 1)) ;;
     "sh exit="*) run_sh "$n" "$where" "${info#sh exit=}"; nrun=$((nrun + 1)) ;;
+    "sh needs="*)
+      if command -v "${info#sh needs=}" >/dev/null 2>&1; then run_sh "$n" "$where" 0; nrun=$((nrun + 1))
+      else echo "doctest: $where skipped: ${info#sh needs=} is not installed"; fi ;;
     "sh build") check_build "$n" "$where" ;;
     "sh norun")
       while IFS= read -r line; do
@@ -130,7 +140,7 @@ while IFS="$(printf '\t')" read -r n where info; do
     "c") run_c "$n" "$where"; nrun=$((nrun + 1)) ;;
     "yaml")
       cp "$tmp/blocks/$n.body" "$scratch/doc_block_$n.yaml"
-      if (cd "$scratch" && linkage check "doc_block_$n.yaml") >"$tmp/out" 2>&1; then ok
+      if (cd "$scratch" && linkage check "doc_block_$n.yaml") </dev/null >"$tmp/out" 2>&1; then ok
       else bad "$where: YAML mechanism rejected by 'linkage check' (a part of one is 'yaml fragment'):"
            sed 's/^/    /' "$tmp/out"; fi
       nrun=$((nrun + 1)) ;;

@@ -18,3 +18,9 @@ TESTS += tests/grasp/test_planner
 tests_grasp_test_planner_SOURCES = %reldir%/test_planner.c
 tests_grasp_test_planner_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_planner_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/grasp/test_screen
+TESTS += tests/grasp/test_screen
+tests_grasp_test_screen_SOURCES = %reldir%/test_screen.c
+tests_grasp_test_screen_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_screen_LDADD = $(LK_TESTLIBS)

@@ -1,0 +1,457 @@
+/* The Ferrari-Canny epsilon without the whole hull: the expanding
+ * polytope algorithm (van den Bergen 2001, "Proximity queries and
+ * penetration depth computation on 3D game objects"; the same idea as
+ * GJK's EPA) in the six dimensions of the grasp wrench space.
+ *
+ * epsilon is the distance from the origin (inside the hull P of the
+ * generators) to P's boundary. EPA keeps a polytope Q, the hull of some of
+ * the generators, that contains the origin, so that every boundary point
+ * of Q is at least as close as P's boundary in its direction: Q's closest
+ * facet (distance d, outward normal n) bounds epsilon from below, and P's
+ * support h(n) = max_i w_i . n bounds it from above (the hyperplane
+ * through the support point with normal n supports P). When h(n) - d is
+ * below the tolerance, epsilon is d; otherwise the support point is added
+ * to Q (beneath-beyond: the facets it sees are replaced by the cone from
+ * it to their horizon), which moves the closest facet out. Only the part
+ * of P's boundary near the origin is ever built, where qhull builds all of
+ * it: for a box squeezed between two pads (64 generators, 1172 facets) it
+ * is hundreds of times faster.
+ *
+ * Q starts as a simplex of 7 generators around the origin: a basic
+ * solution of sum lambda_i w_i = 0, sum lambda_i = 1, lambda >= 0 (the
+ * origin in the hull of at most 7 of them, Caratheodory), completed to 7
+ * affinely independent points. Facets are oriented away from the simplex's
+ * centroid, which stays inside Q. A facet through affinely dependent
+ * points (degenerate input: coplanar contacts, symmetric cones) or more
+ * facets than the budget hands the problem back to the caller (qhull). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "grasp/grasp_internal.h"
+
+#define D 6
+
+typedef struct {
+  int v[D];     /* generator indices, sorted */
+  int nb[D];    /* nb[k]: the facet across the ridge without v[k] */
+  double n[D];  /* unit outward normal */
+  double d;     /* n . x = d on the facet; the origin's distance */
+  int alive, seen;
+} facet;
+
+typedef struct {
+  int v[D - 2]; /* a ridge through the new point: its other vertices, sorted */
+  int facet, slot;
+} ridge_key;
+
+typedef struct {
+  const double *W;
+  int N;
+  ridge_key *keys;
+  int *table; /* open addressing over keys, tsize slots */
+  int tsize;
+  int max;
+  facet *f;
+  int nf, cap;
+  double c[D]; /* a point inside Q */
+  int *stack, *visible, *newf;
+  int *inq; /* generator already a vertex of Q */
+} epa;
+
+/* The hyperplane through points v[0..5]: its unit normal, oriented away
+ * from c, and offset. 0 when the points are affinely dependent. */
+static int plane(const epa *e, const int *v, double *n, double *d) {
+  double A[D - 1][D];
+  const double *p0 = e->W + (size_t)v[0] * D;
+  double scale = 0;
+  for (int r = 0; r < D - 1; r++)
+    for (int k = 0; k < D; k++) {
+      A[r][k] = e->W[(size_t)v[r + 1] * D + k] - p0[k];
+      scale = fmax(scale, fabs(A[r][k]));
+    }
+  if (!(scale > 0)) return 0;
+  /* Gaussian elimination with full pivoting to row echelon form; the free
+   * column gives the null vector. */
+  int col[D];
+  for (int k = 0; k < D; k++) col[k] = k;
+  for (int r = 0; r < D - 1; r++) {
+    int br = r, bc = r;
+    double best = 0;
+    for (int i = r; i < D - 1; i++)
+      for (int k = r; k < D; k++)
+        if (fabs(A[i][col[k]]) > best) {
+          best = fabs(A[i][col[k]]);
+          br = i;
+          bc = k;
+        }
+    if (best <= 1e-12 * scale) return 0;
+    if (br != r)
+      for (int k = 0; k < D; k++) {
+        double t = A[r][k];
+        A[r][k] = A[br][k];
+        A[br][k] = t;
+      }
+    int t = col[r];
+    col[r] = col[bc];
+    col[bc] = t;
+    for (int i = r + 1; i < D - 1; i++) {
+      double m = A[i][col[r]] / A[r][col[r]];
+      if (m == 0) continue;
+      for (int k = r; k < D; k++) A[i][col[k]] -= m * A[r][col[k]];
+    }
+  }
+  /* Back substitution with the free unknown (col[5]) set to 1. */
+  double x[D] = {0};
+  x[col[D - 1]] = 1;
+  for (int r = D - 2; r >= 0; r--) {
+    double s = 0;
+    for (int k = r + 1; k < D; k++) s += A[r][col[k]] * x[col[k]];
+    x[col[r]] = -s / A[r][col[r]];
+  }
+  double nn = 0;
+  for (int k = 0; k < D; k++) nn += x[k] * x[k];
+  nn = sqrt(nn);
+  double off = 0, oc = 0;
+  for (int k = 0; k < D; k++) {
+    x[k] /= nn;
+    off += x[k] * p0[k];
+    oc += x[k] * e->c[k];
+  }
+  if (oc > off) { /* the centroid must be below */
+    for (int k = 0; k < D; k++) x[k] = -x[k];
+    off = -off;
+  }
+  memcpy(n, x, sizeof x);
+  *d = off;
+  return 1;
+}
+
+static double dot6(const double *a, const double *b) {
+  double s = 0;
+  for (int k = 0; k < D; k++) s += a[k] * b[k];
+  return s;
+}
+
+/* Room for one more facet (and its bookkeeping), doubling up to max. */
+static int grow(epa *e) {
+  if (e->nf < e->cap) return 1;
+  if (e->cap >= e->max) return 0;
+  int cap = e->cap * 2 < e->max ? e->cap * 2 : e->max;
+  facet *f = lk_realloc(e->f, (size_t)cap * sizeof *f);
+  if (!f) return 0;
+  e->f = f;
+  int *st = lk_realloc(e->stack, (size_t)cap * sizeof *st);
+  if (st) e->stack = st;
+  int *vi = lk_realloc(e->visible, (size_t)cap * sizeof *vi);
+  if (vi) e->visible = vi;
+  int *nw = lk_realloc(e->newf, (size_t)cap * sizeof *nw);
+  if (nw) e->newf = nw;
+  ridge_key *k = lk_realloc(e->keys, (size_t)cap * (D - 1) * sizeof *k);
+  if (k) e->keys = k;
+  if (!st || !vi || !nw || !k) return 0;
+  e->cap = cap;
+  return 1;
+}
+
+static int add_facet(epa *e, const int *v) {
+  if (!grow(e)) return -1;
+  facet *F = &e->f[e->nf];
+  memcpy(F->v, v, sizeof F->v);
+  /* Sorted vertices: ridges then compare as sorted lists. */
+  for (int i = 1; i < D; i++)
+    for (int j = i; j > 0 && F->v[j - 1] > F->v[j]; j--) {
+      int t = F->v[j];
+      F->v[j] = F->v[j - 1];
+      F->v[j - 1] = t;
+    }
+  if (!plane(e, F->v, F->n, &F->d)) return -2;
+  F->alive = 1;
+  F->seen = 0;
+  for (int k = 0; k < D; k++) F->nb[k] = -1;
+  return e->nf++;
+}
+
+/* Slot of facet F whose ridge is F's vertices without `missing`. */
+static int slot_of(const facet *F, int missing) {
+  for (int k = 0; k < D; k++)
+    if (F->v[k] == missing) return k;
+  return -1;
+}
+
+/* Does facet G contain every vertex of F but F->v[k]? Then they share
+ * that ridge. */
+static int shares_ridge(const facet *F, int k, const facet *G, int *gk) {
+  int missing = -1, nmiss = 0;
+  for (int j = 0; j < D; j++) {
+    int found = 0;
+    for (int i = 0; i < D; i++)
+      if (i != k && F->v[i] == G->v[j]) found = 1;
+    if (!found) {
+      missing = j;
+      nmiss++;
+    }
+  }
+  if (nmiss != 1) return 0;
+  *gk = missing;
+  return 1;
+}
+
+/* The initial simplex: the generators of a basic solution of
+ * W^T lambda = 0, 1^T lambda = 1, lambda >= 0, completed to 7 affinely
+ * independent points. 1 when found, 2 when the LP is infeasible (the
+ * origin is outside the hull), 0 otherwise (affine rank < 6, no answer). */
+static int initial_simplex(epa *e, int simplex[D + 1]) {
+  int N = e->N;
+  double *A = LK_NEW_ARRAY(double, (size_t)(D + 1) * N);
+  double *c = LK_NEW_ARRAY(double, N);
+  double *x = LK_NEW_ARRAY(double, N);
+  double b[D + 1] = {0, 0, 0, 0, 0, 0, 1};
+  int ok = 0, ns = 0;
+  if (!A || !c || !x) goto out;
+  for (int i = 0; i < N; i++) {
+    for (int k = 0; k < D; k++) A[(size_t)k * N + i] = e->W[(size_t)i * D + k];
+    A[(size_t)D * N + i] = 1;
+    c[i] = 0;
+  }
+  lk_glp lp = {.m = D + 1, .n = N, .A = A, .b = b, .c = c};
+  lk_glp_result res;
+  double obj;
+  int piv;
+  if (lk_glp_solve(&lp, 0, &res, x, NULL, &obj, &piv) != LK_OK) goto out;
+  if (res == LK_GLP_INFEASIBLE) {
+    ok = 2;
+    goto out;
+  }
+  if (res != LK_GLP_OPTIMAL) goto out;
+  /* The support first, then the points farthest from the affine hull so
+   * far (Gram-Schmidt on the differences from the first point). */
+  double basis[D][D];
+  int nb = 0;
+  int *used = LK_NEW_ARRAY(int, N);
+  if (!used) goto out;
+  for (int i = 0; i < N; i++) used[i] = 0;
+  double wscale = 0;
+  for (size_t i = 0; i < (size_t)N * D; i++) wscale = fmax(wscale, fabs(e->W[i]));
+  for (int pass = 0; pass < 2 && ns < D + 1; pass++) {
+    for (;;) {
+      if (ns == D + 1) break;
+      int pick = -1;
+      double pickd = 0;
+      for (int i = 0; i < N; i++) {
+        if (used[i] || (pass == 0 && !(x[i] > 0))) continue;
+        if (ns == 0) {
+          pick = i;
+          break;
+        }
+        double r[D];
+        for (int k = 0; k < D; k++) r[k] = e->W[(size_t)i * D + k] - e->W[(size_t)simplex[0] * D + k];
+        for (int q = 0; q < nb; q++) {
+          double p = dot6(r, basis[q]);
+          for (int k = 0; k < D; k++) r[k] -= p * basis[q][k];
+        }
+        double dd = sqrt(dot6(r, r));
+        if (dd > 1e-9 * wscale && dd > pickd) {
+          pickd = dd;
+          pick = i;
+          if (pass == 0) break; /* the support in its own order */
+        }
+      }
+      if (pick < 0) break;
+      used[pick] = 1;
+      if (ns > 0) {
+        double r[D];
+        for (int k = 0; k < D; k++) r[k] = e->W[(size_t)pick * D + k] - e->W[(size_t)simplex[0] * D + k];
+        for (int q = 0; q < nb; q++) {
+          double p = dot6(r, basis[q]);
+          for (int k = 0; k < D; k++) r[k] -= p * basis[q][k];
+        }
+        double rn = sqrt(dot6(r, r));
+        for (int k = 0; k < D; k++) basis[nb][k] = r[k] / rn;
+        nb++;
+      }
+      simplex[ns++] = pick;
+    }
+  }
+  lk_free(used);
+  ok = ns == D + 1;
+out:
+  lk_free(A);
+  lk_free(c);
+  lk_free(x);
+  return ok;
+}
+
+int lk_grasp_epsilon_epa(const double *W, int N, double tol, int max_facets, double *eps_out,
+                         double *normal_out) {
+  if (N < D + 1) return 1;
+  int cap0 = 256 < max_facets ? 256 : max_facets;
+  epa e = {.W = W, .N = N, .cap = cap0, .max = max_facets};
+  int rc = 1;
+  e.f = LK_NEW_ARRAY(facet, cap0);
+  e.stack = LK_NEW_ARRAY(int, cap0);
+  e.visible = LK_NEW_ARRAY(int, cap0);
+  e.newf = LK_NEW_ARRAY(int, cap0);
+  e.keys = LK_NEW_ARRAY(ridge_key, (size_t)cap0 * (D - 1));
+  e.inq = lk_calloc((size_t)N, sizeof(int));
+  int simplex[D + 1];
+  if (!e.f || !e.stack || !e.visible || !e.newf || !e.inq || !e.keys) {
+    rc = -1;
+    goto out;
+  }
+  int init = initial_simplex(&e, simplex);
+  if (init == 2) rc = 2;
+  if (init != 1) goto out;
+  for (int k = 0; k < D; k++) {
+    e.c[k] = 0;
+    for (int j = 0; j <= D; j++) e.c[k] += W[(size_t)simplex[j] * D + k] / (D + 1);
+  }
+  for (int j = 0; j <= D; j++) e.inq[simplex[j]] = 1;
+  /* The simplex's 7 facets, each without one vertex. */
+  for (int j = 0; j <= D; j++) {
+    int v[D], m = 0;
+    for (int i = 0; i <= D; i++)
+      if (i != j) v[m++] = simplex[i];
+    if (add_facet(&e, v) < 0) goto out;
+  }
+  for (int a = 0; a < e.nf; a++)
+    for (int k = 0; k < D; k++)
+      for (int b = 0; b < e.nf; b++) {
+        int gk;
+        if (b != a && shares_ridge(&e.f[a], k, &e.f[b], &gk)) e.f[a].nb[k] = b;
+      }
+  double scale = 0;
+  for (size_t i = 0; i < (size_t)N * D; i++) scale = fmax(scale, fabs(W[i]));
+  double vis = 1e-13 * scale;
+  if (tol < 10 * vis) tol = 10 * vis;
+  for (int iter = 0; iter < N + 1; iter++) {
+    int best = -1;
+    for (int i = 0; i < e.nf; i++)
+      if (e.f[i].alive && (best < 0 || e.f[i].d < e.f[best].d)) best = i;
+    facet *F = &e.f[best];
+    int s = -1;
+    double h = -INFINITY;
+    for (int i = 0; i < N; i++) {
+      double p = dot6(W + (size_t)i * D, F->n);
+      if (p > h) {
+        h = p;
+        s = i;
+      }
+    }
+    if (h - F->d <= tol || e.inq[s]) {
+      *eps_out = F->d;
+      if (normal_out) memcpy(normal_out, F->n, sizeof F->n);
+      rc = 0;
+      goto out;
+    }
+    /* The facets s sees, from the closest one (which it sees). */
+    const double *ps = W + (size_t)s * D;
+    int nvis = 0, top = 0;
+    e.stack[top++] = best;
+    F->seen = 1;
+    while (top > 0) {
+      int fi = e.stack[--top];
+      e.visible[nvis++] = fi;
+      for (int k = 0; k < D; k++) {
+        int g = e.f[fi].nb[k];
+        if (g < 0 || e.f[g].seen) continue;
+        if (dot6(ps, e.f[g].n) - e.f[g].d > vis) {
+          e.f[g].seen = 1;
+          e.stack[top++] = g;
+        }
+      }
+    }
+    /* The cone from s to the horizon. */
+    int nnew = 0;
+    for (int a = 0; a < nvis; a++) {
+      facet *V = &e.f[e.visible[a]];
+      for (int k = 0; k < D; k++) {
+        int g = V->nb[k];
+        if (g < 0 || e.f[g].seen) continue;
+        int v[D], m = 0;
+        for (int i = 0; i < D; i++)
+          if (i != k) v[m++] = V->v[i];
+        v[m] = s;
+        int hidx = add_facet(&e, v);
+        if (hidx < 0) goto out; /* degenerate, or over the budget: qhull */
+        V = &e.f[e.visible[a]];
+        facet *H = &e.f[hidx];
+        H->nb[slot_of(H, s)] = g;
+        int gk = -1; /* G's vertex that is not on H: across it lies H */
+        for (int j = 0; j < D; j++) {
+          int on = 0;
+          for (int i = 0; i < D; i++) on |= e.f[g].v[j] == H->v[i];
+          if (!on) gk = j;
+        }
+        e.f[g].nb[gk] = hidx;
+        e.newf[nnew++] = hidx;
+      }
+    }
+    for (int a = 0; a < nvis; a++) e.f[e.visible[a]].alive = 0;
+    /* New facets meet each other across ridges through s: each such ridge
+     * is named by its other four vertices; sorted, the two facets that
+     * share one come side by side. */
+    int nk = 0;
+    for (int a = 0; a < nnew; a++) {
+      facet *A = &e.f[e.newf[a]];
+      for (int k = 0; k < D; k++) {
+        if (A->v[k] == s) continue;
+        ridge_key *r = &e.keys[nk++];
+        int m = 0;
+        for (int i = 0; i < D; i++)
+          if (i != k && A->v[i] != s) r->v[m++] = A->v[i];
+        r->facet = e.newf[a];
+        r->slot = k;
+      }
+    }
+    int need = 16;
+    while (need < 2 * nk) need *= 2;
+    if (need > e.tsize) {
+      lk_free(e.table);
+      e.table = LK_NEW_ARRAY(int, need);
+      e.tsize = e.table ? need : 0;
+      if (!e.table) {
+        rc = -1;
+        goto out;
+      }
+    }
+    for (int i = 0; i < need; i++) e.table[i] = -1;
+    for (int i = 0; i < nk; i++) {
+      const ridge_key *r = &e.keys[i];
+      unsigned hsh = 2166136261u;
+      for (int j = 0; j < D - 2; j++) hsh = (hsh ^ (unsigned)r->v[j]) * 16777619u;
+      unsigned slot = hsh & (unsigned)(need - 1);
+      for (;;) {
+        int o = e.table[slot];
+        if (o < 0) {
+          e.table[slot] = i;
+          break;
+        }
+        if (memcmp(e.keys[o].v, r->v, sizeof r->v) == 0) {
+          /* The partner: a third facet on one ridge means the cone is
+           * degenerate. */
+          if (e.f[e.keys[o].facet].nb[e.keys[o].slot] >= 0) goto open_cone;
+          e.f[e.keys[o].facet].nb[e.keys[o].slot] = r->facet;
+          e.f[r->facet].nb[r->slot] = e.keys[o].facet;
+          break;
+        }
+        slot = (slot + 1) & (unsigned)(need - 1);
+      }
+    }
+    for (int i = 0; i < nk; i++)
+      if (e.f[e.keys[i].facet].nb[e.keys[i].slot] < 0) goto open_cone;
+    e.inq[s] = 1;
+  }
+  goto out;
+open_cone: /* the cone from the new point does not close: degenerate input */
+out:
+  lk_free(e.f);
+  lk_free(e.stack);
+  lk_free(e.visible);
+  lk_free(e.newf);
+  lk_free(e.keys);
+  lk_free(e.table);
+  lk_free(e.inq);
+  return rc;
+}

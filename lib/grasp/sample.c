@@ -1,0 +1,434 @@
+/* Grasp candidates: hand poses drawn around an object, each from its own
+ * random stream, and perturbations of them for local refinement.
+ *
+ * Uniform: the palm's approach axis (-z of the palm frame, along which
+ * the fingers reach) aims at the object's centre of mass from a direction
+ * uniform on the sphere. Surface: it aims at a point of the object's
+ * surface, drawn by area, along that point's inward normal (the palm faces
+ * the surface). Antipodal, for a parallel-jaw hand (two fingers on
+ * prismatic joints closing along one axis): the closing axis is the
+ * surface point's normal and the jaws straddle the object's width there
+ * (Nguyen 1988; the antipodal sampling of Dex-Net, Mahler et al. 2017), the
+ * approach any direction across it. */
+#include <math.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "grasp/grasp_internal.h"
+#include "grasp/grasp_scene.h"
+#include "linkage/dynamics.h"
+
+typedef struct {
+  lk_geom_type type;
+  double size[3];
+  lk_transform pose; /* in the object's frame */
+  double area;
+} surface;
+
+struct lk_grasp_sampler {
+  const lk_grasp_scene *s;
+  lk_grasp_sample_options o;
+  lk_grasp_sample_kind kind; /* resolved (never AUTO) */
+  int nsurf;
+  surface *surf;
+  double total_area;
+  lk_vec3 close_axis; /* antipodal: the jaws' closing axis, palm frame */
+  double grip_depth;  /* how far below the palm (along -z) the fingers'
+                         geoms are centred at the pre-shape, m */
+};
+
+void lk_grasp_sample_options_default(lk_grasp_sample_options *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->kind = LK_SAMPLE_AUTO;
+  o->seed = 1;
+  o->standoff_min = o->standoff_max = -1;
+}
+
+const char *lk_grasp_sample_kind_name(lk_grasp_sample_kind k) {
+  switch (k) {
+    case LK_SAMPLE_AUTO:
+      return "auto";
+    case LK_SAMPLE_UNIFORM:
+      return "uniform";
+    case LK_SAMPLE_SURFACE:
+      return "surface";
+    case LK_SAMPLE_ANTIPODAL:
+      return "antipodal";
+  }
+  return NULL;
+}
+
+int lk_grasp_sample_kind_from_name(const char *name) {
+  for (int k = 0; k <= LK_SAMPLE_ANTIPODAL; k++)
+    if (name && strcmp(name, lk_grasp_sample_kind_name((lk_grasp_sample_kind)k)) == 0) return k;
+  return -1;
+}
+
+/* ------------------------------------------------------------- random */
+
+/* SplitMix64 (Steele, Lea and Flood 2014): each candidate's stream is the
+ * generator seeded from (seed, index, round). */
+static uint64_t splitmix64(uint64_t *x) {
+  uint64_t z = (*x += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t *x) { return (double)(splitmix64(x) >> 11) * 0x1.0p-53; }
+
+static uint64_t stream(uint64_t seed, int index, int round) {
+  uint64_t x = seed ^ (0xD1B54A32D192ED03ull * (uint64_t)(index + 1)) ^
+               (0x8CB92BA72F3D8DD7ull * (uint64_t)round);
+  splitmix64(&x);
+  return x;
+}
+
+static lk_vec3 unit_sphere(uint64_t *x) {
+  double z = 2 * uniform01(x) - 1, phi = 2 * LK_PI * uniform01(x);
+  double r = sqrt(fmax(0.0, 1 - z * z));
+  return lk_v3(r * cos(phi), r * sin(phi), z);
+}
+
+/* A unit vector orthogonal to a (unit), from the axis least aligned. */
+static lk_vec3 orthogonal(lk_vec3 a) {
+  double ax = fabs(a.x), ay = fabs(a.y), az = fabs(a.z);
+  lk_vec3 e = ax <= ay && ax <= az ? lk_v3(1, 0, 0) : (ay <= az ? lk_v3(0, 1, 0) : lk_v3(0, 0, 1));
+  return lk_v3_normalize(lk_v3_cross(e, a));
+}
+
+/* ------------------------------------------------------------ surfaces */
+
+static double surface_area(lk_geom_type t, const double *sz) {
+  switch (t) {
+    case LK_GEOM_SPHERE:
+      return 4 * LK_PI * sz[0] * sz[0];
+    case LK_GEOM_CAPSULE:
+      return 4 * LK_PI * sz[0] * sz[0] + 2 * LK_PI * sz[0] * 2 * sz[1];
+    case LK_GEOM_BOX:
+      return 8 * (sz[0] * sz[1] + sz[1] * sz[2] + sz[0] * sz[2]);
+    case LK_GEOM_CYLINDER:
+      return 2 * LK_PI * sz[0] * sz[0] + 2 * LK_PI * sz[0] * 2 * sz[1];
+    default:
+      return 0;
+  }
+}
+
+/* A point of the geom's surface drawn by area, and its outward normal, in
+ * the geom's frame. */
+static void surface_point(const surface *g, uint64_t *x, lk_vec3 *p, lk_vec3 *n) {
+  const double *s = g->size;
+  double u = uniform01(x), v = uniform01(x), w = uniform01(x);
+  switch (g->type) {
+    case LK_GEOM_SPHERE:
+      *n = unit_sphere(x);
+      *p = lk_v3_scale(*n, s[0]);
+      return;
+    case LK_GEOM_CAPSULE: {
+      double side = 2 * LK_PI * s[0] * 2 * s[1], caps = 4 * LK_PI * s[0] * s[0];
+      if (u * (side + caps) < side) {
+        double phi = 2 * LK_PI * v;
+        *n = lk_v3(cos(phi), sin(phi), 0);
+        *p = lk_v3(s[0] * n->x, s[0] * n->y, (2 * w - 1) * s[1]);
+      } else {
+        *n = unit_sphere(x);
+        *p = lk_v3_add(lk_v3_scale(*n, s[0]), lk_v3(0, 0, n->z >= 0 ? s[1] : -s[1]));
+      }
+      return;
+    }
+    case LK_GEOM_BOX: {
+      /* A face by area (pairs of opposite faces), then a point on it. */
+      double a[3] = {s[1] * s[2], s[0] * s[2], s[0] * s[1]};
+      double t = u * (a[0] + a[1] + a[2]);
+      int k = t < a[0] ? 0 : (t < a[0] + a[1] ? 1 : 2);
+      double sign = w < 0.5 ? -1 : 1;
+      double q[3], nn[3] = {0, 0, 0};
+      int i = (k + 1) % 3, j = (k + 2) % 3;
+      q[k] = sign * s[k];
+      q[i] = (2 * v - 1) * s[i];
+      q[j] = (2 * uniform01(x) - 1) * s[j];
+      nn[k] = sign;
+      *p = lk_v3(q[0], q[1], q[2]);
+      *n = lk_v3(nn[0], nn[1], nn[2]);
+      return;
+    }
+    case LK_GEOM_CYLINDER: {
+      double side = 2 * LK_PI * s[0] * 2 * s[1], caps = 2 * LK_PI * s[0] * s[0];
+      double phi = 2 * LK_PI * v;
+      if (u * (side + caps) < side) {
+        *n = lk_v3(cos(phi), sin(phi), 0);
+        *p = lk_v3(s[0] * n->x, s[0] * n->y, (2 * w - 1) * s[1]);
+      } else {
+        double r = s[0] * sqrt(uniform01(x));
+        double zs = w < 0.5 ? -1 : 1;
+        *n = lk_v3(0, 0, zs);
+        *p = lk_v3(r * cos(phi), r * sin(phi), zs * s[1]);
+      }
+      return;
+    }
+    default:
+      *p = lk_v3(0, 0, 0);
+      *n = lk_v3(0, 0, 1);
+  }
+}
+
+/* The geom's support (max over its points of d . x, geom frame, d unit). */
+static double support(const surface *g, lk_vec3 d) {
+  const double *s = g->size;
+  switch (g->type) {
+    case LK_GEOM_SPHERE:
+      return s[0];
+    case LK_GEOM_CAPSULE:
+      return s[0] + s[1] * fabs(d.z);
+    case LK_GEOM_BOX:
+      return s[0] * fabs(d.x) + s[1] * fabs(d.y) + s[2] * fabs(d.z);
+    case LK_GEOM_CYLINDER:
+      return s[0] * sqrt(d.x * d.x + d.y * d.y) + s[1] * fabs(d.z);
+    default:
+      return 0;
+  }
+}
+
+/* ------------------------------------------------------------- sampler */
+
+void lk_grasp_sampler_free(lk_grasp_sampler *sp) {
+  if (!sp) return;
+  lk_free(sp->surf);
+  lk_free(sp);
+}
+
+/* A parallel jaw: two fingers of one prismatic DoF each whose axes (palm
+ * frame) are opposite. */
+static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
+  if (s->nfinger != 2 || s->finger[0].ndof != 1 || s->finger[1].ndof != 1) return 0;
+  lk_vec3 a[2];
+  for (int f = 0; f < 2; f++) {
+    int link = lk_model_dof_link(s->m, s->finger[f].dof[0]);
+    if (lk_model_joint_type(s->m, link) != LK_JOINT_PRISMATIC) return 0;
+    /* The finger's joint axis in the palm frame (its link hangs straight
+     * from the palm: a finger's first link). */
+    lk_link_spec ls;
+    lk_model_link(s->m, link, &ls);
+    if (lk_model_link_parent(s->m, link) != s->palm) return 0;
+    a[f] = lk_m3_mulv(&ls.origin.R, lk_v3_normalize(ls.joint.axis));
+  }
+  if (lk_v3_dot(a[0], a[1]) > -1 + 1e-9) return 0;
+  *axis = a[0];
+  return 1;
+}
+
+lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_sample_options *o,
+                                       lk_error *err) {
+  lk_error local;
+  if (!err) err = &local;
+  lk_error_clear(err);
+  if (!s) {
+    lk_error_set(err, LK_INVALID_ARGUMENT, "grasp sampler: NULL scene");
+    return NULL;
+  }
+  lk_grasp_sampler *sp = lk_calloc(1, sizeof *sp);
+  if (!sp) {
+    lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+    return NULL;
+  }
+  sp->s = s;
+  if (o)
+    sp->o = *o;
+  else
+    lk_grasp_sample_options_default(&sp->o);
+  if (sp->o.standoff_min < 0) {
+    sp->o.standoff_min = 0.5 * s->reach;
+    sp->o.standoff_max = s->reach;
+  }
+  if (!(sp->o.standoff_min >= 0 && sp->o.standoff_max >= sp->o.standoff_min) ||
+      !isfinite(sp->o.standoff_max)) {
+    lk_error_set(err, LK_INVALID_ARGUMENT,
+                 "grasp sampler: standoff range %g..%g (need 0 <= min <= max)",
+                 sp->o.standoff_min, sp->o.standoff_max);
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  const lk_model *m = s->m;
+  int ng = lk_model_ngeom(m);
+  sp->surf = LK_NEW_ARRAY(surface, ng > 0 ? ng : 1);
+  if (!sp->surf) {
+    lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  for (int g = 0; g < ng; g++) {
+    if (lk_model_geom_link(m, g) != s->object) continue;
+    lk_geom_spec gs;
+    lk_model_geom(m, g, &gs);
+    double a = surface_area(gs.type, gs.size);
+    if (!(a > 0)) continue;
+    surface *sf = &sp->surf[sp->nsurf++];
+    sf->type = gs.type;
+    memcpy(sf->size, gs.size, sizeof sf->size);
+    sf->pose = gs.pose;
+    sf->area = a;
+    sp->total_area += a;
+  }
+  int jaw = jaw_axis(s, &sp->close_axis);
+  sp->kind = sp->o.kind;
+  if (sp->kind == LK_SAMPLE_AUTO) sp->kind = jaw ? LK_SAMPLE_ANTIPODAL : LK_SAMPLE_SURFACE;
+  if (sp->kind == LK_SAMPLE_ANTIPODAL && !jaw) {
+    lk_error_set(err, LK_INVALID_ARGUMENT,
+                 "grasp sampler: antipodal sampling needs a parallel-jaw hand (two fingers on "
+                 "prismatic joints with opposite axes)");
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  if (sp->kind != LK_SAMPLE_UNIFORM && sp->nsurf == 0) {
+    lk_error_set(err, LK_UNSUPPORTED,
+                 "grasp sampler: %s sampling needs the object's surface, and it has no "
+                 "primitive geoms to sample (use uniform)",
+                 lk_grasp_sample_kind_name(sp->kind));
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  /* The grip depth: the fingers' geoms' centres below the palm at the
+   * pre-shape, averaged. */
+  lk_data *d = lk_data_new(m);
+  if (!d || lk_forward_kinematics(m, d)) {
+    lk_data_free(d);
+    lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  const lk_transform *palm = lk_data_link_pose(d, s->palm);
+  double depth = 0;
+  int nd = 0;
+  for (int g = 0; g < ng; g++) {
+    int l = lk_model_geom_link(m, g);
+    if (l <= 0 || s->finger_of_link[l] < 0) continue;
+    lk_geom_spec gs;
+    lk_model_geom(m, g, &gs);
+    lk_transform w = lk_tf_mul(lk_data_link_pose(d, l), &gs.pose);
+    depth += -lk_tf_inv_point(palm, w.p).z;
+    nd++;
+  }
+  sp->grip_depth = nd ? depth / nd : 0.5 * s->reach;
+  lk_data_free(d);
+  return sp;
+}
+
+lk_grasp_sample_kind lk_grasp_sampler_kind(const lk_grasp_sampler *sp) {
+  return sp ? sp->kind : LK_SAMPLE_AUTO;
+}
+
+/* The palm frame whose z axis is a (from the object towards the palm) and
+ * whose x axis is orthogonal(a) turned by roll about a. */
+static lk_mat3 palm_frame(lk_vec3 a, double roll) {
+  lk_vec3 x0 = orthogonal(a), y0 = lk_v3_cross(a, x0);
+  lk_vec3 x = lk_v3_add(lk_v3_scale(x0, cos(roll)), lk_v3_scale(y0, sin(roll)));
+  lk_vec3 y = lk_v3_cross(a, x);
+  lk_mat3 R = {{{x.x, y.x, a.x}, {x.y, y.y, a.y}, {x.z, y.z, a.z}}};
+  return R;
+}
+
+/* The pose's orientation kept as the unit quaternion a CSV prints (and
+ * its matrix), so that a pose read back repeats the trial bit for bit. */
+static void finish(lk_grasp_candidate *c) {
+  c->q = lk_q_from_mat3(&c->pose.R);
+  c->pose.R = lk_q_to_mat3(c->q);
+}
+
+lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_candidate *c,
+                                lk_error *err) {
+  if (!sp || !c || index < 0)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp sampler: bad arguments");
+  memset(c, 0, sizeof *c);
+  c->index = index;
+  c->round = 0;
+  uint64_t x = stream(sp->o.seed, index, 0);
+  const lk_vec3 com = sp->s->object_com;
+  double st = sp->o.standoff_min + (sp->o.standoff_max - sp->o.standoff_min) * uniform01(&x);
+  c->standoff = st;
+  if (sp->kind == LK_SAMPLE_UNIFORM) {
+    c->approach = unit_sphere(&x);
+    c->roll = 2 * LK_PI * uniform01(&x);
+    c->pose.R = palm_frame(c->approach, c->roll);
+    c->pose.p = lk_v3_madd(com, c->approach, st);
+    c->center = com;
+    finish(c);
+    return LK_OK;
+  }
+  /* A surface point by area (object frame) and its outward normal. */
+  double t = uniform01(&x) * sp->total_area;
+  int g = 0;
+  while (g + 1 < sp->nsurf && t >= sp->surf[g].area) t -= sp->surf[g++].area;
+  const surface *sf = &sp->surf[g];
+  lk_vec3 pl, nl;
+  surface_point(sf, &x, &pl, &nl);
+  lk_vec3 p = lk_tf_point(&sf->pose, pl), n = lk_tf_dir(&sf->pose, nl);
+  c->surface_point = p;
+  c->surface_normal = n;
+  if (sp->kind == LK_SAMPLE_SURFACE) {
+    /* The palm faces the surface point from outside, the fingers reaching
+     * towards it. */
+    c->approach = n;
+    c->roll = 2 * LK_PI * uniform01(&x);
+    c->pose.R = palm_frame(n, c->roll);
+    c->pose.p = lk_v3_madd(p, n, st);
+    c->center = p;
+    finish(c);
+    return LK_OK;
+  }
+  /* Antipodal: the jaws' closing axis along n, straddling the geom's width
+   * along n (the mid-plane between its two support planes), the approach
+   * a direction across n drawn around it, the jaws' grip depth below the
+   * palm at the centre (standoff: how much farther out, up to a tenth of
+   * the reach, so that the pads cover the centre). */
+  lk_vec3 nlocal = lk_m3_tmulv(&sf->pose.R, n);
+  double width = support(sf, nlocal) + support(sf, lk_v3_neg(nlocal));
+  lk_vec3 center = lk_v3_madd(p, n, -0.5 * width);
+  double phi = 2 * LK_PI * uniform01(&x);
+  lk_vec3 u = orthogonal(n), v = lk_v3_cross(n, u);
+  lk_vec3 a = lk_v3_add(lk_v3_scale(u, cos(phi)), lk_v3_scale(v, sin(phi)));
+  /* The palm frame with z = a and its closing axis (palm coordinates)
+   * along n: x = closing x a's orthogonal complement... built directly. */
+  lk_vec3 ca = lk_v3_normalize(sp->close_axis);
+  /* Rows: palm axes in object coordinates. z_p = a; the palm axis ca must
+   * map to n. With ca orthogonal to z (a jaw closes across its approach),
+   * ca = cos(b) x_p + sin(b) y_p for some b in the palm frame. */
+  double b = atan2(ca.y, ca.x);
+  lk_vec3 xw = lk_v3_add(lk_v3_scale(n, cos(b)), lk_v3_scale(lk_v3_cross(a, n), -sin(b)));
+  lk_vec3 yw = lk_v3_cross(a, xw);
+  lk_mat3 R = {{{xw.x, yw.x, a.x}, {xw.y, yw.y, a.y}, {xw.z, yw.z, a.z}}};
+  c->approach = a;
+  c->roll = phi;
+  c->pose.R = R;
+  double depth = sp->grip_depth + 0.1 * sp->s->reach * uniform01(&x);
+  c->standoff = depth;
+  c->pose.p = lk_v3_madd(center, a, depth);
+  c->center = center;
+  finish(c);
+  return LK_OK;
+}
+
+lk_status lk_grasp_candidate_perturb(const lk_grasp_sampler *sp, const lk_grasp_candidate *in,
+                                     int round, double translation, double rotation,
+                                     lk_grasp_candidate *out, lk_error *err) {
+  if (!sp || !in || !out || round < 1 || !(translation >= 0) || !(rotation >= 0))
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp perturb: bad arguments");
+  lk_grasp_candidate c = *in;
+  uint64_t x = stream(sp->o.seed, in->index, round);
+  /* A rotation about the grasp centre by an angle up to `rotation` about
+   * a random axis, and a shift up to `translation` in a random direction. */
+  lk_vec3 axis = unit_sphere(&x);
+  double ang = rotation * (2 * uniform01(&x) - 1);
+  lk_vec3 dir = unit_sphere(&x);
+  double dist = translation * uniform01(&x);
+  lk_mat3 dR = lk_m3_from_axis_angle(axis, ang);
+  lk_vec3 rel = lk_v3_sub(c.pose.p, c.center);
+  c.pose.R = lk_m3_mul(&dR, &in->pose.R);
+  c.pose.p = lk_v3_add(lk_v3_add(c.center, lk_m3_mulv(&dR, rel)), lk_v3_scale(dir, dist));
+  c.center = lk_v3_add(c.center, lk_v3_scale(dir, dist));
+  c.approach = lk_m3_col(&c.pose.R, 2);
+  c.round = round;
+  finish(&c);
+  *out = c;
+  return LK_OK;
+}
