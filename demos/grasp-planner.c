@@ -481,18 +481,8 @@ static double spearman(const double *x, const double *y, int n) {
 
 /* ----------------------------------------------------------------- CSV */
 
-/* The shortest text that reads back as the same double (or 17 digits). */
-static const char *num(char *buf, double x) {
-  if (!isfinite(x)) {
-    strcpy(buf, isnan(x) ? "nan" : (x > 0 ? "inf" : "-inf"));
-    return buf;
-  }
-  for (int p = 1; p <= 17; p++) {
-    snprintf(buf, 32, "%.*g", p, x);
-    if (strtod(buf, NULL) == x) break;
-  }
-  return buf;
-}
+/* Numbers as every file of the project writes them (lk_format_double). */
+static const char *num(char *buf, double x) { return lk_format_double(x, buf); }
 
 static const char *kHeader =
     "object,rank,candidate,round,screen,fingers_in_contact,contacts,force_closure,epsilon,"
@@ -502,7 +492,7 @@ static const char *kHeader =
 
 static void write_rows(FILE *f, const char *object, const row *rows, int n) {
   static const char *const phases[] = {"close", "release", "lift", "shake", "-"};
-  char b[16][32];
+  char b[16][LK_FORMAT_DOUBLE_MAX];
   for (int k = 0; k < n; k++) {
     const row *r = &rows[k];
     const lk_grasp_candidate *c = &r->s.c;

@@ -47,7 +47,8 @@ static void status_word(lk_status s, char *buf, size_t size) {
 
 static void vector(FILE *out, const char *key, const double *x, int n) {
   fprintf(out, "%s: [", key);
-  for (int i = 0; i < n; i++) fprintf(out, "%s%.17g", i ? ", " : "", x[i]);
+  char b[LK_FORMAT_DOUBLE_MAX];
+  for (int i = 0; i < n; i++) fprintf(out, "%s%s", i ? ", " : "", lk_format_double(x[i], b));
   fprintf(out, "]\n");
 }
 

@@ -36,6 +36,10 @@ void lk_cmd_simulate_usage(FILE *f) {
           "  -p, --plot PATH         write an SVG plot of chosen columns against time\n"
           "      --plot-columns A,B  the columns to plot (default: the file's\n"
           "                          simulate.plot_columns, else the joint positions)\n"
+          "      --columns GROUPS    more trajectory columns, comma-separated: pose\n"
+          "                          (<link>.qw..qz), actuators (<actuator>.force),\n"
+          "                          energy (kinetic, potential, energy), tactile\n"
+          "                          (<link>.slip, .slip_score, .fn, .shear)\n"
           "  -q, --quiet             no progress bar and no summary\n"
           "  -h, --help              show this help\n"
           "\n"
@@ -47,6 +51,7 @@ void lk_cmd_simulate_usage(FILE *f) {
 
 typedef struct {
   const char *file, *output, *contacts, *plot, *plot_columns;
+  unsigned groups; /* --columns */
   double duration;
   long every;
   int has_duration, has_every, quiet;
@@ -62,11 +67,13 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"set", required_argument, NULL, 's'},
                                            {"plot", required_argument, NULL, 'p'},
                                            {"plot-columns", required_argument, NULL, 'P'},
+                                           {"columns", required_argument, NULL, 'C'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   static const char *const names[] = {"duration", "output",       "contacts", "every", "set",
-                                      "plot",     "plot-columns", "quiet",    "help",  NULL};
+                                      "plot",     "plot-columns", "columns",  "quiet", "help",
+                                      NULL};
   memset(a, 0, sizeof *a);
   int c;
   optind = 0;
@@ -106,6 +113,15 @@ static int parse_args(int argc, char **argv, args *a) {
           return lk_cli_usage_error("simulate", "too many --set options (256 at most)");
         a->set[a->nset++] = optarg;
         break;
+      case 'C': {
+        char bad[64];
+        if (lk_trajectory_groups_parse(optarg, &a->groups, bad, sizeof bad))
+          return lk_cli_usage_error("simulate",
+                                    "--columns: unknown group '%s' (groups: pose, actuators, "
+                                    "energy, tactile)",
+                                    bad);
+        break;
+      }
       case 'q':
         a->quiet = 1;
         break;
@@ -138,16 +154,16 @@ typedef struct {
   long len, cap;
 } plot;
 
-static int add_column(const lk_model *m, plot *p, const char *name) {
-  int c = lk_trajectory_column_index(m, name);
+static int add_column(const lk_model *m, unsigned groups, plot *p, const char *name) {
+  int c = lk_trajectory_column_index_in(m, groups, name);
   if (c < 0) {
-    int nc = lk_trajectory_ncolumns(m);
+    int nc = lk_trajectory_ncolumns_in(m, groups);
     char(*all)[LK_IO_COLUMN_MAX] = calloc((size_t)nc, LK_IO_COLUMN_MAX);
     const char **ptr = calloc((size_t)nc + 1, sizeof *ptr);
     const char *sug = NULL;
     if (all && ptr) {
       for (int i = 0; i < nc; i++) {
-        lk_trajectory_column_name(m, i, all[i], LK_IO_COLUMN_MAX);
+        lk_trajectory_column_name_in(m, groups, i, all[i], LK_IO_COLUMN_MAX);
         ptr[i] = all[i];
       }
       sug = lk_cli_suggest(name, ptr);
@@ -156,7 +172,8 @@ static int add_column(const lk_model *m, plot *p, const char *name) {
                                      name, sug)
                 : lk_cli_usage_error("simulate",
                                      "--plot-columns: no column '%s' (columns are t, "
-                                     "<link>.x/.y/.z, <joint>.q/.v; see the CSV header)",
+                                     "<link>.x/.y/.z, <joint>.q/.v and the --columns groups; "
+                                     "see the CSV header)",
                                      name);
     free(all);
     free(ptr);
@@ -180,14 +197,14 @@ static int choose_columns(const lk_model *m, const args *a, const lk_run_setting
     snprintf(buf, sizeof buf, "%s", a->plot_columns);
     for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
       while (*tok == ' ') tok++;
-      if (*tok && (r = add_column(m, p, tok))) return r;
+      if (*tok && (r = add_column(m, a->groups, p, tok))) return r;
     }
     if (p->n == 0) return lk_cli_usage_error("simulate", "--plot-columns: no column given");
     return 0;
   }
   if (run->nplot > 0) {
     for (int i = 0; i < run->nplot; i++)
-      if ((r = add_column(m, p, run->plot_columns[i]))) return r;
+      if ((r = add_column(m, a->groups, p, run->plot_columns[i]))) return r;
     return 0;
   }
   int nl = lk_model_nlink(m);
@@ -195,15 +212,15 @@ static int choose_columns(const lk_model *m, const args *a, const lk_run_setting
     if (lk_model_joint_nq(m, l) == 1) {
       char name[LK_IO_COLUMN_MAX];
       snprintf(name, sizeof name, "%s.q", lk_model_joint_name(m, l));
-      if ((r = add_column(m, p, name))) return r;
+      if ((r = add_column(m, a->groups, p, name))) return r;
     }
   for (int l = 1; l < nl && p->n == 0; l++)
     if (lk_model_joint_nq(m, l) > 1) {
       char name[LK_IO_COLUMN_MAX];
       snprintf(name, sizeof name, "%s.z", lk_model_link_name(m, l));
-      if ((r = add_column(m, p, name))) return r;
+      if ((r = add_column(m, a->groups, p, name))) return r;
     }
-  if (p->n == 0) return add_column(m, p, "t");
+  if (p->n == 0) return add_column(m, a->groups, p, "t");
   return 0;
 }
 
@@ -304,12 +321,12 @@ int lk_cmd_simulate(int argc, char **argv) {
   lk_data *d = NULL;
   double *row = NULL;
   int to_stdout = !a.output || strcmp(a.output, "-") == 0;
-  tw = to_stdout ? lk_trajectory_writer_stream(stdout, m, &err)
-                 : lk_trajectory_writer_open(a.output, m, &err);
+  tw = to_stdout ? lk_trajectory_writer_stream_in(stdout, m, a.groups, &err)
+                 : lk_trajectory_writer_open_in(a.output, m, a.groups, &err);
   if (!tw) goto io_failed;
   if (a.contacts && !(cw = lk_contact_writer_open(a.contacts, &err))) goto io_failed;
   d = lk_data_new(m);
-  row = calloc((size_t)lk_trajectory_ncolumns(m), sizeof *row);
+  row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups), sizeof *row);
   if (!d || !row) {
     fprintf(stderr, "linkage simulate: out of memory\n");
     status = LK_EXIT_FAILED;
@@ -334,7 +351,7 @@ int lk_cmd_simulate(int argc, char **argv) {
       }
       if (lk_trajectory_writer_add(tw, d, &err)) goto io_failed;
       if (a.plot) {
-        lk_trajectory_row(m, d, row);
+        lk_trajectory_row_in(m, a.groups, d, row);
         if (!plot_append(&p, row)) {
           fprintf(stderr, "linkage simulate: out of memory collecting the plot\n");
           status = LK_EXIT_FAILED;
@@ -369,7 +386,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   progress_clear(&pr);
 
   long rows = lk_trajectory_writer_rows(tw);
-  int ncol = lk_trajectory_ncolumns(m);
+  int ncol = lk_trajectory_ncolumns_in(m, a.groups);
   lk_status st = lk_trajectory_writer_close(tw, &err);
   tw = NULL;
   if (st) goto io_failed;

@@ -35,16 +35,22 @@ typedef struct {
   double *du;
 } ctx_t;
 
+/* Numbers as every output of the project writes them: the shortest text
+ * that reads back as the same double. */
+static char fbuf[8][LK_FORMAT_DOUBLE_MAX];
+static int fnext;
+static const char *F(double x) { return lk_format_double(x, fbuf[fnext++ & 7]); }
+
 static int print_increment(void *vctx, const lk_model *m, const lk_data *d,
                            const lk_static_report *r) {
   ctx_t *c = vctx;
   printf("  - increment: %d\n", r->increment + 1);
-  printf("    load_factor: %.10g\n", r->load_factor);
+  printf("    load_factor: %s\n", F(r->load_factor));
   printf("    converged: %s\n", r->converged ? "true" : "false");
   printf("    iterations: %d\n", r->iterations);
   printf("    state_changes: %d\n", r->state_changes);
   printf("    sliding: %d\n", r->nsliding);
-  printf("    out_of_balance: %.6g\n", r->out_of_balance);
+  printf("    out_of_balance: %s\n", F(r->out_of_balance));
   lk_data_static_displacement(m, d, c->du);
   printf("    displacements:\n");
   for (int i = 1; i < lk_model_nlink(m); i++) {
@@ -58,7 +64,7 @@ static int print_increment(void *vctx, const lk_model *m, const lk_data *d,
         snprintf(buf, sizeof buf, "%s.v%d", lk_model_joint_name(m, i), k);
         lk_tool_yaml_string(stdout, buf);
       }
-      printf(": %.10g\n", c->du[v0 + k]);
+      printf(": %s\n", F(c->du[v0 + k]));
     }
   }
   if (lk_model_nsupport(m) > 0) printf("    supports:\n");
@@ -73,11 +79,11 @@ static int print_increment(void *vctx, const lk_model *m, const lk_data *d,
     else
       printf("\"#%d\"", i);
     if (s.joint)
-      printf(", state: %s, reaction: %.10g, slip: %.10g}\n", state_name(sr.state), sr.reaction,
-             sr.slip);
+      printf(", state: %s, reaction: %s, slip: %s}\n", state_name(sr.state), F(sr.reaction),
+             F(sr.slip));
     else
-      printf(", state: %s, force: [%.10g, %.10g, %.10g], slip: %.10g}\n", state_name(sr.state),
-             sr.force.x, sr.force.y, sr.force.z, sr.slip);
+      printf(", state: %s, force: [%s, %s, %s], slip: %s}\n", state_name(sr.state),
+             F(sr.force.x), F(sr.force.y), F(sr.force.z), F(sr.slip));
   }
   int nc = lk_data_ncontacts(d);
   if (nc > 0) printf("    contacts:\n");
@@ -87,8 +93,8 @@ static int print_increment(void *vctx, const lk_model *m, const lk_data *d,
     lk_tool_yaml_string(stdout, lk_model_link_name(m, cr->link));
     printf(", other: ");
     lk_tool_yaml_string(stdout, lk_model_link_name(m, cr->other));
-    printf(", fn: %.10g, ft: [%.10g, %.10g, %.10g], state: %s}\n", cr->fn, cr->ft.x, cr->ft.y,
-           cr->ft.z, cr->fn > 0 ? state_name(cr->state) : "open");
+    printf(", fn: %s, ft: [%s, %s, %s], state: %s}\n", F(cr->fn), F(cr->ft.x), F(cr->ft.y),
+           F(cr->ft.z), cr->fn > 0 ? state_name(cr->state) : "open");
   }
   return 0;
 }

@@ -198,6 +198,17 @@ void lk_outputs_discard(lk_outputs *s);
  * harmless. */
 void lk_outputs_free(lk_outputs *s);
 
+/* ------------------------------------------------------------- numbers */
+
+/* Room for any double as text, with its terminating NUL. */
+#define LK_FORMAT_DOUBLE_MAX 32
+
+/* x as the shortest decimal text that reads back (strtod) as the same
+ * double: "0.1", "1e-05", "0.30000000000000004", "-0"; "nan", "inf",
+ * "-inf". C locale. Every number the library and its programs write to
+ * a file or report uses this rule. Returns buf. */
+const char *lk_format_double(double x, char buf[LK_FORMAT_DOUBLE_MAX]);
+
 /* ------------------------------------------------------------ trajectory */
 
 /* The trajectory columns of a finalized model: "t"; then for every link but
@@ -216,16 +227,51 @@ int lk_trajectory_column_index(const lk_model *m, const char *name);
  * lk_forward_kinematics(). */
 void lk_trajectory_row(const lk_model *m, const lk_data *d, double *row);
 
+/* Column groups beyond the default ones (positions and joint
+ * coordinates), after them in this order when asked for:
+ *   LK_COLUMNS_POSE       "<link>.qw" .. ".qz": the link frame's world
+ *                         orientation, a unit quaternion (w, x, y, z)
+ *   LK_COLUMNS_ACTUATORS  "<actuator>.force": the effort it applied in the
+ *                         last step (N m or N, after clamping)
+ *   LK_COLUMNS_ENERGY     "kinetic", "potential" (gravity and joint
+ *                         springs), "energy" (their sum), J
+ *   LK_COLUMNS_TACTILE    per link "<link>.slip" (the hysteretic slip flag,
+ *                         0/1), ".slip_score" (the filtered score), ".fn"
+ *                         (normal force, N), ".shear" (|shear force|, N):
+ *                         lk_data_tactile of the last step */
+enum {
+  LK_COLUMNS_POSE = 1u << 0,
+  LK_COLUMNS_ACTUATORS = 1u << 1,
+  LK_COLUMNS_ENERGY = 1u << 2,
+  LK_COLUMNS_TACTILE = 1u << 3,
+};
+/* "pose,actuators,energy,tactile" (any of them, any order) into groups;
+ * -1 with the unknown word in bad (may be NULL) otherwise. */
+int lk_trajectory_groups_parse(const char *list, unsigned *groups, char *bad, size_t bad_size);
+/* The functions above with column groups (0: the default columns). */
+int lk_trajectory_ncolumns_in(const lk_model *m, unsigned groups);
+const char *lk_trajectory_column_name_in(const lk_model *m, unsigned groups, int i, char *buf,
+                                         size_t size);
+int lk_trajectory_column_index_in(const lk_model *m, unsigned groups, const char *name);
+/* Energies run the kinematics of the current q and v (d's other state is
+ * unchanged). */
+lk_status lk_trajectory_row_in(const lk_model *m, unsigned groups, lk_data *d, double *row);
+
 typedef struct lk_trajectory_writer lk_trajectory_writer;
 
 /* A CSV trajectory file at path (written atomically, see above; "-" is
  * standard output), whose header is written at once. Numbers are written
- * with 10 significant digits. */
+ * as lk_format_double writes them: they read back as the same doubles. */
 lk_trajectory_writer *lk_trajectory_writer_open(const char *path, const lk_model *m,
                                                 lk_error *err);
 /* The same on a stream the caller owns (stdout, or a member of an
  * lk_outputs set, which makes it atomic with the set). */
 lk_trajectory_writer *lk_trajectory_writer_stream(FILE *f, const lk_model *m, lk_error *err);
+/* The same two with column groups. */
+lk_trajectory_writer *lk_trajectory_writer_open_in(const char *path, const lk_model *m,
+                                                   unsigned groups, lk_error *err);
+lk_trajectory_writer *lk_trajectory_writer_stream_in(FILE *f, const lk_model *m, unsigned groups,
+                                                     lk_error *err);
 /* Append one row for the current state of d (see lk_trajectory_row). */
 lk_status lk_trajectory_writer_add(lk_trajectory_writer *w, const lk_data *d, lk_error *err);
 long lk_trajectory_writer_rows(const lk_trajectory_writer *w);
@@ -253,6 +299,10 @@ typedef struct {
   double utilization; /* ft / (mu fn), mu the mixed static or dynamic
                          coefficient of the state: 1 on the edge of the
                          cone; 0 if fn = 0 */
+  double depth;       /* penetration (> 0) or gap (< 0) of the shapes, m */
+  const char *geom, *other_geom; /* the two geoms (lk_model_geom_label), on
+                         link and on other; NULL for an explicit contact */
+  char geom_buf[LK_IO_COLUMN_MAX], other_geom_buf[LK_IO_COLUMN_MAX];
 } lk_contact_row;
 
 /* Row i of the contacts a data holds (linkage/collision.h: lk_data_contact,
@@ -263,7 +313,8 @@ typedef struct {
 lk_status lk_contact_row_of(const lk_model *m, const lk_data *d, int i, lk_contact_row *row);
 
 /* The contact CSV columns, comma-separated, without a newline:
- * t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization */
+ * t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization,depth,geom,
+ * other_geom (empty geoms for explicit contacts). */
 const char *lk_contact_csv_header(void);
 
 typedef struct lk_contact_writer lk_contact_writer;

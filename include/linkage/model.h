@@ -29,6 +29,8 @@
 #ifndef LINKAGE_MODEL_H
 #define LINKAGE_MODEL_H
 
+#include <stddef.h>
+
 #include "linkage/error.h"
 #include "linkage/math.h"
 
@@ -457,6 +459,11 @@ int lk_model_joint_nv(const lk_model *m, int link);
 int lk_model_dof_link(const lk_model *m, int dof);
 
 lk_status lk_model_geom(const lk_model *m, int geom, lk_geom_spec *out);
+/* A geom's label for files and reports: its name, or "<link>#<k>" for
+ * the k-th (from 0, in the model's geom order) geom of its link without a
+ * name ("world#0" for the first world geom). Into buf; NULL for a bad
+ * index. */
+const char *lk_model_geom_label(const lk_model *m, int geom, char *buf, size_t size);
 int lk_model_geom_link(const lk_model *m, int geom);
 lk_status lk_model_material(const lk_model *m, int material, lk_material_spec *out);
 int lk_model_geom_material(const lk_model *m, int geom);

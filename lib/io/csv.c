@@ -7,24 +7,53 @@
 #include "io/io_internal.h"
 #include "linkage/collision.h"
 #include "linkage/constraint.h"
+#include "linkage/dynamics.h"
 #include "linkage/io.h"
 
-/* Columns: t | 3 per link (world excluded) | nq + nv per joint, joint by
- * joint in link order. */
-int lk_trajectory_ncolumns(const lk_model *m) {
-  if (!lk_model_is_finalized(m)) return 0;
-  return 1 + 3 * (lk_model_nlink(m) - 1) + lk_model_nq(m) + lk_model_nv(m);
+/* Columns, group after group: t | 3 per link (world excluded) | nq + nv
+ * per joint, joint by joint in link order (the default groups); then, as
+ * asked, pose: 4 per link | actuators: 1 each | energy: 3 | tactile: 4 per
+ * link. */
+enum { G_BASE, G_POSE, G_ACT, G_ENERGY, G_TACTILE, G_COUNT };
+
+static int group_size(const lk_model *m, int g) {
+  int nl = lk_model_nlink(m) - 1;
+  switch (g) {
+    case G_BASE:
+      return 1 + 3 * nl + lk_model_nq(m) + lk_model_nv(m);
+    case G_POSE:
+      return 4 * nl;
+    case G_ACT:
+      return lk_model_nactuator(m);
+    case G_ENERGY:
+      return 3;
+    case G_TACTILE:
+      return 4 * nl;
+  }
+  return 0;
 }
 
-const char *lk_trajectory_column_name(const lk_model *m, int i, char *buf, size_t size) {
-  int nc = lk_trajectory_ncolumns(m);
-  if (i < 0 || i >= nc || !buf || size == 0) return NULL;
-  if (i == 0) {
+static int group_on(unsigned groups, int g) {
+  return g == G_BASE || (groups & (1u << (g - 1)));
+}
+
+int lk_trajectory_ncolumns_in(const lk_model *m, unsigned groups) {
+  if (!lk_model_is_finalized(m)) return 0;
+  int n = 0;
+  for (int g = 0; g < G_COUNT; g++)
+    if (group_on(groups, g)) n += group_size(m, g);
+  return n;
+}
+
+int lk_trajectory_ncolumns(const lk_model *m) { return lk_trajectory_ncolumns_in(m, 0); }
+
+static const char *base_name(const lk_model *m, int c, char *buf, size_t size) {
+  if (c == 0) {
     snprintf(buf, size, "t");
     return buf;
   }
   int nl = lk_model_nlink(m);
-  int c = i - 1;
+  c -= 1;
   if (c < 3 * (nl - 1)) {
     snprintf(buf, size, "%s.%c", lk_model_link_name(m, 1 + c / 3), "xyz"[c % 3]);
     return buf;
@@ -54,16 +83,61 @@ const char *lk_trajectory_column_name(const lk_model *m, int i, char *buf, size_
   return NULL;
 }
 
-int lk_trajectory_column_index(const lk_model *m, const char *name) {
+const char *lk_trajectory_column_name_in(const lk_model *m, unsigned groups, int i, char *buf,
+                                         size_t size) {
+  if (!lk_model_is_finalized(m) || i < 0 || !buf || size == 0) return NULL;
+  static const char *const pose[] = {"qw", "qx", "qy", "qz"};
+  static const char *const energy[] = {"kinetic", "potential", "energy"};
+  static const char *const tactile[] = {"slip", "slip_score", "fn", "shear"};
+  for (int g = 0; g < G_COUNT; g++) {
+    if (!group_on(groups, g)) continue;
+    int n = group_size(m, g);
+    if (i >= n) {
+      i -= n;
+      continue;
+    }
+    switch (g) {
+      case G_BASE:
+        return base_name(m, i, buf, size);
+      case G_POSE:
+        snprintf(buf, size, "%s.%s", lk_model_link_name(m, 1 + i / 4), pose[i % 4]);
+        return buf;
+      case G_ACT: {
+        lk_actuator_spec as;
+        if (lk_model_actuator(m, i, &as)) return NULL;
+        snprintf(buf, size, "%s.force", as.name);
+        return buf;
+      }
+      case G_ENERGY:
+        snprintf(buf, size, "%s", energy[i]);
+        return buf;
+      case G_TACTILE:
+        snprintf(buf, size, "%s.%s", lk_model_link_name(m, 1 + i / 4), tactile[i % 4]);
+        return buf;
+    }
+  }
+  return NULL;
+}
+
+const char *lk_trajectory_column_name(const lk_model *m, int i, char *buf, size_t size) {
+  return lk_trajectory_column_name_in(m, 0, i, buf, size);
+}
+
+int lk_trajectory_column_index_in(const lk_model *m, unsigned groups, const char *name) {
   if (!name) return -1;
-  int nc = lk_trajectory_ncolumns(m);
-  char buf[LK_IO_COLUMN_MAX + 8];
+  int nc = lk_trajectory_ncolumns_in(m, groups);
+  char buf[LK_IO_COLUMN_MAX + 16];
   for (int i = 0; i < nc; i++)
-    if (lk_trajectory_column_name(m, i, buf, sizeof buf) && strcmp(buf, name) == 0) return i;
+    if (lk_trajectory_column_name_in(m, groups, i, buf, sizeof buf) && strcmp(buf, name) == 0)
+      return i;
   return -1;
 }
 
-void lk_trajectory_row(const lk_model *m, const lk_data *d, double *row) {
+int lk_trajectory_column_index(const lk_model *m, const char *name) {
+  return lk_trajectory_column_index_in(m, 0, name);
+}
+
+static int base_row(const lk_model *m, const lk_data *d, double *row) {
   int nl = lk_model_nlink(m), k = 0;
   row[k++] = lk_data_time(d);
   for (int l = 1; l < nl; l++) {
@@ -80,6 +154,65 @@ void lk_trajectory_row(const lk_model *m, const lk_data *d, double *row) {
     for (int j = 0; j < lk_model_joint_nq(m, l); j++) row[k++] = q[qa + j];
     for (int j = 0; j < lk_model_joint_nv(m, l); j++) row[k++] = v[va + j];
   }
+  return k;
+}
+
+void lk_trajectory_row(const lk_model *m, const lk_data *d, double *row) { base_row(m, d, row); }
+
+lk_status lk_trajectory_row_in(const lk_model *m, unsigned groups, lk_data *d, double *row) {
+  if (!lk_model_is_finalized(m) || !d || lk_data_model(d) != m || !row) return LK_INVALID_ARGUMENT;
+  int k = base_row(m, d, row), nl = lk_model_nlink(m);
+  if (group_on(groups, G_POSE))
+    for (int l = 1; l < nl; l++) {
+      lk_quat q = lk_q_from_mat3(&lk_data_link_pose(d, l)->R);
+      row[k++] = q.w;
+      row[k++] = q.x;
+      row[k++] = q.y;
+      row[k++] = q.z;
+    }
+  if (group_on(groups, G_ACT))
+    for (int a = 0; a < lk_model_nactuator(m); a++) row[k++] = lk_data_actuator_force(d, a);
+  if (group_on(groups, G_ENERGY)) {
+    double ke = NAN, pe = NAN;
+    /* Both run the kinematics of the current q and v again (the poses are
+     * unchanged by it); a failure leaves NaN in the columns. */
+    if (lk_energy_kinetic(m, d, &ke)) ke = NAN;
+    if (lk_energy_potential(m, d, &pe)) pe = NAN;
+    row[k++] = ke;
+    row[k++] = pe;
+    row[k++] = ke + pe;
+  }
+  if (group_on(groups, G_TACTILE))
+    for (int l = 1; l < nl; l++) {
+      lk_tactile t;
+      if (lk_data_tactile(d, l, &t)) memset(&t, 0, sizeof t);
+      row[k++] = t.slip;
+      row[k++] = t.slip_score;
+      row[k++] = t.normal_force;
+      row[k++] = lk_v3_norm(t.shear_force);
+    }
+  return LK_OK;
+}
+
+int lk_trajectory_groups_parse(const char *list, unsigned *groups, char *bad, size_t bad_size) {
+  static const char *const names[] = {"pose", "actuators", "energy", "tactile"};
+  unsigned g = 0;
+  const char *p = list ? list : "";
+  while (*p) {
+    size_t n = strcspn(p, ",");
+    int found = -1;
+    for (int i = 0; i < 4; i++)
+      if (strlen(names[i]) == n && strncmp(p, names[i], n) == 0) found = i;
+    if (found < 0) {
+      if (bad && bad_size) snprintf(bad, bad_size, "%.*s", (int)n, p);
+      return -1;
+    }
+    g |= 1u << found;
+    p += n;
+    if (*p == ',') p++;
+  }
+  if (groups) *groups = g;
+  return 0;
 }
 
 /* ------------------------------------------------------------ writers */
@@ -87,12 +220,13 @@ void lk_trajectory_row(const lk_model *m, const lk_data *d, double *row) {
 struct lk_trajectory_writer {
   lk_outfile out;
   const lk_model *m;
+  unsigned groups;
   double *row;
   int ncol;
   long rows;
 };
 
-static lk_trajectory_writer *traj_new(const lk_model *m, lk_error *err) {
+static lk_trajectory_writer *traj_new(const lk_model *m, unsigned groups, lk_error *err) {
   if (!lk_model_is_finalized(m)) {
     lk_error_set(err, LK_INVALID_MODEL, "the model is not finalized");
     return NULL;
@@ -100,7 +234,8 @@ static lk_trajectory_writer *traj_new(const lk_model *m, lk_error *err) {
   lk_trajectory_writer *w = lk_calloc(1, sizeof *w);
   if (w) {
     w->m = m;
-    w->ncol = lk_trajectory_ncolumns(m);
+    w->groups = groups;
+    w->ncol = lk_trajectory_ncolumns_in(m, groups);
     w->row = LK_NEW_ARRAY(double, w->ncol);
   }
   if (!w || !w->row) {
@@ -113,9 +248,9 @@ static lk_trajectory_writer *traj_new(const lk_model *m, lk_error *err) {
 }
 
 static lk_trajectory_writer *traj_header(lk_trajectory_writer *w, lk_error *err) {
-  char name[LK_IO_COLUMN_MAX + 8];
+  char name[LK_IO_COLUMN_MAX + 16];
   for (int i = 0; i < w->ncol; i++) {
-    lk_trajectory_column_name(w->m, i, name, sizeof name);
+    lk_trajectory_column_name_in(w->m, w->groups, i, name, sizeof name);
     lk_outfile_puts(&w->out, i ? "," : "");
     lk_outfile_puts(&w->out, name);
   }
@@ -132,7 +267,12 @@ static lk_trajectory_writer *traj_header(lk_trajectory_writer *w, lk_error *err)
 
 lk_trajectory_writer *lk_trajectory_writer_open(const char *path, const lk_model *m,
                                                 lk_error *err) {
-  lk_trajectory_writer *w = traj_new(m, err);
+  return lk_trajectory_writer_open_in(path, m, 0, err);
+}
+
+lk_trajectory_writer *lk_trajectory_writer_open_in(const char *path, const lk_model *m,
+                                                   unsigned groups, lk_error *err) {
+  lk_trajectory_writer *w = traj_new(m, groups, err);
   if (!w) return NULL;
   if (lk_outfile_open(&w->out, path, err)) {
     lk_free(w->row);
@@ -143,11 +283,16 @@ lk_trajectory_writer *lk_trajectory_writer_open(const char *path, const lk_model
 }
 
 lk_trajectory_writer *lk_trajectory_writer_stream(FILE *f, const lk_model *m, lk_error *err) {
+  return lk_trajectory_writer_stream_in(f, m, 0, err);
+}
+
+lk_trajectory_writer *lk_trajectory_writer_stream_in(FILE *f, const lk_model *m, unsigned groups,
+                                                     lk_error *err) {
   if (!f) {
     lk_error_set(err, LK_INVALID_ARGUMENT, "NULL stream");
     return NULL;
   }
-  lk_trajectory_writer *w = traj_new(m, err);
+  lk_trajectory_writer *w = traj_new(m, groups, err);
   if (!w) return NULL;
   lk_outfile_stream(&w->out, f);
   return traj_header(w, err);
@@ -157,23 +302,29 @@ lk_status lk_trajectory_writer_add(lk_trajectory_writer *w, const lk_data *d, lk
   if (!w || !d) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL writer or data");
   if (lk_data_model(d) != w->m)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "the data belongs to another model");
-  lk_trajectory_row(w->m, d, w->row);
-  /* One formatted line per row: a handful of printf calls, not one a
-   * column, keeps long runs cheap. */
+  if (w->groups) {
+    /* The energy columns recompute the kinematics of the same q and v: the
+     * data's state is not changed. */
+    lk_status st = lk_trajectory_row_in(w->m, w->groups, (lk_data *)d, w->row);
+    if (st) return lk_error_set(err, st, "the trajectory row cannot be formed");
+  } else {
+    lk_trajectory_row(w->m, d, w->row);
+  }
+  /* One line buffered per row: a handful of writes, not one a column. */
   char line[64 * 32];
   size_t k = 0;
-  locale_t c = lk_io_c_locale();
-  locale_t old = c ? uselocale(c) : (locale_t)0;
   for (int i = 0; i < w->ncol; i++) {
-    if (k + 40 > sizeof line) {
+    if (k + LK_FORMAT_DOUBLE_MAX + 2 > sizeof line) {
       line[k] = '\0';
       lk_outfile_puts(&w->out, line);
       k = 0;
     }
-    int n = snprintf(line + k, sizeof line - k, "%s%.10g", i ? "," : "", w->row[i]);
-    k += n > 0 ? (size_t)n : 0;
+    if (i) line[k++] = ',';
+    char num[LK_FORMAT_DOUBLE_MAX];
+    size_t n = strlen(lk_format_double(w->row[i], num));
+    memcpy(line + k, num, n);
+    k += n;
   }
-  if (c) uselocale(old);
   line[k++] = '\n';
   line[k] = '\0';
   lk_outfile_puts(&w->out, line);
@@ -205,7 +356,8 @@ void lk_trajectory_writer_discard(lk_trajectory_writer *w) {
 
 /* ------------------------------------------------------------ contacts */
 
-static const char kContactHeader[] = "t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization";
+static const char kContactHeader[] =
+    "t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization,depth,geom,other_geom";
 
 const char *lk_contact_csv_header(void) { return kContactHeader; }
 
@@ -245,10 +397,17 @@ lk_contact_writer *lk_contact_writer_stream(FILE *f, lk_error *err) {
 
 lk_status lk_contact_writer_add(lk_contact_writer *w, const lk_contact_row *r, lk_error *err) {
   if (!w || !r) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL writer or row");
-  lk_outfile_printf(&w->out, "%.10g,%s,%s,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%.10g,%s,%.10g\n",
-                    r->t, r->link ? r->link : "", r->other ? r->other : "world", r->position.x,
-                    r->position.y, r->position.z, r->normal.x, r->normal.y, r->normal.z, r->fn,
-                    r->ft, r->slip, r->state ? r->state : "", r->utilization);
+  char b[12][LK_FORMAT_DOUBLE_MAX];
+  lk_outfile_printf(&w->out, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n",
+                    lk_format_double(r->t, b[0]), r->link ? r->link : "",
+                    r->other ? r->other : "world", lk_format_double(r->position.x, b[1]),
+                    lk_format_double(r->position.y, b[2]), lk_format_double(r->position.z, b[3]),
+                    lk_format_double(r->normal.x, b[4]), lk_format_double(r->normal.y, b[5]),
+                    lk_format_double(r->normal.z, b[6]), lk_format_double(r->fn, b[7]),
+                    lk_format_double(r->ft, b[8]), lk_format_double(r->slip, b[9]),
+                    r->state ? r->state : "", lk_format_double(r->utilization, b[10]),
+                    lk_format_double(r->depth, b[11]), r->geom ? r->geom : "",
+                    r->other_geom ? r->other_geom : "");
   if (w->out.failed) {
     char eb[128];
     return lk_error_set(err, LK_IO_ERROR, "writing the contacts failed: %s",
@@ -288,6 +447,11 @@ lk_status lk_contact_row_of(const lk_model *m, const lk_data *d, int i, lk_conta
   int dynamic = c->state == LK_FRICTION_DYNAMIC;
   r->state = c->fn > 0 ? (dynamic ? "dynamic" : "static") : "open";
   r->utilization = c->utilization;
+  r->depth = c->depth;
+  r->geom = c->geom >= 0 ? lk_model_geom_label(m, c->geom, r->geom_buf, sizeof r->geom_buf) : NULL;
+  r->other_geom = c->other_geom >= 0 ? lk_model_geom_label(m, c->other_geom, r->other_geom_buf,
+                                                           sizeof r->other_geom_buf)
+                                     : NULL;
   return LK_OK;
 }
 

@@ -3,6 +3,7 @@
 lib_liblinkage_la_SOURCES += \
 	%reldir%/io_internal.h \
 	%reldir%/outfile.c \
+	%reldir%/number.c \
 	%reldir%/outputs.c \
 	%reldir%/ydoc.h \
 	%reldir%/ydoc.c \

@@ -1,6 +1,7 @@
 /* Model builder: staging of links, geoms, materials, options and initial
  * state. Validation and freezing are in finalize.c. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -411,6 +412,19 @@ lk_status lk_model_geom(const lk_model *m, int g, lk_geom_spec *out) {
   *out = m->geom[g].spec;
   return LK_OK;
 }
+const char *lk_model_geom_label(const lk_model *m, int g, char *buf, size_t size) {
+  if (!lk_model_ok(m) || g < 0 || g >= m->ngeom || !buf || size == 0) return NULL;
+  const char *name = m->geom[g].spec.name;
+  if (name && *name) {
+    snprintf(buf, size, "%s", name);
+    return buf;
+  }
+  int link = m->geom_link[g], k = 0;
+  for (int i = 0; i < g; i++) k += m->geom_link[i] == link;
+  snprintf(buf, size, "%s#%d", lk_model_link_name(m, link), k);
+  return buf;
+}
+
 int lk_model_geom_link(const lk_model *m, int g) {
   return lk_model_ok(m) && g >= 0 && g < m->ngeom ? m->geom_link[g] : -1;
 }

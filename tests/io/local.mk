@@ -9,3 +9,9 @@ TESTS += tests/io/test_outputs
 tests_io_test_outputs_SOURCES = %reldir%/test_outputs.c
 tests_io_test_outputs_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_outputs_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/io/test_columns
+TESTS += tests/io/test_columns
+tests_io_test_columns_SOURCES = %reldir%/test_columns.c
+tests_io_test_columns_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_columns_LDADD = $(LK_TESTLIBS)

@@ -867,8 +867,9 @@ static void test_contact_csv(void) {
   char *text = slurp(p, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(text);
   CU_ASSERT_STRING_EQUAL(text,
-                         "t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization\n"
-                         "0.5,cube,world,1,2,3,0,0,1,9.81,0.5,0,static,0.25\n");
+                         "t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization,depth,geom,"
+                         "other_geom\n"
+                         "0.5,cube,world,1,2,3,0,0,1,9.81,0.5,0,static,0.25,0,,\n");
   free(text);
   unlink(p);
 }
