@@ -8,6 +8,9 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/ydoc.h \
 	%reldir%/ydoc.c \
 	%reldir%/override.c \
+	%reldir%/builder.h \
+	%reldir%/builder.c \
+	%reldir%/yaml.c \
 	%reldir%/load.c \
 	%reldir%/csv.c \
 	%reldir%/svg.c
