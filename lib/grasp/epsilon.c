@@ -155,7 +155,48 @@ static int grow(epa *e) {
   return 1;
 }
 
-static int add_facet(epa *e, const int *v) {
+/* The hyperplane of the new facet through the ridge that visible facet A
+ * and hidden facet B share, and the point p: every hyperplane through that
+ * ridge (codimension 2) is a combination of A's and B's, and the one
+ * through p is alpha A + beta B with alpha = B(p), beta = -A(p) (A(x) =
+ * n_A . x - d_A). Six multiplications instead of an elimination; checked
+ * on the facet's vertices, else 0 (the caller eliminates). */
+static int pencil(const epa *e, const facet *A, const facet *B, const double *p, const int *v,
+                  double *n, double *d) {
+  double ap = dot6(A->n, p) - A->d, bp = dot6(B->n, p) - B->d;
+  double alpha = bp, beta = -ap, nn = 0, x[D];
+  for (int k = 0; k < D; k++) {
+    x[k] = alpha * A->n[k] + beta * B->n[k];
+    nn += x[k] * x[k];
+  }
+  if (!(nn > 0)) return 0;
+  nn = sqrt(nn);
+  double off = (alpha * A->d + beta * B->d) / nn, oc = 0, scale = 0;
+  for (int k = 0; k < D; k++) {
+    x[k] /= nn;
+    oc += x[k] * e->c[k];
+  }
+  if (oc > off) {
+    for (int k = 0; k < D; k++) x[k] = -x[k];
+    off = -off;
+  }
+  /* On every vertex to within rounding of the points' size. */
+  for (int i = 0; i < D; i++) {
+    const double *q = e->W + (size_t)v[i] * D;
+    double r = dot6(x, q) - off;
+    for (int k = 0; k < D; k++) scale = fabs(q[k]) > scale ? fabs(q[k]) : scale;
+    if (fabs(r) > 1e-12 * (scale + 1e-300)) return 0;
+  }
+  memcpy(n, x, sizeof x);
+  *d = off;
+  return 1;
+}
+
+static int add_facet_from(epa *e, const int *v, int a, int b, const double *p);
+
+static int add_facet(epa *e, const int *v) { return add_facet_from(e, v, -1, -1, NULL); }
+
+static int add_facet_from(epa *e, const int *v, int a, int b, const double *p) {
   if (!grow(e)) return -1;
   facet *F = &e->f[e->nf];
   memcpy(F->v, v, sizeof F->v);
@@ -166,7 +207,9 @@ static int add_facet(epa *e, const int *v) {
       F->v[j] = F->v[j - 1];
       F->v[j - 1] = t;
     }
-  if (!plane(e, F->v, F->n, &F->d)) return -2;
+  if (!(a >= 0 && pencil(e, &e->f[a], &e->f[b], p, F->v, F->n, &F->d)) &&
+      !plane(e, F->v, F->n, &F->d))
+    return -2;
   F->alive = 1;
   F->seen = 0;
   for (int k = 0; k < D; k++) F->nb[k] = -1;
@@ -373,7 +416,7 @@ int lk_grasp_epsilon_epa(const double *W, int N, double tol, int max_facets, dou
         for (int i = 0; i < D; i++)
           if (i != k) v[m++] = V->v[i];
         v[m] = s;
-        int hidx = add_facet(&e, v);
+        int hidx = add_facet_from(&e, v, e.visible[a], g, ps);
         if (hidx < 0) goto out; /* degenerate, or over the budget: qhull */
         V = &e.f[e.visible[a]];
         facet *H = &e.f[hidx];
