@@ -1,4 +1,5 @@
-/* Linear complementarity problems: Lemke's and Dantzig's pivoting methods.
+/* Linear complementarity problems: Lemke's and Dantzig's pivoting methods,
+ * and non-smooth Gauss-Seidel (NSGS) over contacts for large sparse ones.
  *
  * This layer knows nothing of mechanics. A problem is
  *
@@ -13,7 +14,13 @@
  *   - the mixed LCP: free rows (lo = -inf, hi = +inf: z_i free, w_i = 0);
  *   - the boxed LCP with finite or infinite bounds, and friction-index rows
  *     (ODE's findex): row i's bounds are [-mu_i |z_j|, mu_i |z_j|] for its
- *     normal row j = findex[i] (its lo_i, hi_i are then ignored).
+ *     normal row j = findex[i] (its lo_i, hi_i are then ignored);
+ *   - the exact (circle) friction cone: two friction-index rows of one
+ *     normal paired by `cone` share the disk sqrt(z_a^2 + z_b^2) <=
+ *     mu |z_j| instead of two boxes: z_F inside the disk => w_F = 0; on its
+ *     edge => w_F = -s z_F for some s >= 0 (Coulomb's law, maximal
+ *     dissipation). A normal row with lo = 0, hi = +inf and such a pair is
+ *     a contact in Siconos' sense (their fc3d problems).
  *
  * Which solver takes what:
  *   lk_lcp_lemke    any M (non-symmetric included), every kind of row.
@@ -35,7 +42,23 @@
  *                   indefinite; degenerate cycling; a singular block) and
  *                   the workspace has Lemke's room, it hands the problem to
  *                   Lemke, warm-started from where it stopped, and says so
- *                   in report.fallback.
+ *                   in report.fallback. A non-symmetric M (beyond 1e-10
+ *                   max |M_ij|) is solved by the general form of principal
+ *                   pivoting (a dense LU of the driven block, standard and
+ *                   free rows, n <= 256), else handed to Lemke the same way.
+ *   lk_lcp_nsgs     non-smooth Gauss-Seidel over blocks: every contact (a
+ *                   normal with its friction rows: circle cone or boxes)
+ *                   and every other row solved exactly given the others, in
+ *                   row order, sweep after sweep (Jourdan, Alart & Curnier
+ *                   1998; Siconos' fc3d_nsgs). Any M (non-symmetric
+ *                   included; convergence is proven for symmetric positive
+ *                   definite M and small mu only), dense or sparse (csr),
+ *                   every kind of row, O(n) workspace. Relaxed and
+ *                   Anderson-accelerated (options.omega, .anderson).
+ *                   Starts from options.z_guess when given. Stops when
+ *                   Siconos' error (lk_lcp_fc3d_error) and the relative
+ *                   residual are both at most tol; LK_NOT_CONVERGED at
+ *                   max_sweeps.
  *
  * Typical use, once per time step with the previous basis:
  *
@@ -46,11 +69,14 @@
  *     lk_lcp_report r;
  *     if (lk_lcp_solve(lk_lcp_dantzig, &p, &o, ws, z, w, &r) != LK_OK) ...
  *
- * Both run without allocating, in a workspace sized once; both verify the
+ * All run without allocating, in a workspace sized once; all verify the
  * returned solution with lk_lcp_residual() and never report success above
  * the tolerance; z and w are always finite on return (NaN never escapes).
  *
- * Matrices are row-major in caller-owned memory: M[i * ldm + j]. */
+ * Matrices are row-major in caller-owned memory: M[i * ldm + j], or
+ * compressed rows (lk_lcp_csr). The pivoting solvers take dense M only
+ * (lk_lcp_densify makes one) and box friction only (LK_UNSUPPORTED
+ * otherwise). */
 #ifndef LINKAGE_LCP_H
 #define LINKAGE_LCP_H
 
@@ -62,10 +88,21 @@
 extern "C" {
 #endif
 
+/* M stored by compressed rows over the caller's memory: row i's entries
+ * are val[row[i] .. row[i+1]-1] in columns col[...], strictly increasing
+ * within a row (no duplicates); entries not stored are zero. row has n + 1
+ * entries, row[0] = 0. Any n and number of entries an int holds. */
+typedef struct {
+  const int *row;
+  const int *col;
+  const double *val;
+} lk_lcp_csr;
+
 /* A problem: a view over the caller's arrays (nothing is copied). */
 typedef struct {
   int n;             /* number of rows (0 is a valid, empty problem) */
-  const double *M;   /* n x n, row-major, M[i * ldm + j] */
+  const double *M;   /* n x n, row-major, M[i * ldm + j]; ignored (may be
+                        NULL) when csr.row is set */
   int ldm;           /* leading dimension of M (>= n); 0 means n */
   const double *q;   /* n */
   const double *lo;  /* n lower bounds, -INFINITY allowed; NULL: all 0 */
@@ -73,6 +110,11 @@ typedef struct {
   const int *findex; /* NULL, or n entries: -1, or the normal row of row i */
   const double *mu;  /* with findex: n friction coefficients (>= 0), read
                         only for rows with findex[i] >= 0 */
+  lk_lcp_csr csr;    /* csr.row NULL: M is dense; else M is this */
+  const int *cone;   /* NULL, or n entries: for a friction-index row a, the
+                        other friction row b of the same normal with which
+                        it shares a circle (cone[b] == a, mu[b] == mu[a]),
+                        or -1 (rows without findex: -1) */
 } lk_lcp;
 
 /* The state of a row in a (complementary) basis: used to warm start a solve
@@ -123,6 +165,15 @@ typedef struct {
                             that is not fails the final residual check, or
                             falls back to Lemke; never a wrong answer. 0
                             (default): tested. */
+  int max_sweeps;        /* NSGS: sweeps over all blocks at most; 0: 10000 */
+  double omega;          /* NSGS: relaxation, z <- omega z_local + (1 -
+                            omega) z, kept feasible; in (0, 2), or 0
+                            (default): 0.7, which stops the 2-cycles plain
+                            Gauss-Seidel (1) falls into on some contact
+                            problems (docs/lcp.md) */
+  int anderson;          /* NSGS: Anderson acceleration over the last
+                            `anderson` sweeps (0: none; at most 6);
+                            default 3 */
 } lk_lcp_options;
 
 typedef struct {
@@ -139,6 +190,13 @@ typedef struct {
                           found and verified, 0 when the solver only failed */
   int fallback;        /* Dantzig: 1 when it could not finish and Lemke
                           solved (or failed) in its place */
+  int sweeps;          /* NSGS: sweeps made */
+  double error;        /* NSGS: lk_lcp_fc3d_error of the result, the test it
+                          stops on; NAN for the pivoting solvers (measure
+                          their answers with lk_lcp_fc3d_error) */
+  int regularized;     /* NSGS: blocks whose diagonal block was singular or
+                          not positive, solved with a proximal term
+                          eps (z - z_previous), which vanishes at the answer */
   const char *detail;  /* static text saying what happened, never NULL */
 } lk_lcp_report;
 
@@ -146,15 +204,17 @@ typedef struct {
 typedef struct lk_lcp_solver lk_lcp_solver;
 extern const lk_lcp_solver *const lk_lcp_lemke;
 extern const lk_lcp_solver *const lk_lcp_dantzig;
+extern const lk_lcp_solver *const lk_lcp_nsgs;
 
-/* "lemke", "dantzig". */
+/* "lemke", "dantzig", "nsgs". */
 const char *lk_lcp_solver_name(const lk_lcp_solver *s);
 /* The solver of that name, or NULL. */
 const lk_lcp_solver *lk_lcp_solver_by_name(const char *name);
 
 /* Defaults: max_pivots 0 (automatic), tol 1e-9, pivot_tol 1e-11,
  * max_restarts 3, max_passes 30, no warm start, no guess (guess_tol
- * 1e-13), symmetry tested (symmetric 0). */
+ * 1e-13), symmetry tested (symmetric 0), max_sweeps 0 (automatic), omega
+ * 0 (automatic), anderson 3. */
 void lk_lcp_options_default(lk_lcp_options *o);
 
 /* Scratch memory for problems of up to nmax rows, for either solver; one
@@ -163,6 +223,11 @@ typedef struct lk_lcp_workspace lk_lcp_workspace;
 lk_lcp_workspace *lk_lcp_workspace_new(int nmax);
 void lk_lcp_workspace_free(lk_lcp_workspace *ws);
 int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws);
+/* Scratch for one solver only: for lk_lcp_nsgs O(nmax) memory (no dense
+ * matrices: problems of any size, sparse ones above all; the pivoting
+ * solvers refuse it with LK_CAPACITY_EXCEEDED); for the others the same as
+ * lk_lcp_workspace_new. */
+lk_lcp_workspace *lk_lcp_workspace_new_for(const lk_lcp_solver *type, int nmax);
 /* The capacity a workspace needs for p: n, or with boxed or friction rows
  * n + b + 2 f at most, which Lemke needs and which lets Dantzig fall back
  * to Lemke (Dantzig alone needs n). -1 for a problem lk_lcp_check refuses. */
@@ -191,23 +256,56 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *problem,
 /* The complementarity residual of (z, w): max over rows of
  * |z_i - mid(lo_i, z_i - w_i, hi_i)| (the natural map; for the standard LCP
  * |min(z_i, w_i)|), with w recomputed as M z + q, and, when w is not NULL,
- * also max_i |w_i - (M z + q)_i|. Friction-index bounds use the given z.
+ * also max_i |w_i - (M z + q)_i|. Friction-index bounds use the given z;
+ * a circle pair F's rows take the entries of z_F - proj(z_F - w_F) on
+ * their disk.
  * +INFINITY for NULL or invalid arguments or non-finite values; 0 for n = 0. */
 double lk_lcp_residual(const lk_lcp *problem, const double *z, const double *w);
 
+/* Siconos' error measure (fc3d_compute_error) of z: with w = M z + q, the
+ * 2-norm over contacts of r - proj_K(r - (u + mu |u_T| e_n)) (r = z, u = w
+ * on a normal row and its circle pair: De Saxce's form of Coulomb's law,
+ * zero exactly at an answer), and over every other row of its natural-map
+ * residual z - mid(lo, z - w, hi), divided by max(|q|, |z|, |w|) (2-norms)
+ * when that exceeds DBL_EPSILON. For a Siconos friction-contact problem it
+ * is their number. +INFINITY for invalid arguments or non-finite values. */
+double lk_lcp_fc3d_error(const lk_lcp *problem, const double *z);
+
 /* Check a problem for the conditions lk_lcp_solve lists (finite data,
- * consistent bounds, valid findex); err, if given, names the first row at
- * fault. */
+ * consistent bounds, valid findex, cone pairs and compressed rows); err, if
+ * given, names the first row at fault. O(n + entries) for compressed rows,
+ * O(n^2) dense. */
 lk_status lk_lcp_check(const lk_lcp *problem, lk_error *err);
+
+/* M of a problem into a dense row-major array (leading dimension ld >= n,
+ * n x ld doubles): a copy when dense, the expansion of csr otherwise. */
+lk_status lk_lcp_densify(const lk_lcp *problem, double *M, int ld);
+
+/* max_ij |M_ij - M_ji| / max_ij |M_ij| (0 for a zero or empty M): how far
+ * from symmetric M is. Compressed rows: O(entries log(entries a row)).
+ * +INFINITY for an invalid problem. */
+double lk_lcp_asymmetry(const lk_lcp *problem);
 
 /* ---------------------------------------------------------------- files */
 
 /* A problem read from a file, owning its arrays. */
 typedef struct lk_lcp_problem lk_lcp_problem;
 
-/* Read a problem. Files ending in ".dat" are Siconos numerics' text format
- * (n, storage 0, sizes, M column by column, q; trailing remarks ignored);
- * anything else is YAML:
+/* Problem files larger than this are refused (devices and pipes too: the
+ * reading stops there), the limit of the mechanism loader. A file's length
+ * also bounds what it may ask for: every entry of a dense M, every stored
+ * entry of a sparse one and every entry of q must be spelled out (YAML
+ * aliases do not multiply them). */
+#define LK_LCP_FILE_MAX_BYTES ((size_t)16 << 20)
+
+/* Read a problem. Files ending in ".dat" are Siconos numerics' text
+ * formats: an LCP (n, M as a NumericsMatrix, q) or a friction-contact
+ * problem (FrictionContactProblem: dimension d = 2 or 3, contacts nc, W,
+ * q, mu; each contact a normal row, lo 0, and d - 1 friction rows with its
+ * mu, a circle pair when d = 3), M stored dense (storage 0, entries column
+ * by column), in sparse blocks (1) or sparse (2: triplets, compressed
+ * columns or rows), the last two read as compressed rows; trailing remarks
+ * ignored. Anything else is YAML:
  *
  *     M: [[2, 1], [1, 2]]      # rows
  *     q: [-1, -1]
@@ -232,6 +330,9 @@ void lk_lcp_problem_free(lk_lcp_problem *p);
 /* The problem (valid while p lives) and its name ("" if none). */
 const lk_lcp *lk_lcp_problem_lcp(const lk_lcp_problem *p);
 const char *lk_lcp_problem_name(const lk_lcp_problem *p);
+/* A friction-contact problem's number of contacts (and *dim, if given,
+ * its dimension); 0 (and 0) for an LCP. */
+int lk_lcp_problem_contacts(const lk_lcp_problem *p, int *dim);
 
 #ifdef __cplusplus
 }

@@ -887,5 +887,5 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
   return s;
 }
 
-static const lk_lcp_solver dantzig_type = {"dantzig", dantzig_solve};
+static const lk_lcp_solver dantzig_type = {"dantzig", dantzig_solve, 0};
 const lk_lcp_solver *const lk_lcp_dantzig = &dantzig_type;

@@ -18,6 +18,9 @@ void lk_lcp_options_default(lk_lcp_options *o) {
   o->z_guess = NULL;
   o->guess_tol = 1e-13;
   o->symmetric = 0;
+  o->max_sweeps = 0;
+  o->omega = 0.0;
+  o->anderson = 3;
 }
 
 const char *lk_lcp_solver_name(const lk_lcp_solver *s) { return s ? s->name : "(none)"; }
@@ -26,27 +29,44 @@ const lk_lcp_solver *lk_lcp_solver_by_name(const char *name) {
   if (!name) return NULL;
   if (strcmp(name, "lemke") == 0) return lk_lcp_lemke;
   if (strcmp(name, "dantzig") == 0) return lk_lcp_dantzig;
+  if (strcmp(name, "nsgs") == 0) return lk_lcp_nsgs;
   return NULL;
 }
 
-lk_lcp_workspace *lk_lcp_workspace_new(int nmax) {
+static lk_lcp_workspace *workspace_new(int nmax, int dense) {
   if (nmax < 0) return NULL;
   lk_lcp_workspace *ws = lk_calloc(1, sizeof *ws);
   if (!ws) return NULL;
   ws->nmax = nmax;
+  ws->dense = dense;
   ws->fk = -1;
   size_t m = nmax > 0 ? (size_t)nmax : 1;
   int ok = 1;
-  for (int k = 0; k < LK_LCP_NMAT; k++) ok &= (ws->mat[k] = LK_NEW_ARRAY(double, m * m)) != NULL;
-  for (int k = 0; k < LK_LCP_NVEC; k++) ok &= (ws->vec[k] = LK_NEW_ARRAY(double, m)) != NULL;
-  for (int k = 0; k < LK_LCP_NIVEC; k++) ok &= (ws->ivec[k] = LK_NEW_ARRAY(int, m)) != NULL;
-  for (int k = 0; k < LK_LCP_NBVEC; k++)
+  if (dense) {
+    if (m > ((size_t)-1 / sizeof(double)) / m) ok = 0;
+    for (int k = 0; k < LK_LCP_NMAT && ok; k++)
+      ok &= (ws->mat[k] = LK_NEW_ARRAY(double, m * m)) != NULL;
+  }
+  for (int k = 0; k < LK_LCP_NVEC && ok; k++) ok &= (ws->vec[k] = LK_NEW_ARRAY(double, m)) != NULL;
+  for (int k = 0; k < LK_LCP_NIVEC && ok; k++) ok &= (ws->ivec[k] = LK_NEW_ARRAY(int, m)) != NULL;
+  for (int k = 0; k < LK_LCP_NBVEC && ok; k++)
     ok &= (ws->bvec[k] = LK_NEW_ARRAY(unsigned char, m)) != NULL;
+  if (ok) ok = (ws->nsgs_blk = lk_malloc(m * lk_nsgs_block_bytes())) != NULL;
+  if (ok) ok = (ws->nsgs_d = LK_NEW_ARRAY(double, LK_NSGS_DOUBLES * m)) != NULL;
+  if (ok) ok = (ws->nsgs_i = LK_NEW_ARRAY(int, LK_NSGS_INTS * m + 1)) != NULL;
+  if (ok) ok = (ws->nsgs_b = LK_NEW_ARRAY(unsigned char, 2 * m)) != NULL;
   if (!ok) {
     lk_lcp_workspace_free(ws);
     return NULL;
   }
   return ws;
+}
+
+lk_lcp_workspace *lk_lcp_workspace_new(int nmax) { return workspace_new(nmax, 1); }
+
+lk_lcp_workspace *lk_lcp_workspace_new_for(const lk_lcp_solver *type, int nmax) {
+  if (!type) return NULL;
+  return workspace_new(nmax, !type->iterative);
 }
 
 void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
@@ -55,6 +75,10 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
   for (int k = 0; k < LK_LCP_NVEC; k++) lk_free(ws->vec[k]);
   for (int k = 0; k < LK_LCP_NIVEC; k++) lk_free(ws->ivec[k]);
   for (int k = 0; k < LK_LCP_NBVEC; k++) lk_free(ws->bvec[k]);
+  lk_free(ws->nsgs_blk);
+  lk_free(ws->nsgs_d);
+  lk_free(ws->nsgs_i);
+  lk_free(ws->nsgs_b);
   lk_free(ws);
 }
 
@@ -121,21 +145,83 @@ static int matrix_maybe_finite(const double *M, int n, int ldm) {
   return s - s == 0.0;
 }
 
+/* Compressed rows: offsets that start at 0 and never decrease, columns
+ * in range and strictly increasing within a row, finite values. */
+static lk_status check_csr(const lk_lcp *p, lk_error *err) {
+  const lk_lcp_csr *c = &p->csr;
+  int n = p->n;
+  if (!c->col || !c->val)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "compressed rows without columns or values");
+  if (c->row[0] != 0)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "compressed rows: row[0] = %d, not 0",
+                        c->row[0]);
+  for (int i = 0; i < n; i++) {
+    int b = c->row[i], e = c->row[i + 1];
+    if (e < b)
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "compressed rows: row %d ends before it begins",
+                          i);
+    for (int k = b; k < e; k++) {
+      int j = c->col[k];
+      if (j < 0 || j >= n)
+        return lk_error_set(err, LK_INVALID_ARGUMENT, "row %d of M: column %d outside 0..%d", i,
+                            j, n - 1);
+      if (k > b && j <= c->col[k - 1])
+        return lk_error_set(err, LK_INVALID_ARGUMENT,
+                            "row %d of M: columns not strictly increasing (%d after %d)", i, j,
+                            c->col[k - 1]);
+    }
+    if (!lk_lcp_finite(c->val + b, e - b))
+      return lk_error_set(err, LK_NON_FINITE, "row %d of M is not finite", i);
+  }
+  return LK_OK;
+}
+
+/* Circle pairs: two friction rows of one normal, each naming the other,
+ * with the same mu. */
+static lk_status check_cone(const lk_lcp *p, lk_error *err) {
+  int n = p->n;
+  for (int a = 0; a < n; a++) {
+    int b = p->cone[a];
+    if (b == -1) continue;
+    if (b < 0 || b >= n || b == a)
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "cone[%d] = %d is not another row", a, b);
+    if (p->cone[b] != a)
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "cone[%d] = %d but cone[%d] = %d", a, b, b,
+                          p->cone[b]);
+    int j = lk_lcp_fidx(p, a);
+    if (j < 0 || lk_lcp_fidx(p, b) != j)
+      return lk_error_set(err, LK_INVALID_ARGUMENT,
+                          "cone pairs rows %d and %d, which are not friction rows of one normal",
+                          a, b);
+    if (p->mu[a] != p->mu[b])
+      return lk_error_set(err, LK_INVALID_ARGUMENT,
+                          "cone pairs rows %d and %d with different mu (%g, %g)", a, b, p->mu[a],
+                          p->mu[b]);
+  }
+  return LK_OK;
+}
+
 lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
   if (!p) return lk_error_set(err, LK_INVALID_ARGUMENT, "no problem given");
   if (p->n < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "negative size n = %d", p->n);
   if (p->n == 0) return LK_OK;
   int n = p->n, ldm = lk_lcp_ldm(p);
-  if (!p->M || !p->q) return lk_error_set(err, LK_INVALID_ARGUMENT, "M or q is NULL");
-  if (ldm < n)
-    return lk_error_set(err, LK_INVALID_ARGUMENT, "leading dimension %d < n = %d", ldm, n);
-  /* The exact scan, for the row to name, only when the sum says there may
-   * be one. */
-  if (!matrix_maybe_finite(p->M, n, ldm))
-    for (int i = 0; i < n; i++) {
-      if (!lk_lcp_finite(p->M + (size_t)i * (size_t)ldm, n))
-        return lk_error_set(err, LK_NON_FINITE, "row %d of M is not finite", i);
-    }
+  if ((!p->M && !lk_lcp_sparse(p)) || !p->q)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "M or q is NULL");
+  if (lk_lcp_sparse(p)) {
+    lk_status s = check_csr(p, err);
+    if (s != LK_OK) return s;
+  } else {
+    if (ldm < n)
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "leading dimension %d < n = %d", ldm, n);
+    /* The exact scan, for the row to name, only when the sum says there
+     * may be one. */
+    if (!matrix_maybe_finite(p->M, n, ldm))
+      for (int i = 0; i < n; i++) {
+        if (!lk_lcp_finite(p->M + (size_t)i * (size_t)ldm, n))
+          return lk_error_set(err, LK_NON_FINITE, "row %d of M is not finite", i);
+      }
+  }
   if (!lk_lcp_finite(p->q, n))
     for (int i = 0; i < n; i++)
       if (!isfinite(p->q[i])) return lk_error_set(err, LK_NON_FINITE, "q[%d] is not finite", i);
@@ -165,7 +251,107 @@ lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
       return lk_error_set(err, LK_INVALID_ARGUMENT, "row %d: bounds [%g, %g] admit no value", i,
                           lo, hi);
   }
+  if (p->cone) return check_cone(p, err);
   return LK_OK;
+}
+
+double lk_lcp_entry(const lk_lcp *p, int i, int j) {
+  if (!lk_lcp_sparse(p)) return p->M[(size_t)i * (size_t)lk_lcp_ldm(p) + (size_t)j];
+  int lo = p->csr.row[i], hi = p->csr.row[i + 1];
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2, c = p->csr.col[mid];
+    if (c == j) return p->csr.val[mid];
+    if (c < j)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return 0.0;
+}
+
+lk_status lk_lcp_densify(const lk_lcp *p, double *M, int ld) {
+  if (!p || p->n < 0 || (p->n > 0 && (!M || ld < p->n))) return LK_INVALID_ARGUMENT;
+  int n = p->n;
+  if (n > 0 && !p->M && !lk_lcp_sparse(p)) return LK_INVALID_ARGUMENT;
+  for (int i = 0; i < n; i++) {
+    double *r = M + (size_t)i * (size_t)ld;
+    if (!lk_lcp_sparse(p)) {
+      memcpy(r, p->M + (size_t)i * (size_t)lk_lcp_ldm(p), (size_t)n * sizeof *r);
+      continue;
+    }
+    for (int j = 0; j < n; j++) r[j] = 0.0;
+    for (int k = p->csr.row[i]; k < p->csr.row[i + 1]; k++) r[p->csr.col[k]] = p->csr.val[k];
+  }
+  return LK_OK;
+}
+
+double lk_lcp_asymmetry(const lk_lcp *p) {
+  if (lk_lcp_check(p, NULL) != LK_OK) return INFINITY;
+  int n = p->n;
+  double asym = 0.0, mmax = 0.0;
+  if (lk_lcp_sparse(p)) {
+    for (int i = 0; i < n; i++)
+      for (int k = p->csr.row[i]; k < p->csr.row[i + 1]; k++) {
+        int j = p->csr.col[k];
+        mmax = lk_maxd(mmax, fabs(p->csr.val[k]));
+        /* an entry whose mirror is not stored differs from a zero */
+        if (j != i) asym = lk_maxd(asym, fabs(p->csr.val[k] - lk_lcp_entry(p, j, i)));
+      }
+  } else {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) {
+        double a = lk_lcp_entry(p, i, j);
+        mmax = lk_maxd(mmax, fabs(a));
+        if (j < i) asym = lk_maxd(asym, fabs(a - lk_lcp_entry(p, j, i)));
+      }
+  }
+  return mmax > 0.0 ? asym / mmax : 0.0;
+}
+
+void lk_lcp_project(const lk_lcp *p, double *z) {
+  int n = p->n;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < n; i++) {
+      if ((lk_lcp_fidx(p, i) >= 0) != (pass == 1)) continue;
+      int b = lk_lcp_pair(p, i);
+      if (b >= 0) {
+        if (b > i) lk_lcp_disk_project(&z[i], &z[b], p->mu[i] * fabs(z[lk_lcp_fidx(p, i)]));
+        continue;
+      }
+      double lo, hi;
+      lk_lcp_bounds_at(p, z, i, &lo, &hi);
+      if (z[i] < lo) z[i] = lo;
+      if (z[i] > hi) z[i] = hi;
+    }
+}
+
+void lk_lcp_basis_from(const lk_lcp *p, const double *z, const double *w, unsigned char *basis) {
+  int n = p->n;
+  for (int i = 0; i < n; i++) {
+    double lo, hi;
+    lk_lcp_bounds_at(p, z, i, &lo, &hi);
+    int b = lk_lcp_pair(p, i);
+    if (b >= 0) { /* on its disk's edge: the bound its sign is at */
+      double r = hi, t = hypot(z[i], z[b]);
+      int edge = t >= r - 1e-12 * (1 + r);
+      basis[i] = !edge || t == 0.0 ? (t == 0.0 && r == 0.0 ? LK_LCP_LOWER : LK_LCP_BASIC)
+                                   : (z[i] >= 0 ? LK_LCP_UPPER : LK_LCP_LOWER);
+      continue;
+    }
+    /* at a bound to the solvers' rounding (an answer on its cone can lie
+     * an ulp inside it) */
+    double tol = 1e-12 * (1 + fabs(z[i]) + (isfinite(lo) ? fabs(lo) : 0) +
+                          (isfinite(hi) ? fabs(hi) : 0));
+    int at_lo = z[i] <= lo + tol, at_hi = z[i] >= hi - tol;
+    unsigned char st = LK_LCP_BASIC;
+    if (at_lo && at_hi)
+      st = w[i] < 0 ? LK_LCP_UPPER : LK_LCP_LOWER;
+    else if (at_lo && w[i] >= 0)
+      st = LK_LCP_LOWER;
+    else if (at_hi && w[i] <= 0)
+      st = LK_LCP_UPPER;
+    basis[i] = st;
+  }
 }
 
 /* Whether z (the caller's guess, clamped into its bounds) is an answer to
@@ -177,42 +363,21 @@ lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
 static int try_guess(const lk_lcp *p, const lk_lcp_options *o, double *z, double *w,
                      lk_lcp_report *r) {
   int n = p->n;
-  if (!lk_lcp_finite(z, n)) return 0;
+  if (!lk_lcp_finite(z, n)) {
+    for (int i = 0; i < n; i++) z[i] = 0.0;
+    return 0;
+  }
   /* Into its bounds first (constant ones, then the friction rows' from
    * their normals): an answer given back can lie an ulp outside a cone it
    * is on, and a caller must not find a friction impulse of 3e-15 on a
    * contact without load (the residual below judges the clamped z). */
-  for (int pass = 0; pass < 2; pass++)
-    for (int i = 0; i < n; i++) {
-      if ((lk_lcp_fidx(p, i) >= 0) != (pass == 1)) continue;
-      double lo, hi;
-      lk_lcp_bounds_at(p, z, i, &lo, &hi);
-      if (z[i] < lo) z[i] = lo;
-      if (z[i] > hi) z[i] = hi;
-    }
+  lk_lcp_project(p, z);
   double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
   if (!isfinite(res) || !(res / scale <= o->guess_tol) || !(res / scale <= o->tol)) return 0;
   r->residual = res;
   r->residual_rel = res / scale;
   r->warm = LK_LCP_WARM_GUESS;
-  if (o->basis_out)
-    for (int i = 0; i < n; i++) {
-      double lo, hi;
-      lk_lcp_bounds_at(p, z, i, &lo, &hi);
-      /* at a bound to the solvers' rounding (an answer on its cone can lie
-       * an ulp inside it) */
-      double tol = 1e-12 * (1 + fabs(z[i]) + (isfinite(lo) ? fabs(lo) : 0) +
-                            (isfinite(hi) ? fabs(hi) : 0));
-      int at_lo = z[i] <= lo + tol, at_hi = z[i] >= hi - tol;
-      unsigned char st = LK_LCP_BASIC;
-      if (at_lo && at_hi)
-        st = w[i] < 0 ? LK_LCP_UPPER : LK_LCP_LOWER;
-      else if (at_lo && w[i] >= 0)
-        st = LK_LCP_LOWER;
-      else if (at_hi && w[i] <= 0)
-        st = LK_LCP_UPPER;
-      o->basis_out[i] = st;
-    }
+  if (o->basis_out) lk_lcp_basis_from(p, z, w, o->basis_out);
   return 1;
 }
 
@@ -229,6 +394,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
   memset(r, 0, sizeof *r);
   r->residual = INFINITY;
   r->residual_rel = INFINITY;
+  r->error = NAN;
   r->detail = "";
   lk_lcp_options defaults;
   if (!o) {
@@ -239,15 +405,29 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     return finish(r, LK_INVALID_ARGUMENT, "NULL solver, problem or workspace");
   if (p->n < 0) return finish(r, LK_INVALID_ARGUMENT, "negative problem size");
   if (p->n > 0 && (!z || !w)) return finish(r, LK_INVALID_ARGUMENT, "NULL z or w");
-  if (!(o->tol > 0) || !(o->pivot_tol > 0) || !(o->pivot_tol < 1) || o->max_pivots < 0 ||
-      o->max_restarts < 0 || o->max_passes < 1 || (o->z_guess && !(o->guess_tol > 0)))
+  /* A tolerance must be finite: +inf would call any answer one. */
+  if (!(o->tol > 0) || isinf(o->tol) || !(o->pivot_tol > 0) || !(o->pivot_tol < 1) ||
+      o->max_pivots < 0 || o->max_restarts < 0 || o->max_passes < 1 || o->max_sweeps < 0 ||
+      !(o->omega >= 0) || !(o->omega < 2) || o->anderson < 0 ||
+      o->anderson > LK_NSGS_ANDERSON_MAX ||
+      (o->z_guess && (!(o->guess_tol > 0) || isinf(o->guess_tol))))
     return finish(r, LK_INVALID_ARGUMENT, "invalid options");
   ws->fk = -1; /* no factor from this solve yet (lk_lcp_last_factor) */
   if (p->n > ws->nmax) return finish(r, LK_CAPACITY_EXCEEDED, "n exceeds the workspace's nmax");
   int n = p->n;
   if (n == 0) {
-    r->residual = r->residual_rel = 0.0;
+    r->residual = r->residual_rel = r->error = 0.0;
     return finish(r, LK_OK, "empty problem");
+  }
+  if (!type->iterative) {
+    if (lk_lcp_sparse(p))
+      return finish(r, LK_UNSUPPORTED,
+                    "a pivoting solver takes a dense M (lk_lcp_densify), or use nsgs");
+    if (p->cone)
+      return finish(r, LK_UNSUPPORTED,
+                    "a pivoting solver takes box friction only (drop cone), or use nsgs");
+    if (!ws->dense)
+      return finish(r, LK_CAPACITY_EXCEEDED, "the workspace was made for nsgs alone");
   }
   /* The guess first into z (it may be z itself), then the checks. */
   if (o->z_guess && o->z_guess != z) memmove(z, o->z_guess, (size_t)n * sizeof *z);
@@ -263,8 +443,15 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
         return finish(r, LK_INVALID_ARGUMENT, "bad basis_in state");
       }
   }
-  if (o->z_guess && try_guess(p, o, z, w, r)) return finish(r, LK_OK, "the guess was an answer");
-  for (int i = 0; i < n; i++) z[i] = w[i] = 0.0;
+  if (o->z_guess && try_guess(p, o, z, w, r)) {
+    if (type->iterative) r->error = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
+    return finish(r, LK_OK, "the guess was an answer");
+  }
+  /* An iterative solver starts from the clamped guess (try_guess left it
+   * in z), the others from nothing. */
+  if (!type->iterative || !o->z_guess)
+    for (int i = 0; i < n; i++) z[i] = 0.0;
+  for (int i = 0; i < n; i++) w[i] = 0.0;
 
   lk_lcp_verified v = {0, INFINITY, 1.0};
   s = type->solve(p, o, ws, z, w, r, &v);
@@ -291,6 +478,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     if (s == LK_OK) s = LK_NON_FINITE;
   }
   r->residual_rel = r->residual / scale;
+  if (type->iterative) r->error = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
   if (s == LK_OK && !(r->residual_rel <= o->tol)) {
     s = LK_NOT_CONVERGED;
     r->detail = "the solver finished but its residual is above the tolerance";

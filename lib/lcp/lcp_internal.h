@@ -27,22 +27,54 @@ struct lk_lcp_solver {
   const char *name;
   lk_status (*solve)(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
                      double *z, double *w, lk_lcp_report *r, lk_lcp_verified *v);
+  int iterative; /* 1: takes compressed rows, circle pairs and a workspace
+                    without dense matrices, and starts from the clamped
+                    z_guess when it is not already an answer (z holds it on
+                    entry; zeros without a guess) */
 };
 
 /* Scratch shared by the solvers (one solve at a time uses it): three
- * nmax x nmax matrices and vectors of nmax entries. */
+ * nmax x nmax matrices (NULL in a workspace made for NSGS alone) and
+ * vectors of nmax entries; NSGS's blocks and their matrices. */
 enum { LK_LCP_NMAT = 3, LK_LCP_NVEC = 12, LK_LCP_NIVEC = 13, LK_LCP_NBVEC = 5 };
+/* NSGS: doubles and ints of its own an nmax row (nsgs.c lays them out:
+ * its blocks' matrices, 6 a row at most, then Anderson's history). */
+enum { LK_NSGS_ANDERSON_MAX = 6 };
+enum { LK_NSGS_DOUBLES = 6 + 2 * LK_NSGS_ANDERSON_MAX + 3, LK_NSGS_INTS = 4 };
 struct lk_lcp_workspace {
   int nmax;
+  int dense; /* mat[] allocated: room for the pivoting solvers */
   double *mat[LK_LCP_NMAT];
   double *vec[LK_LCP_NVEC];
   int *ivec[LK_LCP_NIVEC];
   unsigned char *bvec[LK_LCP_NBVEC];
+  void *nsgs_blk;        /* nmax blocks (lk_nsgs_block_bytes each) */
+  double *nsgs_d;        /* LK_NSGS_DOUBLES nmax */
+  int *nsgs_i;           /* LK_NSGS_INTS nmax + 1 */
+  unsigned char *nsgs_b; /* 2 nmax */
   /* The last solve's L D L^T of its clamped block, when that solve was
    * Dantzig's frictionless path and succeeded (fk >= 0; -1 otherwise):
    * see lk_lcp_last_factor. */
   int fk, fhas_last;
 };
+
+/* Anderson acceleration of a fixed-point map (anderson.c): the caller
+ * puts the point x in a->x, applies the map to get g, and calls
+ * lk_anderson_step(a, g), which replaces g by the accelerated point
+ * (returns 1) or leaves it (0: no history yet, or a fit that failed, after
+ * which the history restarts). */
+enum { LK_ANDERSON_MMAX = 8 };
+typedef struct {
+  int n, m, k, head, have_prev;
+  double *dG, *dF, *x, *g0, *f0;
+} lk_anderson;
+/* mem: (2 m + 3) n doubles */
+void lk_anderson_init(lk_anderson *a, int n, int m, double *mem);
+void lk_anderson_reset(lk_anderson *a);
+int lk_anderson_step(lk_anderson *a, double *g);
+
+/* The size of one NSGS block record (nsgs.c). */
+size_t lk_nsgs_block_bytes(void);
 
 /* max/min for finite values: libm's fmax is a call (NaN rules), too slow
  * in the inner loops of small solves. Callers keep NaN out. */
@@ -258,6 +290,42 @@ static inline int lk_lcp_finite(const double *restrict x, int n) {
 }
 
 static inline int lk_lcp_ldm(const lk_lcp *p) { return p->ldm > 0 ? p->ldm : p->n; }
+static inline int lk_lcp_sparse(const lk_lcp *p) { return p->csr.row != NULL; }
+static inline int lk_lcp_pair(const lk_lcp *p, int i) { return p->cone ? p->cone[i] : -1; }
+
+/* (M z)_i, and sum_j |M_ij z_j| into *mag: dense or compressed rows (the
+ * same sums in the same order for either, entry by entry, when the
+ * compressed row stores every entry). */
+static inline double lk_lcp_row_dot(const lk_lcp *p, int i, const double *z, double *mag) {
+  if (lk_lcp_sparse(p)) {
+    const int *col = p->csr.col;
+    const double *val = p->csr.val;
+    double s = 0.0, m = 0.0;
+    for (int k = p->csr.row[i], e = p->csr.row[i + 1]; k < e; k++) {
+      double x = val[k] * z[col[k]];
+      s += x;
+      m += fabs(x);
+    }
+    *mag = m;
+    return s;
+  }
+  int n = p->n;
+  const double *row = p->M + (size_t)i * (size_t)lk_lcp_ldm(p);
+  if (n < 8) { /* tiny rows: one fused pass */
+    double t = 0.0, m = 0.0;
+    for (int j = 0; j < n; j++) {
+      double x = row[j] * z[j];
+      t += x;
+      m += fabs(x);
+    }
+    *mag = m;
+    return t;
+  }
+  return lk_lcp_dot_and_abs(row, z, n, mag);
+}
+
+/* M_ij of either storage (compressed rows: a binary search). */
+double lk_lcp_entry(const lk_lcp *p, int i, int j);
 
 /* Constant bounds of row i (0 and +inf when the arrays are NULL). */
 static inline double lk_lcp_lo(const lk_lcp *p, int i) { return p->lo ? p->lo[i] : 0.0; }
@@ -292,6 +360,30 @@ static inline double lk_lcp_row_residual(double z, double w, double lo, double h
  * M z + q. */
 double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
                               double *w_out, double *scale);
+
+/* Projection of x (2 entries) onto the disk of radius r >= 0. */
+static inline void lk_lcp_disk_project(double *x0, double *x1, double r) {
+  double t = hypot(*x0, *x1);
+  if (t <= r) return;
+  if (!(t > 0.0) || r <= 0.0) {
+    *x0 = *x1 = 0.0;
+    return;
+  }
+  double f = r / t;
+  *x0 *= f;
+  *x1 *= f;
+}
+
+/* z into its bounds: constant ones, then friction rows' from their
+ * normals (boxes clamped, circle pairs projected onto their disk). */
+void lk_lcp_project(const lk_lcp *p, double *z);
+
+/* lk_lcp_fc3d_error with w = M z + q given, and pa (n ints of scratch). */
+double lk_lcp_fc3d_error_w(const lk_lcp *p, const double *z, const double *w, int *pa);
+
+/* The states z and w show: at a bound (to the solvers' rounding) with w of
+ * the right sign, else basic. */
+void lk_lcp_basis_from(const lk_lcp *p, const double *z, const double *w, unsigned char *basis);
 
 /* Solvers' shared tolerances. */
 #define LK_LCP_EPS 2.220446049250313e-16
@@ -383,13 +475,18 @@ void lk_lcp_expand_guess(const lk_lcp *p, const lk_lcp_expansion *x, const unsig
 struct lk_lcp_problem {
   lk_lcp lcp;
   double *M, *q, *lo, *hi, *mu;
-  int *findex;
+  int *findex, *cone;
+  int *rowp, *col; /* compressed rows (M NULL) */
+  double *val;
+  int dim, contacts; /* a friction-contact problem: its dimension (2, 3) and
+                        number of contacts; 0, 0 for an LCP */
   char *name;
 };
 
 /* An empty problem of size n with M and q allocated (zeroed). */
 lk_lcp_problem *lk_lcp_problem_alloc(int n);
-/* Read a whole file (NUL-terminated) through the allocator hook. */
+/* Read a whole file (NUL-terminated) through the allocator hook, at most
+ * LK_LCP_FILE_MAX_BYTES (devices and pipes included). */
 lk_status lk_lcp_read_file(const char *path, char **text, size_t *len, lk_error *err);
 
 #endif

@@ -29,6 +29,10 @@ void lk_lcp_problem_free(lk_lcp_problem *p) {
   lk_free(p->hi);
   lk_free(p->mu);
   lk_free(p->findex);
+  lk_free(p->cone);
+  lk_free(p->rowp);
+  lk_free(p->col);
+  lk_free(p->val);
   lk_free(p->name);
   lk_free(p);
 }
@@ -37,6 +41,11 @@ const lk_lcp *lk_lcp_problem_lcp(const lk_lcp_problem *p) { return p ? &p->lcp :
 
 const char *lk_lcp_problem_name(const lk_lcp_problem *p) {
   return p && p->name ? p->name : "";
+}
+
+int lk_lcp_problem_contacts(const lk_lcp_problem *p, int *dim) {
+  if (dim) *dim = p ? p->dim : 0;
+  return p ? p->contacts : 0;
 }
 
 lk_status lk_lcp_read_file(const char *path, char **text, size_t *len, lk_error *err) {
@@ -51,7 +60,16 @@ lk_status lk_lcp_read_file(const char *path, char **text, size_t *len, lk_error 
     fclose(f);
     return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory reading %s", path);
   }
+  /* Read in chunks (pipes and devices have no size), never past the
+   * limit: /dev/zero stops here. */
   for (;;) {
+    if (n > LK_LCP_FILE_MAX_BYTES) {
+      lk_free(buf);
+      fclose(f);
+      return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0,
+                             "larger than the limit of %zu bytes for a problem file",
+                             (size_t)LK_LCP_FILE_MAX_BYTES);
+    }
     if (n + 1 >= cap) {
       char *nb = lk_realloc(buf, cap * 2);
       if (!nb) {
@@ -62,7 +80,9 @@ lk_status lk_lcp_read_file(const char *path, char **text, size_t *len, lk_error 
       buf = nb;
       cap *= 2;
     }
-    size_t got = fread(buf + n, 1, cap - 1 - n, f);
+    size_t want = cap - 1 - n;
+    if (want > LK_LCP_FILE_MAX_BYTES + 1 - n) want = LK_LCP_FILE_MAX_BYTES + 1 - n;
+    size_t got = fread(buf + n, 1, want, f);
     n += got;
     if (got == 0) break;
   }

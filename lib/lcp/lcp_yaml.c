@@ -10,6 +10,7 @@ typedef struct {
   yaml_document_t *doc;
   const char *path;
   lk_error *err;
+  size_t len; /* of the text */
 } ctx;
 
 static lk_status at(ctx *c, const yaml_node_t *node, lk_status s, const char *fmt, const char *a,
@@ -131,6 +132,15 @@ static lk_status build(ctx *c, yaml_node_t *root, lk_lcp_problem **out) {
               "'%s' needs '%s' as well", has_f ? "findex" : "mu", has_f ? "mu" : "findex");
   }
   int n = seq_len(val[KEY_Q]);
+  /* The n^2 entries of M must be in the text, two bytes each at least:
+   * aliases (a row, or q, named once and repeated) do not multiply them,
+   * so a few kilobytes cannot ask for gigabytes. */
+  if ((double)n * (double)n > (double)c->len / 2 + 1) {
+    char msg[96];
+    snprintf(msg, sizeof msg, "%d entries, so M needs %.0f numbers", n, (double)n * n);
+    return at(c, val[KEY_Q], LK_SCHEMA_ERROR,
+              "'q' has %s: more than the file spells out%s (aliases are not expanded)", msg, "");
+  }
   /* The shape of M before its n^2 numbers are allocated. */
   yaml_node_t *m0 = val[KEY_M];
   if (m0->type != YAML_SEQUENCE_NODE || seq_len(m0) != n) {
@@ -230,7 +240,7 @@ lk_status lk_lcp_problem_parse_yaml(const char *text, size_t len, const char *pa
   if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "no output pointer");
   *out = NULL;
   if (!text) return lk_error_set(err, LK_INVALID_ARGUMENT, "no text");
-  ctx c = {NULL, path ? path : "<string>", err};
+  ctx c = {NULL, path ? path : "<string>", err, len};
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);

@@ -973,5 +973,5 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
   return status;
 }
 
-static const lk_lcp_solver lemke_type = {"lemke", lemke_solve};
+static const lk_lcp_solver lemke_type = {"lemke", lemke_solve, 0};
 const lk_lcp_solver *const lk_lcp_lemke = &lemke_type;

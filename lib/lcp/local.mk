@@ -8,6 +8,8 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/expand.c \
 	%reldir%/ldlt.c \
 	%reldir%/dantzig.c \
+	%reldir%/nsgs.c \
+	%reldir%/anderson.c \
 	%reldir%/lcp_problem.c \
 	%reldir%/lcp_yaml.c \
 	%reldir%/lcp_dat.c

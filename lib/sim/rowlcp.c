@@ -38,7 +38,7 @@ lk_status lk_sim_rows_lcp(const lk_model *m, lk_data *d, int island, lk_lcp_repo
     fi[i] = x->rfn[ri] >= 0 ? sd->rowloc[x->rfn[ri]] : -1;
     mu[i] = x->rmu[ri];
   }
-  lk_lcp p = {n, A, n, b, lo, hi, fi, mu};
+  lk_lcp p = {.n = n, .M = A, .ldm = n, .q = b, .lo = lo, .hi = hi, .findex = fi, .mu = mu};
   lk_lcp_options o;
   lk_lcp_options_default(&o);
   lk_status st = LK_OK;

@@ -238,7 +238,8 @@ static lk_status solve_boxed(island *is, const lk_lcp_solver *solver, lk_lcp_rep
         break;
     }
   }
-  lk_lcp p = {n, sd->A, n, sd->b, sd->lo, sd->hi, sd->findex, sd->mu};
+  lk_lcp p = {.n = n, .M = sd->A, .ldm = n, .q = sd->b, .lo = sd->lo, .hi = sd->hi,
+              .findex = sd->findex, .mu = sd->mu};
   lk_lcp_options o;
   lk_lcp_options_default(&o);
   o.basis_in = sd->basis;
@@ -388,7 +389,7 @@ static lk_status solve_lemke(island *is, int pyramid, lk_lcp_report *rep) {
       }
     }
   }
-  lk_lcp p = {nx, Ax, nx, sd->qx, sd->lox, sd->hix, NULL, NULL};
+  lk_lcp p = {.n = nx, .M = Ax, .ldm = nx, .q = sd->qx, .lo = sd->lox, .hi = sd->hix};
   lk_lcp_options o;
   lk_lcp_options_default(&o);
   o.basis_in = sd->basisx;
@@ -808,7 +809,7 @@ static int fixed_cuts(island *is, lk_sim_report *report) {
       sd->hix[c] = INFINITY;
       sd->basisx[c] = LK_LCP_LOWER;
     }
-    lk_lcp p = {N, M, N, sd->qx, sd->lox, sd->hix, NULL, NULL};
+    lk_lcp p = {.n = N, .M = M, .ldm = N, .q = sd->qx, .lo = sd->lox, .hi = sd->hix};
     lk_lcp_options lo;
     lk_lcp_options_default(&lo);
     lo.basis_in = sd->basisx;

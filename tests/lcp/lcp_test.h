@@ -7,6 +7,7 @@
 #include "linkage/error.h"
 
 void lk_test_register_lcp_io(void);
+void lk_test_register_nsgs(void);
 
 static lk_error *const lk_no_error = NULL;
 

@@ -1497,4 +1497,5 @@ static const lk_test tests[] = {
 void lk_test_register(void) {
   lk_test_suite("lcp solvers", tests);
   lk_test_register_lcp_io();
+  lk_test_register_nsgs();
 }

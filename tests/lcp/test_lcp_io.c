@@ -105,7 +105,7 @@ static void test_siconos_format(void) {
   LK_ASSERT_NEAR(p->q[1], -2, 0);
   lk_lcp_problem_free(prob);
   LK_ASSERT_INT_EQ(lk_lcp_problem_load(lk_test_data("lcp/bad_storage.dat"), &prob, &e), LK_SCHEMA_ERROR);
-  LK_ASSERT_MSG(e.line == 2 && e.column == 1 && strstr(e.message, "storage"), "%d:%d %s", e.line, e.column,
+  LK_ASSERT_MSG(e.line == 2 && e.column == 1 && strstr(e.message, "storage type 5"), "%d:%d %s", e.line, e.column,
                 e.message);
   const char *trunc = "2\n0\n2\n2\n2 2\n1 0\n0 1\n-1\n";
   LK_ASSERT_INT_EQ(lk_lcp_problem_parse_siconos(trunc, strlen(trunc), "x.dat", &prob, &e), LK_PARSE_ERROR);
@@ -119,6 +119,143 @@ static void test_siconos_format(void) {
   const char *nonsq = "2\n0\n2\n3\n2 2\n";
   LK_ASSERT_INT_EQ(lk_lcp_problem_parse_siconos(nonsq, strlen(nonsq), "x.dat", &prob, &e), LK_SCHEMA_ERROR);
   LK_ASSERT_MSG(e.line == 4, "line %d", e.line);
+}
+
+/* A Siconos problem file, loaded. */
+static lk_lcp_problem *load(const char *rel) {
+  lk_lcp_problem *p = NULL;
+  lk_error e;
+  lk_status s = lk_lcp_problem_load(lk_test_data(rel), &p, &e);
+  LK_ASSERT_MSG(s == LK_OK, "%s: %s", rel, e.message);
+  return p;
+}
+
+/* max |A_ij - B_ij| / max |A_ij| over the two problems' matrices. */
+static double matrix_gap(const lk_lcp *a, const lk_lcp *b) {
+  int n = a->n;
+  double *A = calloc((size_t)n * n, sizeof *A), *B = calloc((size_t)n * n, sizeof *B);
+  lk_lcp_densify(a, A, n);
+  lk_lcp_densify(b, B, n);
+  double d = 0, m = 0;
+  for (int i = 0; i < n * n; i++) {
+    d = fmax(d, fabs(A[i] - B[i]));
+    m = fmax(m, fabs(A[i]));
+  }
+  free(A);
+  free(B);
+  return m > 0 ? d / m : d;
+}
+
+/* The same problems in Siconos' three storages (dense, sparse block,
+ * sparse written by Siconos' own writer) read alike; friction-contact
+ * files give their contacts' rows, mu and circle pairs. */
+static void test_siconos_storages(void) {
+  static const struct {
+    const char *a, *b;
+    double tol; /* the sparse writer prints 6 digits */
+  } same[] = {
+      {"lcp/siconos/lcp_deudeu.dat", "lcp/siconos-sparse/lcp_deudeu_block.dat", 0},
+      {"lcp/siconos/lcp_ortiz.dat", "lcp/siconos-sparse/lcp_ortiz_block.dat", 0},
+      {"lcp/siconos/lcp_trivial.dat", "lcp/siconos-sparse/lcp_trivial_block.dat", 0},
+      {"lcp/siconos/lcp_ortiz.dat", "lcp/siconos-sparse/lcp_ortiz_sparse_csc.dat", 0},
+      {"lcp/siconos/lcp_ortiz.dat", "lcp/siconos-sparse/lcp_ortiz_sparse_triplet.dat", 0},
+      {"lcp/siconos-fc/FC3D_Example1.dat", "lcp/siconos-fc/FC3D_Example1_SBM.dat", 0},
+      {"lcp/siconos-fc/FC3D_Example1.dat", "lcp/siconos-fc/FC3D_Example1-sparse-triplet.dat", 0},
+      {"lcp/siconos-fc/Confeti-ex13-4contact-Fc3D-SBM.dat",
+       "lcp/siconos-fc/Confeti-ex13-4contact-sparse-csc.dat", 1e-5},
+  };
+  for (size_t k = 0; k < sizeof same / sizeof *same; k++) {
+    lk_lcp_problem *pa = load(same[k].a), *pb = load(same[k].b);
+    if (!pa || !pb) continue;
+    const lk_lcp *a = lk_lcp_problem_lcp(pa), *b = lk_lcp_problem_lcp(pb);
+    LK_ASSERT_INT_EQ(a->n, b->n);
+    LK_ASSERT_MSG(b->csr.row != NULL, "%s is read as compressed rows", same[k].b);
+    LK_ASSERT_MSG(matrix_gap(a, b) <= same[k].tol, "%s: M differs by %g", same[k].b, matrix_gap(a, b));
+    for (int i = 0; i < a->n; i++) LK_ASSERT_NEAR(a->q[i], b->q[i], 0);
+    int da, db;
+    LK_ASSERT_INT_EQ(lk_lcp_problem_contacts(pa, &da), lk_lcp_problem_contacts(pb, &db));
+    LK_ASSERT_INT_EQ(da, db);
+    lk_lcp_problem_free(pa);
+    lk_lcp_problem_free(pb);
+  }
+  /* a friction-contact file: 3 rows a contact, normal first */
+  lk_lcp_problem *pf = load("lcp/siconos-fc/Confeti-ex13-4contact-Fc3D-SBM.dat");
+  if (!pf) return;
+  int d, nc = lk_lcp_problem_contacts(pf, &d);
+  const lk_lcp *p = lk_lcp_problem_lcp(pf);
+  LK_ASSERT_INT_EQ(nc, 4);
+  LK_ASSERT_INT_EQ(d, 3);
+  LK_ASSERT_INT_EQ(p->n, 12);
+  for (int c = 0; c < nc; c++) {
+    LK_ASSERT_INT_EQ(p->findex[3 * c], -1);
+    LK_ASSERT_INT_EQ(p->findex[3 * c + 1], 3 * c);
+    LK_ASSERT_INT_EQ(p->findex[3 * c + 2], 3 * c);
+    LK_ASSERT_INT_EQ(p->cone[3 * c + 1], 3 * c + 2);
+    LK_ASSERT_INT_EQ(p->cone[3 * c + 2], 3 * c + 1);
+    LK_ASSERT_NEAR(p->mu[3 * c + 1], p->mu[3 * c + 2], 0);
+  }
+  LK_ASSERT_OK(lk_lcp_check(p, NULL), lk_no_error);
+  lk_lcp_problem_free(pf);
+}
+
+/* Siconos files with errors: each at its line and column, never a crash. */
+static void test_siconos_errors(void) {
+  static const struct {
+    const char *text;
+    int line;
+    const char *words;
+  } bad[] = {
+      /* sparse block: the block's number is not the next */
+      {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n0\n5\n2 1 1 2\n-5 -6\n", 14, "block number"},
+      /* sparse block: block rows that do not add up */
+      {"2\n1\n2\n2\n1\n1\n1\n3\n2\n2\n1\n0 1\n0\n0\n2 1 1 2\n-5 -6\n", 8, "add up"},
+      /* sparse block cut short */
+      {"2\n1\n2\n2\n1\n1\n1\n2\n2\n2\n1\n0 1\n0\n0\n2 1\n", 16, "end of file"},
+      /* sparse: the half-triplet form is not Siconos' file form */
+      {"2\n2\n2\n2\n4\nCSparse\n", 5, "half triplet"},
+      /* sparse: an index outside the matrix */
+      {"2\n2\n2\n2\n1\nCSparse v\ntriplet: 2-by-2, nzmax: 2 nnz: 2\n 0 0 : 1\n 5 1 : 1\n-1 -1\n", 9,
+       "outside"},
+      /* friction contact: a negative mu */
+      {"3\n1\n0\n3\n3\n3 3\n1 0 0\n0 1 0\n0 0 1\n-1 0 0\n-0.5\n", 11, "negative"},
+      /* more rows than the file could hold */
+      {"3\n100000\n0\n300000\n300000\n", 2, "too short"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    lk_lcp_problem *p = NULL;
+    lk_error e;
+    lk_status s = lk_lcp_problem_parse_siconos(bad[k].text, strlen(bad[k].text), "x.dat", &p, &e);
+    LK_ASSERT_MSG(s == LK_PARSE_ERROR || s == LK_SCHEMA_ERROR, "case %zu: %s", k, lk_status_name(s));
+    LK_ASSERT_MSG(p == NULL, "case %zu: a problem came back", k);
+    LK_ASSERT_MSG(e.line == bad[k].line && strstr(e.message, bad[k].words), "case %zu: %d:%d %s", k,
+                  e.line, e.column, e.message);
+  }
+}
+
+/* The limits of every problem file (issue 18.14): a device that never
+ * ends, a file past the size limit, YAML aliases that would multiply M,
+ * all refused at once. */
+static void test_file_limits(void) {
+  lk_lcp_problem *p = NULL;
+  lk_error e;
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load("/dev/zero", &p, &e), LK_IO_ERROR);
+  LK_ASSERT_MSG(strstr(e.message, "larger than") != NULL, "%s", e.message);
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load("/dev/zero.dat", &p, &e), LK_IO_ERROR);
+  /* 2000 rows of M, each an alias of the first: 24 KB of text for 4e6
+   * entries */
+  enum { N = 2000 };
+  size_t cap = 64 * N + 64, len = 0;
+  char *t = malloc(cap);
+  len += (size_t)snprintf(t + len, cap - len, "M: [&r [");
+  for (int j = 0; j < N; j++) len += (size_t)snprintf(t + len, cap - len, "%s1", j ? "," : "");
+  len += (size_t)snprintf(t + len, cap - len, "]");
+  for (int i = 1; i < N; i++) len += (size_t)snprintf(t + len, cap - len, ",*r");
+  len += (size_t)snprintf(t + len, cap - len, "]\nq: [");
+  for (int j = 0; j < N; j++) len += (size_t)snprintf(t + len, cap - len, "%s-1", j ? "," : "");
+  len += (size_t)snprintf(t + len, cap - len, "]\n");
+  LK_ASSERT_INT_EQ(lk_lcp_problem_parse_yaml(t, len, "alias.yaml", &p, &e), LK_SCHEMA_ERROR);
+  LK_ASSERT_MSG(strstr(e.message, "aliases") != NULL && e.line == 2, "%d: %s", e.line, e.message);
+  free(t);
 }
 
 static void test_residual(void) {
@@ -164,7 +301,7 @@ static void test_residual(void) {
    * a non-finite entry is named by its row, with a leading dimension
    * above n too. */
   double Mb[6] = {1e308, 1e308, 0, 1e308, 1e308, 0}, qb[2] = {0, 0};
-  lk_lcp pb = {2, Mb, 3, qb, NULL, NULL, NULL, NULL};
+  lk_lcp pb = {.n = 2, .M = Mb, .ldm = 3, .q = qb};
   LK_ASSERT_INT_EQ(lk_lcp_check(&pb, &e), LK_OK);
   Mb[2] = NAN; /* past n: not part of M */
   LK_ASSERT_INT_EQ(lk_lcp_check(&pb, &e), LK_OK);
@@ -322,6 +459,9 @@ static const lk_test tests[] = {
     {"YAML files", test_yaml_files},
     {"YAML errors point at the node", test_yaml_errors_point_at_the_node},
     {"Siconos' format, column-major", test_siconos_format},
+    {"Siconos' storages 0, 1, 2 and friction-contact files", test_siconos_storages},
+    {"Siconos files with errors", test_siconos_errors},
+    {"file limits: devices, size, YAML aliases", test_file_limits},
     {"residual and checks", test_residual},
     {"L D L^T appends and removals", test_ldlt_updates},
     {"L D L^T of a principal block in one elimination", test_ldlt_block_factor},
