@@ -22,7 +22,8 @@ void lk_cmd_lcp_usage(FILE *out) {
           "  --solver NAME     lemke, dantzig, or auto (default: Dantzig for a symmetric M,\n"
           "                    Lemke otherwise)\n"
           "  --tol X           accepted relative residual (default 1e-9)\n"
-          "  --max-pivots N    pivot cap (default 1000 + 100 n)\n\n"
+          "  --max-pivots N    pivot cap (default 1000 + 100 n)\n"
+          "  -h, --help        show this help\n\n"
           "exit status: 0 solved, 1 no solution found (status printed), 2 bad usage or file\n");
 }
 
