@@ -44,6 +44,8 @@ typedef struct {
   int locked;              /* circle cone: the step ended sliding with its
                               friction along -t1 (second row locked): the
                               next step starts so */
+  lk_slip_secant sec;      /* static analysis: a sliding contact's direction
+                              secant (static.c) */
   double hist[4];          /* compliant contacts: tangential history (world
                               vector, then the last contact radius) */
 } lk_contact_mem;
