@@ -170,7 +170,9 @@ typedef struct {
                             omega) z, kept feasible; in (0, 2), or 0
                             (default): 0.7, which stops the 2-cycles plain
                             Gauss-Seidel (1) falls into on some contact
-                            problems (docs/lcp.md) */
+                            problems (docs/lcp.md), then 1, 0.85, 0.5 in
+                            turn whenever the error has not improved by
+                            1 % over 256 sweeps */
   int anderson;          /* NSGS: Anderson acceleration over the last
                             `anderson` sweeps (0: none; at most 6);
                             default 3 */

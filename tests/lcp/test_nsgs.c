@@ -595,6 +595,41 @@ static void test_large_sparse_file(void) {
   lk_lcp_problem_free(pr);
 }
 
+/* Capsules-i101-404 (Siconos' collection, 225 contacts): at the default
+ * relaxation 0.7 alone two contacts trade load by 2e-8 a sweep and the
+ * fc3d error stays at 3.5e-9 for thousands of sweeps; the automatic
+ * relaxation moves on when the error stagnates and the default tolerance
+ * 1e-9 is met, Coulomb's law holding contact by contact. */
+static void test_stagnation_switches_relaxation(void) {
+  lk_lcp_problem *pr = NULL;
+  lk_error err;
+  lk_error_clear(&err);
+  LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data("lcp/siconos-fc/Capsules-i101-404.dat"), &pr, &err), &err);
+  const lk_lcp *p = lk_lcp_problem_lcp(pr);
+  int n = p->n, nc = lk_lcp_problem_contacts(pr, NULL);
+  LK_ASSERT_INT_EQ(nc, 225);
+  double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.omega = 0.7; /* fixed: no switch */
+  o.max_sweeps = 2000;
+  lk_lcp_report r;
+  LK_ASSERT_INT_EQ(nsgs(p, &o, z, w, &r), LK_NOT_CONVERGED);
+  LK_ASSERT_MSG(r.error > 1e-9 && r.error < 1e-7, "stuck at %g", r.error);
+  LK_ASSERT_OK(nsgs(p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_MSG(r.error <= 1e-9 && r.residual_rel <= 1e-9, "error %g, residual %g", r.error, r.residual_rel);
+  double scale = 0;
+  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(p->q[i]));
+  double worst = 0;
+  for (int k = 0; k < nc; k++) worst = fmax(worst, coulomb_violation(p, z, k, scale));
+  LK_ASSERT_MSG(worst <= 1e-8 * scale, "Coulomb violated by %g (scale %g)", worst, scale);
+  printf("  %d sweeps, fc3d error %.2g, worst Coulomb violation %.2g of max |q|\n", r.sweeps, r.error,
+         worst / scale);
+  free(z);
+  free(w);
+  lk_lcp_problem_free(pr);
+}
+
 static const lk_test tests[] = {
     {"one contact: sliding against the slip, sticking, taking off", test_one_contact_closed_forms},
     {"one contact, coupled non-symmetric W: Coulomb's law in every direction", test_one_contact_coupled},
@@ -607,6 +642,7 @@ static const lk_test tests[] = {
     {"options, the sweep limit", test_options},
     {"no allocation in a solve", test_no_allocation},
     {"12 000 rows from a sparse file: no size limit", test_large_sparse_file},
+    {"stagnation moves the automatic relaxation on (Capsules-i101-404)", test_stagnation_switches_relaxation},
     {NULL, NULL},
 };
 
