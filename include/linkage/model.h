@@ -222,7 +222,8 @@ typedef struct {
   int cone_edges;          /* pyramid edges, >= 3; default 8 */
   lk_mix_rule friction_mix;/* how two materials' coefficients combine */
   int max_contacts;        /* contact capacity of each lk_data; 0: chosen
-                              from the geoms at finalize */
+                              from the geoms at finalize (16 + 16 a box or
+                              cylinder + 8 any other geom) */
 
   /* Contact and constraint solving (linkage/sim.h). */
   double contact_erp;       /* share of the penetration beyond tolerance
@@ -241,7 +242,12 @@ typedef struct {
                                couplings after each step, >= 0; default 3 */
   double cfm;               /* added to the Delassus diagonal (regularizes
                                redundant contacts), >= 0; default 0 */
-  int max_island_rows;      /* rows one coupled LCP may have; 0: automatic */
+  int max_island_rows;      /* rows of an island solved dense (pivoting);
+                               0 (default): 192, and larger islands are
+                               solved sparse by NSGS without limit; set,
+                               it is also a limit: a larger island fails
+                               the step (LK_CAPACITY_EXCEEDED, the step
+                               report's detail naming this option) */
 
   /* Tactile slip sensing (lk_data_tactile). */
   double slip_speed_threshold;  /* m/s scale of the slip score; 1e-3 */

@@ -544,8 +544,18 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
       if (strcmp(m->mat[k].name, mn) == 0) mi = k;
     m->geom_mat[g] = mi;
   }
-  m->contact_capacity = m->opt.max_contacts > 0 ? m->opt.max_contacts
-                                                : (m->ngeom > 0 ? 16 + 8 * m->ngeom : 16);
+  /* Automatic contact capacity: 8 a geom, 16 for boxes and cylinders,
+   * whose face contacts have 4 points: a cube in a pile rests on four
+   * below and carries four above, 32 contacts that it shares with those,
+   * 16 its own. */
+  m->contact_capacity = 16;
+  if (m->opt.max_contacts > 0)
+    m->contact_capacity = m->opt.max_contacts;
+  else
+    for (int g = 0; g < m->ngeom; g++) {
+      lk_geom_type t = m->geom[g].spec.type;
+      m->contact_capacity += t == LK_GEOM_BOX || t == LK_GEOM_CYLINDER ? 16 : 8;
+    }
   /* Neutral and initial configurations. */
   ALLOC(m->q_neutral, nq);
   ALLOC(m->q_init, nq);

@@ -1364,7 +1364,18 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.weighted = 0;
     is.plain = 0;
     is.ntree = 0;
-    if (is.n > sd->island_cap) return LK_CAPACITY_EXCEEDED;
+    if (is.n > report->largest_island) report->largest_island = is.n;
+    if (is.n > sd->island_cap) {
+      /* Beyond the dense size: sparse and iterative (iterative.c), unless
+       * the user set the size (max_island_rows), which is then a limit. */
+      if (!sd->sparse) {
+        report->detail = "an island has more rows than options max_island_rows";
+        return LK_CAPACITY_EXCEEDED;
+      }
+      lk_status st = lk_sim_solve_iterative(m, d, is.rows, is.n, report);
+      if (st) return st;
+      continue;
+    }
     lk_status st = solve_island(&is, report);
     if (st) return st;
   }
