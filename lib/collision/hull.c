@@ -233,16 +233,16 @@ static int clip_face(const pv *in, int n, int closed, const lk_mesh *m, const lk
     /* Counter-clockwise about nw: nw x e points into the face. */
     lk_vec3 in_n = lk_v3_scale(lk_v3_cross(nw, e), 1.0 / el);
     if (!closed) {
-      double dp = lk_v3_dot(in_n, lk_v3_sub(in[0].p, p0)) + tol;
-      double dq = lk_v3_dot(in_n, lk_v3_sub(in[n - 1].p, p0)) + tol;
-      if (dp < 0 && dq < 0) return 0;
-      if (dp < 0 || dq < 0) {
+      double dp = lk_v3_dot(in_n, lk_v3_sub(in[0].p, p0));
+      double dq = lk_v3_dot(in_n, lk_v3_sub(in[n - 1].p, p0));
+      if (dp < -tol && dq < -tol) return 0;
+      if (dp < -tol || dq < -tol) {
         double t = dp / (dp - dq);
-        if (dp < 0 && t > t0) {
+        if (dp < -tol && t > t0) {
           t0 = t;
           c0 = cross_code(in[0].code, in[n - 1].code, v0, v1);
         }
-        if (dq < 0 && t < t1) {
+        if (dq < -tol && t < t1) {
           t1 = t;
           c1 = cross_code(in[n - 1].code, in[0].code, v0, v1);
         }
