@@ -101,6 +101,12 @@ lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
  * it is not a mesh, and lk_mesh_new's (flat, too few vertices). */
 lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **out,
                             lk_error *err);
+/* The same for one part of the file (assimp's mesh `part`, from 0: an OBJ
+ * file's objects in order), so that one file holds a pre-decomposed
+ * object's convex parts; part < 0: all of them. A part past the last is
+ * LK_INVALID_ARGUMENT naming the count. */
+lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], lk_mesh **out,
+                            lk_error *err);
 
 /* ------------------------------------------------- composing mechanisms */
 

@@ -1,6 +1,8 @@
 /* Mesh files (STL binary or ASCII, OBJ, and whatever else assimp reads)
- * -> lk_mesh: every mesh of the file's scene, with its node transforms,
- * contributes its vertices; the shape is their convex hull (model/mesh.c).
+ * -> lk_mesh: every mesh of the file's scene (or one of them, a "part":
+ * an OBJ file's objects `o name` are its parts, in order), with its node
+ * transforms, contributes its vertices; the shape is their convex hull
+ * (model/mesh.c).
  * Faces, normals and materials of the file are not needed for a hull. */
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
@@ -16,15 +18,17 @@ typedef struct {
   int n, cap;
 } vbuf;
 
-static int count_vertices(const struct aiScene *sc, const struct aiNode *nd) {
+/* Vertices of the scene's meshes (part < 0) or of mesh `part` alone. */
+static int count_vertices(const struct aiScene *sc, const struct aiNode *nd, int part) {
   int n = 0;
-  for (unsigned i = 0; i < nd->mNumMeshes; i++) n += (int)sc->mMeshes[nd->mMeshes[i]]->mNumVertices;
-  for (unsigned c = 0; c < nd->mNumChildren; c++) n += count_vertices(sc, nd->mChildren[c]);
+  for (unsigned i = 0; i < nd->mNumMeshes; i++)
+    if (part < 0 || (int)nd->mMeshes[i] == part) n += (int)sc->mMeshes[nd->mMeshes[i]]->mNumVertices;
+  for (unsigned c = 0; c < nd->mNumChildren; c++) n += count_vertices(sc, nd->mChildren[c], part);
   return n;
 }
 
 static void collect(const struct aiScene *sc, const struct aiNode *nd, const double T[4][4],
-                    vbuf *b) {
+                    int part, vbuf *b) {
   /* The node's transform composed with its parents' (assimp's matrices
    * are row-major, acting on column vectors), in double. */
   double M[4][4];
@@ -36,6 +40,7 @@ static void collect(const struct aiScene *sc, const struct aiNode *nd, const dou
       M[r][c] = s;
     }
   for (unsigned i = 0; i < nd->mNumMeshes; i++) {
+    if (part >= 0 && (int)nd->mMeshes[i] != part) continue;
     const struct aiMesh *me = sc->mMeshes[nd->mMeshes[i]];
     for (unsigned j = 0; j < me->mNumVertices; j++) {
       double p[3] = {me->mVertices[j].x, me->mVertices[j].y, me->mVertices[j].z};
@@ -43,10 +48,15 @@ static void collect(const struct aiScene *sc, const struct aiNode *nd, const dou
       for (int r = 0; r < 3; r++) o[r] = M[r][0] * p[0] + M[r][1] * p[1] + M[r][2] * p[2] + M[r][3];
     }
   }
-  for (unsigned c = 0; c < nd->mNumChildren; c++) collect(sc, nd->mChildren[c], M, b);
+  for (unsigned c = 0; c < nd->mNumChildren; c++) collect(sc, nd->mChildren[c], M, part, b);
 }
 
 lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **out,
+                            lk_error *err) {
+  return lk_mesh_load_part(path, -1, scale, out, err);
+}
+
+lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], lk_mesh **out,
                             lk_error *err) {
   if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: NULL output");
   *out = NULL;
@@ -62,7 +72,14 @@ lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **o
     return lk_error_set_at(err, LK_PARSE_ERROR, path, 0, 0, "cannot read mesh: %s",
                            why && *why ? why : "unknown format");
   }
-  int n = count_vertices(sc, sc->mRootNode);
+  if (part >= (int)sc->mNumMeshes) {
+    int nm = (int)sc->mNumMeshes;
+    aiReleaseImport(sc);
+    return lk_error_set_at(err, LK_INVALID_ARGUMENT, path, 0, 0,
+                           "part %d does not exist: the file has %d part%s (0 to %d)", part, nm,
+                           nm == 1 ? "" : "s", nm - 1);
+  }
+  int n = count_vertices(sc, sc->mRootNode, part);
   if (n == 0) {
     aiReleaseImport(sc);
     return lk_error_set_at(err, LK_PARSE_ERROR, path, 0, 0, "the file has no mesh vertices");
@@ -73,7 +90,7 @@ lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **o
     return lk_error_set(err, LK_OUT_OF_MEMORY, "mesh %s: out of memory", path);
   }
   static const double I[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
-  collect(sc, sc->mRootNode, I, &b);
+  collect(sc, sc->mRootNode, I, part, &b);
   aiReleaseImport(sc);
   lk_mesh_spec s;
   lk_mesh_spec_default(&s);

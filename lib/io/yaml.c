@@ -561,6 +561,7 @@ typedef struct {
   lk_geom_spec g;
   lk_vec3 normal, point; /* a plane's */
   double scale[3];       /* a mesh's */
+  int part;              /* a mesh's part of its file, -1: all */
 } geom_in;
 
 /* A capsule of half length 0 is a sphere, a cylinder of 0 is nothing. */
@@ -635,7 +636,7 @@ static lk_status geom_file(ymap *mp, int id, void *dst, const char *what) {
   lk_mesh *mesh = NULL;
   lk_error e;
   lk_error_clear(&e);
-  if ((st = lk_mesh_load_file(path, in->scale, &mesh, &e)))
+  if ((st = lk_mesh_load_part(path, in->part, in->scale, &mesh, &e)))
     return lk_ydoc_error(Y, id, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR, ERR,
                          "%s: mesh '%s': %s", what, path, e.message);
   in->g.mesh = mesh;
@@ -654,8 +655,9 @@ static const ykey kGeomKeys[] = {
      .applies = AXIAL, .needs = AXIAL},
     {ROW("half_extents", K_VEC3, POSITIVE | REQUIRED, GE(g.size)), .applies = BIT(LK_GEOM_BOX),
      .needs = BIT(LK_GEOM_BOX)},
-    /* scale before file: the file is read when its row comes. */
+    /* scale and part before file: the file is read when its row comes. */
     {ROW("scale", K_FN, 0, GE(scale)), .fn = geom_scale, .applies = BIT(LK_GEOM_MESH)},
+    {ROW("part", K_INT, 0, GE(part)), .lo = 0, .hi = 1000000, .applies = BIT(LK_GEOM_MESH)},
     {ROW("file", K_FN, REQUIRED, 0), .fn = geom_file, .applies = BIT(LK_GEOM_MESH),
      .needs = BIT(LK_GEOM_MESH)},
     /* A plane's normal and point are read with the origin. */
@@ -679,6 +681,7 @@ static lk_status geom(yreader *R, int it, const char *link, const char *ctx, lk_
   in.normal = lk_v3(0, 0, 1);
   in.point = lk_v3_zero();
   in.scale[0] = in.scale[1] = in.scale[2] = 1;
+  in.part = -1;
   ymap mp;
   lk_status st = ymap_open(R, &mp, it, &kGeom, ctx);
   if (!st) st = ymap_read(&mp, &in);

@@ -10,6 +10,6 @@ tests_collision_test_collide_CFLAGS = $(LK_TESTFLAGS)
 tests_collision_test_collide_LDADD = $(LK_TESTLIBS)
 check_PROGRAMS += tests/collision/test_mesh
 TESTS += tests/collision/test_mesh
-tests_collision_test_mesh_SOURCES = %reldir%/test_mesh.c
+tests_collision_test_mesh_SOURCES = %reldir%/test_mesh.c mechanisms/meshes/meshgen.c
 tests_collision_test_mesh_CFLAGS = $(LK_TESTFLAGS)
 tests_collision_test_mesh_LDADD = $(LK_TESTLIBS)

@@ -6,9 +6,11 @@
  * the primitive's angle. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "linkage/linkage.h"
+#include "../../mechanisms/meshes/meshgen.h"
 
 #define DEG (LK_PI / 180.0)
 
@@ -437,6 +439,141 @@ static void test_meshed_cube_sticks_to_the_same_angle(void) {
   lk_mesh_free(mesh);
 }
 
+/* ------------------------------------------------------- the examples */
+
+static int same_file(const char *a, const char *b) {
+  FILE *fa = fopen(a, "rb"), *fb = fopen(b, "rb");
+  int same = fa && fb;
+  while (same) {
+    int ca = fgetc(fa), cb = fgetc(fb);
+    if (ca != cb) same = 0;
+    if (ca == EOF || cb == EOF) break;
+  }
+  if (fa) fclose(fa);
+  if (fb) fclose(fb);
+  return same;
+}
+
+/* The committed mesh files are what meshgen.c writes. */
+static void test_example_meshes_are_the_generators(void) {
+  char dir[] = "/tmp/lk-test-meshgen-XXXXXX";
+  CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(dir));
+  char mug[64], stone[64];
+  snprintf(mug, sizeof mug, "%s/mug.obj", dir);
+  snprintf(stone, sizeof stone, "%s/stone.stl", dir);
+  LK_ASSERT_INT_EQ(mkmesh_write_mug(mug), 0);
+  LK_ASSERT_INT_EQ(mkmesh_write_stone(stone), 0);
+  LK_ASSERT_MSG(same_file(mug, lk_test_srcpath("mechanisms/meshes/mug.obj")),
+                "mechanisms/meshes/mug.obj differs from what meshgen.c writes");
+  LK_ASSERT_MSG(same_file(stone, lk_test_srcpath("mechanisms/meshes/stone.stl")),
+                "mechanisms/meshes/stone.stl differs from what meshgen.c writes");
+  unlink(mug);
+  unlink(stone);
+  rmdir(dir);
+}
+
+static lk_model *load_example(const char *rel) {
+  lk_error e;
+  char buf[700];
+  lk_model *m = lk_model_load_file(lk_test_srcpath(rel), NULL, &e);
+  LK_ASSERT_MSG(m != NULL, "%s", lk_error_format(&e, buf, sizeof buf));
+  return m;
+}
+
+/* The mug's 23 parts hold the closed-form volume of the prisms they are
+ * (1e-6: the file's coordinates are floats); it stands on its bottom for
+ * 1 s without moving or tipping, on the bottom's 4 contacts. */
+static void test_mug_mesh_stands(void) {
+  lk_model *m = load_example("mechanisms/object_mug_mesh.yaml");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  LK_ASSERT_INT_EQ(lk_model_ngeom(m), 1 + mkmesh_mug_parts());
+  double V = 0;
+  for (int g = 0; g < lk_model_ngeom(m); g++) {
+    lk_geom_spec s;
+    lk_model_geom(m, g, &s);
+    if (s.type == LK_GEOM_MESH) V += lk_mesh_volume(s.mesh);
+  }
+  LK_ASSERT_REL(V, mkmesh_mug_volume(), 1e-6, 0);
+  /* The handle puts the centre of mass on its side (+x), the bottom below
+   * the middle. */
+  lk_link_spec l;
+  lk_model_link(m, 1, &l);
+  CU_ASSERT_TRUE(l.com.x > 0.001 && fabs(l.com.y) < 1e-9 && l.com.z < 0);
+  lk_data *d = lk_data_new(m);
+  for (int i = 0; i < 1000; i++) LK_ASSERT_INT_EQ(lk_step(m, d), LK_OK);
+  const double *q = lk_data_q(d);
+  LK_ASSERT_NEAR(q[2], 0.045, 1e-4);
+  LK_ASSERT_NEAR(q[0], 0, 1e-6);
+  LK_ASSERT_NEAR(q[4], 0, 1e-6);
+  LK_ASSERT_NEAR(q[5], 0, 1e-6);
+  LK_ASSERT_INT_EQ(lk_data_ncontact(d), 4);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* The stone, dropped tilted, comes to rest on a face of its hull: at
+ * least 3 contacts, still, its centre of mass at that face plane's
+ * distance from the centroid above the floor (to the contact tolerance),
+ * and above the triangle of its contacts. */
+static void test_stone_settles_on_a_face(void) {
+  lk_model *m = load_example("mechanisms/object_stone.yaml");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  for (int i = 0; i < 2500; i++) LK_ASSERT_INT_EQ(lk_step(m, d), LK_OK);
+  const double *q = lk_data_q(d), *v = lk_data_v(d);
+  double speed = 0;
+  for (int k = 0; k < 6; k++) speed = fmax(speed, fabs(v[k]));
+  LK_ASSERT_MSG(speed < 1e-3, "still moving: %.3g", speed);
+  int nc = lk_data_ncontact(d);
+  CU_ASSERT_TRUE(nc >= 3);
+  lk_geom_spec g;
+  lk_model_geom(m, 1, &g);
+  lk_mat3 R = lk_q_to_mat3(lk_q(q[3], q[4], q[5], q[6]));
+  /* The face whose normal points down. */
+  lk_vec3 c = lk_mesh_centroid(g.mesh);
+  const double *hv = lk_mesh_vertices(g.mesh);
+  int best = -1;
+  double bestdot = -2, h = 0;
+  for (int f = 0; f < lk_mesh_nface(g.mesh); f++) {
+    int idx[64];
+    int k = lk_mesh_face(g.mesh, f, idx, 64);
+    lk_vec3 a = lk_v3(hv[3 * idx[0]], hv[3 * idx[0] + 1], hv[3 * idx[0] + 2]);
+    lk_vec3 b = lk_v3(hv[3 * idx[1]], hv[3 * idx[1] + 1], hv[3 * idx[1] + 2]);
+    lk_vec3 e = lk_v3(hv[3 * idx[k - 1]], hv[3 * idx[k - 1] + 1], hv[3 * idx[k - 1] + 2]);
+    lk_vec3 n = lk_v3_normalize(lk_v3_cross(lk_v3_sub(b, a), lk_v3_sub(e, a)));
+    double dn = -lk_m3_mulv(&R, n).z;
+    if (dn > bestdot) {
+      bestdot = dn;
+      best = f;
+      h = lk_v3_dot(n, lk_v3_sub(a, c));
+    }
+  }
+  CU_ASSERT_TRUE_FATAL(best >= 0);
+  LK_ASSERT_NEAR(bestdot, 1, 1e-6);
+  lk_link_spec l;
+  lk_model_link(m, 1, &l);
+  lk_vec3 com = lk_v3_add(lk_v3(q[0], q[1], q[2]), lk_m3_mulv(&R, l.com));
+  LK_ASSERT_NEAR(com.z, h, 2e-4);
+  /* Static equilibrium: the centre of mass over the contacts' hull (a
+   * point inside some triangle of contact points). */
+  int inside = 0;
+  for (int i = 0; i < nc && !inside; i++)
+    for (int j = i + 1; j < nc && !inside; j++)
+      for (int k = j + 1; k < nc && !inside; k++) {
+        lk_vec3 P[3] = {lk_data_contact(d, i)->pos, lk_data_contact(d, j)->pos,
+                        lk_data_contact(d, k)->pos};
+        double s[3];
+        for (int t = 0; t < 3; t++) {
+          lk_vec3 A = P[t], B = P[(t + 1) % 3];
+          s[t] = (B.x - A.x) * (com.y - A.y) - (B.y - A.y) * (com.x - A.x);
+        }
+        inside = (s[0] > 0 && s[1] > 0 && s[2] > 0) || (s[0] < 0 && s[1] < 0 && s[2] < 0);
+      }
+  CU_ASSERT_TRUE(inside);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 void lk_test_register(void) {
   static const lk_test pairs[] = {
       {"meshed box on a plane: 4 corners", test_meshed_box_on_a_plane_gets_its_four_corners},
@@ -450,6 +587,9 @@ void lk_test_register(void) {
   static const lk_test scenes[] = {
       {"meshed cube stands like the box", test_meshed_cube_stands_like_the_box},
       {"meshed cube sticks to the same angle", test_meshed_cube_sticks_to_the_same_angle},
+      {"example meshes are the generator's", test_example_meshes_are_the_generators},
+      {"the mug from 23 mesh parts stands", test_mug_mesh_stands},
+      {"the stone settles on a face", test_stone_settles_on_a_face},
       {NULL, NULL}};
   lk_test_suite("mesh pairs", pairs);
   lk_test_suite("mesh scenes", scenes);

@@ -456,6 +456,17 @@ static void test_yaml_mesh_errors(void) {
   m = lk_model_load_file(tmp_path("scale.yaml"), NULL, &e);
   CU_ASSERT_PTR_NULL(m);
   CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "scale must be positive"));
+  /* A part past the file's last (an STL file is one part). */
+  write_text(tmp_path("part.yaml"),
+             "links:\n"
+             "  - name: body\n"
+             "    joint: {type: free}\n"
+             "    mass: 1\n"
+             "    geoms: [{type: mesh, file: part.stl, part: 3}]\n");
+  m = lk_model_load_file(tmp_path("part.yaml"), NULL, &e);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_MSG(strstr(e.message, "part 3 does not exist: the file has 1 part (0 to 0)") != NULL,
+                "%s", e.message);
   /* A mesh key on a box. */
   write_text(tmp_path("boxfile.yaml"),
              "links:\n"
@@ -509,7 +520,7 @@ static void cleanup(void) {
   if (!g_dir[0]) return;
   const char *names[] = {"a.stl", "b.stl", "c.obj", "junk.stl", "flat.obj", "part.stl",
                          "two.yaml", "up.obj", "up.yaml", "bad.yaml", "nofile.yaml",
-                         "scale.yaml", "boxfile.yaml"};
+                         "scale.yaml", "boxfile.yaml", "part.yaml"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(tmp_path(names[i]));
   rmdir(g_dir);
 }
