@@ -15,9 +15,21 @@ dist_mechanisms_DATA = \
 	%reldir%/object_box.yaml \
 	%reldir%/object_cylinder.yaml \
 	%reldir%/object_mug.yaml \
+	%reldir%/object_mug_mesh.yaml \
 	%reldir%/object_sphere.yaml \
+	%reldir%/object_stone.yaml \
 	%reldir%/pendulum.yaml \
 	%reldir%/pushed_block.yaml \
 	%reldir%/rolling_sphere.yaml \
 	%reldir%/rover.yaml \
 	%reldir%/three_finger_hand.yaml
+
+# The example mesh objects (mechanisms/meshes/meshgen.c writes them; the
+# files are committed, and tests/collision/test_mesh checks they are what
+# it writes). Installed beside the mechanisms that name them.
+meshesdir = $(mechanismsdir)/meshes
+dist_meshes_DATA = %reldir%/meshes/mug.obj %reldir%/meshes/stone.stl
+noinst_PROGRAMS += %reldir%/meshes/mkmeshes
+mechanisms_meshes_mkmeshes_SOURCES = %reldir%/meshes/mkmeshes.c %reldir%/meshes/meshgen.c \
+	%reldir%/meshes/meshgen.h
+mechanisms_meshes_mkmeshes_LDADD = $(LK_PROGLIBS)

@@ -40,6 +40,9 @@ static void geom_line(const lk_model *m, int g, const char *indent, int last) {
     case LK_GEOM_BOX:
       printf(" half_extents=(%g, %g, %g)", s.size[0], s.size[1], s.size[2]);
       break;
+    case LK_GEOM_MESH:
+      printf(" hull of %d vertices, %d faces", lk_mesh_nvertex(s.mesh), lk_mesh_nface(s.mesh));
+      break;
     default:
       printf(" normal=");
       vec(lk_m3_col(&s.pose.R, 2));

@@ -77,6 +77,12 @@ lk_status lk_collide_geoms(lk_geom_type type_a, const double size_a[3], const lk
                            lk_geom_type type_b, const double size_b[3], const lk_transform *pose_b,
                            double margin, lk_manifold *out, lk_error *err);
 
+/* The same for two geoms as specs (type, size, mesh, margin: the larger
+ * of the two), the only way to collide a mesh outside a model. */
+lk_status lk_collide_specs(const lk_geom_spec *a, const lk_transform *pose_a,
+                           const lk_geom_spec *b, const lk_transform *pose_b, lk_manifold *out,
+                           lk_error *err);
+
 /* The world axis-aligned bounding box of a shape, grown by margin on every
  * side. A plane is unbounded: LK_UNSUPPORTED. */
 lk_status lk_geom_aabb(lk_geom_type type, const double size[3], const lk_transform *pose,

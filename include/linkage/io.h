@@ -92,6 +92,22 @@ lk_model *lk_model_load_file(const char *path, const lk_load_options *opts, lk_e
 lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
                                const lk_load_options *opts, lk_error *err);
 
+/* ---------------------------------------------------------- mesh files */
+
+/* The convex hull (lk_mesh_new) of every vertex of a mesh file (STL binary
+ * or ASCII, OBJ, or another format assimp reads; node transforms
+ * applied), each vertex scaled per axis by scale (NULL: 1, 1, 1). Errors
+ * name the file: LK_IO_ERROR when it cannot be opened, LK_PARSE_ERROR when
+ * it is not a mesh, and lk_mesh_new's (flat, too few vertices). */
+lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **out,
+                            lk_error *err);
+/* The same for one part of the file (assimp's mesh `part`, from 0: an OBJ
+ * file's objects in order), so that one file holds a pre-decomposed
+ * object's convex parts; part < 0: all of them. A part past the last is
+ * LK_INVALID_ARGUMENT naming the count. */
+lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], lk_mesh **out,
+                            lk_error *err);
+
 /* ------------------------------------------------- composing mechanisms */
 
 /* How lk_model_load_*_into() places a file into a model that is still

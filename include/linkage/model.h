@@ -98,11 +98,57 @@ typedef enum {
   LK_GEOM_CAPSULE,   /* size[0] = radius, size[1] = half length along z */
   LK_GEOM_BOX,       /* size[0..2] = half extents */
   LK_GEOM_CYLINDER,  /* size[0] = radius, size[1] = half length along z */
+  LK_GEOM_MESH,      /* the convex hull of a vertex set (lk_geom_spec.mesh);
+                        size unused */
   LK_GEOM_TYPE_COUNT
 } lk_geom_type;
 
 const char *lk_geom_type_name(lk_geom_type t);
 int lk_geom_type_from_name(const char *name);
+
+/* ------------------------------------------------------------ meshes
+ *
+ * A mesh geom's shape is the convex hull of its vertices (computed with
+ * qhull), in the geom's frame: coplanar triangles are merged into polygon
+ * faces. A non-convex object is several mesh geoms on one link (a
+ * pre-decomposed object). Its solid, for mass properties, is the hull too.
+ * An lk_mesh is immutable once made; lk_model_add_geom copies it, so the
+ * caller frees its own. */
+typedef struct lk_mesh lk_mesh;
+
+typedef struct {
+  const double *vertices; /* count x 3, row-major (x, y, z) */
+  int count;              /* >= 4, spanning a volume */
+  double scale[3];        /* per-axis factors applied to every vertex (> 0);
+                             lk_mesh_spec_default: 1, 1, 1 */
+} lk_mesh_spec;
+
+void lk_mesh_spec_default(lk_mesh_spec *s);
+/* The hull of the scaled vertices. Errors: NULL or non-finite values,
+ * scale <= 0, fewer than 4 vertices, all of them on a plane (no volume),
+ * qhull failing; LK_OUT_OF_MEMORY. */
+lk_status lk_mesh_new(const lk_mesh_spec *s, lk_mesh **out, lk_error *err);
+lk_mesh *lk_mesh_copy(const lk_mesh *m);
+void lk_mesh_free(lk_mesh *m);
+/* Hull vertices (x, y, z each, in the geom frame), their count. */
+int lk_mesh_nvertex(const lk_mesh *m);
+const double *lk_mesh_vertices(const lk_mesh *m);
+/* Hull faces (polygons) and how many input vertices the hull was made of. */
+int lk_mesh_nface(const lk_mesh *m);
+int lk_mesh_ninput(const lk_mesh *m);
+/* Face f's vertex indices, counter-clockwise seen from outside, in idx
+ * (at most max); returns the face's vertex count (-1: bad f). */
+int lk_mesh_face(const lk_mesh *m, int f, int *idx, int max);
+/* The solid hull's volume, centroid and rotational inertia about the
+ * centroid for a uniform density of 1 (multiply by the density, or by
+ * mass / volume), in the geom frame (volume integrals over the faces). */
+double lk_mesh_volume(const lk_mesh *m);
+lk_vec3 lk_mesh_centroid(const lk_mesh *m);
+lk_mat3 lk_mesh_inertia(const lk_mesh *m);
+/* The largest distance of a vertex from the geom frame's origin, and the
+ * local bounding box. */
+double lk_mesh_radius(const lk_mesh *m);
+void lk_mesh_bounds(const lk_mesh *m, lk_vec3 *lo, lk_vec3 *hi);
 
 /* Inertia of a solid primitive of the given mass, about its centre (which
  * is its frame origin), in its own frame. Planes have none. */
@@ -122,6 +168,8 @@ typedef struct {
   double margin;        /* contacts are reported from this gap on (m, >= 0;
                            a pair uses the larger of its two margins); they
                            have negative depth until the shapes touch */
+  const lk_mesh *mesh;  /* LK_GEOM_MESH: the shape (copied by
+                           lk_model_add_geom); NULL for other types */
 } lk_geom_spec;
 
 void lk_geom_spec_default(lk_geom_spec *s);

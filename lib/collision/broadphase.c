@@ -144,7 +144,7 @@ void lk_col_broadphase(const lk_model *m, lk_col_data *cd, lk_col_pair_fn pair, 
     for (int i = 0; i < n; i++) {
       int g = list[i];
       lk_shape s = {G[g].spec.type, {G[g].spec.size[0], G[g].spec.size[1], G[g].spec.size[2]},
-                    cd->xg[g]};
+                    cd->xg[g], G[g].spec.mesh};
       lk_col_aabb(&s, G[g].spec.margin, cd->aabb + 6 * g, cd->aabb + 6 * g + 3);
     }
   }

@@ -9,7 +9,7 @@
 /* Bounding radius of geom g grown by its margin (INFINITY for a plane). */
 static double geom_rho(const lk_model *m, int g) {
   const lk_geom_spec *s = &m->geom[g].spec;
-  return lk_col_bound_radius(s->type, s->size) + s->margin;
+  return lk_col_bound_radius(s->type, s->size, s->mesh) + s->margin;
 }
 
 /* The slab height: 4 times the geometric mean of the bounded geoms' radii,
@@ -133,7 +133,8 @@ void lk_col_data_reset(const lk_model *m, lk_col_data *cd) {
     cd->body[g] = weld_root(m, m->geom_link[g]);
     cd->pbody[g] = parent_body(m, cd->body[g]);
     cd->xg[g] = m->geom[g].spec.pose;
-    cd->rbound[g] = lk_col_bound_radius(m->geom[g].spec.type, m->geom[g].spec.size);
+    cd->rbound[g] = lk_col_bound_radius(m->geom[g].spec.type, m->geom[g].spec.size,
+                                        m->geom[g].spec.mesh);
     double rho = geom_rho(m, g);
     if (!isfinite(rho))
       cd->plane[np++] = g;

@@ -25,8 +25,8 @@ static void narrow(void *vctx, int g1, int g2) {
     gb = g1;
   }
   const lk_geom_spec *sa = &m->geom[ga].spec, *sb = &m->geom[gb].spec;
-  lk_shape a = {sa->type, {sa->size[0], sa->size[1], sa->size[2]}, cd->xg[ga]};
-  lk_shape b = {sb->type, {sb->size[0], sb->size[1], sb->size[2]}, cd->xg[gb]};
+  lk_shape a = {sa->type, {sa->size[0], sa->size[1], sa->size[2]}, cd->xg[ga], sa->mesh};
+  lk_shape b = {sb->type, {sb->size[0], sb->size[1], sb->size[2]}, cd->xg[gb], sb->mesh};
   lk_manifold man;
   lk_col_collide(&a, &b, fmax(sa->margin, sb->margin), &man);
   st->stats.pairs++;

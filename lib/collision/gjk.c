@@ -18,6 +18,7 @@
 #include <math.h>
 
 #include "collision/shape.h"
+#include "model/mesh_impl.h"
 
 typedef struct {
   lk_vec3 w, a, b; /* w = a - b */
@@ -39,6 +40,11 @@ static lk_vec3 support_core(const lk_shape *s, lk_vec3 d) {
     case LK_GEOM_CAPSULE:
       p.z = dl.z >= 0 ? h[1] : -h[1];
       break;
+    case LK_GEOM_MESH: {
+      const double *v = lk_mesh_vertices(s->mesh) + 3 * lk_mesh_support(s->mesh, dl);
+      p = lk_v3(v[0], v[1], v[2]);
+      break;
+    }
     default: /* a sphere's core is its centre */
       break;
   }
@@ -346,7 +352,8 @@ static int epa(const lk_shape *A, const lk_shape *B, const sv *S, int n, double 
 }
 
 void lk_col_gjk_epa(const lk_shape *A, const lk_shape *B, lk_gjk_result *r) {
-  double scale = lk_col_bound_radius(A->type, A->size) + lk_col_bound_radius(B->type, B->size);
+  double scale = lk_col_bound_radius(A->type, A->size, A->mesh) +
+                 lk_col_bound_radius(B->type, B->size, B->mesh);
   double tiny = 1e-10 * scale;
   sv S[4];
   double lam[4] = {1, 0, 0, 0};

@@ -11,5 +11,6 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/clip.c \
 	%reldir%/gjk.c \
 	%reldir%/convex.c \
+	%reldir%/hull.c \
 	%reldir%/broadphase.c \
 	%reldir%/collide.c

@@ -65,8 +65,10 @@ void lk_col_spheres(lk_vec3 ca, double ra, lk_vec3 cb, double rb, lk_vec3 fallba
   lk_col_emit(out, lk_v3_madd(ca, n, -ra), lk_v3_madd(cb, n, rb), n, depth, feature);
 }
 
-double lk_col_bound_radius(lk_geom_type type, const double size[3]) {
+double lk_col_bound_radius(lk_geom_type type, const double size[3], const lk_mesh *mesh) {
   switch (type) {
+    case LK_GEOM_MESH:
+      return lk_mesh_radius(mesh);
     case LK_GEOM_SPHERE:
       return size[0];
     case LK_GEOM_CAPSULE:
@@ -82,6 +84,19 @@ double lk_col_bound_radius(lk_geom_type type, const double size[3]) {
 
 void lk_col_aabb(const lk_shape *s, double margin, double lo[3], double hi[3]) {
   const lk_mat3 *R = &s->X.R;
+  if (s->type == LK_GEOM_MESH) {
+    /* The hull's local box, rotated: centre moved, extents |R| h. */
+    lk_vec3 l, u;
+    lk_mesh_bounds(s->mesh, &l, &u);
+    lk_vec3 cw = lk_tf_point(&s->X, lk_v3_scale(lk_v3_add(l, u), 0.5));
+    double hl[3] = {0.5 * (u.x - l.x), 0.5 * (u.y - l.y), 0.5 * (u.z - l.z)}, cc[3] = {cw.x, cw.y, cw.z};
+    for (int i = 0; i < 3; i++) {
+      double e = hl[0] * fabs(R->m[i][0]) + hl[1] * fabs(R->m[i][1]) + hl[2] * fabs(R->m[i][2]);
+      lo[i] = cc[i] - e - margin;
+      hi[i] = cc[i] + e + margin;
+    }
+    return;
+  }
   const double *h = s->size;
   double c[3] = {s->X.p.x, s->X.p.y, s->X.p.z}, ext[3];
   for (int i = 0; i < 3; i++) {
@@ -127,6 +142,12 @@ static const pair_fn kPairs[LK_GEOM_TYPE_COUNT][LK_GEOM_TYPE_COUNT] = {
                           [LK_GEOM_CAPSULE] = lk_col_convex,
                           [LK_GEOM_BOX] = lk_col_convex,
                           [LK_GEOM_CYLINDER] = lk_col_convex},
+    [LK_GEOM_MESH] = {[LK_GEOM_PLANE] = lk_col_mesh_plane,
+                      [LK_GEOM_SPHERE] = lk_col_mesh_sphere,
+                      [LK_GEOM_CAPSULE] = lk_col_mesh_capsule,
+                      [LK_GEOM_BOX] = lk_col_mesh_box,
+                      [LK_GEOM_CYLINDER] = lk_col_mesh_cylinder,
+                      [LK_GEOM_MESH] = lk_col_mesh_mesh},
 };
 
 static void sort_by_feature(lk_manifold *m) {
@@ -154,9 +175,12 @@ void lk_col_collide(const lk_shape *a, const lk_shape *b, double margin, lk_mani
 }
 
 static lk_status check_shape(lk_geom_type t, const double size[3], const lk_transform *X,
-                             const char *which, lk_error *err) {
+                             const lk_mesh *mesh, const char *which, lk_error *err) {
   if ((int)t < 0 || t >= LK_GEOM_TYPE_COUNT)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "shape %s: unknown type %d", which, (int)t);
+  if (t == LK_GEOM_MESH && !mesh)
+    return lk_error_set(err, LK_INVALID_ARGUMENT,
+                        "shape %s: a mesh needs its lk_mesh (lk_collide_specs)", which);
   if (!size || !X) return lk_error_set(err, LK_INVALID_ARGUMENT, "shape %s: NULL size or pose", which);
   if (!lk_v3_isfinite(X->p) || !lk_m3_isfinite(&X->R) || !lk_all_finite(size, 3))
     return lk_error_set(err, LK_NON_FINITE, "shape %s: size or pose is not finite", which);
@@ -167,7 +191,10 @@ static lk_status check_shape(lk_geom_type t, const double size[3], const lk_tran
   if (dev > 1e-6 || lk_m3_det(&X->R) < 0)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "shape %s: pose rotation is not a rotation",
                         which);
-  int nsize = t == LK_GEOM_PLANE ? 0 : t == LK_GEOM_SPHERE ? 1 : t == LK_GEOM_BOX ? 3 : 2;
+  int nsize = t == LK_GEOM_PLANE || t == LK_GEOM_MESH ? 0
+              : t == LK_GEOM_SPHERE                   ? 1
+              : t == LK_GEOM_BOX                      ? 3
+                                                      : 2;
   for (int k = 0; k < nsize; k++) {
     int may_be_zero = t == LK_GEOM_CAPSULE && k == 1;
     if (size[k] < 0 || (!may_be_zero && !(size[k] > 0)))
@@ -182,26 +209,43 @@ lk_status lk_collide_geoms(lk_geom_type ta, const double sa[3], const lk_transfo
                            double margin, lk_manifold *out, lk_error *err) {
   if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL manifold");
   out->n = 0;
-  lk_status st = check_shape(ta, sa, Xa, "a", err);
+  lk_status st = check_shape(ta, sa, Xa, NULL, "a", err);
   if (st) return st;
-  if ((st = check_shape(tb, sb, Xb, "b", err))) return st;
+  if ((st = check_shape(tb, sb, Xb, NULL, "b", err))) return st;
   if (!isfinite(margin)) return lk_error_set(err, LK_NON_FINITE, "margin is not finite");
   if (margin < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "margin %g must be >= 0", margin);
-  lk_shape a = {ta, {sa[0], sa[1], sa[2]}, *Xa}, b = {tb, {sb[0], sb[1], sb[2]}, *Xb};
+  lk_shape a = {ta, {sa[0], sa[1], sa[2]}, *Xa, NULL}, b = {tb, {sb[0], sb[1], sb[2]}, *Xb, NULL};
   lk_col_collide(&a, &b, margin, out);
   return LK_OK;
 }
 
 lk_status lk_geom_aabb(lk_geom_type type, const double size[3], const lk_transform *pose,
                        double margin, lk_vec3 *lo, lk_vec3 *hi) {
-  lk_status st = check_shape(type, size, pose, "", NULL);
+  lk_status st = check_shape(type, size, pose, NULL, "", NULL);
   if (st) return st;
   if (!lo || !hi || !isfinite(margin) || margin < 0) return LK_INVALID_ARGUMENT;
   if (type == LK_GEOM_PLANE) return LK_UNSUPPORTED;
-  lk_shape s = {type, {size[0], size[1], size[2]}, *pose};
+  lk_shape s = {type, {size[0], size[1], size[2]}, *pose, NULL};
   double l[3], h[3];
   lk_col_aabb(&s, margin, l, h);
   *lo = lk_v3_from(l);
   *hi = lk_v3_from(h);
+  return LK_OK;
+}
+
+lk_status lk_collide_specs(const lk_geom_spec *a, const lk_transform *Xa, const lk_geom_spec *b,
+                           const lk_transform *Xb, lk_manifold *out, lk_error *err) {
+  if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL manifold");
+  out->n = 0;
+  if (!a || !b) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL geom spec");
+  lk_status st = check_shape(a->type, a->size, Xa, a->mesh, "a", err);
+  if (st) return st;
+  if ((st = check_shape(b->type, b->size, Xb, b->mesh, "b", err))) return st;
+  double margin = fmax(a->margin, b->margin);
+  if (!isfinite(margin)) return lk_error_set(err, LK_NON_FINITE, "margin is not finite");
+  if (margin < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "margin %g must be >= 0", margin);
+  lk_shape sa = {a->type, {a->size[0], a->size[1], a->size[2]}, *Xa, a->mesh};
+  lk_shape sb = {b->type, {b->size[0], b->size[1], b->size[2]}, *Xb, b->mesh};
+  lk_col_collide(&sa, &sb, margin, out);
   return LK_OK;
 }

@@ -1,7 +1,7 @@
 /* Narrow phase internals shared by the pair routines (not installed).
  *
  * Every pair routine takes shapes a and b with type(a) >= type(b) in the
- * lk_geom_type order (plane < sphere < capsule < box < cylinder), so the
+ * lk_geom_type order (plane < sphere < capsule < box < cylinder < mesh), so the
  * plane is always b; the dispatcher (narrow.c) swaps the arguments and
  * negates the normals for the other order. Routines append points with
  * depth >= -margin to an empty manifold; the dispatcher sorts them by
@@ -14,7 +14,8 @@
 typedef struct {
   lk_geom_type type;
   double size[3];
-  lk_transform X; /* world pose */
+  lk_transform X;     /* world pose */
+  const lk_mesh *mesh; /* LK_GEOM_MESH: the hull, in the shape's frame */
 } lk_shape;
 
 /* Sine of the angle below which a direction counts as perpendicular to a
@@ -58,11 +59,21 @@ void lk_col_cylinder_sphere(const lk_shape *a, const lk_shape *b, double margin,
  * independent check of the closed forms. */
 void lk_col_convex(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
 
+/* A mesh (convex hull) with every other type (hull.c): vertices against a
+ * plane; GJK/EPA, then the reference face of either hull clipped against
+ * the incident one for face contacts (see hull.c). */
+void lk_col_mesh_plane(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
+void lk_col_mesh_sphere(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
+void lk_col_mesh_capsule(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
+void lk_col_mesh_box(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
+void lk_col_mesh_cylinder(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
+void lk_col_mesh_mesh(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
+
 /* The dispatcher without argument checks (the model validated the sizes). */
 void lk_col_collide(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out);
 
 /* Bounding radius of a shape about its origin (INFINITY for a plane). */
-double lk_col_bound_radius(lk_geom_type type, const double size[3]);
+double lk_col_bound_radius(lk_geom_type type, const double size[3], const lk_mesh *mesh);
 
 /* World AABB as lo[3], hi[3] (bounded types only). */
 void lk_col_aabb(const lk_shape *s, double margin, double lo[3], double hi[3]);

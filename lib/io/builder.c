@@ -516,9 +516,18 @@ double lk_geom_volume(const lk_geom_spec *g) {
       return LK_PI * s[0] * s[0] * 2.0 * s[1];
     case LK_GEOM_CAPSULE:
       return LK_PI * s[0] * s[0] * 2.0 * s[1] + 4.0 / 3.0 * LK_PI * s[0] * s[0] * s[0];
+    case LK_GEOM_MESH:
+      return g->mesh ? lk_mesh_volume(g->mesh) : 0;
     default:
       return 0;
   }
+}
+
+/* A solid's centroid in the link frame: the frame origin of a primitive,
+ * a mesh's volume centroid. */
+static lk_vec3 geom_centroid(const lk_geom_spec *g) {
+  if (g->type == LK_GEOM_MESH && g->mesh) return lk_tf_point(&g->pose, lk_mesh_centroid(g->mesh));
+  return g->pose.p;
 }
 
 int lk_inertia_from_geoms(const lk_geom_spec *g, int n, double mass, int com_given,
@@ -528,7 +537,7 @@ int lk_inertia_from_geoms(const lk_geom_spec *g, int n, double mass, int com_giv
   for (int i = 0; i < n; i++) {
     double v = lk_geom_volume(&g[i]);
     V += v;
-    c = lk_v3_madd(c, g[i].pose.p, v);
+    c = lk_v3_madd(c, geom_centroid(&g[i]), v);
   }
   if (!(V > 0)) return 0;
   if (!com_given) *com = lk_v3_scale(c, 1.0 / V);
@@ -538,9 +547,13 @@ int lk_inertia_from_geoms(const lk_geom_spec *g, int n, double mass, int com_giv
     if (v <= 0) continue;
     double mi = mass * v / V;
     lk_mat3 Ig;
-    if (lk_geom_solid_inertia(g[i].type, g[i].size, mi, &Ig, NULL)) continue;
+    if (g[i].type == LK_GEOM_MESH) {
+      lk_mat3 Iu = lk_mesh_inertia(g[i].mesh);
+      Ig = lk_m3_scale(&Iu, mi / v); /* the density is mi / v */
+    } else if (lk_geom_solid_inertia(g[i].type, g[i].size, mi, &Ig, NULL))
+      continue;
     lk_mat3 Ir = lk_m3_rotate_tensor(&g[i].pose.R, &Ig);
-    lk_vec3 d = lk_v3_sub(g[i].pose.p, *com);
+    lk_vec3 d = lk_v3_sub(geom_centroid(&g[i]), *com);
     double d2 = lk_v3_norm2(d);
     lk_mat3 dd = lk_m3_outer(d, d);
     for (int r = 0; r < 3; r++)

@@ -12,7 +12,7 @@
  *   - the builder calls themselves (lk_builder_add_*), which also remember
  *     where each element came from, so that what lk_model_finalize() rejects
  *     is reported at the element (lk_builder_finalize);
- *   - mass properties from primitive geoms.
+ *   - mass properties from solid geoms (primitives and mesh hulls).
  * A reader knows its syntax only. It describes a place in its source by an
  * int `loc` (a YAML node id, an XML element's index), and an lk_source
  * turns a loc into FILE:LINE[:COLUMN]; loc 0 is the file itself. */
@@ -174,7 +174,7 @@ void lk_builder_locate(lk_builder *b);
 
 /* ------------------------------------------------------ mass properties */
 
-/* Volume of a solid primitive geom (0 for a plane). */
+/* Volume of a solid geom (a mesh's hull; 0 for a plane). */
 double lk_geom_volume(const lk_geom_spec *g);
 /* Mass properties of a link from its solid geoms: the mass split in
  * proportion to volume (uniform density), the centre of mass the volume

@@ -12,5 +12,6 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/builder.c \
 	%reldir%/yaml.c \
 	%reldir%/load.c \
+	%reldir%/meshfile.c \
 	%reldir%/csv.c \
 	%reldir%/svg.c

@@ -348,7 +348,8 @@ static lk_status ymap_read(ymap *mp, void *spec) {
 /* ------------------------------------------------------------ the names */
 
 static const char *const kJointTypes[] = {"fixed", "revolute", "prismatic", "ball", "free"};
-static const char *const kGeomTypes[] = {"plane", "sphere", "capsule", "box", "cylinder"};
+static const char *const kGeomTypes[] = {"plane", "sphere", "capsule", "box", "cylinder",
+                                         "mesh"};
 static const char *const kActuatorTypes[] = {"effort", "position", "velocity"};
 static const char *const kIntegrators[] = {"euler", "rk4"};
 static const char *const kSolvers[] = {"lemke", "dantzig"};
@@ -559,6 +560,8 @@ static lk_status sec_materials(yreader *R, int id) {
 typedef struct {
   lk_geom_spec g;
   lk_vec3 normal, point; /* a plane's */
+  double scale[3];       /* a mesh's */
+  int part;              /* a mesh's part of its file, -1: all */
 } geom_in;
 
 /* A capsule of half length 0 is a sphere, a cylinder of 0 is nothing. */
@@ -598,6 +601,48 @@ static lk_status geom_pose(ymap *mp, int id, void *dst, const char *what) {
   return LK_OK;
 }
 
+/* A mesh's scale: one factor or [sx, sy, sz]. */
+static lk_status geom_scale(ymap *mp, int id, void *dst, const char *what) {
+  yreader *R = mp->R;
+  double *v = dst;
+  lk_status st;
+  if (lk_ydoc_scalar(Y, id, NULL)) {
+    if ((st = lk_ydoc_double(Y, id, what, 0, v, ERR))) return st;
+    v[1] = v[2] = v[0];
+  } else if ((st = lk_ydoc_doubles(Y, id, what, 3, 0, v, NULL, ERR))) {
+    return st;
+  }
+  if (!(v[0] > 0 && v[1] > 0 && v[2] > 0))
+    return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR, "%s must be positive, got [%g, %g, %g]",
+                         what, v[0], v[1], v[2]);
+  return LK_OK;
+}
+
+/* A mesh's file, relative to the directory of the file being read (or
+ * absolute): read into its hull, which the geom list owns until it is
+ * added. */
+static lk_status geom_file(ymap *mp, int id, void *dst, const char *what) {
+  yreader *R = mp->R;
+  geom_in *in = dst;
+  const char *name;
+  lk_status st = lk_ydoc_string(Y, id, what, 4096, &name, ERR);
+  if (st) return st;
+  char path[LK_ERROR_PATH_MAX + 4096];
+  const char *slash = strrchr(Y->path, '/');
+  if (name[0] == '/' || !slash)
+    snprintf(path, sizeof path, "%s", name);
+  else
+    snprintf(path, sizeof path, "%.*s/%s", (int)(slash - Y->path), Y->path, name);
+  lk_mesh *mesh = NULL;
+  lk_error e;
+  lk_error_clear(&e);
+  if ((st = lk_mesh_load_part(path, in->part, in->scale, &mesh, &e)))
+    return lk_ydoc_error(Y, id, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR, ERR,
+                         "%s: mesh '%s': %s", what, path, e.message);
+  in->g.mesh = mesh;
+  return LK_OK;
+}
+
 #define GE(f) (unsigned short)offsetof(geom_in, f)
 #define ROUND (BIT(LK_GEOM_SPHERE) | BIT(LK_GEOM_CAPSULE) | BIT(LK_GEOM_CYLINDER))
 #define AXIAL (BIT(LK_GEOM_CAPSULE) | BIT(LK_GEOM_CYLINDER))
@@ -610,6 +655,11 @@ static const ykey kGeomKeys[] = {
      .applies = AXIAL, .needs = AXIAL},
     {ROW("half_extents", K_VEC3, POSITIVE | REQUIRED, GE(g.size)), .applies = BIT(LK_GEOM_BOX),
      .needs = BIT(LK_GEOM_BOX)},
+    /* scale and part before file: the file is read when its row comes. */
+    {ROW("scale", K_FN, 0, GE(scale)), .fn = geom_scale, .applies = BIT(LK_GEOM_MESH)},
+    {ROW("part", K_INT, 0, GE(part)), .lo = 0, .hi = 1000000, .applies = BIT(LK_GEOM_MESH)},
+    {ROW("file", K_FN, REQUIRED, 0), .fn = geom_file, .applies = BIT(LK_GEOM_MESH),
+     .needs = BIT(LK_GEOM_MESH)},
     /* A plane's normal and point are read with the origin. */
     {ROW("normal", K_SKIP, 0, 0), .applies = PLANE},
     {ROW("point", K_SKIP, 0, 0), .applies = PLANE},
@@ -620,7 +670,7 @@ static const ykey kGeomKeys[] = {
     {ROW("collide_parent", K_BOOL, 0, GE(g.collide_parent))},
 };
 static const char *const kGeomKinds[] = {"a plane", "a sphere", "a capsule", "a box",
-                                         "a cylinder"};
+                                         "a cylinder", "a mesh"};
 static const ytable kGeom = TABLE(kGeomKeys, "geom", kGeomKinds);
 
 /* One geom mapping -> spec (strings point into the document). */
@@ -630,10 +680,15 @@ static lk_status geom(yreader *R, int it, const char *link, const char *ctx, lk_
   in.g.link = link;
   in.normal = lk_v3(0, 0, 1);
   in.point = lk_v3_zero();
+  in.scale[0] = in.scale[1] = in.scale[2] = 1;
+  in.part = -1;
   ymap mp;
   lk_status st = ymap_open(R, &mp, it, &kGeom, ctx);
   if (!st) st = ymap_read(&mp, &in);
-  if (st) return st;
+  if (st) {
+    lk_mesh_free((lk_mesh *)in.g.mesh);
+    return st;
+  }
   *g = in.g;
   return LK_OK;
 }
@@ -647,6 +702,8 @@ typedef struct {
 } geom_list;
 
 static void geom_list_free(geom_list *gl) {
+  /* The meshes read are the list's (the model keeps copies). */
+  for (int i = 0; i < gl->n; i++) lk_mesh_free((lk_mesh *)gl->g[i].mesh);
   lk_free(gl->g);
   lk_free(gl->nodes);
   gl->g = NULL;

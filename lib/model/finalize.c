@@ -230,7 +230,9 @@ static lk_status check_geom(const lk_geom_spec *g, int index, lk_error *err) {
     return lk_error_set(err, LK_INVALID_MODEL, "%s: pose is not finite", label);
   lk_status st = check_rotation(&g->pose.R, "geom", g->name ? g->name : label, err);
   if (st) return st;
-  int nsize = g->type == LK_GEOM_PLANE    ? 0
+  if (g->type == LK_GEOM_MESH && !g->mesh)
+    return lk_error_set(err, LK_INVALID_MODEL, "%s: a mesh geom needs its mesh", label);
+  int nsize = g->type == LK_GEOM_PLANE || g->type == LK_GEOM_MESH ? 0
               : g->type == LK_GEOM_SPHERE ? 1
               : g->type == LK_GEOM_BOX    ? 3
                                           : 2;

@@ -4,3 +4,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/model.c \
 	%reldir%/finalize.c \
 	%reldir%/elements.c
+# Mesh geoms' convex hulls (qhull) and their mass properties.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/mesh_impl.h \
+	%reldir%/mesh.c

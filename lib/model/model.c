@@ -12,7 +12,7 @@ static const char *const kJointNames[LK_JOINT_TYPE_COUNT] = {"fixed", "revolute"
 static const int kJointNq[LK_JOINT_TYPE_COUNT] = {0, 1, 1, 4, 7};
 static const int kJointNv[LK_JOINT_TYPE_COUNT] = {0, 1, 1, 3, 6};
 static const char *const kGeomNames[LK_GEOM_TYPE_COUNT] = {"plane", "sphere", "capsule", "box",
-                                                           "cylinder"};
+                                                           "cylinder", "mesh"};
 
 const char *lk_joint_type_name(lk_joint_type t) {
   return (int)t >= 0 && t < LK_JOINT_TYPE_COUNT ? kJointNames[t] : NULL;
@@ -154,6 +154,7 @@ static void free_geom_rec(lk_geom_rec *g) {
   lk_free(g->name);
   lk_free(g->link_name);
   lk_free(g->material_name);
+  lk_mesh_free(g->mesh);
 }
 
 void lk_model_free(lk_model *m) {
@@ -262,14 +263,18 @@ lk_status lk_model_add_geom(lk_model *m, const lk_geom_spec *s, lk_error *err) {
   g.name = s->name && *s->name ? lk_strdup(s->name) : NULL;
   g.link_name = lk_strdup(s->link && *s->link ? s->link : "world");
   g.material_name = s->material && *s->material ? lk_strdup(s->material) : NULL;
+  /* The model keeps its own copy of a mesh, so the caller's may go. */
+  g.mesh = s->type == LK_GEOM_MESH && s->mesh ? lk_mesh_copy(s->mesh) : NULL;
   if (!g.link_name || (s->name && *s->name && !g.name) ||
-      (s->material && *s->material && !g.material_name)) {
+      (s->material && *s->material && !g.material_name) ||
+      (s->type == LK_GEOM_MESH && s->mesh && !g.mesh)) {
     free_geom_rec(&g);
     return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory adding a geom");
   }
   g.spec.name = g.name;
   g.spec.link = g.link_name;
   g.spec.material = g.material_name;
+  g.spec.mesh = g.mesh;
   m->geoms_in[m->ngeom_in++] = g;
   return LK_OK;
 }

@@ -23,7 +23,8 @@ typedef struct {
   char *name; /* may be NULL */
   char *link_name;
   char *material_name;
-  lk_geom_spec spec; /* strings in spec point at the fields above */
+  lk_mesh *mesh;     /* LK_GEOM_MESH: owned copy (NULL otherwise) */
+  lk_geom_spec spec; /* strings and the mesh in spec point at the fields above */
 } lk_geom_rec;
 
 typedef struct {

@@ -671,8 +671,8 @@ static void test_gjk_matches_closed_forms(void) {
 static void test_epa_accuracy_on_curved_shapes(void) {
   /* Two parallel cylinders, axes 0.55 apart, radii 0.3: depth 0.05 exactly,
    * through EPA on curved Minkowski sums. */
-  lk_shape a = {CY, {0.3, 0.5, 0}, rot(0, 1, 0, LK_PI / 2, 0, 0, 0)};
-  lk_shape b = {CY, {0.3, 0.5, 0}, rot(0, 1, 0, LK_PI / 2, 0.1, 0.55 * 0.6, 0.55 * 0.8)};
+  lk_shape a = {CY, {0.3, 0.5, 0}, rot(0, 1, 0, LK_PI / 2, 0, 0, 0), NULL};
+  lk_shape b = {CY, {0.3, 0.5, 0}, rot(0, 1, 0, LK_PI / 2, 0.1, 0.55 * 0.6, 0.55 * 0.8), NULL};
   lk_gjk_result g;
   lk_col_gjk_epa(&a, &b, &g);
   LK_ASSERT_INT_EQ(g.intersect, 1);

@@ -1,0 +1,111 @@
+/* Mesh files (STL binary or ASCII, OBJ, and whatever else assimp reads)
+ * -> lk_mesh: every mesh of the file's scene (or one of them, a "part":
+ * an OBJ file's objects `o name` are its parts, in order), with its node
+ * transforms, contributes its vertices; the shape is their convex hull
+ * (model/mesh.c).
+ * Faces, normals and materials of the file are not needed for a hull. */
+#include <assimp/cimport.h>
+#include <assimp/scene.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "linkage/io.h"
+
+typedef struct {
+  double *v;
+  int n, cap;
+} vbuf;
+
+/* Vertices of the scene's meshes (part < 0) or of mesh `part` alone. */
+static int count_vertices(const struct aiScene *sc, const struct aiNode *nd, int part) {
+  int n = 0;
+  for (unsigned i = 0; i < nd->mNumMeshes; i++)
+    if (part < 0 || (int)nd->mMeshes[i] == part) n += (int)sc->mMeshes[nd->mMeshes[i]]->mNumVertices;
+  for (unsigned c = 0; c < nd->mNumChildren; c++) n += count_vertices(sc, nd->mChildren[c], part);
+  return n;
+}
+
+static void collect(const struct aiScene *sc, const struct aiNode *nd, const double T[4][4],
+                    int part, vbuf *b) {
+  /* The node's transform composed with its parents' (assimp's matrices
+   * are row-major, acting on column vectors), in double. */
+  double M[4][4];
+  const ai_real *local = &nd->mTransformation.a1;
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++) {
+      double s = 0;
+      for (int k = 0; k < 4; k++) s += T[r][k] * (double)local[4 * k + c];
+      M[r][c] = s;
+    }
+  for (unsigned i = 0; i < nd->mNumMeshes; i++) {
+    if (part >= 0 && (int)nd->mMeshes[i] != part) continue;
+    const struct aiMesh *me = sc->mMeshes[nd->mMeshes[i]];
+    for (unsigned j = 0; j < me->mNumVertices; j++) {
+      double p[3] = {me->mVertices[j].x, me->mVertices[j].y, me->mVertices[j].z};
+      double *o = b->v + 3 * b->n++;
+      for (int r = 0; r < 3; r++) o[r] = M[r][0] * p[0] + M[r][1] * p[1] + M[r][2] * p[2] + M[r][3];
+    }
+  }
+  for (unsigned c = 0; c < nd->mNumChildren; c++) collect(sc, nd->mChildren[c], M, part, b);
+}
+
+lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **out,
+                            lk_error *err) {
+  return lk_mesh_load_part(path, -1, scale, out, err);
+}
+
+lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], lk_mesh **out,
+                            lk_error *err) {
+  if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: NULL output");
+  *out = NULL;
+  if (!path) return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: NULL path");
+  /* assimp's messages for a missing file are vague: say it first. */
+  FILE *f = fopen(path, "rb");
+  if (!f) return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0, "cannot open mesh: %s", strerror(errno));
+  fclose(f);
+  const struct aiScene *sc = aiImportFile(path, 0);
+  if (!sc || !sc->mRootNode) {
+    const char *why = aiGetErrorString();
+    if (sc) aiReleaseImport(sc);
+    return lk_error_set_at(err, LK_PARSE_ERROR, path, 0, 0, "cannot read mesh: %s",
+                           why && *why ? why : "unknown format");
+  }
+  if (part >= (int)sc->mNumMeshes) {
+    int nm = (int)sc->mNumMeshes;
+    aiReleaseImport(sc);
+    return lk_error_set_at(err, LK_INVALID_ARGUMENT, path, 0, 0,
+                           "part %d does not exist: the file has %d part%s (0 to %d)", part, nm,
+                           nm == 1 ? "" : "s", nm - 1);
+  }
+  int n = count_vertices(sc, sc->mRootNode, part);
+  if (n == 0) {
+    aiReleaseImport(sc);
+    return lk_error_set_at(err, LK_PARSE_ERROR, path, 0, 0, "the file has no mesh vertices");
+  }
+  vbuf b = {LK_NEW_ARRAY(double, 3 * (size_t)n), 0, n};
+  if (!b.v) {
+    aiReleaseImport(sc);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "mesh %s: out of memory", path);
+  }
+  static const double I[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  collect(sc, sc->mRootNode, I, part, &b);
+  aiReleaseImport(sc);
+  lk_mesh_spec s;
+  lk_mesh_spec_default(&s);
+  s.vertices = b.v;
+  s.count = b.n;
+  if (scale)
+    for (int k = 0; k < 3; k++) s.scale[k] = scale[k];
+  lk_error e2;
+  lk_status st = lk_mesh_new(&s, out, &e2);
+  lk_free(b.v);
+  if (st) {
+    /* lk_mesh_new's messages start "mesh: ": name the file instead. */
+    const char *msg = e2.message;
+    if (strncmp(msg, "mesh: ", 6) == 0) msg += 6;
+    return lk_error_set_at(err, st, path, 0, 0, "%s", msg);
+  }
+  return LK_OK;
+}
