@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 int lk_cli_usage_error(const char *cmd, const char *fmt, ...) {
@@ -16,13 +17,25 @@ int lk_cli_usage_error(const char *cmd, const char *fmt, ...) {
 }
 
 void lk_cli_print_error(const char *cmd, const lk_error *err) {
-  if (err->path[0] && err->line > 0)
+  if (err->path[0] && err->line > 0 && err->column <= 0) /* XML: lines only */
+    fprintf(stderr, "%s:%d: error: %s\n", err->path, err->line, err->message);
+  else if (err->path[0] && err->line > 0)
     fprintf(stderr, "%s:%d:%d: error: %s\n", err->path, err->line, err->column, err->message);
   else if (err->path[0])
     fprintf(stderr, "%s: error: %s\n", err->path, err->message);
   else
     fprintf(stderr, "linkage %s: error: %s\n", cmd,
             err->message[0] ? err->message : lk_strerror(err->status));
+}
+
+static char package_path[8192];
+
+int lk_cli_add_package_path(const char *cmd, const char *dir) {
+  size_t n = strlen(package_path), d = strlen(dir);
+  if (n + d + 2 > sizeof package_path)
+    return lk_cli_usage_error(cmd, "--package-path: the directories are too long together");
+  snprintf(package_path + n, sizeof package_path - n, "%s%s", n ? ":" : "", dir);
+  return 0;
 }
 
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
@@ -32,6 +45,12 @@ lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set,
   o.set = set;
   o.nset = nset;
   o.run = run;
+  /* --package-path first, then the environment ROS tools use. */
+  char pp[sizeof package_path + 8192];
+  const char *env = getenv("ROS_PACKAGE_PATH");
+  snprintf(pp, sizeof pp, "%s%s%s", package_path, package_path[0] && env && *env ? ":" : "",
+           env ? env : "");
+  o.package_path = pp;
   lk_error err;
   lk_model *m = lk_model_load_file(path, &o, &err);
   if (!m) lk_cli_print_error(cmd, &err);

@@ -18,6 +18,12 @@ void lk_cli_print_error(const char *cmd, const lk_error *err);
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
                       lk_run_settings *run);
 
+/* --package-path DIR (repeatable): directories where a URDF's
+ * package://PKG/ names are looked for, before those of ROS_PACKAGE_PATH,
+ * for every later lk_cli_load. Returns LK_EXIT_USAGE when the paths are
+ * too long, else 0. */
+int lk_cli_add_package_path(const char *cmd, const char *dir);
+
 /* The name of names[] (NULL-terminated) nearest to word, or NULL. */
 const char *lk_cli_suggest(const char *word, const char *const *names);
 

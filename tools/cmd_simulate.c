@@ -1,4 +1,4 @@
-/* linkage simulate FILE.yaml: run a mechanism and write its trajectory as
+/* linkage simulate FILE: run a mechanism and write its trajectory as
  * CSV (and optionally its contacts as CSV and chosen columns as an SVG
  * plot), then summarize the run on stderr. */
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 void lk_cmd_simulate_usage(FILE *f) {
   fprintf(f,
-          "usage: linkage simulate FILE.yaml [OPTION]...\n"
+          "usage: linkage simulate FILE [OPTION]...\n"
           "\n"
           "Simulate a mechanism from its initial state and write the trajectory as CSV:\n"
           "a column t, then <link>.x/.y/.z (world position of every link frame), then\n"
@@ -41,6 +41,8 @@ void lk_cmd_simulate_usage(FILE *f) {
           "                          energy (kinetic, potential, energy), tactile\n"
           "                          (<link>.slip, .slip_score, .fn, .shear)\n"
           "  -q, --quiet             no progress bar and no summary\n"
+          "      --package-path DIR  look for a URDF's package:// files in DIR\n"
+          "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help              show this help\n"
           "\n"
           "Files are written to a temporary name and renamed when complete: after a\n"
@@ -65,13 +67,14 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"contacts", required_argument, NULL, 'c'},
                                            {"every", required_argument, NULL, 'e'},
                                            {"set", required_argument, NULL, 's'},
+                                           {"package-path", required_argument, NULL, 'K'},
                                            {"plot", required_argument, NULL, 'p'},
                                            {"plot-columns", required_argument, NULL, 'P'},
                                            {"columns", required_argument, NULL, 'C'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"duration", "output",       "contacts", "every", "set",
+  static const char *const names[] = {"duration", "package-path", "output",       "contacts", "every", "set",
                                       "plot",     "plot-columns", "columns",  "quiet", "help",
                                       NULL};
   memset(a, 0, sizeof *a);
@@ -107,6 +110,9 @@ static int parse_args(int argc, char **argv, args *a) {
         break;
       case 'P':
         a->plot_columns = optarg;
+        break;
+      case 'K':
+        if (lk_cli_add_package_path("simulate", optarg)) return LK_EXIT_USAGE;
         break;
       case 's':
         if (a->nset == 256)

@@ -78,6 +78,11 @@ typedef struct {
   int nset;
   size_t max_bytes;        /* 0: LK_IO_MAX_BYTES_DEFAULT */
   lk_run_settings *run;    /* optional output: the file's run settings */
+  /* Where a URDF's package://PKG/... names are looked for: directories
+   * separated by ':', each holding PKG (or being PKG); NULL: only the
+   * directories above the file. The library reads no environment: the
+   * linkage program passes --package-path, then ROS_PACKAGE_PATH. */
+  const char *package_path;
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);

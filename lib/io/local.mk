@@ -1,4 +1,4 @@
-# I/O: YAML mechanism descriptions (libyaml document API), --set overrides,
+# I/O: YAML mechanism descriptions (libyaml document API), URDF (libxml2), --set overrides,
 # trajectory and contact CSV, SVG plots.
 lib_liblinkage_la_SOURCES += \
 	%reldir%/io_internal.h \
@@ -11,6 +11,10 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/builder.h \
 	%reldir%/builder.c \
 	%reldir%/yaml.c \
+	%reldir%/xml.h \
+	%reldir%/xml.c \
+	%reldir%/urdf.h \
+	%reldir%/urdf.c \
 	%reldir%/load.c \
 	%reldir%/meshfile.c \
 	%reldir%/csv.c \

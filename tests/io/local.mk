@@ -15,3 +15,9 @@ TESTS += tests/io/test_columns
 tests_io_test_columns_SOURCES = %reldir%/test_columns.c
 tests_io_test_columns_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_columns_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/io/test_urdf
+TESTS += tests/io/test_urdf
+tests_io_test_urdf_SOURCES = %reldir%/test_urdf.c
+tests_io_test_urdf_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_urdf_LDADD = $(LK_TESTLIBS)
