@@ -21,7 +21,8 @@ void lk_cmd_check_usage(FILE *f) {
           "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help           show this help\n"
           "\n"
-          "Exit status: 0 all files valid, 2 a file is invalid or a usage error.\n");
+          "Exit status: 0 all files valid, 1 standard output could not be written,\n"
+          "2 a file is invalid or a usage error.\n");
 }
 
 static void summary(const char *path, const lk_model *m) {

@@ -21,7 +21,8 @@ void lk_cmd_info_usage(FILE *f) {
           "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help           show this help\n"
           "\n"
-          "Exit status: 0 success, 2 an invalid file or a usage error.\n");
+          "Exit status: 0 success, 1 standard output could not be written, 2 an invalid\n"
+          "file or a usage error.\n");
 }
 
 static void vec(lk_vec3 v) { printf("(%g, %g, %g)", v.x, v.y, v.z); }

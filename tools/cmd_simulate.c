@@ -40,15 +40,23 @@ void lk_cmd_simulate_usage(FILE *f) {
           "                          (<link>.qw..qz), actuators (<actuator>.force),\n"
           "                          energy (kinetic, potential, energy), tactile\n"
           "                          (<link>.slip, .slip_score, .fn, .shear)\n"
+          "      --partial           when a step fails or a signal stops the run, keep\n"
+          "                          what was written, each CSV ending in a line\n"
+          "                          '# partial: WHY' (default: replace no file)\n"
           "  -q, --quiet             no progress bar and no summary\n"
           "      --package-path DIR  look for a URDF's package:// files in DIR\n"
           "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help              show this help\n"
           "\n"
-          "Files are written to a temporary name and renamed when complete: after a\n"
-          "failure no output file is left half-written.\n"
+          "The output files are replaced all together when the run is complete, or\n"
+          "none is: each is written to a temporary name beside it and renamed at the\n"
+          "end, keeping the old file's mode and writing through a symbolic link;\n"
+          "devices, FIFOs and '-' are written directly. Two options naming one file\n"
+          "are a usage error. SIGINT, SIGTERM or SIGHUP stop the run at the end of a\n"
+          "step and remove the temporaries.\n"
           "Exit status: 0 success, 1 a step failed or an output could not be written,\n"
-          "2 a usage error or an invalid mechanism file.\n");
+          "2 a usage error or an invalid mechanism file, 129, 130, 143 stopped by\n"
+          "SIGHUP, SIGINT, SIGTERM.\n");
 }
 
 typedef struct {
@@ -56,7 +64,7 @@ typedef struct {
   unsigned groups; /* --columns */
   double duration;
   long every;
-  int has_duration, has_every, quiet;
+  int has_duration, has_every, quiet, partial;
   const char *set[256];
   int nset;
 } args;
@@ -71,11 +79,13 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"plot", required_argument, NULL, 'p'},
                                            {"plot-columns", required_argument, NULL, 'P'},
                                            {"columns", required_argument, NULL, 'C'},
+                                           {"partial", no_argument, NULL, 'R'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"duration", "package-path", "output",       "contacts", "every", "set",
-                                      "plot",     "plot-columns", "columns",  "quiet", "help",
+  static const char *const names[] = {"duration",     "output",  "contacts", "every",
+                                      "set",          "plot",    "plot-columns", "columns",
+                                      "package-path", "partial", "quiet",    "help",
                                       NULL};
   memset(a, 0, sizeof *a);
   int c;
@@ -128,6 +138,9 @@ static int parse_args(int argc, char **argv, args *a) {
                                     bad);
         break;
       }
+      case 'R':
+        a->partial = 1;
+        break;
       case 'q':
         a->quiet = 1;
         break;
@@ -145,8 +158,6 @@ static int parse_args(int argc, char **argv, args *a) {
   a->file = argv[optind];
   if (a->plot_columns && !a->plot)
     return lk_cli_usage_error("simulate", "--plot-columns needs --plot PATH");
-  if (a->output && a->plot && strcmp(a->output, a->plot) == 0)
-    return lk_cli_usage_error("simulate", "--output and --plot name the same file");
   return 0;
 }
 
@@ -292,13 +303,94 @@ static void progress_clear(progress *pr) {
 
 /* ---------------------------------------------------------------- run */
 
+/* Where the run's files go: one lk_outputs set, so that the trajectory,
+ * the contacts and the plot are replaced together or not at all. */
+typedef struct {
+  lk_outputs *set;
+  int traj, contacts, plot; /* member indices (-1: not asked for) */
+} outputs;
+
+/* Name the outputs before anything runs; a path that cannot be an output
+ * (empty, a directory, one file named twice) is a usage error. */
+static int outputs_add(outputs *o, const args *a) {
+  o->set = lk_outputs_new();
+  o->traj = o->contacts = o->plot = -1;
+  if (!o->set) {
+    fprintf(stderr, "linkage simulate: out of memory\n");
+    return LK_EXIT_FAILED;
+  }
+  lk_error err;
+  lk_error_clear(&err);
+  const char *path[3] = {a->output ? a->output : "-", a->contacts, a->plot};
+  const char *opt[3] = {"--output", "--contacts", "--plot"};
+  int *idx[3] = {&o->traj, &o->contacts, &o->plot};
+  for (int k = 0; k < 3; k++) {
+    if (!path[k]) continue;
+    if ((*idx[k] = lk_outputs_add(o->set, path[k], &err)) >= 0) continue;
+    if (err.status == LK_OUT_OF_MEMORY) {
+      fprintf(stderr, "linkage simulate: out of memory\n");
+      return LK_EXIT_FAILED;
+    }
+    return lk_cli_usage_error("simulate", "%s '%s': %s", opt[k], path[k], err.message);
+  }
+  return 0;
+}
+
+/* The line that ends a partial CSV, so that no reader takes it for a
+ * whole run. */
+static void mark_partial(FILE *f, const char *why) {
+  if (f) fprintf(f, "# partial: %s\n", why);
+}
+
+static void print_summary(const lk_model *m, const args *a, const outputs *o, const plot *p,
+                          const char *verb, long steps, double h, double simt, double wall,
+                          int seen_contacts,
+                          double max_depth, long solver_failures, long fallbacks, long unsettled,
+                          long rows, int ncol, long crows) {
+  const char *name = lk_model_name(m) ? lk_model_name(m) : a->file;
+  fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", name, simt,
+          steps, h, wall);
+  if (wall > 0 && simt > 0)
+    fprintf(stderr, simt / wall >= 100 ? " (%.0fx real time)\n" : " (%.3gx real time)\n",
+            simt / wall);
+  else
+    fprintf(stderr, "\n");
+  if (seen_contacts)
+    fprintf(stderr, "  max penetration: %.3g m\n", max_depth);
+  else
+    fprintf(stderr, "  max penetration: n/a (no contacts were reported)\n");
+  fprintf(stderr,
+          "  solver failures: %ld (steps solved by a fallback: %ld; friction cone unsettled: %ld)\n",
+          solver_failures, fallbacks, unsettled);
+  if (!lk_outputs_replaces(o->set, o->traj))
+    fprintf(stderr, "  trajectory: %ld rows x %d columns on %s\n", rows, ncol,
+            strcmp(lk_outputs_path(o->set, o->traj), "-") ? lk_outputs_path(o->set, o->traj)
+                                                          : "standard output");
+  else
+    fprintf(stderr, "  %s %s: %ld rows x %d columns\n", verb, a->output, rows, ncol);
+  if (a->contacts) fprintf(stderr, "  %s %s: %ld contact rows\n", verb, a->contacts, crows);
+  if (a->plot) {
+    fprintf(stderr, "  %s %s: ", verb, a->plot);
+    for (int k = 0; k < p->n; k++) fprintf(stderr, "%s%s", k ? ", " : "", p->name[k]);
+    fprintf(stderr, " against t\n");
+  }
+}
+
 int lk_cmd_simulate(int argc, char **argv) {
   args a;
   int r = parse_args(argc, argv, &a);
   if (r) return r < 0 ? LK_EXIT_OK : r;
+  outputs o;
+  if ((r = outputs_add(&o, &a))) {
+    lk_outputs_free(o.set);
+    return r;
+  }
   lk_run_settings run;
   lk_model *m = lk_cli_load("simulate", a.file, a.set, a.nset, &run);
-  if (!m) return LK_EXIT_USAGE;
+  if (!m) {
+    lk_outputs_free(o.set);
+    return LK_EXIT_USAGE;
+  }
   double duration = a.has_duration ? a.duration : (run.duration >= 0 ? run.duration : 1.0);
   long every = a.has_every ? a.every : (run.every > 0 ? run.every : 1);
   double h = lk_model_options(m)->timestep;
@@ -307,6 +399,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   double steps_d = ceil(duration / h * (1 - 1e-12));
   if (steps_d > 1e12) {
     lk_model_free(m);
+    lk_outputs_free(o.set);
     return lk_cli_usage_error("simulate", "--duration %g s at a timestep of %g s is %.3g steps; too many",
                               duration, h, steps_d);
   }
@@ -316,6 +409,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   memset(&p, 0, sizeof p);
   if (a.plot && (r = choose_columns(m, &a, &run, &p))) {
     lk_model_free(m);
+    lk_outputs_free(o.set);
     return r;
   }
 
@@ -326,11 +420,17 @@ int lk_cmd_simulate(int argc, char **argv) {
   lk_contact_writer *cw = NULL;
   lk_data *d = NULL;
   double *row = NULL;
-  int to_stdout = !a.output || strcmp(a.output, "-") == 0;
-  tw = to_stdout ? lk_trajectory_writer_stream_in(stdout, m, a.groups, &err)
-                 : lk_trajectory_writer_open_in(a.output, m, a.groups, &err);
+  char why[256] = ""; /* set when the run stops early */
+  /* From here a signal stops the run at the end of a step. */
+  lk_cli_catch_signals();
+  if (lk_outputs_open(o.set, &err)) {
+    if (lk_cli_signal()) goto interrupted_early;
+    goto io_failed;
+  }
+  tw = lk_trajectory_writer_stream_in(lk_outputs_file(o.set, o.traj), m, a.groups, &err);
   if (!tw) goto io_failed;
-  if (a.contacts && !(cw = lk_contact_writer_open(a.contacts, &err))) goto io_failed;
+  if (a.contacts && !(cw = lk_contact_writer_stream(lk_outputs_file(o.set, o.contacts), &err)))
+    goto io_failed;
   d = lk_data_new(m);
   row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups), sizeof *row);
   if (!d || !row) {
@@ -349,11 +449,10 @@ int lk_cmd_simulate(int argc, char **argv) {
     if (step % every == 0) {
       lk_status st = lk_forward_kinematics(m, d);
       if (st) {
-        progress_clear(&pr);
-        fprintf(stderr, "linkage simulate: at t = %g s the state is invalid: %s%s\n",
-                lk_data_time(d), lk_strerror(st), to_stdout ? "" : "; no output file was written");
+        snprintf(why, sizeof why, "at t = %g s the state is invalid: %s", lk_data_time(d),
+                 lk_strerror(st));
         status = LK_EXIT_FAILED;
-        goto done;
+        break;
       }
       if (lk_trajectory_writer_add(tw, d, &err)) goto io_failed;
       if (a.plot) {
@@ -367,13 +466,18 @@ int lk_cmd_simulate(int argc, char **argv) {
       if (cw && lk_contact_writer_add_data(cw, m, d, NULL, &err)) goto io_failed;
     }
     if (step == nsteps) break;
+    if (lk_cli_signal()) {
+      snprintf(why, sizeof why, "interrupted by %s after step %ld of %ld (t = %g s)",
+               lk_cli_signal_name(lk_cli_signal()), step, nsteps, lk_data_time(d));
+      status = 128 + lk_cli_signal();
+      break;
+    }
     lk_status st = lk_step(m, d);
     if (st) {
-      progress_clear(&pr);
-      fprintf(stderr, "linkage simulate: step %ld (t = %g s) failed: %s%s\n", step + 1,
-              lk_data_time(d), lk_strerror(st), to_stdout ? "" : "; no output file was written");
+      snprintf(why, sizeof why, "step %ld (t = %g s) failed: %s", step + 1, lk_data_time(d),
+               lk_strerror(st));
       status = LK_EXIT_FAILED;
-      goto done;
+      break;
     }
     step++;
     /* The deepest penetration over every step, not only the written ones. */
@@ -391,63 +495,70 @@ int lk_cmd_simulate(int argc, char **argv) {
   double wall = now() - wall0;
   progress_clear(&pr);
 
+  /* A run that stopped early replaces nothing, unless --partial asks for
+   * what it wrote, marked as such. */
+  int keep = !why[0] || a.partial;
+  if (why[0] && a.partial) {
+    mark_partial(lk_outputs_file(o.set, o.traj), why);
+    if (cw) mark_partial(lk_outputs_file(o.set, o.contacts), why);
+  }
   long rows = lk_trajectory_writer_rows(tw);
   int ncol = lk_trajectory_ncolumns_in(m, a.groups);
+  long crows = lk_contact_writer_rows(cw);
   lk_status st = lk_trajectory_writer_close(tw, &err);
   tw = NULL;
+  if (!st && cw) st = lk_contact_writer_close(cw, &err);
+  cw = NULL;
   if (st) goto io_failed;
-  long crows = lk_contact_writer_rows(cw);
-  if (cw) {
-    st = lk_contact_writer_close(cw, &err);
-    cw = NULL;
-    if (st) goto io_failed;
-  }
-  if (a.plot) {
+  if (a.plot && keep && p.len > 0) {
     const double *ys[LK_IO_MAX_PLOT_COLUMNS];
     const char *names[LK_IO_MAX_PLOT_COLUMNS];
     for (int k = 0; k < p.n; k++) ys[k] = p.y[k], names[k] = p.name[k];
     lk_plot_options po;
     lk_plot_options_default(&po);
-    char title[300];
-    snprintf(title, sizeof title, "%s", lk_model_name(m) ? lk_model_name(m) : a.file);
+    char title[600];
+    snprintf(title, sizeof title, "%s%s%s%s", lk_model_name(m) ? lk_model_name(m) : a.file,
+             why[0] ? " (partial: " : "", why, why[0] ? ")" : "");
     po.title = title;
-    if ((st = lk_plot_svg(a.plot, &po, p.t, (int)p.len, ys, names, p.n, &err))) goto io_failed;
+    if ((st = lk_plot_svg_stream(lk_outputs_file(o.set, o.plot), &po, p.t, (int)p.len, ys, names,
+                                 p.n, &err)))
+      goto io_failed;
   }
-
-  if (!a.quiet) {
-    double simt = lk_data_time(d);
-    fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", 
-            lk_model_name(m) ? lk_model_name(m) : a.file, simt, nsteps, h, wall);
-    if (wall > 0 && simt > 0)
-      fprintf(stderr, simt / wall >= 100 ? " (%.0fx real time)\n" : " (%.3gx real time)\n",
-              simt / wall);
-    else
-      fprintf(stderr, "\n");
-    if (seen_contacts)
-      fprintf(stderr, "  max penetration: %.3g m\n", max_depth);
-    else
-      fprintf(stderr, "  max penetration: n/a (no contacts were reported)\n");
-    fprintf(stderr, "  solver failures: %ld (steps solved by a fallback: %ld; friction cone unsettled: %ld)\n",
-            solver_failures, fallbacks, unsettled);
-    if (to_stdout)
-      fprintf(stderr, "  trajectory: %ld rows x %d columns on standard output\n", rows, ncol);
-    else
-      fprintf(stderr, "  wrote %s: %ld rows x %d columns\n", a.output, rows, ncol);
-    if (a.contacts) fprintf(stderr, "  wrote %s: %ld contact rows\n", a.contacts, crows);
-    if (a.plot) {
-      fprintf(stderr, "  wrote %s: ", a.plot);
-      for (int k = 0; k < p.n; k++) fprintf(stderr, "%s%s", k ? ", " : "", p.name[k]);
-      fprintf(stderr, " against t\n");
-    }
+  if (keep) {
+    if (lk_outputs_commit(o.set, &err)) goto io_failed;
+  } else {
+    lk_outputs_discard(o.set);
   }
+  if (why[0])
+    fprintf(stderr, "linkage simulate: %s; %s\n", why,
+            a.partial ? "the output so far is kept, its CSV ending in a '# partial:' line"
+                      : "no output file was written");
+  if (!a.quiet)
+    print_summary(m, &a, &o, &p, why[0] && !a.partial ? "not written:" : "wrote", step, h,
+                  lk_data_time(d), wall,
+                  seen_contacts, max_depth, solver_failures, fallbacks, unsettled, rows, ncol,
+                  crows);
   goto done;
 
+interrupted_early:
+  fprintf(stderr, "linkage simulate: interrupted by %s before the run; no output file was written\n",
+          lk_cli_signal_name(lk_cli_signal()));
+  status = 128 + lk_cli_signal();
+  goto done;
 io_failed:
+  {
+    /* A writer's failure on a stream: the set names the file and errno. */
+    lk_error named;
+    if (err.status == LK_IO_ERROR && !err.path[0] && lk_outputs_error(o.set, &named)) err = named;
+  }
   lk_cli_print_error("simulate", &err);
+  if (lk_outputs_count(o.set) > 1 || lk_outputs_replaces(o.set, 0))
+    fprintf(stderr, "linkage simulate: no output file was written\n");
   status = LK_EXIT_FAILED;
 done:
   lk_trajectory_writer_discard(tw);
   lk_contact_writer_discard(cw);
+  lk_outputs_free(o.set);
   lk_data_free(d);
   free(row);
   plot_free(&p);

@@ -70,7 +70,7 @@ static int unknown(const char *name) {
   return LK_EXIT_USAGE;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return LK_EXIT_USAGE;
@@ -97,4 +97,12 @@ int main(int argc, char **argv) {
   const lk_command *c = find(cmd);
   if (!c) return unknown(cmd);
   return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv) {
+  int status = run(argc, argv);
+  /* Every command's stdout (a summary, --help, a solution) is checked
+   * here, once: `linkage info x.yaml > /dev/full` fails with exit 1. */
+  const lk_command *c = argc >= 2 ? find(argv[1]) : NULL;
+  return lk_cli_finish_stdout(c ? c->name : NULL, status);
 }

@@ -210,6 +210,11 @@ const char *lk_outputs_path(const lk_outputs *s, int i); /* as added */
 /* 1 when member i is a regular file replaced at the commit (0: written
  * directly, so what was written is already there). */
 int lk_outputs_replaces(const lk_outputs *s, int i);
+/* LK_OK while no member has had a write error; else LK_IO_ERROR with err
+ * naming the first member that failed and why ("No space left on device"),
+ * as the commit would. For a writer's failure on a member's stream, whose
+ * own message cannot name the file. The set stays as it is. */
+lk_status lk_outputs_error(const lk_outputs *s, lk_error *err);
 /* Finish and put every member in place, or none (see above). Either way
  * the set is done: only lk_outputs_free() remains. */
 lk_status lk_outputs_commit(lk_outputs *s, lk_error *err);

@@ -11,3 +11,12 @@ TESTS += tests/tools/test_mechanism_cli
 tests_tools_test_mechanism_cli_SOURCES = %reldir%/test_mechanism_cli.c
 tests_tools_test_mechanism_cli_CFLAGS = $(LK_TESTFLAGS)
 tests_tools_test_mechanism_cli_LDADD = $(LK_TESTLIBS)
+
+# Outputs under failure (issue 18): devices, FIFOs, a full disk (/dev/full
+# and RLIMIT_FSIZE), signals, modes and links, stdout of every command;
+# runs demos/grasp-planner too (built by 'make all').
+check_PROGRAMS += tests/tools/test_outputs_cli
+TESTS += tests/tools/test_outputs_cli
+tests_tools_test_outputs_cli_SOURCES = %reldir%/test_outputs_cli.c
+tests_tools_test_outputs_cli_CFLAGS = $(LK_TESTFLAGS)
+tests_tools_test_outputs_cli_LDADD = $(LK_TESTLIBS)
