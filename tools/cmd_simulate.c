@@ -33,6 +33,9 @@ void lk_cmd_simulate_usage(FILE *f) {
           "  -s, --set KEY=VALUE     override a value of the file by dotted path, e.g.\n"
           "                          options.timestep=0.0005 or materials.wood.mu_static=0.5;\n"
           "                          repeatable\n"
+          "  -V, --view PATH         write the run as a 3-D viewer page: one HTML file\n"
+          "                          that opens offline in a browser (60 frames/s of\n"
+          "                          simulated time; see docs/viewer.md)\n"
           "  -p, --plot PATH         write an SVG plot of chosen columns against time\n"
           "      --plot-columns A,B  the columns to plot (default: the file's\n"
           "                          simulate.plot_columns, else the joint positions)\n"
@@ -50,7 +53,7 @@ void lk_cmd_simulate_usage(FILE *f) {
 }
 
 typedef struct {
-  const char *file, *output, *contacts, *plot, *plot_columns;
+  const char *file, *output, *contacts, *plot, *plot_columns, *view;
   unsigned groups; /* --columns */
   double duration;
   long every;
@@ -66,6 +69,7 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"every", required_argument, NULL, 'e'},
                                            {"set", required_argument, NULL, 's'},
                                            {"plot", required_argument, NULL, 'p'},
+                                           {"view", required_argument, NULL, 'V'},
                                            {"plot-columns", required_argument, NULL, 'P'},
                                            {"columns", required_argument, NULL, 'C'},
                                            {"quiet", no_argument, NULL, 'q'},
@@ -73,12 +77,12 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {NULL, 0, NULL, 0}};
   static const char *const names[] = {"duration", "output",       "contacts", "every", "set",
                                       "plot",     "plot-columns", "columns",  "quiet", "help",
-                                      NULL};
+                                      "view",     NULL};
   memset(a, 0, sizeof *a);
   int c;
   optind = 0;
   opterr = 0;
-  while ((optopt = 0, c = getopt_long(argc, argv, ":d:o:c:e:s:p:qh", longopts, NULL)) != -1) {
+  while ((optopt = 0, c = getopt_long(argc, argv, ":d:o:c:e:s:p:V:qh", longopts, NULL)) != -1) {
     char *end;
     switch (c) {
       case 'd':
@@ -104,6 +108,9 @@ static int parse_args(int argc, char **argv, args *a) {
         break;
       case 'p':
         a->plot = optarg;
+        break;
+      case 'V':
+        a->view = optarg;
         break;
       case 'P':
         a->plot_columns = optarg;
@@ -141,6 +148,10 @@ static int parse_args(int argc, char **argv, args *a) {
     return lk_cli_usage_error("simulate", "--plot-columns needs --plot PATH");
   if (a->output && a->plot && strcmp(a->output, a->plot) == 0)
     return lk_cli_usage_error("simulate", "--output and --plot name the same file");
+  if (a->view && ((a->output && strcmp(a->output, a->view) == 0) ||
+                  (a->plot && strcmp(a->plot, a->view) == 0) ||
+                  (a->contacts && strcmp(a->contacts, a->view) == 0)))
+    return lk_cli_usage_error("simulate", "--view names the same file as another output");
   return 0;
 }
 
@@ -318,6 +329,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   int status = LK_EXIT_OK;
   lk_trajectory_writer *tw = NULL;
   lk_contact_writer *cw = NULL;
+  lk_view *view = NULL;
   lk_data *d = NULL;
   double *row = NULL;
   int to_stdout = !a.output || strcmp(a.output, "-") == 0;
@@ -325,6 +337,14 @@ int lk_cmd_simulate(int argc, char **argv) {
                  : lk_trajectory_writer_open_in(a.output, m, a.groups, &err);
   if (!tw) goto io_failed;
   if (a.contacts && !(cw = lk_contact_writer_open(a.contacts, &err))) goto io_failed;
+  if (a.view) {
+    lk_view_options vo;
+    lk_view_options_default(&vo);
+    vo.frames = (long)fmin(ceil(duration * vo.fps) + 2, 1e7);
+    if (!(view = lk_view_new(&vo, &err)) ||
+        lk_view_add_scene(view, m, NULL, run.description[0] ? run.description : NULL, &err) < 0)
+      goto io_failed;
+  }
   d = lk_data_new(m);
   row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups), sizeof *row);
   if (!d || !row) {
@@ -340,7 +360,11 @@ int lk_cmd_simulate(int argc, char **argv) {
   int seen_contacts = 0;
   long solver_failures = 0, fallbacks = 0, unsettled = 0;
   for (;;) {
-    if (step % every == 0) {
+    int write_now = step % every == 0;
+    /* The page samples the run at its own rate, whatever --every says; it
+     * always gets the last state. */
+    int view_now = view && (step == nsteps || lk_view_frame_due(view, 0, lk_data_time(d)));
+    if (write_now || view_now) {
       lk_status st = lk_forward_kinematics(m, d);
       if (st) {
         progress_clear(&pr);
@@ -349,6 +373,9 @@ int lk_cmd_simulate(int argc, char **argv) {
         status = LK_EXIT_FAILED;
         goto done;
       }
+      if (view_now && lk_view_add_frame(view, 0, m, d, &err)) goto io_failed;
+    }
+    if (write_now) {
       if (lk_trajectory_writer_add(tw, d, &err)) goto io_failed;
       if (a.plot) {
         lk_trajectory_row_in(m, a.groups, d, row);
@@ -370,6 +397,7 @@ int lk_cmd_simulate(int argc, char **argv) {
       goto done;
     }
     step++;
+    if (view) lk_view_add_step(view, 0, d);
     /* The deepest penetration over every step, not only the written ones. */
     for (int i = 0, nc = lk_data_ncontacts(d); i < nc; i++) {
       double depth = lk_data_contact_report(d, i)->depth;
@@ -407,6 +435,7 @@ int lk_cmd_simulate(int argc, char **argv) {
     po.title = title;
     if ((st = lk_plot_svg(a.plot, &po, p.t, (int)p.len, ys, names, p.n, &err))) goto io_failed;
   }
+  if (view && (st = lk_view_write_file(view, a.view, &err))) goto io_failed;
 
   if (!a.quiet) {
     double simt = lk_data_time(d);
@@ -433,6 +462,9 @@ int lk_cmd_simulate(int argc, char **argv) {
       for (int k = 0; k < p.n; k++) fprintf(stderr, "%s%s", k ? ", " : "", p.name[k]);
       fprintf(stderr, " against t\n");
     }
+    if (view)
+      fprintf(stderr, "  wrote %s: viewer page, %ld frames (open it in a web browser)\n", a.view,
+              lk_view_nframes(view, 0));
   }
   goto done;
 
@@ -442,6 +474,7 @@ io_failed:
 done:
   lk_trajectory_writer_discard(tw);
   lk_contact_writer_discard(cw);
+  lk_view_free(view);
   lk_data_free(d);
   free(row);
   plot_free(&p);

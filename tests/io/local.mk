@@ -15,3 +15,9 @@ TESTS += tests/io/test_columns
 tests_io_test_columns_SOURCES = %reldir%/test_columns.c
 tests_io_test_columns_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_columns_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/io/test_view
+TESTS += tests/io/test_view
+tests_io_test_view_SOURCES = %reldir%/test_view.c
+tests_io_test_view_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_view_LDADD = $(LK_TESTLIBS)
