@@ -33,6 +33,9 @@ void lk_cmd_simulate_usage(FILE *f) {
           "  -s, --set KEY=VALUE     override a value of the file by dotted path, e.g.\n"
           "                          options.timestep=0.0005 or materials.wood.mu_static=0.5;\n"
           "                          repeatable\n"
+          "  -V, --view PATH         write the run as a 3-D viewer page: one HTML file\n"
+          "                          that opens offline in a browser (60 frames/s of\n"
+          "                          simulated time; see docs/viewer.md)\n"
           "  -p, --plot PATH         write an SVG plot of chosen columns against time\n"
           "      --plot-columns A,B  the columns to plot (default: the file's\n"
           "                          simulate.plot_columns, else the joint positions)\n"
@@ -60,7 +63,7 @@ void lk_cmd_simulate_usage(FILE *f) {
 }
 
 typedef struct {
-  const char *file, *output, *contacts, *plot, *plot_columns;
+  const char *file, *output, *contacts, *plot, *plot_columns, *view;
   unsigned groups; /* --columns */
   double duration;
   long every;
@@ -77,6 +80,7 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"set", required_argument, NULL, 's'},
                                            {"package-path", required_argument, NULL, 'K'},
                                            {"plot", required_argument, NULL, 'p'},
+                                           {"view", required_argument, NULL, 'V'},
                                            {"plot-columns", required_argument, NULL, 'P'},
                                            {"columns", required_argument, NULL, 'C'},
                                            {"partial", no_argument, NULL, 'R'},
@@ -85,13 +89,13 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {NULL, 0, NULL, 0}};
   static const char *const names[] = {"duration",     "output",  "contacts", "every",
                                       "set",          "plot",    "plot-columns", "columns",
-                                      "package-path", "partial", "quiet",    "help",
-                                      NULL};
+                                      "package-path", "partial", "view",     "quiet",
+                                      "help",         NULL};
   memset(a, 0, sizeof *a);
   int c;
   optind = 0;
   opterr = 0;
-  while ((optopt = 0, c = getopt_long(argc, argv, ":d:o:c:e:s:p:qh", longopts, NULL)) != -1) {
+  while ((optopt = 0, c = getopt_long(argc, argv, ":d:o:c:e:s:p:V:qh", longopts, NULL)) != -1) {
     char *end;
     switch (c) {
       case 'd':
@@ -117,6 +121,9 @@ static int parse_args(int argc, char **argv, args *a) {
         break;
       case 'p':
         a->plot = optarg;
+        break;
+      case 'V':
+        a->view = optarg;
         break;
       case 'P':
         a->plot_columns = optarg;
@@ -307,24 +314,24 @@ static void progress_clear(progress *pr) {
  * the contacts and the plot are replaced together or not at all. */
 typedef struct {
   lk_outputs *set;
-  int traj, contacts, plot; /* member indices (-1: not asked for) */
+  int traj, contacts, plot, view; /* member indices (-1: not asked for) */
 } outputs;
 
 /* Name the outputs before anything runs; a path that cannot be an output
  * (empty, a directory, one file named twice) is a usage error. */
 static int outputs_add(outputs *o, const args *a) {
   o->set = lk_outputs_new();
-  o->traj = o->contacts = o->plot = -1;
+  o->traj = o->contacts = o->plot = o->view = -1;
   if (!o->set) {
     fprintf(stderr, "linkage simulate: out of memory\n");
     return LK_EXIT_FAILED;
   }
   lk_error err;
   lk_error_clear(&err);
-  const char *path[3] = {a->output ? a->output : "-", a->contacts, a->plot};
-  const char *opt[3] = {"--output", "--contacts", "--plot"};
-  int *idx[3] = {&o->traj, &o->contacts, &o->plot};
-  for (int k = 0; k < 3; k++) {
+  const char *path[4] = {a->output ? a->output : "-", a->contacts, a->plot, a->view};
+  const char *opt[4] = {"--output", "--contacts", "--plot", "--view"};
+  int *idx[4] = {&o->traj, &o->contacts, &o->plot, &o->view};
+  for (int k = 0; k < 4; k++) {
     if (!path[k]) continue;
     if ((*idx[k] = lk_outputs_add(o->set, path[k], &err)) >= 0) continue;
     if (err.status == LK_OUT_OF_MEMORY) {
@@ -346,7 +353,7 @@ static void print_summary(const lk_model *m, const args *a, const outputs *o, co
                           const char *verb, long steps, double h, double simt, double wall,
                           int seen_contacts,
                           double max_depth, long solver_failures, long fallbacks, long unsettled,
-                          long rows, int ncol, long crows) {
+                          long rows, int ncol, long crows, long view_frames) {
   const char *name = lk_model_name(m) ? lk_model_name(m) : a->file;
   fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", name, simt,
           steps, h, wall);
@@ -374,6 +381,9 @@ static void print_summary(const lk_model *m, const args *a, const outputs *o, co
     for (int k = 0; k < p->n; k++) fprintf(stderr, "%s%s", k ? ", " : "", p->name[k]);
     fprintf(stderr, " against t\n");
   }
+  if (a->view)
+    fprintf(stderr, "  %s %s: viewer page, %ld frames (open it in a web browser)\n", verb, a->view,
+            view_frames);
 }
 
 int lk_cmd_simulate(int argc, char **argv) {
@@ -418,6 +428,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   int status = LK_EXIT_OK;
   lk_trajectory_writer *tw = NULL;
   lk_contact_writer *cw = NULL;
+  lk_view *view = NULL;
   lk_data *d = NULL;
   double *row = NULL;
   char why[256] = ""; /* set when the run stops early */
@@ -431,6 +442,14 @@ int lk_cmd_simulate(int argc, char **argv) {
   if (!tw) goto io_failed;
   if (a.contacts && !(cw = lk_contact_writer_stream(lk_outputs_file(o.set, o.contacts), &err)))
     goto io_failed;
+  if (a.view) {
+    lk_view_options vo;
+    lk_view_options_default(&vo);
+    vo.frames = (long)fmin(ceil(duration * vo.fps) + 2, 1e7);
+    if (!(view = lk_view_new(&vo, &err)) ||
+        lk_view_add_scene(view, m, NULL, run.description[0] ? run.description : NULL, &err) < 0)
+      goto io_failed;
+  }
   d = lk_data_new(m);
   row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups), sizeof *row);
   if (!d || !row) {
@@ -446,7 +465,11 @@ int lk_cmd_simulate(int argc, char **argv) {
   int seen_contacts = 0;
   long solver_failures = 0, fallbacks = 0, unsettled = 0;
   for (;;) {
-    if (step % every == 0) {
+    int write_now = step % every == 0;
+    /* The page samples the run at its own rate, whatever --every says; it
+     * always gets the last state. */
+    int view_now = view && (step == nsteps || lk_view_frame_due(view, 0, lk_data_time(d)));
+    if (write_now || view_now) {
       lk_status st = lk_forward_kinematics(m, d);
       if (st) {
         snprintf(why, sizeof why, "at t = %g s the state is invalid: %s", lk_data_time(d),
@@ -454,6 +477,9 @@ int lk_cmd_simulate(int argc, char **argv) {
         status = LK_EXIT_FAILED;
         break;
       }
+      if (view_now && lk_view_add_frame(view, 0, m, d, &err)) goto io_failed;
+    }
+    if (write_now) {
       if (lk_trajectory_writer_add(tw, d, &err)) goto io_failed;
       if (a.plot) {
         lk_trajectory_row_in(m, a.groups, d, row);
@@ -480,6 +506,7 @@ int lk_cmd_simulate(int argc, char **argv) {
       break;
     }
     step++;
+    if (view) lk_view_add_step(view, 0, d);
     /* The deepest penetration over every step, not only the written ones. */
     for (int i = 0, nc = lk_data_ncontacts(d); i < nc; i++) {
       double depth = lk_data_contact_report(d, i)->depth;
@@ -524,6 +551,7 @@ int lk_cmd_simulate(int argc, char **argv) {
                                  p.n, &err)))
       goto io_failed;
   }
+  if (view && (st = lk_view_write(view, lk_outputs_file(o.set, o.view), &err))) goto io_failed;
   if (keep) {
     if (lk_outputs_commit(o.set, &err)) goto io_failed;
   } else {
@@ -537,7 +565,7 @@ int lk_cmd_simulate(int argc, char **argv) {
     print_summary(m, &a, &o, &p, why[0] && !a.partial ? "not written:" : "wrote", step, h,
                   lk_data_time(d), wall,
                   seen_contacts, max_depth, solver_failures, fallbacks, unsettled, rows, ncol,
-                  crows);
+                  crows, view ? lk_view_nframes(view, 0) : 0);
   goto done;
 
 interrupted_early:
@@ -559,6 +587,7 @@ done:
   lk_trajectory_writer_discard(tw);
   lk_contact_writer_discard(cw);
   lk_outputs_free(o.set);
+  lk_view_free(view);
   lk_data_free(d);
   free(row);
   plot_free(&p);

@@ -14,6 +14,8 @@ static const lk_command kCommands[] = {
     {"info", "print a mechanism's kinematic tree and elements", lk_cmd_info, lk_cmd_info_usage},
     {"lcp", "solve a linear complementarity problem read from a file", lk_cmd_lcp,
      lk_cmd_lcp_usage},
+    {"view", "write a 3-D viewer page (HTML) of a mechanism or a trajectory", lk_cmd_view,
+     lk_cmd_view_usage},
     {"static", "quasi-static analysis: load increments with frictional supports", lk_cmd_static,
      lk_cmd_static_usage},
     {NULL, NULL, NULL, NULL},

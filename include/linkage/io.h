@@ -380,6 +380,75 @@ lk_status lk_plot_svg_stream(FILE *f, const lk_plot_options *o, const double *x,
                              const double *const *y, const char *const *names, int nseries,
                              lk_error *err);
 
+/* ---------------------------------------------------------------- viewer */
+
+/* A trajectory viewer page: ONE self-contained HTML file (three.js and the
+ * page's script inlined, no network needed) that draws the model's geoms
+ * and world planes in 3-D and plays the recorded frames back: play/pause,
+ * a time slider, speed, an orbiting camera (drag: orbit; right-drag or
+ * shift-drag: pan; wheel: zoom); contacts as points with their normal and
+ * friction force arrows coloured by friction state (open, static,
+ * dynamic); links whose tactile slip flag is on tinted red; link frames
+ * and names on request; the time and the last step's solver report in a
+ * corner. Several scenes (the grasps of a planner, each with its own
+ * model) may share a page, chosen from a list. docs/viewer.md says how to
+ * open, control and share it.
+ *
+ * Record: lk_view_new(), lk_view_add_scene() per model, then during the run
+ * lk_view_add_step() after every lk_step (sums the solver reports between
+ * frames) and lk_view_add_frame() whenever lk_view_frame_due() says so
+ * (after lk_forward_kinematics: the frame keeps the link poses of the last
+ * kinematics and the contacts of the last step). Then lk_view_write() onto
+ * a member of an lk_outputs set, or lk_view_write_file().
+ *
+ * Frames are stored compactly (positions and quaternions as 32-bit floats,
+ * base64 in the page): 10 s of the rover at 60 frames/s is about 1.3 MB,
+ * most of it three.js. The view allocates as it grows (doubling its
+ * arrays, or once with lk_view_options.frames); it is never part of the
+ * step. */
+typedef struct {
+  const char *title; /* page title; NULL: the first scene's name */
+  double fps;        /* frames per simulated second lk_view_frame_due()
+                        asks for (default 60; <= 0: every time) */
+  long frames;       /* frames to reserve room for per scene (0: grow) */
+} lk_view_options;
+
+void lk_view_options_default(lk_view_options *o);
+
+typedef struct lk_view lk_view;
+
+/* NULL with err (LK_OUT_OF_MEMORY, LK_INVALID_ARGUMENT). o may be NULL. */
+lk_view *lk_view_new(const lk_view_options *o, lk_error *err);
+void lk_view_free(lk_view *v); /* NULL is harmless */
+
+/* A scene for the finalized model m; its geoms (shapes, poses, labels) and
+ * link names are copied, so m need not outlive the view. name: the list's
+ * entry (NULL: the model's name); caption: a line under it (NULL: none;
+ * e.g. "epsilon 0.12, held"). Returns the scene's index, or -1 with err. */
+int lk_view_add_scene(lk_view *v, const lk_model *m, const char *name, const char *caption,
+                      lk_error *err);
+int lk_view_nscenes(const lk_view *v);
+
+/* 1 when a frame at time t is due: the scene has none yet, or t has
+ * reached the next multiple of 1/fps after its last frame. */
+int lk_view_frame_due(const lk_view *v, int scene, double t);
+/* Add the report of the step just taken to the sums the next frame shows
+ * (solver failures, fallbacks, unsettled friction cones, steps). */
+void lk_view_add_step(lk_view *v, int scene, const lk_data *d);
+/* Record a frame of d (a data of the scene's model m): time, link poses,
+ * tactile slip flags, contacts (position, normal force and friction force
+ * vectors, friction state) and the last step's report. */
+lk_status lk_view_add_frame(lk_view *v, int scene, const lk_model *m, const lk_data *d,
+                            lk_error *err);
+long lk_view_nframes(const lk_view *v, int scene);
+
+/* The page onto a stream the caller owns (a member of an lk_outputs set:
+ * flushed, not closed); LK_IO_ERROR when a write fails. A scene without
+ * frames shows its model at rest (q = the initial state). */
+lk_status lk_view_write(const lk_view *v, FILE *f, lk_error *err);
+/* The same to path, atomically (a set of one: see lk_outputs). */
+lk_status lk_view_write_file(const lk_view *v, const char *path, lk_error *err);
+
 #ifdef __cplusplus
 }
 #endif
