@@ -167,7 +167,9 @@ typedef struct {
   int collide_parent;   /* also collide with the parent link's geoms */
   double margin;        /* contacts are reported from this gap on (m, >= 0;
                            a pair uses the larger of its two margins); they
-                           have negative depth until the shapes touch */
+                           have negative depth until the shapes touch and
+                           are speculative (docs/contact.md); NAN (the
+                           default): the options' contact_margin */
   const lk_mesh *mesh;  /* LK_GEOM_MESH: the shape (copied by
                            lk_model_add_geom); NULL for other types */
 } lk_geom_spec;
@@ -278,6 +280,9 @@ typedef struct {
                                removed per step, (0, 1]; default 0.2 */
   double contact_tolerance; /* geometry contacts: penetration left alone
                                (no correction, no energy gain), m; 1e-4 */
+  double contact_margin;    /* geometry contacts are found from this gap
+                               on (speculative until they touch), m, >= 0;
+                               the margin of a geom that sets none; 0.01 */
   double restitution_threshold; /* impacts slower than this are plastic,
                                    m/s; default 0.2 */
   double slip_threshold;    /* a sliding contact becomes static again when

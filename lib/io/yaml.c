@@ -429,6 +429,7 @@ static const ykey kOptionKeys[] = {
     {ROW("max_contacts", K_INT, 0, OP(max_contacts)), .lo = 0, .hi = 1000000},
     {ROW("contact_erp", K_NUM, ANY, OP(contact_erp))},
     {ROW("contact_tolerance", K_NUM, ANY, OP(contact_tolerance))},
+    {ROW("contact_margin", K_NUM, ANY, OP(contact_margin))},
     {ROW("restitution_threshold", K_NUM, ANY, OP(restitution_threshold))},
     {ROW("slip_threshold", K_NUM, ANY, OP(slip_threshold))},
     {ROW("friction_iterations", K_INT, 0, OP(friction_iterations)), .lo = 0, .hi = 1000000},
@@ -668,6 +669,7 @@ static const ykey kGeomKeys[] = {
     {ROW("group", K_UINT, 0, GE(g.group)), .lo = 0, .hi = 0xFFFFFFFFL},
     {ROW("mask", K_UINT, 0, GE(g.mask)), .lo = 0, .hi = 0xFFFFFFFFL},
     {ROW("collide_parent", K_BOOL, 0, GE(g.collide_parent))},
+    {ROW("margin", K_NUM, NONNEG, GE(g.margin))},
 };
 static const char *const kGeomKinds[] = {"a plane", "a sphere", "a capsule", "a box",
                                          "a cylinder", "a mesh"};
