@@ -169,11 +169,18 @@ static void test_lcp_failures_and_bad_files(void) {
   LK_ASSERT_MSG(yaml_value(r.out, "infeasibility_certified", val, sizeof val) == 1 && !strcmp(val, "true"), "%s",
                 r.out);
   LK_ASSERT_MSG(strstr(r.err, "infeasible.yaml") != NULL, "%s", r.err);
-  /* Dantzig on a non-symmetric M: unsupported, exit 1. */
+  /* Dantzig on a non-symmetric M: handed to Lemke, and said so (issue
+   * 18.15: it answered "unsupported"). */
   snprintf(args, sizeof args, "lcp '%s' --solver dantzig", data("lcp/murty_ex2_8.yaml"));
   run(args, &r);
-  LK_ASSERT_INT_EQ(r.code, 1);
-  LK_ASSERT_MSG(yaml_value(r.out, "status", val, sizeof val) == 1 && !strcmp(val, "unsupported"), "%s", r.out);
+  LK_ASSERT_INT_EQ(r.code, 0);
+  LK_ASSERT_MSG(yaml_value(r.out, "status", val, sizeof val) == 1 && !strcmp(val, "ok"), "%s", r.out);
+  LK_ASSERT_MSG(yaml_value(r.out, "fallback", val, sizeof val) == 1 && !strcmp(val, "lemke"), "%s", r.out);
+  double z1[] = {2, 1, 3, 1};
+  check_z(&r, z1, 4);
+  /* A device is no problem file: refused at once, exit 2. */
+  run("lcp /dev/zero", &r);
+  LK_ASSERT_MSG(r.code == 2 && strstr(r.err, "/dev/zero: is a device") != NULL, "exit %d: %s", r.code, r.err);
   /* Bad files: exit 2 with file:line:column. */
   const char *cases[][2] = {{"lcp/bad_syntax.yaml", "bad_syntax.yaml:2:1: "},
                             {"lcp/bad_row.yaml", "bad_row.yaml:3:5: "},
