@@ -84,6 +84,19 @@ void lk_urdf_options_default(lk_urdf_options *o) {
 
 /* ------------------------------------------------------------- values */
 
+/* A name as the model gets it: with the caller's prefix. */
+static const char *pfx(ureader *R, const char *name) {
+  if (!R->uo->prefix || !*R->uo->prefix || !name) return name;
+  size_t a = strlen(R->uo->prefix), n = strlen(name);
+  char *c = lk_malloc(a + n + 1);
+  if (!c) return NULL;
+  memcpy(c, R->uo->prefix, a);
+  memcpy(c + a, name, n + 1);
+  const char *out = lk_builder_strdup(B, c);
+  lk_free(c);
+  return out;
+}
+
 static lk_status name_attr(ureader *R, xmlNode *e, const char *ctx, const char **out) {
   const char *s = lk_xml_attr(e, "name");
   if (!s || !*s)
@@ -394,7 +407,9 @@ static lk_status mimic(ureader *R, const ujoint *j) {
     return lk_xdoc_error(X, mi, LK_SCHEMA_ERROR, "%s: a joint cannot mimic itself", what);
   if ((st = lk_xdoc_double(X, mi, "multiplier", what, 0, &c.ratio))) return st;
   if ((st = lk_xdoc_double(X, mi, "offset", what, 0, &c.offset))) return st;
-  c.joint_a = j->name;
+  c.joint_a = pfx(R, j->name);
+  c.joint_b = pfx(R, c.joint_b);
+  if (!c.joint_a || !c.joint_b) return lk_builder_oom(B);
   return lk_builder_add_coupling(B, &c, loc);
 }
 
@@ -412,7 +427,7 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
     lk_status st = lk_xdoc_children(X, c, what, visual ? kv : kc, NULL);
     lk_geom_spec g;
     lk_geom_spec_default(&g);
-    g.link = lname;
+    if (!(g.link = pfx(R, lname))) return lk_builder_oom(B);
     if (!st) st = origin(R, c, what, &g.pose);
     if (!st) st = geometry(R, c, what, &g);
     if (st) return st;
@@ -421,6 +436,9 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
       g.mask = 0;
     } else {
       g.material = R->uo->material;
+      for (int i = 0; i < R->uo->noverrides; i++)
+        if (strcmp(R->uo->overrides[i].link, lname) == 0 && R->uo->overrides[i].material)
+          g.material = R->uo->overrides[i].material;
     }
     if ((st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c)))) return st;
   }
@@ -436,17 +454,18 @@ static lk_status one_link(ureader *R, int i) {
   if (st) return st;
   lk_link_spec s;
   lk_link_spec_default(&s);
-  s.name = l->name;
+  if (!(s.name = pfx(R, l->name))) return lk_builder_oom(B);
   int jloc;
   if (l->joint >= 0) {
     const ujoint *j = &R->joints[l->joint];
-    s.parent = R->links[j->parent].name;
-    s.joint.name = j->name;
+    s.parent = pfx(R, R->links[j->parent].name);
+    s.joint.name = pfx(R, j->name);
+    if (!s.parent || !s.joint.name) return lk_builder_oom(B);
     if ((st = joint_spec(R, j, &s))) return st;
     jloc = lk_xdoc_loc(X, j->e);
   } else {
     s.parent = "world";
-    s.joint.name = l->name;
+    s.joint.name = s.name;
     s.joint.type = (lk_joint_type)R->uo->base;
     jloc = lk_xdoc_loc(X, l->e);
   }
@@ -515,7 +534,7 @@ static lk_status collect(ureader *R, xmlNode *robot) {
   /* The link names first, for the joints' references. */
   for (int i = 0; i < R->nlinks; i++) {
     lk_blink r = {R->links[i].name, R->links[i].name, -1, -1, lk_xdoc_loc(X, R->links[i].e), 0,
-                  lk_xdoc_loc(X, R->links[i].e)};
+                  lk_xdoc_loc(X, R->links[i].e), 0};
     if ((st = lk_builder_push_link(B, &r, NULL))) return st;
   }
   if ((st = lk_builder_names_done(B))) return st;
@@ -588,6 +607,10 @@ static lk_status collect(ureader *R, xmlNode *robot) {
   for (int i = 0; i < R->nlinks; i++) {
     const lk_blink *bl = &B->links[i];
     if ((st = lk_builder_unique(B, "joint", bl->joint, bl->joint_loc))) return st;
+  }
+  for (int i = 0; i < R->nlinks && R->uo->on_link; i++) {
+    const lk_blink *bl = &B->links[i];
+    if ((st = R->uo->on_link(R->uo->user, bl->name, bl->joint, bl->jtype))) return st;
   }
   return lk_builder_names_done(B);
 }

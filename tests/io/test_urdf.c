@@ -452,6 +452,131 @@ static void test_mesh_paths(void) {
   rmdir(scratch("share"));
 }
 
+
+/* ------------------------------------------------------------- include */
+
+static lk_model *load_yaml(const char *path, const char *text, lk_error *err) {
+  put(path, text);
+  return lk_model_load_file(path, NULL, err);
+}
+
+/* A YAML scene includes the arm: prefixed names, its root placed at the
+ * origin, a default material for its collision geoms and one link's own,
+ * a YAML link hanging from a URDF link, an actuator on a URDF joint. */
+static void test_yaml_include(void) {
+  put(scratch("arm.urdf"), kArm);
+  const char *scene =
+      "materials:\n"
+      "  - {name: rubber, mu_static: 1.0, mu_dynamic: 0.9}\n"
+      "  - {name: steel, mu_static: 0.3, mu_dynamic: 0.2}\n"
+      "include:\n"
+      "  - file: arm.urdf\n"
+      "    prefix: r_\n"
+      "    origin: {xyz: [1, 2, 0], rpy: [0, 0, 0.5]}\n"
+      "    material: steel\n"
+      "    links:\n"
+      "      fore: {material: rubber}\n"
+      "links:\n"
+      "  - name: tip\n"
+      "    parent: r_hand\n"
+      "    mass: 0.1\n"
+      "    inertia: [0.001, 0.001, 0.001]\n"
+      "actuators:\n"
+      "  - {joint: r_elbow, type: position, kp: 10, kv: 1}\n";
+  lk_error err;
+  lk_model *m = load_yaml(scratch("scene.yaml"), scene, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_nlink(m), 7);
+  LK_ASSERT_INT_EQ(lk_model_nq(m), 3);
+  LK_ASSERT_INT_EQ(lk_model_nactuator(m), 1);
+  CU_ASSERT(lk_model_joint_index(m, "r_shoulder") > 0);
+  CU_ASSERT(lk_model_link_index(m, "upper") < 0);
+  lk_link_spec s;
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "r_base"), &s), NULL);
+  CU_ASSERT_STRING_EQUAL(s.parent, "world");
+  LK_ASSERT_NEAR(s.origin.p.x, 1, 0);
+  LK_ASSERT_NEAR(s.origin.p.y, 2, 0);
+  LK_ASSERT_NEAR(s.origin.R.m[1][0], sin(0.5), 1e-15);
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "tip"), &s), NULL);
+  CU_ASSERT_STRING_EQUAL(s.parent, "r_hand");
+  int steel = lk_model_material_index(m, "steel"), rubber = lk_model_material_index(m, "rubber");
+  int nsteel = 0, nrubber = 0, ndefault = 0;
+  for (int g = 0; g < lk_model_ngeom(m); g++) {
+    int mat = lk_model_geom_material(m, g);
+    const char *link = lk_model_link_name(m, lk_model_geom_link(m, g));
+    if (mat == rubber) {
+      nrubber++;
+      CU_ASSERT_STRING_EQUAL(link, "r_fore");
+    }
+    nsteel += mat == steel;
+    ndefault += mat == 0; /* the visual sphere */
+  }
+  LK_ASSERT_INT_EQ(nrubber, 1);
+  LK_ASSERT_INT_EQ(nsteel, 3);
+  LK_ASSERT_INT_EQ(ndefault, 1);
+  lk_model_free(m);
+
+  /* base: free: the root link on a free joint at the origin. */
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: arm.urdf\n    base: free\n    origin: {xyz: [0, 0, 2]}\n", &err);
+  LK_ASSERT_MSG(m == NULL, "a free base without mass loaded");
+  LK_ASSERT_MSG(strstr(err.message, "link 'base': no <inertial>") && strstr(err.path, "arm.urdf"),
+                "%s: %s", err.path, err.message);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  lk_model_free(m);
+  put(scratch("pend.urdf"),
+      "<robot name=\"p\"><link name=\"bob\"><inertial><mass value=\"2\"/>"
+      "<inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+      "</link></robot>\n");
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: pend.urdf\n    base: free\n    origin: {xyz: [0, 0, 2]}\n", &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) {
+    LK_ASSERT_INT_EQ(lk_model_nq(m), 7);
+    lk_data *d = lk_data_new(m);
+    LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+    LK_ASSERT_OK(lk_forward_dynamics(m, d, LK_FD_ABA), NULL);
+    /* falls freely from z = 2 */
+    LK_ASSERT_NEAR(lk_data_qacc(d)[2], -9.81, 1e-12);
+    lk_data_free(d);
+  }
+  lk_model_free(m);
+
+  /* Errors: at the YAML key, or in the URDF at its line. */
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: arm.urdf\n    links:\n      forr: {material: default}\n",
+                &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "'forr' is not a link of arm.urdf (did you mean 'fore'?)"),
+                "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: arm.urdf\n    material: wood\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "unknown material 'wood'"), "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: arm.urdf\n    parent: tabel\n"
+                "links:\n  - {name: table, mass: 1, inertia: [1, 1, 1]}\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "did you mean 'table'?"), "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: scene.yaml\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_MSG(strstr(err.message, "is not a URDF"), "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: nothere.urdf\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 2);
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: arm.urdf\nlinks:\n  - {name: upper, mass: 1, inertia: [1, 1, 1]}\n"
+                "  - {name: x, parent: upper, mass: 1, inertia: [1, 1, 1], joint: revolute}\n",
+                &err);
+  LK_ASSERT_MSG(m == NULL && strstr(err.message, "link 'upper' is defined twice"), "%s",
+                err.message);
+  unlink(scratch("pend.urdf"));
+  unlink(scratch("arm.urdf"));
+  unlink(scratch("scene.yaml"));
+}
+
 /* ---------------------------------------------------------------- errors */
 
 #define HEAD "<robot name=\"r\">\n"
@@ -563,6 +688,7 @@ void lk_test_register(void) {
       {"pendulum acceleration", test_pendulum_acceleration},
       {"reader by content", test_reader_by_content},
       {"mesh paths", test_mesh_paths},
+      {"YAML include", test_yaml_include},
       {"errors at their line", test_errors_at_their_line},
       {"program reports file and line", test_program_reports_file_and_line},
       {"cleanup", test_cleanup},
