@@ -7,10 +7,15 @@ bench_dynamics_LDADD = $(LK_PROGLIBS)
 if HAVE_MUJOCO
 bench_dynamics_LDADD += $(MUJOCO_LIBS)
 endif
-# bench/collision: time per lk_collide pass, spheres and boxes on a plane.
+# bench/collision: time per lk_collide pass, spheres and boxes on a plane;
+# mesh pairs against libccd when configure found it.
 noinst_PROGRAMS += bench/collision
-bench_collision_SOURCES = %reldir%/collision.c
+bench_collision_SOURCES = %reldir%/collision.c %reldir%/collision_mesh.c
 bench_collision_LDADD = $(LK_PROGLIBS)
+if HAVE_CCD
+bench_collision_CFLAGS = $(AM_CFLAGS) $(CCD_CFLAGS)
+bench_collision_LDADD += $(CCD_LIBS)
+endif
 # bench: programs that print figures (not tests). bench/lcp compares with
 # Siconos numerics' Lemke when configure found it, and runs Siconos'
 # friction-contact collection from a directory (fc3d.c).

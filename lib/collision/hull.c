@@ -1,7 +1,7 @@
 /* A mesh geom (a convex hull, lk_mesh) against every other shape.
  *
  * - Plane: every hull vertex within the margin is a candidate (feature:
- *   the vertex index); more than 4 are reduced to the 4 spanning the
+ *   the vertex index; found by a walk from the deepest); more than 4 are reduced to the 4 spanning the
  *   largest area, the deepest first (Gregorius, "Robust Contact Creation
  *   for Physics Simulations", GDC 2015). A meshed box gets its 4 corners.
  * - Sphere: GJK distance from the centre to the hull; a centre inside the
@@ -143,29 +143,67 @@ static int emit_cands(lk_manifold *out, const cand *c, int n, lk_vec3 nref, lk_v
 
 /* ----------------------------------------------------------------- plane */
 
+/* The vertices within the margin by a walk over the vertex graph from the
+ * deepest one (the vertices below a plane induce a connected subgraph of
+ * a convex polytope's graph), so that a resting hull costs a few vertices,
+ * not all of them; when more than the buffer holds (a hull sunk deep), a
+ * scan keeps the deepest (the lowest index on ties). */
 void lk_col_mesh_plane(const lk_shape *a, const lk_shape *b, double margin, lk_manifold *out) {
   const lk_mesh *m = a->mesh;
   lk_vec3 n = lk_m3_col(&b->X.R, 2), o = b->X.p;
-  /* Heights from the plane in a's frame: h(x) = n_l . x + h0. */
+  /* Depth below the plane of vertex i: -(n_l . x_i + h0), in a's frame. */
   lk_vec3 nl = lk_tf_inv_dir(&a->X, n);
   double h0 = lk_v3_dot(n, lk_v3_sub(a->X.p, o));
-  /* Candidates streamed through a fixed buffer: only the vertices within
-   * the margin count, and a hull resting on a plane has few; a hull sunk
-   * deeper keeps the deepest HULL_CLIP_MAX (lowest index on ties). */
   cand c[HULL_CLIP_MAX];
   int nc = 0;
-  for (int i = 0; i < m->nv; i++) {
-    double depth = -(lk_v3_dot(nl, mvtx(m, i)) + h0);
-    if (depth < -margin) continue;
-    if (nc == HULL_CLIP_MAX) {
-      int w = 0;
-      for (int j = 1; j < nc; j++)
-        if (c[j].depth < c[w].depth) w = j;
-      if (!(depth > c[w].depth)) continue;
-      c[w] = (cand){lk_tf_point(&a->X, mvtx(m, i)), depth, (uint32_t)i};
-      continue;
+  int start = lk_mesh_support(m, lk_v3_neg(nl));
+  double d0 = -(lk_v3_dot(nl, mvtx(m, start)) + h0);
+  if (d0 < -margin) return;
+  /* The walk's queue, and the vertices seen in a small open-addressing
+   * set (4 times the queue: probes stay short). */
+  enum { SEEN = 512 };
+  int q[HULL_CLIP_MAX], nq = 0, overflow = 0, seen[SEEN], nseen = 1;
+  for (int i = 0; i < SEEN; i++) seen[i] = -1;
+  q[nq++] = start;
+  seen[(unsigned)start * 2654435761u % SEEN] = start;
+  for (int qi = 0; qi < nq && !overflow; qi++) {
+    int v = q[qi];
+    for (int e = m->vstart[v]; e < m->vstart[v + 1] && !overflow; e++) {
+      int w = m->vnext[e];
+      unsigned h = (unsigned)w * 2654435761u % SEEN;
+      while (seen[h] >= 0 && seen[h] != w) h = (h + 1) % SEEN;
+      if (seen[h] == w) continue;
+      if (++nseen > SEEN / 2) { /* the set half full: scan instead */
+        overflow = 1;
+        break;
+      }
+      seen[h] = w; /* below the margin or not, it is decided once */
+      if (-(lk_v3_dot(nl, mvtx(m, w)) + h0) < -margin) continue;
+      if (nq == HULL_CLIP_MAX)
+        overflow = 1;
+      else
+        q[nq++] = w;
     }
-    c[nc++] = (cand){lk_tf_point(&a->X, mvtx(m, i)), depth, (uint32_t)i};
+  }
+  if (!overflow) {
+    for (int j = 0; j < nq; j++) {
+      lk_vec3 x = mvtx(m, q[j]);
+      c[nc++] = (cand){lk_tf_point(&a->X, x), -(lk_v3_dot(nl, x) + h0), (uint32_t)q[j]};
+    }
+  } else {
+    for (int i = 0; i < m->nv; i++) {
+      double depth = -(lk_v3_dot(nl, mvtx(m, i)) + h0);
+      if (depth < -margin) continue;
+      if (nc == HULL_CLIP_MAX) {
+        int w = 0;
+        for (int j = 1; j < nc; j++)
+          if (c[j].depth < c[w].depth) w = j;
+        if (!(depth > c[w].depth)) continue;
+        c[w] = (cand){lk_tf_point(&a->X, mvtx(m, i)), depth, (uint32_t)i};
+        continue;
+      }
+      c[nc++] = (cand){lk_tf_point(&a->X, mvtx(m, i)), depth, (uint32_t)i};
+    }
   }
   emit_cands(out, c, nc, n, n, m->radius, 0, 1);
 }

@@ -161,6 +161,14 @@ static void test_other_hulls_on_a_plane(void) {
   LK_ASSERT_INT_EQ(m.n, 1);
   LK_ASSERT_NEAR(m.pt[0].depth, 0.0001, 1e-15);
   LK_ASSERT_NEAR(m.pt[0].pos.x, 0.2, 1e-15);
+  /* Sunk 3 cm: hundreds of vertices below the floor, more than the walk
+   * keeps, so the scan: 4 points spanning the widest, the pole deepest. */
+  m = collide(&a, at(0.2, 0.3, 0.02), &pl, at(0, 0, 0));
+  LK_ASSERT_INT_EQ(m.n, 4);
+  double deepest = 0;
+  for (int i = 0; i < m.n; i++) deepest = fmax(deepest, m.pt[i].depth);
+  LK_ASSERT_NEAR(deepest, 0.03, 1e-15);
+  for (int i = 0; i < m.n; i++) CU_ASSERT_TRUE(m.pt[i].depth > 0);
   /* Against a sphere above it: the north pole, by GJK over the hull. */
   lk_geom_spec s = spec(LK_GEOM_SPHERE, 0.02, 0, 0, NULL);
   m = collide(&a, at(0, 0, 0), &s, at(0, 0, 0.069));
