@@ -170,17 +170,35 @@ static int parse_args(int argc, char **argv, args *a) {
 
 /* ------------------------------------------------------------ plotting */
 
+/* The plot may show any trajectory column, of every group whatever
+ * --columns says, and two per-link contact figures no CSV column has:
+ * "<link>.utilization" (lk_tactile.utilization: the share of the static
+ * friction grip in use) and "<link>.slip_speed" (m/s). */
+#define PLOT_GROUPS (LK_COLUMNS_POSE | LK_COLUMNS_ACTUATORS | LK_COLUMNS_ENERGY | LK_COLUMNS_TACTILE)
+enum { EXTRA_UTILIZATION, EXTRA_SLIP_SPEED };
+
 typedef struct {
   int n;                               /* columns plotted */
-  int col[LK_IO_MAX_PLOT_COLUMNS];     /* their trajectory indices */
+  int col[LK_IO_MAX_PLOT_COLUMNS];     /* their trajectory indices (-1: extra) */
+  int extra_link[LK_IO_MAX_PLOT_COLUMNS], extra_kind[LK_IO_MAX_PLOT_COLUMNS];
   char name[LK_IO_MAX_PLOT_COLUMNS][LK_IO_COLUMN_MAX];
+  const char *unit[LK_IO_MAX_PLOT_COLUMNS];
   double *t, *y[LK_IO_MAX_PLOT_COLUMNS];
   long len, cap;
 } plot;
 
-static int add_column(const lk_model *m, unsigned groups, plot *p, const char *name) {
+static int add_column(const lk_model *m, plot *p, const char *name) {
+  const unsigned groups = PLOT_GROUPS;
   int c = lk_trajectory_column_index_in(m, groups, name);
-  if (c < 0) {
+  int extra_link = -1, extra_kind = 0;
+  const char *dot = strrchr(name, '.');
+  if (c < 0 && lk_plot_column_index(m, name) >= 0) {
+    char base[LK_IO_COLUMN_MAX];
+    snprintf(base, sizeof base, "%.*s", (int)(dot - name), name);
+    extra_link = lk_model_link_index(m, base);
+    extra_kind = !strcmp(dot, ".utilization") ? EXTRA_UTILIZATION : EXTRA_SLIP_SPEED;
+  }
+  if (c < 0 && extra_link < 1) {
     int nc = lk_trajectory_ncolumns_in(m, groups);
     char(*all)[LK_IO_COLUMN_MAX] = calloc((size_t)nc, LK_IO_COLUMN_MAX);
     const char **ptr = calloc((size_t)nc + 1, sizeof *ptr);
@@ -196,8 +214,8 @@ static int add_column(const lk_model *m, unsigned groups, plot *p, const char *n
                                      name, sug)
                 : lk_cli_usage_error("simulate",
                                      "--plot-columns: no column '%s' (columns are t, "
-                                     "<link>.x/.y/.z, <joint>.q/.v and the --columns groups; "
-                                     "see the CSV header)",
+                                     "<link>.x/.y/.z, <joint>.q/.v, the --columns groups, "
+                                     "<link>.utilization and <link>.slip_speed)",
                                      name);
     free(all);
     free(ptr);
@@ -206,7 +224,10 @@ static int add_column(const lk_model *m, unsigned groups, plot *p, const char *n
   if (p->n == LK_IO_MAX_PLOT_COLUMNS)
     return lk_cli_usage_error("simulate", "--plot-columns: at most %d columns", LK_IO_MAX_PLOT_COLUMNS);
   p->col[p->n] = c;
+  p->extra_link[p->n] = extra_link;
+  p->extra_kind[p->n] = extra_kind;
   snprintf(p->name[p->n], sizeof p->name[p->n], "%s", name);
+  p->unit[p->n] = lk_plot_column_unit(m, name);
   p->n++;
   return 0;
 }
@@ -221,14 +242,14 @@ static int choose_columns(const lk_model *m, const args *a, const lk_run_setting
     snprintf(buf, sizeof buf, "%s", a->plot_columns);
     for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
       while (*tok == ' ') tok++;
-      if (*tok && (r = add_column(m, a->groups, p, tok))) return r;
+      if (*tok && (r = add_column(m, p, tok))) return r;
     }
     if (p->n == 0) return lk_cli_usage_error("simulate", "--plot-columns: no column given");
     return 0;
   }
   if (run->nplot > 0) {
     for (int i = 0; i < run->nplot; i++)
-      if ((r = add_column(m, a->groups, p, run->plot_columns[i]))) return r;
+      if ((r = add_column(m, p, run->plot_columns[i]))) return r;
     return 0;
   }
   int nl = lk_model_nlink(m);
@@ -236,19 +257,19 @@ static int choose_columns(const lk_model *m, const args *a, const lk_run_setting
     if (lk_model_joint_nq(m, l) == 1) {
       char name[LK_IO_COLUMN_MAX];
       snprintf(name, sizeof name, "%s.q", lk_model_joint_name(m, l));
-      if ((r = add_column(m, a->groups, p, name))) return r;
+      if ((r = add_column(m, p, name))) return r;
     }
   for (int l = 1; l < nl && p->n == 0; l++)
     if (lk_model_joint_nq(m, l) > 1) {
       char name[LK_IO_COLUMN_MAX];
       snprintf(name, sizeof name, "%s.z", lk_model_link_name(m, l));
-      if ((r = add_column(m, a->groups, p, name))) return r;
+      if ((r = add_column(m, p, name))) return r;
     }
-  if (p->n == 0) return add_column(m, a->groups, p, "t");
+  if (p->n == 0) return add_column(m, p, "t");
   return 0;
 }
 
-static int plot_append(plot *p, const double *row) {
+static int plot_append(plot *p, const double *row, const lk_data *d) {
   if (p->len == p->cap) {
     long nc = p->cap ? 2 * p->cap : 1024;
     double *t = realloc(p->t, (size_t)nc * sizeof *t);
@@ -262,7 +283,15 @@ static int plot_append(plot *p, const double *row) {
     p->cap = nc;
   }
   p->t[p->len] = row[0];
-  for (int k = 0; k < p->n; k++) p->y[k][p->len] = row[p->col[k]];
+  for (int k = 0; k < p->n; k++) {
+    if (p->col[k] >= 0) {
+      p->y[k][p->len] = row[p->col[k]];
+      continue;
+    }
+    lk_tactile tac;
+    int ok = lk_data_tactile(d, p->extra_link[k], &tac) == LK_OK;
+    p->y[k][p->len] = !ok ? NAN : p->extra_kind[k] == EXTRA_UTILIZATION ? tac.utilization : tac.slip_speed;
+  }
   p->len++;
   return 1;
 }
@@ -451,7 +480,8 @@ int lk_cmd_simulate(int argc, char **argv) {
       goto io_failed;
   }
   d = lk_data_new(m);
-  row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups), sizeof *row);
+  row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups | (a.plot ? PLOT_GROUPS : 0u)),
+               sizeof *row);
   if (!d || !row) {
     fprintf(stderr, "linkage simulate: out of memory\n");
     status = LK_EXIT_FAILED;
@@ -482,8 +512,8 @@ int lk_cmd_simulate(int argc, char **argv) {
     if (write_now) {
       if (lk_trajectory_writer_add(tw, d, &err)) goto io_failed;
       if (a.plot) {
-        lk_trajectory_row_in(m, a.groups, d, row);
-        if (!plot_append(&p, row)) {
+        lk_trajectory_row_in(m, PLOT_GROUPS, d, row);
+        if (!plot_append(&p, row, d)) {
           fprintf(stderr, "linkage simulate: out of memory collecting the plot\n");
           status = LK_EXIT_FAILED;
           goto done;
@@ -538,17 +568,17 @@ int lk_cmd_simulate(int argc, char **argv) {
   cw = NULL;
   if (st) goto io_failed;
   if (a.plot && keep && p.len > 0) {
-    const double *ys[LK_IO_MAX_PLOT_COLUMNS];
-    const char *names[LK_IO_MAX_PLOT_COLUMNS];
-    for (int k = 0; k < p.n; k++) ys[k] = p.y[k], names[k] = p.name[k];
+    lk_plot_series ps[LK_IO_MAX_PLOT_COLUMNS];
+    for (int k = 0; k < p.n; k++) ps[k].name = p.name[k], ps[k].unit = p.unit[k], ps[k].y = p.y[k];
     lk_plot_options po;
     lk_plot_options_default(&po);
     char title[600];
     snprintf(title, sizeof title, "%s%s%s%s", lk_model_name(m) ? lk_model_name(m) : a.file,
              why[0] ? " (partial: " : "", why, why[0] ? ")" : "");
     po.title = title;
-    if ((st = lk_plot_svg_stream(lk_outputs_file(o.set, o.plot), &po, p.t, (int)p.len, ys, names,
-                                 p.n, &err)))
+    /* One panel per unit: metres, radians and newtons on axes of their own. */
+    if ((st = lk_plot_svg_panels_stream(lk_outputs_file(o.set, o.plot), &po, p.t, (int)p.len, ps,
+                                        p.n, &err)))
       goto io_failed;
   }
   if (view && (st = lk_view_write(view, lk_outputs_file(o.set, o.view), &err))) goto io_failed;

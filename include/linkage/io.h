@@ -379,6 +379,51 @@ lk_status lk_plot_svg(const char *path, const lk_plot_options *o, const double *
 lk_status lk_plot_svg_stream(FILE *f, const lk_plot_options *o, const double *x, int n,
                              const double *const *y, const char *const *names, int nseries,
                              lk_error *err);
+/* Every plot keeps its series inside the frame with a margin of 8 pixels
+ * on every side (a constant series is drawn in the middle of its panel). */
+
+/* A series with its unit, for plots of several quantities. */
+typedef struct {
+  const char *name; /* legend entry */
+  const char *unit; /* "m", "rad", "m/s", "rad/s", "N", "N m", "J", "1"
+                       (a ratio), ... ; NULL or "": none */
+  const double *y;  /* n samples */
+} lk_plot_series;
+
+/* One panel per unit, stacked over a shared x axis in the order the units
+ * first appear, each with its own y axis labelled with its quantity and
+ * unit ("position (m)", "force (N)", "ratio") and its own legend: metres
+ * and radians never share an axis. Height: o->height, else 190 pixels a
+ * panel. Otherwise as lk_plot_svg (atomic to path; the _stream variant
+ * onto a stream the caller owns). */
+lk_status lk_plot_svg_panels(const char *path, const lk_plot_options *o, const double *x, int n,
+                             const lk_plot_series *s, int nseries, lk_error *err);
+lk_status lk_plot_svg_panels_stream(FILE *f, const lk_plot_options *o, const double *x, int n,
+                                    const lk_plot_series *s, int nseries, lk_error *err);
+/* The quantity a panel of unit u is labelled with ("m": "position", "N":
+ * "force", "1": "ratio", ...), NULL for a unit it does not know. */
+const char *lk_plot_unit_quantity(const char *unit);
+
+/* The columns a plot of a run may show: every trajectory column of every
+ * group (lk_trajectory_column_index_in with all groups), then per link but
+ * the world "<link>.utilization" (lk_tactile.utilization, the share of the
+ * static friction grip in use) and "<link>.slip_speed" (its largest slip
+ * speed, m/s). The index among them, or -1. */
+int lk_plot_column_index(const lk_model *m, const char *name);
+/* The unit of such a column, from what it is: "s", "m", "rad", "m/s",
+ * "rad/s", "N", "N m", "J", "1" (quaternion components, flags, ratios);
+ * "" when unknown. */
+const char *lk_plot_column_unit(const lk_model *m, const char *name);
+
+/* A strip chart: point i at x[i] in row row[i] (0 .. nrows-1, named
+ * rows[k] and labelled with its count), spread vertically within its row by
+ * a fixed pattern so that equal values stay visible; points whose x is not
+ * finite are counted but not drawn. For the grasp planner's summary:
+ * epsilon (o->xlabel) against each candidate's outcome (held, dropped,
+ * no contact, ...). Onto a stream the caller owns (a member of an
+ * lk_outputs set). */
+lk_status lk_plot_strip_svg(FILE *f, const lk_plot_options *o, const double *x, const int *row,
+                            int n, const char *const *rows, int nrows, lk_error *err);
 
 /* ---------------------------------------------------------------- viewer */
 

@@ -19,6 +19,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/meshfile.c \
 	%reldir%/csv.c \
 	%reldir%/svg.c \
+	%reldir%/plotcols.c \
 	%reldir%/view.c \
 	%reldir%/view_assets.S
 # The viewer page's assets, inlined by view_assets.S with .incbin (which

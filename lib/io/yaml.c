@@ -1494,7 +1494,7 @@ static lk_status check_plot_columns(yreader *R) {
   for (int i = 0; i < n && !st; i++) {
     int id = lk_ydoc_seq_item(Y, k, i);
     const char *s = lk_ydoc_scalar(Y, id, NULL);
-    if (lk_trajectory_column_index(m, s) >= 0) continue;
+    if (lk_plot_column_index(m, s) >= 0) continue; /* any plottable column */
     const char *sug = lk_suggest(s, ptrs, nc);
     if (sug)
       st = lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,

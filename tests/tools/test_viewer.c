@@ -289,6 +289,24 @@ static void test_view_command(void) {
   LK_ASSERT_INT_EQ(run(cmd), 2);
 }
 
+/* The gripper's own plot shows the grasp hold: one panel per unit, with
+ * the cube's height, its slip speed, the pads' forces and the friction
+ * utilization. */
+static void test_demo_plot(void) {
+  char cmd[65536], svg[8192];
+  snprintf(svg, sizeof svg, "%s", tmp("gripper.svg"));
+  snprintf(cmd, sizeof cmd, "'%s' simulate '%s' -q -d 0.2 -o /dev/null --plot '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/gripper.yaml"), svg);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  char *s = slurp(svg);
+  const char *want[] = {">position (m)</text>", ">velocity (m/s)</text>", ">force (N)</text>",
+                        ">ratio</text>",        ">cube.z</text>",         ">cube.slip_speed</text>",
+                        ">left_finger.fn</text>", ">right_finger.fn</text>", ">cube.utilization</text>"};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    LK_ASSERT_MSG(s && strstr(s, want[i]), "the plot has no %s", want[i]);
+  free(s);
+}
+
 static void cleanup(void) {
   char cmd[8400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -299,7 +317,9 @@ void lk_test_register(void) {
   static const lk_test tests[] = {{"cube and fingers where the trajectory puts them", test_positions},
                                   {"the page as opened, no script error", test_as_opened},
                                   {NULL, NULL}};
-  static const lk_test cli[] = {{"linkage view --trajectory", test_view_command}, {NULL, NULL}};
+  static const lk_test cli[] = {{"linkage view --trajectory", test_view_command},
+                                {"the gripper's plot", test_demo_plot},
+                                {NULL, NULL}};
   snprintf(dir, sizeof dir, "%s", build_path("tests/tools/viewer.XXXXXX"));
   if (!mkdtemp(dir)) {
     fprintf(stderr, "test_viewer: cannot make %s\n", dir);
