@@ -50,6 +50,7 @@ static lk_geom_spec spec(lk_geom_type t, double s0, double s1, double s2, const 
   g.size[1] = s1;
   g.size[2] = s2;
   g.mesh = mesh;
+  g.margin = 0; /* touching or overlapping only, unless a test sets one */
   return g;
 }
 
