@@ -126,7 +126,7 @@ void lk_contact_finish(const lk_model *m, lk_data *d, int report);
 lk_status lk_limit_rows(const lk_model *m, lk_data *d);
 lk_status lk_dry_friction_rows(const lk_model *m, lk_data *d);
 lk_status lk_loop_rows(const lk_model *m, lk_data *d);
-lk_status lk_coupling_rows(const lk_model *m, lk_data *d);
+lk_status lk_coupling_rows(const lk_model *m, lk_data *d, const double *q);
 lk_status lk_tether_rows(const lk_model *m, lk_data *d);
 
 /* support.c: the supports' rows of the step (bound mu_static N h on two

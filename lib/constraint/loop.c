@@ -67,7 +67,7 @@ lk_status lk_loop_rows(const lk_model *m, lk_data *d) {
   return LK_OK;
 }
 
-lk_status lk_coupling_rows(const lk_model *m, lk_data *d) {
+lk_status lk_coupling_rows(const lk_model *m, lk_data *d, const double *q) {
   for (int i = 0; i < m->ncoup; i++) {
     const lk_coupling_rec *C = &m->coup[i];
     int la = m->dof_link[C->dof_a], lb = m->dof_link[C->dof_b];
@@ -75,7 +75,11 @@ lk_status lk_coupling_rows(const lk_model *m, lk_data *d) {
     if (r == -2) continue;
     if (r < 0) return LK_CAPACITY_EXCEEDED;
     lk_rows_set_dofs(m, d, r, C->dof_a, 1.0, C->dof_b, -C->spec.ratio);
-    double qa = d->q[m->qadr[la]], qb = d->q[m->qadr[lb]];
+    /* The error at the configuration being built (the projection's
+     * candidate, not the start of the step): else a projection that
+     * starts violated corrects the same error again every pass and
+     * diverges. */
+    double qa = q[m->qadr[la]], qb = q[m->qadr[lb]];
     double c = qa - C->spec.ratio * qb - C->spec.offset;
     lk_row *R = &d->sim.row[r];
     R->kind = LK_ROW_FREE;

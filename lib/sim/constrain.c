@@ -38,7 +38,7 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
   if (!st) st = lk_limit_rows(m, d);
   if (!st) st = lk_dry_friction_rows(m, d);
   if (!st) st = lk_loop_rows(m, d);
-  if (!st) st = lk_coupling_rows(m, d);
+  if (!st) st = lk_coupling_rows(m, d, d->q);
   if (!st) st = lk_tether_rows(m, d);
   if (!st) st = lk_support_rows(m, d); /* issue 8: supports with a given normal force */
   if (st == LK_CAPACITY_EXCEEDED)

@@ -36,7 +36,7 @@ lk_status lk_sim_project(const lk_model *m, lk_data *d, double *q) {
     sd->st->nrow = nrow0;
     sd->st->nval = nval0;
     st = lk_loop_rows(m, d);
-    if (!st) st = lk_coupling_rows(m, d);
+    if (!st) st = lk_coupling_rows(m, d, q);
     if (st) break;
     int r0 = nrow0, r1 = sd->st->nrow, n = r1 - r0;
     err = max_error(sd, r0, r1);

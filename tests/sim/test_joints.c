@@ -113,6 +113,55 @@ static void test_joint_coupling(void) {
   }
 }
 
+/* A coupling that starts violated (a user's offset the initial state does
+ * not meet) is brought onto its constraint by the first step's
+ * projection and kept there: two prismatic fingers q2 = -q1 + 0.01 from
+ * q = 0 (gravity along them), and the 2:1 gear from qa = qb = 0. Before
+ * the projection read the coupling error at its candidate configuration,
+ * both diverged (1e100 within 0.3 s). */
+static void test_violated_coupling_is_projected_onto(void) {
+  struct {
+    lk_joint_type type;
+    double ratio, offset, gravity_y;
+  } k[] = {{LK_JOINT_PRISMATIC, -1, 0.01, 9.81}, {LK_JOINT_REVOLUTE, 2, 0.1, 0}};
+  for (int c = 0; c < 2; c++) {
+    lk_model *m = lk_model_new();
+    lk_options o;
+    lk_options_default(&o);
+    o.gravity = lk_v3(0, k[c].gravity_y, k[c].gravity_y ? 0 : -9.81);
+    lk_model_set_options(m, &o, NULL);
+    const char *names[2] = {"a", "b"};
+    for (int i = 0; i < 2; i++) {
+      lk_link_spec p;
+      lk_link_spec_default(&p);
+      p.name = names[i];
+      p.joint.type = k[c].type;
+      p.joint.axis = lk_v3(0, 1, 0);
+      p.origin.p = lk_v3(i, 0, 0);
+      p.mass = 0.1 * (i + 1);
+      p.com = lk_v3(0, 0, -0.5);
+      p.inertia = lk_inertia_solid_sphere(p.mass, 0.02);
+      lk_model_add_link(m, &p, NULL);
+    }
+    lk_coupling_spec cs = {"c", "a", "b", k[c].ratio, k[c].offset};
+    lk_model_add_coupling(m, &cs, NULL);
+    LK_ASSERT_OK(lk_model_finalize(m, NULL), (lk_error *)NULL);
+    lk_data *d = lk_data_new(m);
+    double worst = 0, far = 0;
+    for (int i = 0; i < 300; i++) {
+      LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
+      const double *q = lk_data_q(d);
+      worst = fmax(worst, fabs(q[0] - k[c].ratio * q[1] - k[c].offset));
+      far = fmax(far, fmax(fabs(q[0]), fabs(q[1])));
+    }
+    LK_ASSERT_MSG(worst < 1e-10, "case %d: coupling error %.3g", c, worst);
+    /* The correction is the offset's size, not a runaway. */
+    LK_ASSERT_MSG(far < 1, "case %d: |q| reached %.3g", c, far);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
 /* A free ball tied to a world point by a 1 m tether, released sideways at
  * 0.8 m: it falls until the tether is taut, then never gets farther than
  * 1 m (within the step's reach of the speculative row). */
@@ -151,6 +200,7 @@ static void test_tether(void) {
 static const lk_test tests[] = {
     {"joint dry friction holds below its bound, brakes with it above", test_joint_dry_friction},
     {"a 2:1 coupling keeps its ratio to round-off", test_joint_coupling},
+    {"a coupling that starts violated is projected onto", test_violated_coupling_is_projected_onto},
     {"a tether never lets the ball beyond its length", test_tether},
     {NULL, NULL},
 };
