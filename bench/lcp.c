@@ -6,8 +6,16 @@
  * run. Machines are noisy: every figure is a median, the ratio is Siconos'
  * median over ours. Success means a residual under 1e-9 (relative, as
  * max|min(z, w)| / (1 + max|q|), for Siconos' answers checked by us).
+ * Then, given a directory of Siconos' friction-contact files, the
+ * collection (fc3d.c).
  *
- *   bench/lcp [--quick]      (--quick: fewer problems, for a smoke run) */
+ *   bench/lcp [--quick] [--fc3d DIR | --fc3d-only DIR] [--pivot-contacts N]
+ *
+ * --quick: fewer problems, for a smoke run; --fc3d DIR (or the environment
+ * variable LK_FC3D_DIR): the collection too, --fc3d-only DIR: the
+ * collection alone; --pivot-contacts N: Lemke and Dantzig on problems of
+ * at most N contacts (default 60: beyond, a pivoting solve of the box
+ * cone takes minutes, issue 20). */
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
 #include <math.h>
@@ -47,6 +55,7 @@ static double median(double *x, int n) {
   return n % 2 ? x[n / 2] : 0.5 * (x[n / 2 - 1] + x[n / 2]);
 }
 
+#ifdef HAVE_SICONOS
 static double std_residual(int n, const double *M, const double *q, const double *z) {
   double r = 0, qm = 0;
   for (int i = 0; i < n; i++) {
@@ -58,6 +67,7 @@ static double std_residual(int n, const double *M, const double *q, const double
   }
   return r / (1 + qm);
 }
+#endif
 
 /* Seconds per call of f(arg), repeated until about 2 ms have passed. */
 typedef int (*solve_fn)(void *arg);
@@ -123,8 +133,25 @@ enum { F_SPD, F_PSD, F_NONSYM, F_PMAT, F_FRICTION, F_BOXED, NFAM };
 static const char *const kNames[NFAM] = {"SPD", "PSD (rank n/2)", "non-sym PD", "P-matrix",
                                          "friction (S-T)", "contact box+findex"};
 
+int lk_bench_fc3d(const char *dir, int pivot_contacts);
+
 int main(int argc, char **argv) {
-  int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+  int quick = 0, only = 0, pivot_contacts = 60;
+  const char *fc3d = getenv("LK_FC3D_DIR");
+  for (int a = 1; a < argc; a++) {
+    if (strcmp(argv[a], "--quick") == 0) {
+      quick = 1;
+    } else if ((strcmp(argv[a], "--fc3d") == 0 || strcmp(argv[a], "--fc3d-only") == 0) && a + 1 < argc) {
+      only = strcmp(argv[a], "--fc3d-only") == 0;
+      fc3d = argv[++a];
+    } else if (strcmp(argv[a], "--pivot-contacts") == 0 && a + 1 < argc) {
+      pivot_contacts = atoi(argv[++a]);
+    } else {
+      fprintf(stderr, "usage: bench/lcp [--quick] [--fc3d DIR | --fc3d-only DIR] [--pivot-contacts N]\n");
+      return 2;
+    }
+  }
+  if (only) return lk_bench_fc3d(fc3d, pivot_contacts);
   static double M[NMAX * NMAX], q[NMAX], lo[NMAX], hi[NMAX], mu[NMAX], z[NMAX], w[NMAX], zs[NMAX];
   static int fi[NMAX];
   const int sizes[4] = {10, 50, 100, 200};
@@ -197,7 +224,9 @@ int main(int argc, char **argv) {
         tl[nl] = time_per_call(run_ours, &oa, &ok);
         pl[nl++] = oa.pivots;
         okl += ok;
+#ifdef HAVE_SICONOS
         int ours_ok = ok;
+#endif
         if (symmetric) {
           oa.type = lk_lcp_dantzig;
           td[nd] = time_per_call(run_ours, &oa, &ok);
@@ -261,5 +290,8 @@ int main(int argc, char **argv) {
   printf("\nok ours: Lemke (+ Dantzig where M is symmetric) solves out of problems; times exclude\n"
          "problem generation; Dantzig on the contact family includes its Lemke fallbacks.\n");
   lk_lcp_workspace_free(ws);
+  if (fc3d && *fc3d) return lk_bench_fc3d(fc3d, pivot_contacts);
+  printf("\nSiconos' friction-contact collection: not run (give its directory: --fc3d DIR or "
+         "LK_FC3D_DIR)\n");
   return 0;
 }

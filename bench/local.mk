@@ -17,9 +17,10 @@ bench_collision_CFLAGS = $(AM_CFLAGS) $(CCD_CFLAGS)
 bench_collision_LDADD += $(CCD_LIBS)
 endif
 # bench: programs that print figures (not tests). bench/lcp compares with
-# Siconos numerics' Lemke when configure found it.
+# Siconos numerics' Lemke when configure found it, and runs Siconos'
+# friction-contact collection from a directory (fc3d.c).
 noinst_PROGRAMS += bench/lcp
-bench_lcp_SOURCES = %reldir%/lcp.c tests/lcp/lcp_gen.c tests/lcp/lcp_gen.h
+bench_lcp_SOURCES = %reldir%/lcp.c %reldir%/fc3d.c tests/lcp/lcp_gen.c tests/lcp/lcp_gen.h
 bench_lcp_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/lcp
 bench_lcp_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 bench_lcp_LDADD = $(LK_PROGLIBS)

@@ -31,6 +31,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -129,8 +130,10 @@ static void usage(FILE *f) {
           "\n"
           "Under mpirun every rank runs the same command; rank 0 hands out the work\n"
           "and writes the output, which is the same for any number of ranks and jobs.\n"
+          "The CSV replaces the output file when the sweep is complete, or not at all.\n"
+          "SIGINT, SIGTERM or SIGHUP stop the sweep and leave the old file.\n"
           "Exit status: 0 success, 1 a trial or an output failed, 2 a usage error or an\n"
-          "invalid hand or object file.\n");
+          "invalid hand or object file, 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.\n");
 }
 
 static int parse_double(const char *s, double *out) {
@@ -360,9 +363,36 @@ static int parse_args(int argc, char **argv, args *a) {
 
 /* -------------------------------------------------------------- phases */
 
+/* SIGINT, SIGTERM or SIGHUP: the items still to do are skipped (the
+ * phases drain at once), then main removes the output's temporary, keeps
+ * the old file and exits 128 + the signal. */
+static volatile sig_atomic_t g_signal;
+
+static void on_signal(int sig) {
+  if (!g_signal) g_signal = sig;
+}
+
+static void catch_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  /* A file size limit is a write error (EFBIG) to report, not a kill that
+   * leaves the temporary behind. */
+  signal(SIGXFSZ, SIG_IGN);
+}
+
 static void screen_one(void *vctx, int thread, const void *in, void *out) {
   phase_ctx *x = vctx;
   screened *r = out;
+  if (g_signal) {
+    memset(r, 0, sizeof *r);
+    r->st = LK_NOT_CONVERGED;
+    return;
+  }
   r->c = *(const lk_grasp_candidate *)in;
   lk_error e;
   r->st = lk_grasp_screen(x->screener, x->d[thread], &r->c.pose, NULL, &r->s,
@@ -380,7 +410,7 @@ static int screen_better(const screened *a, const screened *b) {
 static void refine_one(void *vctx, int thread, const void *in, void *out) {
   phase_ctx *x = vctx;
   screened best = *(const screened *)in;
-  for (int k = 1; k <= x->rounds; k++) {
+  for (int k = 1; k <= x->rounds && !g_signal; k++) {
     screened t;
     lk_error e;
     if (lk_grasp_candidate_perturb(x->sampler, &best.c, k, x->translation, x->rotation, &t.c, &e))
@@ -398,6 +428,10 @@ static void verify_one(void *vctx, int thread, const void *in, void *out) {
   verified *v = out;
   lk_error e;
   memset(v, 0, sizeof *v);
+  if (g_signal) {
+    v->st = LK_NOT_CONVERGED;
+    return;
+  }
   v->st = lk_grasp_trial(x->scene, x->d[thread], &s->c.pose, NULL, x->trial, &v->r, &e);
 }
 
@@ -598,6 +632,9 @@ int main(int argc, char **argv) {
   const int root = pool_rank(P) == 0;
   int status = EXIT_OK;
 
+  /* Rank 0's signals only: another rank stopped alone would leave holes
+   * in rank 0's results (mpirun ends every rank when one dies). */
+  if (root) catch_signals();
   /* The output set: named (and refused) before any work. */
   lk_outputs *out = NULL;
   FILE *csv = NULL;
@@ -671,7 +708,8 @@ int main(int argc, char **argv) {
       lk_grasp_candidate *cand = root ? malloc(sizeof *cand * (size_t)a.n) : NULL;
       screened *scr = root ? malloc(sizeof *scr * (size_t)a.n) : NULL;
       if (root && (!cand || !scr)) n = 0;
-      for (int i = 0; i < n; i++) lk_grasp_sampler_draw(sampler, i, &cand[i], &e);
+      if (g_signal) n = 0; /* nothing more to do */
+      for (int i = 0; i < n && !g_signal; i++) lk_grasp_sampler_draw(sampler, i, &cand[i], &e);
       pb.weight = 1;
       pool_map(P, &x, screen_one, n, cand, sizeof *cand, scr, sizeof *scr, bar_draw, &pb);
       pb.base += (double)a.n;
@@ -746,21 +784,30 @@ int main(int argc, char **argv) {
     lk_grasp_screener_free(screener);
     lk_grasp_sampler_free(sampler);
     lk_grasp_scene_free(scene);
+    if (root && g_signal) status = 128 + g_signal; /* every rank stops */
     status = pool_bcast_int(P, status);
   }
   double wall = now() - sweep_start;
 
+  if (root && g_signal) {
+    bar_clear(&pb);
+    lk_outputs_discard(out);
+    fprintf(stderr, "grasp-planner: interrupted by %s; %s\n",
+            g_signal == SIGINT ? "SIGINT" : g_signal == SIGTERM ? "SIGTERM" : "SIGHUP",
+            lk_outputs_replaces(out, 0) ? "the output file was not written" : "the output is incomplete");
+    status = 128 + g_signal;
+  }
   if (root) {
     bar_clear(&pb);
     lk_error e;
-    if (out && status != EXIT_USAGE) {
+    if (out && status != EXIT_USAGE && !g_signal) {
       if (lk_outputs_commit(out, &e)) {
         fprintf(stderr, "grasp-planner: %s\n", e.message);
         status = EXIT_FAILED;
       }
     }
     lk_outputs_free(out);
-    if (!a.quiet && sum && status != EXIT_USAGE) {
+    if (!a.quiet && sum && status != EXIT_USAGE && !g_signal) {
       int with_held = 0, best_held = 0, done = 0;
       double *eps = malloc(sizeof(double) * (size_t)a.nobjects);
       fprintf(stderr, "grasp-planner: %s, %d object%s, %ld candidates each (seed %llu, %d "

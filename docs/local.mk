@@ -2,4 +2,5 @@
 # reference, all installed with the documentation (they link to each other
 # by relative name, so they are installed side by side).
 dist_doc_DATA = %reldir%/format.md %reldir%/contact.md %reldir%/architecture.md \
-	%reldir%/lcp.md %reldir%/contact-models.md %reldir%/grasp.md
+	%reldir%/lcp.md %reldir%/contact-models.md %reldir%/grasp.md \
+	%reldir%/viewer.md %reldir%/viewer-gripper.png

@@ -1,9 +1,13 @@
 /* Shared helpers of the linkage subcommands. */
 #include "tools/cli.h"
 
+#include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 int lk_cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
@@ -16,13 +20,25 @@ int lk_cli_usage_error(const char *cmd, const char *fmt, ...) {
 }
 
 void lk_cli_print_error(const char *cmd, const lk_error *err) {
-  if (err->path[0] && err->line > 0)
+  if (err->path[0] && err->line > 0 && err->column <= 0) /* XML: lines only */
+    fprintf(stderr, "%s:%d: error: %s\n", err->path, err->line, err->message);
+  else if (err->path[0] && err->line > 0)
     fprintf(stderr, "%s:%d:%d: error: %s\n", err->path, err->line, err->column, err->message);
   else if (err->path[0])
     fprintf(stderr, "%s: error: %s\n", err->path, err->message);
   else
     fprintf(stderr, "linkage %s: error: %s\n", cmd,
             err->message[0] ? err->message : lk_strerror(err->status));
+}
+
+static char package_path[8192];
+
+int lk_cli_add_package_path(const char *cmd, const char *dir) {
+  size_t n = strlen(package_path), d = strlen(dir);
+  if (n + d + 2 > sizeof package_path)
+    return lk_cli_usage_error(cmd, "--package-path: the directories are too long together");
+  snprintf(package_path + n, sizeof package_path - n, "%s%s", n ? ":" : "", dir);
+  return 0;
 }
 
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
@@ -32,6 +48,12 @@ lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set,
   o.set = set;
   o.nset = nset;
   o.run = run;
+  /* --package-path first, then the environment ROS tools use. */
+  char pp[sizeof package_path + 8192];
+  const char *env = getenv("ROS_PACKAGE_PATH");
+  snprintf(pp, sizeof pp, "%s%s%s", package_path, package_path[0] && env && *env ? ":" : "",
+           env ? env : "");
+  o.package_path = pp;
   lk_error err;
   lk_model *m = lk_model_load_file(path, &o, &err);
   if (!m) lk_cli_print_error(cmd, &err);
@@ -96,4 +118,65 @@ int lk_cli_bad_option(const char *cmd, int c, char **argv, int optind_now, int o
   const char *sug = lk_cli_suggest_option(word, names);
   if (sug) return lk_cli_usage_error(cmd, "unknown option '%s' (did you mean '--%s'?)", word, sug);
   return lk_cli_usage_error(cmd, "unknown option '%s'", word);
+}
+
+/* ------------------------------------------------------------ signals */
+
+static volatile sig_atomic_t caught;
+
+static void on_signal(int sig) {
+  if (!caught) caught = sig;
+}
+
+void lk_cli_catch_signals(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0; /* no SA_RESTART: a blocking open or wait returns */
+  sigaction(SIGINT, &sa, NULL);
+  sigaction(SIGTERM, &sa, NULL);
+  sigaction(SIGHUP, &sa, NULL);
+  /* A file size limit (ulimit -f) is a write error, EFBIG, reported like
+   * a full disk, not a kill that leaves the temporaries behind. */
+  signal(SIGXFSZ, SIG_IGN);
+}
+
+int lk_cli_signal(void) { return caught; }
+
+const char *lk_cli_signal_name(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "signal";
+  }
+}
+
+/* ------------------------------------------------------ standard output */
+
+int lk_cli_finish_stdout(const char *cmd, int status) {
+  /* What stdio still holds is written now; an earlier failed write left
+   * the error flag (its errno may be gone by now). */
+  errno = 0;
+  int bad = fflush(stdout) != 0;
+  int e = errno;
+  if (!bad && ferror(stdout)) bad = 1, e = 0;
+  /* close() is where some file systems (NFS, a full quota) report. A
+   * standard output that was never open (">&-") and never written is no
+   * failure. */
+  errno = 0;
+  if (fclose(stdout) != 0 && errno != EBADF && !bad) bad = 1, e = errno;
+  if (!bad) return status;
+  if (e)
+    fprintf(stderr, "linkage%s%s: error: writing standard output failed: %s\n", cmd ? " " : "",
+            cmd ? cmd : "", strerror(e));
+  else
+    fprintf(stderr, "linkage%s%s: error: writing standard output failed\n", cmd ? " " : "",
+            cmd ? cmd : "");
+  return status == LK_EXIT_OK ? LK_EXIT_FAILED : status;
 }

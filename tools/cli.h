@@ -18,6 +18,12 @@ void lk_cli_print_error(const char *cmd, const lk_error *err);
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
                       lk_run_settings *run);
 
+/* --package-path DIR (repeatable): directories where a URDF's
+ * package://PKG/ names are looked for, before those of ROS_PACKAGE_PATH,
+ * for every later lk_cli_load. Returns LK_EXIT_USAGE when the paths are
+ * too long, else 0. */
+int lk_cli_add_package_path(const char *cmd, const char *dir);
+
 /* The name of names[] (NULL-terminated) nearest to word, or NULL. */
 const char *lk_cli_suggest(const char *word, const char *const *names);
 
@@ -28,5 +34,20 @@ const char *lk_cli_suggest_option(const char *arg, const char *const *names);
  * returns LK_EXIT_USAGE. */
 int lk_cli_bad_option(const char *cmd, int c, char **argv, int optind_now, int optopt_now,
                       const char *const *names);
+
+/* SIGINT, SIGTERM and SIGHUP from now on only set a flag, which a long
+ * run reads between steps (lk_cli_signal) to stop cleanly: temporaries
+ * removed, old outputs kept. Interrupted system calls are not restarted,
+ * so that a wait (a FIFO's open) ends too. */
+void lk_cli_catch_signals(void);
+/* The first signal caught since lk_cli_catch_signals (0: none). */
+int lk_cli_signal(void);
+/* "SIGINT", "SIGTERM", "SIGHUP" (else "signal"). */
+const char *lk_cli_signal_name(int sig);
+
+/* A program's status once its standard output is flushed and closed: a
+ * failed write or close of stdout (a full disk, /dev/full) is reported on
+ * stderr and turns a successful status into LK_EXIT_FAILED. */
+int lk_cli_finish_stdout(const char *cmd, int status);
 
 #endif

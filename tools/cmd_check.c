@@ -1,4 +1,4 @@
-/* linkage check FILE.yaml...: validate mechanism files and summarize them. */
+/* linkage check FILE...: validate mechanism files and summarize them. */
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,7 +8,7 @@
 
 void lk_cmd_check_usage(FILE *f) {
   fprintf(f,
-          "usage: linkage check [--set KEY=VALUE]... FILE.yaml...\n"
+          "usage: linkage check [--set KEY=VALUE]... FILE...\n"
           "\n"
           "Load and validate mechanism files; for each valid one print its links,\n"
           "joints, nq and nv, geoms, materials and the other elements. Errors are\n"
@@ -17,9 +17,12 @@ void lk_cmd_check_usage(FILE *f) {
           "  -s, --set KEY=VALUE  override a value by dotted path before validating\n"
           "                       (e.g. options.timestep=0.0005); repeatable\n"
           "  -q, --quiet          print nothing for valid files\n"
+          "      --package-path DIR\n                       look for a URDF's package:// files in DIR\n"
+          "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help           show this help\n"
           "\n"
-          "Exit status: 0 all files valid, 2 a file is invalid or a usage error.\n");
+          "Exit status: 0 all files valid, 1 standard output could not be written,\n"
+          "2 a file is invalid or a usage error.\n");
 }
 
 static void summary(const char *path, const lk_model *m) {
@@ -56,16 +59,20 @@ static void summary(const char *path, const lk_model *m) {
 
 int lk_cmd_check(int argc, char **argv) {
   static const struct option longopts[] = {{"set", required_argument, NULL, 's'},
+                                           {"package-path", required_argument, NULL, 'K'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"set", "quiet", "help", NULL};
+  static const char *const names[] = {"set", "package-path", "quiet", "help", NULL};
   const char *set[256];
   int nset = 0, quiet = 0, c;
   optind = 0;
   opterr = 0;
   while ((optopt = 0, c = getopt_long(argc, argv, ":s:qh", longopts, NULL)) != -1) {
     switch (c) {
+      case 'K':
+        if (lk_cli_add_package_path("check", optarg)) return LK_EXIT_USAGE;
+        break;
       case 's':
         if (nset == 256) return lk_cli_usage_error("check", "too many --set options (256 at most)");
         set[nset++] = optarg;

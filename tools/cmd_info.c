@@ -1,4 +1,4 @@
-/* linkage info FILE.yaml: the kinematic tree of a mechanism, with joints,
+/* linkage info FILE: the kinematic tree of a mechanism, with joints,
  * masses and geoms, then its other elements and options. */
 #include <getopt.h>
 #include <math.h>
@@ -10,16 +10,19 @@
 
 void lk_cmd_info_usage(FILE *f) {
   fprintf(f,
-          "usage: linkage info [--set KEY=VALUE]... FILE.yaml\n"
+          "usage: linkage info [--set KEY=VALUE]... FILE\n"
           "\n"
           "Print the kinematic tree of a mechanism (links, their joints, masses and\n"
           "geoms), then its actuators, loads, explicit contacts, constraints, initial\n"
           "state and options.\n"
           "\n"
           "  -s, --set KEY=VALUE  override a value by dotted path; repeatable\n"
+          "      --package-path DIR\n                       look for a URDF's package:// files in DIR\n"
+          "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help           show this help\n"
           "\n"
-          "Exit status: 0 success, 2 an invalid file or a usage error.\n");
+          "Exit status: 0 success, 1 standard output could not be written, 2 an invalid\n"
+          "file or a usage error.\n");
 }
 
 static void vec(lk_vec3 v) { printf("(%g, %g, %g)", v.x, v.y, v.z); }
@@ -175,15 +178,19 @@ static void elements(const lk_model *m) {
 
 int lk_cmd_info(int argc, char **argv) {
   static const struct option longopts[] = {{"set", required_argument, NULL, 's'},
+                                           {"package-path", required_argument, NULL, 'K'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"set", "help", NULL};
+  static const char *const names[] = {"set", "package-path", "help", NULL};
   const char *set[256];
   int nset = 0, c;
   optind = 0;
   opterr = 0;
   while ((optopt = 0, c = getopt_long(argc, argv, ":s:h", longopts, NULL)) != -1) {
     switch (c) {
+      case 'K':
+        if (lk_cli_add_package_path("info", optarg)) return LK_EXIT_USAGE;
+        break;
       case 's':
         if (nset == 256) return lk_cli_usage_error("info", "too many --set options (256 at most)");
         set[nset++] = optarg;

@@ -1,8 +1,17 @@
-/* linkage lcp FILE [--solver lemke|dantzig|auto] [--tol X] [--max-pivots N]
+/* linkage lcp FILE [--solver lemke|dantzig|nsgs|auto] [--tol X]
+ *                  [--max-pivots N] [--max-sweeps N]
  *
- * Reads a problem (YAML, or Siconos' .dat), solves it and prints the result
- * as YAML on stdout. Exit 0 when solved, 1 when the solver's answer is a
- * failure (its status is printed), 2 for bad arguments or files. */
+ * Reads a problem (YAML, or Siconos' .dat: LCPs and friction-contact
+ * problems, dense or sparse), solves it and prints the result as YAML on
+ * stdout, Siconos' fc3d error beside the residual. Exit 0 when solved, 1
+ * when the solver's answer is a failure (its status is printed), 2 for bad
+ * arguments or files.
+ *
+ * The pivoting solvers take a dense M and box friction: a sparse M is
+ * expanded for them (n^2 doubles, refused above LCP_DENSE_MAX rows) and a
+ * circle cone is solved as its square (the output says so; the fc3d error
+ * then measures the answer on the circle). NSGS takes everything as read,
+ * in O(n + entries) memory: no limit on n but the file's. */
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -11,30 +20,36 @@
 #include "linkage/linkage.h"
 #include "tools/commands.h"
 
+#define USAGE \
+  "usage: linkage lcp FILE [--solver lemke|dantzig|nsgs|auto] [--tol X] [--max-pivots N]\n" \
+  "                        [--max-sweeps N]\n"
+
+/* The pivoting solvers' dense copy of a sparse M: 20 000 rows is 3.2 GB. */
+#define LCP_DENSE_MAX 20000
+
 void lk_cmd_lcp_usage(FILE *out) {
   fprintf(out,
-          "usage: linkage lcp FILE [--solver lemke|dantzig|auto] [--tol X] [--max-pivots N]\n\n"
-          "Solve the linear complementarity problem in FILE and print the result as YAML\n"
-          "(status, z, w, pivots, residual).\n\n"
+          USAGE "\n"
+          "Solve the linear complementarity or friction-contact problem in FILE and print\n"
+          "the result as YAML (status, z, w, pivots or sweeps, residual, fc3d error).\n\n"
           "FILE is YAML (M: [[..], ..], q: [..], optional lo, hi, findex, mu) or, when it\n"
-          "ends in .dat, Siconos numerics' text format.\n\n"
+          "ends in .dat, Siconos numerics' text format: an LCP or a FrictionContactProblem,\n"
+          "M dense (storage 0), sparse-block (1) or sparse (2).\n\n"
           "options:\n"
-          "  --solver NAME     lemke, dantzig, or auto (default: Dantzig for a symmetric M,\n"
-          "                    Lemke otherwise)\n"
-          "  --tol X           accepted relative residual (default 1e-9)\n"
-          "  --max-pivots N    pivot cap (default 1000 + 100 n)\n\n"
+          "  --solver NAME     lemke, dantzig, nsgs, or auto (default: NSGS for a friction-\n"
+          "                    contact problem or a sparse M, Dantzig for a symmetric M,\n"
+          "                    Lemke otherwise). Lemke and Dantzig solve a circle cone as\n"
+          "                    its square (cone: box in the output)\n"
+          "  --tol X           accepted relative residual, and for NSGS fc3d error\n"
+          "                    (default 1e-9; a finite positive number)\n"
+          "  --max-pivots N    pivot cap (default 1000 + 100 n)\n"
+          "  --max-sweeps N    NSGS sweep cap (default 10000)\n"
+          "  -h, --help        show this help\n\n"
           "exit status: 0 solved, 1 no solution found (status printed), 2 bad usage or file\n");
 }
 
-static int symmetric(const lk_lcp *p) {
-  int ld = p->ldm ? p->ldm : p->n;
-  double mmax = 0;
-  for (int i = 0; i < p->n * ld; i++) mmax = fmax(mmax, fabs(p->M[i]));
-  for (int i = 0; i < p->n; i++)
-    for (int j = 0; j < i; j++)
-      if (fabs(p->M[i * ld + j] - p->M[j * ld + i]) > 1e-10 * mmax) return 0;
-  return 1;
-}
+/* Symmetric to the tolerance Dantzig itself applies (1e-10 of max |M|). */
+static int symmetric(const lk_lcp *p) { return lk_lcp_asymmetry(p) <= 1e-10; }
 
 /* "LK_NO_SOLUTION" -> "no_solution", LK_OK -> "ok". */
 static void status_word(lk_status s, char *buf, size_t size) {
@@ -54,7 +69,7 @@ static void vector(FILE *out, const char *key, const double *x, int n) {
 
 static int bad_usage(const char *msg, const char *arg) {
   fprintf(stderr, "linkage lcp: %s%s%s\n", msg, arg ? " " : "", arg ? arg : "");
-  fprintf(stderr, "usage: linkage lcp FILE [--solver lemke|dantzig|auto] [--tol X] [--max-pivots N]\n");
+  fprintf(stderr, USAGE);
   return LK_EXIT_USAGE;
 }
 
@@ -92,13 +107,21 @@ int lk_cmd_lcp(int argc, char **argv) {
     } else if (strcmp(opt, "--tol") == 0) {
       errno = 0;
       o.tol = strtod(val, &end);
-      if (*end || errno || !(o.tol > 0)) return bad_usage("--tol needs a positive number, not", val);
+      /* inf would call any answer one; nan compares false */
+      if (end == val || *end || errno || !(o.tol > 0) || isinf(o.tol))
+        return bad_usage("--tol needs a finite positive number, not", val);
     } else if (strcmp(opt, "--max-pivots") == 0) {
       errno = 0;
       long v = strtol(val, &end, 10);
       if (*end || errno || v < 1 || v > 1000000000L)
         return bad_usage("--max-pivots needs a positive integer, not", val);
       o.max_pivots = (int)v;
+    } else if (strcmp(opt, "--max-sweeps") == 0) {
+      errno = 0;
+      long v = strtol(val, &end, 10);
+      if (end == val || *end || errno || v < 1 || v > 1000000000L)
+        return bad_usage("--max-sweeps needs a positive integer, not", val);
+      o.max_sweeps = (int)v;
     } else {
       return bad_usage("unknown option", opt);
     }
@@ -106,7 +129,7 @@ int lk_cmd_lcp(int argc, char **argv) {
   if (!path) return bad_usage("no problem file given", NULL);
   const lk_lcp_solver *type = NULL;
   if (strcmp(solver, "auto") != 0 && !(type = lk_lcp_solver_by_name(solver)))
-    return bad_usage("unknown solver (lemke, dantzig or auto):", solver);
+    return bad_usage("unknown solver (lemke, dantzig, nsgs or auto):", solver);
 
   lk_lcp_problem *prob = NULL;
   lk_error err;
@@ -118,23 +141,53 @@ int lk_cmd_lcp(int argc, char **argv) {
     return LK_EXIT_USAGE;
   }
   const lk_lcp *p = lk_lcp_problem_lcp(prob);
-  if (!type) type = symmetric(p) ? lk_lcp_dantzig : lk_lcp_lemke;
-  int n = p->n;
+  int n = p->n, sparse = p->csr.row != NULL;
+  if (!type) type = (p->cone || sparse) ? lk_lcp_nsgs : symmetric(p) ? lk_lcp_dantzig : lk_lcp_lemke;
+  int pivoting = type != lk_lcp_nsgs;
+  if (pivoting && sparse && n > LCP_DENSE_MAX) {
+    fprintf(stderr,
+            "linkage lcp: %s: %s needs M dense, %d rows (more than %d); use --solver nsgs\n",
+            path, lk_lcp_solver_name(type), n, LCP_DENSE_MAX);
+    lk_lcp_problem_free(prob);
+    return LK_EXIT_USAGE;
+  }
+  /* What the pivoting solvers take: M dense, the circle as its square. */
+  lk_lcp q = *p;
+  double *dense = NULL;
+  if (pivoting) {
+    q.cone = NULL;
+    if (sparse) {
+      dense = malloc((size_t)n * (size_t)n * sizeof *dense);
+      if (dense && lk_lcp_densify(p, dense, n) != LK_OK) {
+        free(dense);
+        dense = NULL;
+      }
+      q.M = dense;
+      q.ldm = n;
+      q.csr.row = NULL;
+      q.csr.col = NULL;
+      q.csr.val = NULL;
+    }
+  }
   /* Room for Lemke's expansion of boxed and friction rows (n + b + 2 f);
-   * an invalid problem gets the minimum and its status from the solve. */
-  int need = lk_lcp_capacity_needed(p);
-  lk_lcp_workspace *ws = lk_lcp_workspace_new(need > n ? need : n);
+   * an invalid problem gets the minimum and its status from the solve.
+   * NSGS: O(n) memory, no dense matrix. */
+  int need = lk_lcp_capacity_needed(&q);
+  lk_lcp_workspace *ws = lk_lcp_workspace_new_for(type, need > n ? need : n);
   double *z = calloc((size_t)(n > 0 ? n : 1), sizeof *z), *w = calloc((size_t)(n > 0 ? n : 1), sizeof *w);
-  if (!ws || !z || !w) {
+  if (!ws || !z || !w || (pivoting && sparse && !dense)) {
     fprintf(stderr, "linkage lcp: out of memory\n");
     lk_lcp_workspace_free(ws);
     free(z);
     free(w);
+    free(dense);
     lk_lcp_problem_free(prob);
     return LK_EXIT_FAILED;
   }
   lk_lcp_report r;
-  s = lk_lcp_solve(type, p, &o, ws, z, w, &r);
+  s = lk_lcp_solve(type, &q, &o, ws, z, w, &r);
+  /* Siconos' measure on the problem as read (the circle, when it has one) */
+  double fc3d = lk_lcp_fc3d_error(p, z);
   char word[32];
   status_word(s, word, sizeof word);
   printf("problem: ");
@@ -145,23 +198,33 @@ int lk_cmd_lcp(int argc, char **argv) {
     lk_tool_yaml_string(stdout, lk_lcp_problem_name(prob));
     printf("\n");
   }
+  int dim, nc = lk_lcp_problem_contacts(prob, &dim);
   printf("solver: %s\n", lk_lcp_solver_name(type));
   printf("n: %d\n", n);
+  if (nc) printf("contacts: %d\ndimension: %d\n", nc, dim);
+  if (p->cone) printf("cone: %s\n", pivoting ? "box" : "circle");
+  printf("storage: %s\n", sparse ? (pivoting ? "sparse, expanded dense" : "sparse") : "dense");
   printf("status: %s\n", word);
   printf("message: ");
   lk_tool_yaml_string(stdout, r.detail);
   printf("\n");
   if (s == LK_NO_SOLUTION) printf("infeasibility_certified: %s\n", r.ray_certified ? "true" : "false");
   if (r.fallback) printf("fallback: lemke\n");
-  printf("pivots: %d\n", r.pivots);
+  if (pivoting)
+    printf("pivots: %d\n", r.pivots);
+  else
+    printf("sweeps: %d\n", r.sweeps);
+  if (r.regularized) printf("regularized_blocks: %d\n", r.regularized);
   printf("residual: %.3g\n", r.residual);
   printf("residual_rel: %.3g\n", r.residual_rel);
+  printf("fc3d_error: %.3g\n", fc3d);
   vector(stdout, "z", z, n);
   vector(stdout, "w", w, n);
   if (s != LK_OK) fprintf(stderr, "linkage lcp: %s: %s (%s)\n", path, lk_strerror(s), r.detail);
   lk_lcp_workspace_free(ws);
   free(z);
   free(w);
+  free(dense);
   lk_lcp_problem_free(prob);
   return s == LK_OK ? LK_EXIT_OK : LK_EXIT_FAILED;
 }

@@ -1,4 +1,4 @@
-/* linkage simulate FILE.yaml: run a mechanism and write its trajectory as
+/* linkage simulate FILE: run a mechanism and write its trajectory as
  * CSV (and optionally its contacts as CSV and chosen columns as an SVG
  * plot), then summarize the run on stderr. */
 #include <errno.h>
@@ -15,7 +15,7 @@
 
 void lk_cmd_simulate_usage(FILE *f) {
   fprintf(f,
-          "usage: linkage simulate FILE.yaml [OPTION]...\n"
+          "usage: linkage simulate FILE [OPTION]...\n"
           "\n"
           "Simulate a mechanism from its initial state and write the trajectory as CSV:\n"
           "a column t, then <link>.x/.y/.z (world position of every link frame), then\n"
@@ -33,6 +33,9 @@ void lk_cmd_simulate_usage(FILE *f) {
           "  -s, --set KEY=VALUE     override a value of the file by dotted path, e.g.\n"
           "                          options.timestep=0.0005 or materials.wood.mu_static=0.5;\n"
           "                          repeatable\n"
+          "  -V, --view PATH         write the run as a 3-D viewer page: one HTML file\n"
+          "                          that opens offline in a browser (60 frames/s of\n"
+          "                          simulated time; see docs/viewer.md)\n"
           "  -p, --plot PATH         write an SVG plot of chosen columns against time\n"
           "      --plot-columns A,B  the columns to plot (default: the file's\n"
           "                          simulate.plot_columns, else the joint positions)\n"
@@ -40,21 +43,31 @@ void lk_cmd_simulate_usage(FILE *f) {
           "                          (<link>.qw..qz), actuators (<actuator>.force),\n"
           "                          energy (kinetic, potential, energy), tactile\n"
           "                          (<link>.slip, .slip_score, .fn, .shear)\n"
+          "      --partial           when a step fails or a signal stops the run, keep\n"
+          "                          what was written, each CSV ending in a line\n"
+          "                          '# partial: WHY' (default: replace no file)\n"
           "  -q, --quiet             no progress bar and no summary\n"
+          "      --package-path DIR  look for a URDF's package:// files in DIR\n"
+          "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help              show this help\n"
           "\n"
-          "Files are written to a temporary name and renamed when complete: after a\n"
-          "failure no output file is left half-written.\n"
+          "The output files are replaced all together when the run is complete, or\n"
+          "none is: each is written to a temporary name beside it and renamed at the\n"
+          "end, keeping the old file's mode and writing through a symbolic link;\n"
+          "devices, FIFOs and '-' are written directly. Two options naming one file\n"
+          "are a usage error. SIGINT, SIGTERM or SIGHUP stop the run at the end of a\n"
+          "step and remove the temporaries.\n"
           "Exit status: 0 success, 1 a step failed or an output could not be written,\n"
-          "2 a usage error or an invalid mechanism file.\n");
+          "2 a usage error or an invalid mechanism file, 129, 130, 143 stopped by\n"
+          "SIGHUP, SIGINT, SIGTERM.\n");
 }
 
 typedef struct {
-  const char *file, *output, *contacts, *plot, *plot_columns;
+  const char *file, *output, *contacts, *plot, *plot_columns, *view;
   unsigned groups; /* --columns */
   double duration;
   long every;
-  int has_duration, has_every, quiet;
+  int has_duration, has_every, quiet, partial;
   const char *set[256];
   int nset;
 } args;
@@ -65,20 +78,24 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"contacts", required_argument, NULL, 'c'},
                                            {"every", required_argument, NULL, 'e'},
                                            {"set", required_argument, NULL, 's'},
+                                           {"package-path", required_argument, NULL, 'K'},
                                            {"plot", required_argument, NULL, 'p'},
+                                           {"view", required_argument, NULL, 'V'},
                                            {"plot-columns", required_argument, NULL, 'P'},
                                            {"columns", required_argument, NULL, 'C'},
+                                           {"partial", no_argument, NULL, 'R'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"duration", "output",       "contacts", "every", "set",
-                                      "plot",     "plot-columns", "columns",  "quiet", "help",
-                                      NULL};
+  static const char *const names[] = {"duration",     "output",  "contacts", "every",
+                                      "set",          "plot",    "plot-columns", "columns",
+                                      "package-path", "partial", "view",     "quiet",
+                                      "help",         NULL};
   memset(a, 0, sizeof *a);
   int c;
   optind = 0;
   opterr = 0;
-  while ((optopt = 0, c = getopt_long(argc, argv, ":d:o:c:e:s:p:qh", longopts, NULL)) != -1) {
+  while ((optopt = 0, c = getopt_long(argc, argv, ":d:o:c:e:s:p:V:qh", longopts, NULL)) != -1) {
     char *end;
     switch (c) {
       case 'd':
@@ -105,8 +122,14 @@ static int parse_args(int argc, char **argv, args *a) {
       case 'p':
         a->plot = optarg;
         break;
+      case 'V':
+        a->view = optarg;
+        break;
       case 'P':
         a->plot_columns = optarg;
+        break;
+      case 'K':
+        if (lk_cli_add_package_path("simulate", optarg)) return LK_EXIT_USAGE;
         break;
       case 's':
         if (a->nset == 256)
@@ -122,6 +145,9 @@ static int parse_args(int argc, char **argv, args *a) {
                                     bad);
         break;
       }
+      case 'R':
+        a->partial = 1;
+        break;
       case 'q':
         a->quiet = 1;
         break;
@@ -139,24 +165,40 @@ static int parse_args(int argc, char **argv, args *a) {
   a->file = argv[optind];
   if (a->plot_columns && !a->plot)
     return lk_cli_usage_error("simulate", "--plot-columns needs --plot PATH");
-  if (a->output && a->plot && strcmp(a->output, a->plot) == 0)
-    return lk_cli_usage_error("simulate", "--output and --plot name the same file");
   return 0;
 }
 
 /* ------------------------------------------------------------ plotting */
 
+/* The plot may show any trajectory column, of every group whatever
+ * --columns says, and two per-link contact figures no CSV column has:
+ * "<link>.utilization" (lk_tactile.utilization: the share of the static
+ * friction grip in use) and "<link>.slip_speed" (m/s). */
+#define PLOT_GROUPS (LK_COLUMNS_POSE | LK_COLUMNS_ACTUATORS | LK_COLUMNS_ENERGY | LK_COLUMNS_TACTILE)
+enum { EXTRA_UTILIZATION, EXTRA_SLIP_SPEED };
+
 typedef struct {
   int n;                               /* columns plotted */
-  int col[LK_IO_MAX_PLOT_COLUMNS];     /* their trajectory indices */
+  int col[LK_IO_MAX_PLOT_COLUMNS];     /* their trajectory indices (-1: extra) */
+  int extra_link[LK_IO_MAX_PLOT_COLUMNS], extra_kind[LK_IO_MAX_PLOT_COLUMNS];
   char name[LK_IO_MAX_PLOT_COLUMNS][LK_IO_COLUMN_MAX];
+  const char *unit[LK_IO_MAX_PLOT_COLUMNS];
   double *t, *y[LK_IO_MAX_PLOT_COLUMNS];
   long len, cap;
 } plot;
 
-static int add_column(const lk_model *m, unsigned groups, plot *p, const char *name) {
+static int add_column(const lk_model *m, plot *p, const char *name) {
+  const unsigned groups = PLOT_GROUPS;
   int c = lk_trajectory_column_index_in(m, groups, name);
-  if (c < 0) {
+  int extra_link = -1, extra_kind = 0;
+  const char *dot = strrchr(name, '.');
+  if (c < 0 && lk_plot_column_index(m, name) >= 0) {
+    char base[LK_IO_COLUMN_MAX];
+    snprintf(base, sizeof base, "%.*s", (int)(dot - name), name);
+    extra_link = lk_model_link_index(m, base);
+    extra_kind = !strcmp(dot, ".utilization") ? EXTRA_UTILIZATION : EXTRA_SLIP_SPEED;
+  }
+  if (c < 0 && extra_link < 1) {
     int nc = lk_trajectory_ncolumns_in(m, groups);
     char(*all)[LK_IO_COLUMN_MAX] = calloc((size_t)nc, LK_IO_COLUMN_MAX);
     const char **ptr = calloc((size_t)nc + 1, sizeof *ptr);
@@ -172,8 +214,8 @@ static int add_column(const lk_model *m, unsigned groups, plot *p, const char *n
                                      name, sug)
                 : lk_cli_usage_error("simulate",
                                      "--plot-columns: no column '%s' (columns are t, "
-                                     "<link>.x/.y/.z, <joint>.q/.v and the --columns groups; "
-                                     "see the CSV header)",
+                                     "<link>.x/.y/.z, <joint>.q/.v, the --columns groups, "
+                                     "<link>.utilization and <link>.slip_speed)",
                                      name);
     free(all);
     free(ptr);
@@ -182,7 +224,10 @@ static int add_column(const lk_model *m, unsigned groups, plot *p, const char *n
   if (p->n == LK_IO_MAX_PLOT_COLUMNS)
     return lk_cli_usage_error("simulate", "--plot-columns: at most %d columns", LK_IO_MAX_PLOT_COLUMNS);
   p->col[p->n] = c;
+  p->extra_link[p->n] = extra_link;
+  p->extra_kind[p->n] = extra_kind;
   snprintf(p->name[p->n], sizeof p->name[p->n], "%s", name);
+  p->unit[p->n] = lk_plot_column_unit(m, name);
   p->n++;
   return 0;
 }
@@ -197,14 +242,14 @@ static int choose_columns(const lk_model *m, const args *a, const lk_run_setting
     snprintf(buf, sizeof buf, "%s", a->plot_columns);
     for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
       while (*tok == ' ') tok++;
-      if (*tok && (r = add_column(m, a->groups, p, tok))) return r;
+      if (*tok && (r = add_column(m, p, tok))) return r;
     }
     if (p->n == 0) return lk_cli_usage_error("simulate", "--plot-columns: no column given");
     return 0;
   }
   if (run->nplot > 0) {
     for (int i = 0; i < run->nplot; i++)
-      if ((r = add_column(m, a->groups, p, run->plot_columns[i]))) return r;
+      if ((r = add_column(m, p, run->plot_columns[i]))) return r;
     return 0;
   }
   int nl = lk_model_nlink(m);
@@ -212,19 +257,19 @@ static int choose_columns(const lk_model *m, const args *a, const lk_run_setting
     if (lk_model_joint_nq(m, l) == 1) {
       char name[LK_IO_COLUMN_MAX];
       snprintf(name, sizeof name, "%s.q", lk_model_joint_name(m, l));
-      if ((r = add_column(m, a->groups, p, name))) return r;
+      if ((r = add_column(m, p, name))) return r;
     }
   for (int l = 1; l < nl && p->n == 0; l++)
     if (lk_model_joint_nq(m, l) > 1) {
       char name[LK_IO_COLUMN_MAX];
       snprintf(name, sizeof name, "%s.z", lk_model_link_name(m, l));
-      if ((r = add_column(m, a->groups, p, name))) return r;
+      if ((r = add_column(m, p, name))) return r;
     }
-  if (p->n == 0) return add_column(m, a->groups, p, "t");
+  if (p->n == 0) return add_column(m, p, "t");
   return 0;
 }
 
-static int plot_append(plot *p, const double *row) {
+static int plot_append(plot *p, const double *row, const lk_data *d) {
   if (p->len == p->cap) {
     long nc = p->cap ? 2 * p->cap : 1024;
     double *t = realloc(p->t, (size_t)nc * sizeof *t);
@@ -238,7 +283,15 @@ static int plot_append(plot *p, const double *row) {
     p->cap = nc;
   }
   p->t[p->len] = row[0];
-  for (int k = 0; k < p->n; k++) p->y[k][p->len] = row[p->col[k]];
+  for (int k = 0; k < p->n; k++) {
+    if (p->col[k] >= 0) {
+      p->y[k][p->len] = row[p->col[k]];
+      continue;
+    }
+    lk_tactile tac;
+    int ok = lk_data_tactile(d, p->extra_link[k], &tac) == LK_OK;
+    p->y[k][p->len] = !ok ? NAN : p->extra_kind[k] == EXTRA_UTILIZATION ? tac.utilization : tac.slip_speed;
+  }
   p->len++;
   return 1;
 }
@@ -286,13 +339,97 @@ static void progress_clear(progress *pr) {
 
 /* ---------------------------------------------------------------- run */
 
+/* Where the run's files go: one lk_outputs set, so that the trajectory,
+ * the contacts and the plot are replaced together or not at all. */
+typedef struct {
+  lk_outputs *set;
+  int traj, contacts, plot, view; /* member indices (-1: not asked for) */
+} outputs;
+
+/* Name the outputs before anything runs; a path that cannot be an output
+ * (empty, a directory, one file named twice) is a usage error. */
+static int outputs_add(outputs *o, const args *a) {
+  o->set = lk_outputs_new();
+  o->traj = o->contacts = o->plot = o->view = -1;
+  if (!o->set) {
+    fprintf(stderr, "linkage simulate: out of memory\n");
+    return LK_EXIT_FAILED;
+  }
+  lk_error err;
+  lk_error_clear(&err);
+  const char *path[4] = {a->output ? a->output : "-", a->contacts, a->plot, a->view};
+  const char *opt[4] = {"--output", "--contacts", "--plot", "--view"};
+  int *idx[4] = {&o->traj, &o->contacts, &o->plot, &o->view};
+  for (int k = 0; k < 4; k++) {
+    if (!path[k]) continue;
+    if ((*idx[k] = lk_outputs_add(o->set, path[k], &err)) >= 0) continue;
+    if (err.status == LK_OUT_OF_MEMORY) {
+      fprintf(stderr, "linkage simulate: out of memory\n");
+      return LK_EXIT_FAILED;
+    }
+    return lk_cli_usage_error("simulate", "%s '%s': %s", opt[k], path[k], err.message);
+  }
+  return 0;
+}
+
+/* The line that ends a partial CSV, so that no reader takes it for a
+ * whole run. */
+static void mark_partial(FILE *f, const char *why) {
+  if (f) fprintf(f, "# partial: %s\n", why);
+}
+
+static void print_summary(const lk_model *m, const args *a, const outputs *o, const plot *p,
+                          const char *verb, long steps, double h, double simt, double wall,
+                          int seen_contacts,
+                          double max_depth, long solver_failures, long fallbacks, long unsettled,
+                          long rows, int ncol, long crows, long view_frames) {
+  const char *name = lk_model_name(m) ? lk_model_name(m) : a->file;
+  fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", name, simt,
+          steps, h, wall);
+  if (wall > 0 && simt > 0)
+    fprintf(stderr, simt / wall >= 100 ? " (%.0fx real time)\n" : " (%.3gx real time)\n",
+            simt / wall);
+  else
+    fprintf(stderr, "\n");
+  if (seen_contacts)
+    fprintf(stderr, "  max penetration: %.3g m\n", max_depth);
+  else
+    fprintf(stderr, "  max penetration: n/a (no contacts were reported)\n");
+  fprintf(stderr,
+          "  solver failures: %ld (steps solved by a fallback: %ld; friction cone unsettled: %ld)\n",
+          solver_failures, fallbacks, unsettled);
+  if (!lk_outputs_replaces(o->set, o->traj))
+    fprintf(stderr, "  trajectory: %ld rows x %d columns on %s\n", rows, ncol,
+            strcmp(lk_outputs_path(o->set, o->traj), "-") ? lk_outputs_path(o->set, o->traj)
+                                                          : "standard output");
+  else
+    fprintf(stderr, "  %s %s: %ld rows x %d columns\n", verb, a->output, rows, ncol);
+  if (a->contacts) fprintf(stderr, "  %s %s: %ld contact rows\n", verb, a->contacts, crows);
+  if (a->plot) {
+    fprintf(stderr, "  %s %s: ", verb, a->plot);
+    for (int k = 0; k < p->n; k++) fprintf(stderr, "%s%s", k ? ", " : "", p->name[k]);
+    fprintf(stderr, " against t\n");
+  }
+  if (a->view)
+    fprintf(stderr, "  %s %s: viewer page, %ld frames (open it in a web browser)\n", verb, a->view,
+            view_frames);
+}
+
 int lk_cmd_simulate(int argc, char **argv) {
   args a;
   int r = parse_args(argc, argv, &a);
   if (r) return r < 0 ? LK_EXIT_OK : r;
+  outputs o;
+  if ((r = outputs_add(&o, &a))) {
+    lk_outputs_free(o.set);
+    return r;
+  }
   lk_run_settings run;
   lk_model *m = lk_cli_load("simulate", a.file, a.set, a.nset, &run);
-  if (!m) return LK_EXIT_USAGE;
+  if (!m) {
+    lk_outputs_free(o.set);
+    return LK_EXIT_USAGE;
+  }
   double duration = a.has_duration ? a.duration : (run.duration >= 0 ? run.duration : 1.0);
   long every = a.has_every ? a.every : (run.every > 0 ? run.every : 1);
   double h = lk_model_options(m)->timestep;
@@ -301,6 +438,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   double steps_d = ceil(duration / h * (1 - 1e-12));
   if (steps_d > 1e12) {
     lk_model_free(m);
+    lk_outputs_free(o.set);
     return lk_cli_usage_error("simulate", "--duration %g s at a timestep of %g s is %.3g steps; too many",
                               duration, h, steps_d);
   }
@@ -310,6 +448,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   memset(&p, 0, sizeof p);
   if (a.plot && (r = choose_columns(m, &a, &run, &p))) {
     lk_model_free(m);
+    lk_outputs_free(o.set);
     return r;
   }
 
@@ -318,15 +457,31 @@ int lk_cmd_simulate(int argc, char **argv) {
   int status = LK_EXIT_OK;
   lk_trajectory_writer *tw = NULL;
   lk_contact_writer *cw = NULL;
+  lk_view *view = NULL;
   lk_data *d = NULL;
   double *row = NULL;
-  int to_stdout = !a.output || strcmp(a.output, "-") == 0;
-  tw = to_stdout ? lk_trajectory_writer_stream_in(stdout, m, a.groups, &err)
-                 : lk_trajectory_writer_open_in(a.output, m, a.groups, &err);
+  char why[256] = ""; /* set when the run stops early */
+  /* From here a signal stops the run at the end of a step. */
+  lk_cli_catch_signals();
+  if (lk_outputs_open(o.set, &err)) {
+    if (lk_cli_signal()) goto interrupted_early;
+    goto io_failed;
+  }
+  tw = lk_trajectory_writer_stream_in(lk_outputs_file(o.set, o.traj), m, a.groups, &err);
   if (!tw) goto io_failed;
-  if (a.contacts && !(cw = lk_contact_writer_open(a.contacts, &err))) goto io_failed;
+  if (a.contacts && !(cw = lk_contact_writer_stream(lk_outputs_file(o.set, o.contacts), &err)))
+    goto io_failed;
+  if (a.view) {
+    lk_view_options vo;
+    lk_view_options_default(&vo);
+    vo.frames = (long)fmin(ceil(duration * vo.fps) + 2, 1e7);
+    if (!(view = lk_view_new(&vo, &err)) ||
+        lk_view_add_scene(view, m, NULL, run.description[0] ? run.description : NULL, &err) < 0)
+      goto io_failed;
+  }
   d = lk_data_new(m);
-  row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups), sizeof *row);
+  row = calloc((size_t)lk_trajectory_ncolumns_in(m, a.groups | (a.plot ? PLOT_GROUPS : 0u)),
+               sizeof *row);
   if (!d || !row) {
     fprintf(stderr, "linkage simulate: out of memory\n");
     status = LK_EXIT_FAILED;
@@ -340,19 +495,25 @@ int lk_cmd_simulate(int argc, char **argv) {
   int seen_contacts = 0;
   long solver_failures = 0, fallbacks = 0, unsettled = 0;
   for (;;) {
-    if (step % every == 0) {
+    int write_now = step % every == 0;
+    /* The page samples the run at its own rate, whatever --every says; it
+     * always gets the last state. */
+    int view_now = view && (step == nsteps || lk_view_frame_due(view, 0, lk_data_time(d)));
+    if (write_now || view_now) {
       lk_status st = lk_forward_kinematics(m, d);
       if (st) {
-        progress_clear(&pr);
-        fprintf(stderr, "linkage simulate: at t = %g s the state is invalid: %s%s\n",
-                lk_data_time(d), lk_strerror(st), to_stdout ? "" : "; no output file was written");
+        snprintf(why, sizeof why, "at t = %g s the state is invalid: %s", lk_data_time(d),
+                 lk_strerror(st));
         status = LK_EXIT_FAILED;
-        goto done;
+        break;
       }
+      if (view_now && lk_view_add_frame(view, 0, m, d, &err)) goto io_failed;
+    }
+    if (write_now) {
       if (lk_trajectory_writer_add(tw, d, &err)) goto io_failed;
       if (a.plot) {
-        lk_trajectory_row_in(m, a.groups, d, row);
-        if (!plot_append(&p, row)) {
+        lk_trajectory_row_in(m, PLOT_GROUPS, d, row);
+        if (!plot_append(&p, row, d)) {
           fprintf(stderr, "linkage simulate: out of memory collecting the plot\n");
           status = LK_EXIT_FAILED;
           goto done;
@@ -361,15 +522,21 @@ int lk_cmd_simulate(int argc, char **argv) {
       if (cw && lk_contact_writer_add_data(cw, m, d, NULL, &err)) goto io_failed;
     }
     if (step == nsteps) break;
+    if (lk_cli_signal()) {
+      snprintf(why, sizeof why, "interrupted by %s after step %ld of %ld (t = %g s)",
+               lk_cli_signal_name(lk_cli_signal()), step, nsteps, lk_data_time(d));
+      status = 128 + lk_cli_signal();
+      break;
+    }
     lk_status st = lk_step(m, d);
     if (st) {
-      progress_clear(&pr);
-      fprintf(stderr, "linkage simulate: step %ld (t = %g s) failed: %s%s\n", step + 1,
-              lk_data_time(d), lk_strerror(st), to_stdout ? "" : "; no output file was written");
+      snprintf(why, sizeof why, "step %ld (t = %g s) failed: %s", step + 1, lk_data_time(d),
+               lk_strerror(st));
       status = LK_EXIT_FAILED;
-      goto done;
+      break;
     }
     step++;
+    if (view) lk_view_add_step(view, 0, d);
     /* The deepest penetration over every step, not only the written ones. */
     for (int i = 0, nc = lk_data_ncontacts(d); i < nc; i++) {
       double depth = lk_data_contact_report(d, i)->depth;
@@ -385,63 +552,72 @@ int lk_cmd_simulate(int argc, char **argv) {
   double wall = now() - wall0;
   progress_clear(&pr);
 
+  /* A run that stopped early replaces nothing, unless --partial asks for
+   * what it wrote, marked as such. */
+  int keep = !why[0] || a.partial;
+  if (why[0] && a.partial) {
+    mark_partial(lk_outputs_file(o.set, o.traj), why);
+    if (cw) mark_partial(lk_outputs_file(o.set, o.contacts), why);
+  }
   long rows = lk_trajectory_writer_rows(tw);
   int ncol = lk_trajectory_ncolumns_in(m, a.groups);
+  long crows = lk_contact_writer_rows(cw);
   lk_status st = lk_trajectory_writer_close(tw, &err);
   tw = NULL;
+  if (!st && cw) st = lk_contact_writer_close(cw, &err);
+  cw = NULL;
   if (st) goto io_failed;
-  long crows = lk_contact_writer_rows(cw);
-  if (cw) {
-    st = lk_contact_writer_close(cw, &err);
-    cw = NULL;
-    if (st) goto io_failed;
-  }
-  if (a.plot) {
-    const double *ys[LK_IO_MAX_PLOT_COLUMNS];
-    const char *names[LK_IO_MAX_PLOT_COLUMNS];
-    for (int k = 0; k < p.n; k++) ys[k] = p.y[k], names[k] = p.name[k];
+  if (a.plot && keep && p.len > 0) {
+    lk_plot_series ps[LK_IO_MAX_PLOT_COLUMNS];
+    for (int k = 0; k < p.n; k++) ps[k].name = p.name[k], ps[k].unit = p.unit[k], ps[k].y = p.y[k];
     lk_plot_options po;
     lk_plot_options_default(&po);
-    char title[300];
-    snprintf(title, sizeof title, "%s", lk_model_name(m) ? lk_model_name(m) : a.file);
+    char title[600];
+    snprintf(title, sizeof title, "%s%s%s%s", lk_model_name(m) ? lk_model_name(m) : a.file,
+             why[0] ? " (partial: " : "", why, why[0] ? ")" : "");
     po.title = title;
-    if ((st = lk_plot_svg(a.plot, &po, p.t, (int)p.len, ys, names, p.n, &err))) goto io_failed;
+    /* One panel per unit: metres, radians and newtons on axes of their own. */
+    if ((st = lk_plot_svg_panels_stream(lk_outputs_file(o.set, o.plot), &po, p.t, (int)p.len, ps,
+                                        p.n, &err)))
+      goto io_failed;
   }
-
-  if (!a.quiet) {
-    double simt = lk_data_time(d);
-    fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", 
-            lk_model_name(m) ? lk_model_name(m) : a.file, simt, nsteps, h, wall);
-    if (wall > 0 && simt > 0)
-      fprintf(stderr, simt / wall >= 100 ? " (%.0fx real time)\n" : " (%.3gx real time)\n",
-              simt / wall);
-    else
-      fprintf(stderr, "\n");
-    if (seen_contacts)
-      fprintf(stderr, "  max penetration: %.3g m\n", max_depth);
-    else
-      fprintf(stderr, "  max penetration: n/a (no contacts were reported)\n");
-    fprintf(stderr, "  solver failures: %ld (steps solved by a fallback: %ld; friction cone unsettled: %ld)\n",
-            solver_failures, fallbacks, unsettled);
-    if (to_stdout)
-      fprintf(stderr, "  trajectory: %ld rows x %d columns on standard output\n", rows, ncol);
-    else
-      fprintf(stderr, "  wrote %s: %ld rows x %d columns\n", a.output, rows, ncol);
-    if (a.contacts) fprintf(stderr, "  wrote %s: %ld contact rows\n", a.contacts, crows);
-    if (a.plot) {
-      fprintf(stderr, "  wrote %s: ", a.plot);
-      for (int k = 0; k < p.n; k++) fprintf(stderr, "%s%s", k ? ", " : "", p.name[k]);
-      fprintf(stderr, " against t\n");
-    }
+  if (view && (st = lk_view_write(view, lk_outputs_file(o.set, o.view), &err))) goto io_failed;
+  if (keep) {
+    if (lk_outputs_commit(o.set, &err)) goto io_failed;
+  } else {
+    lk_outputs_discard(o.set);
   }
+  if (why[0])
+    fprintf(stderr, "linkage simulate: %s; %s\n", why,
+            a.partial ? "the output so far is kept, its CSV ending in a '# partial:' line"
+                      : "no output file was written");
+  if (!a.quiet)
+    print_summary(m, &a, &o, &p, why[0] && !a.partial ? "not written:" : "wrote", step, h,
+                  lk_data_time(d), wall,
+                  seen_contacts, max_depth, solver_failures, fallbacks, unsettled, rows, ncol,
+                  crows, view ? lk_view_nframes(view, 0) : 0);
   goto done;
 
+interrupted_early:
+  fprintf(stderr, "linkage simulate: interrupted by %s before the run; no output file was written\n",
+          lk_cli_signal_name(lk_cli_signal()));
+  status = 128 + lk_cli_signal();
+  goto done;
 io_failed:
+  {
+    /* A writer's failure on a stream: the set names the file and errno. */
+    lk_error named;
+    if (err.status == LK_IO_ERROR && !err.path[0] && lk_outputs_error(o.set, &named)) err = named;
+  }
   lk_cli_print_error("simulate", &err);
+  if (lk_outputs_count(o.set) > 1 || lk_outputs_replaces(o.set, 0))
+    fprintf(stderr, "linkage simulate: no output file was written\n");
   status = LK_EXIT_FAILED;
 done:
   lk_trajectory_writer_discard(tw);
   lk_contact_writer_discard(cw);
+  lk_outputs_free(o.set);
+  lk_view_free(view);
   lk_data_free(d);
   free(row);
   plot_free(&p);

@@ -1,4 +1,4 @@
-/* linkage static FILE.yaml: the quasi-static analysis of a mechanism file
+/* linkage static FILE: the quasi-static analysis of a mechanism file
  * (its `analysis:` section, docs/format.md), one YAML record per load
  * increment: displacements, support and contact reactions and states. */
 #include <getopt.h>
@@ -11,7 +11,7 @@
 
 void lk_cmd_static_usage(FILE *f) {
   fprintf(f,
-          "usage: linkage static [--set KEY=VALUE]... [--steps N] FILE.yaml\n"
+          "usage: linkage static [--set KEY=VALUE]... [--steps N] FILE\n"
           "\n"
           "Quasi-static analysis: apply the file's loads (and gravity) in increments\n"
           "(its analysis: section; without one, a single increment) and print, per\n"
@@ -21,6 +21,8 @@ void lk_cmd_static_usage(FILE *f) {
           "\n"
           "  -s, --set KEY=VALUE  override a value by dotted path; repeatable\n"
           "  -n, --steps N        N equal increments (overrides the file's steps)\n"
+          "      --package-path DIR\n                       look for a URDF's package:// files in DIR\n"
+          "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -h, --help           show this help\n"
           "\n"
           "Exit status: 0 every increment converged, 1 an increment failed or did not\n"
@@ -101,16 +103,20 @@ static int print_increment(void *vctx, const lk_model *m, const lk_data *d,
 
 int lk_cmd_static(int argc, char **argv) {
   static const struct option longopts[] = {{"set", required_argument, NULL, 's'},
+                                           {"package-path", required_argument, NULL, 'K'},
                                            {"steps", required_argument, NULL, 'n'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"set", "steps", "help", NULL};
+  static const char *const names[] = {"set", "package-path", "steps", "help", NULL};
   const char *set[256];
   int nset = 0, c, steps = 0;
   optind = 0;
   opterr = 0;
   while ((optopt = 0, c = getopt_long(argc, argv, ":s:n:h", longopts, NULL)) != -1) {
     switch (c) {
+      case 'K':
+        if (lk_cli_add_package_path("static", optarg)) return LK_EXIT_USAGE;
+        break;
       case 's':
         if (nset == 256) return lk_cli_usage_error("static", "too many --set options (256 at most)");
         set[nset++] = optarg;

@@ -28,6 +28,8 @@ int lk_cmd_check(int argc, char **argv);
 void lk_cmd_check_usage(FILE *out);
 int lk_cmd_info(int argc, char **argv);
 void lk_cmd_info_usage(FILE *out);
+int lk_cmd_view(int argc, char **argv);
+void lk_cmd_view_usage(FILE *out);
 int lk_cmd_static(int argc, char **argv);
 void lk_cmd_static_usage(FILE *out);
 

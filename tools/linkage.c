@@ -14,6 +14,8 @@ static const lk_command kCommands[] = {
     {"info", "print a mechanism's kinematic tree and elements", lk_cmd_info, lk_cmd_info_usage},
     {"lcp", "solve a linear complementarity problem read from a file", lk_cmd_lcp,
      lk_cmd_lcp_usage},
+    {"view", "write a 3-D viewer page (HTML) of a mechanism or a trajectory", lk_cmd_view,
+     lk_cmd_view_usage},
     {"static", "quasi-static analysis: load increments with frictional supports", lk_cmd_static,
      lk_cmd_static_usage},
     {NULL, NULL, NULL, NULL},
@@ -70,7 +72,7 @@ static int unknown(const char *name) {
   return LK_EXIT_USAGE;
 }
 
-int main(int argc, char **argv) {
+static int run(int argc, char **argv) {
   if (argc < 2) {
     usage(stderr);
     return LK_EXIT_USAGE;
@@ -97,4 +99,12 @@ int main(int argc, char **argv) {
   const lk_command *c = find(cmd);
   if (!c) return unknown(cmd);
   return c->run(argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv) {
+  int status = run(argc, argv);
+  /* Every command's stdout (a summary, --help, a solution) is checked
+   * here, once: `linkage info x.yaml > /dev/full` fails with exit 1. */
+  const lk_command *c = argc >= 2 ? find(argv[1]) : NULL;
+  return lk_cli_finish_stdout(c ? c->name : NULL, status);
 }

@@ -368,6 +368,15 @@ typedef struct {
   double force_tolerance; /* relative; default 0.1 */
   double settle_time;   /* s; default 0.03 */
   double close_timeout; /* s; default 0.8 */
+  /* A guarded close, then a squeeze (as a robot hand closes on an object
+   * it must not push away): while another finger is still on its way, a
+   * finger that touches presses only with touch_force; once every finger
+   * touches or has stopped, the press grows to grip_force over
+   * squeeze_time. touch_force 0 (default): half the object's weight, at
+   * most grip_force, below what the support below carries, so that the
+   * object is where the kinematic closing of lk_grasp_screen assumes it. */
+  double touch_force;   /* N; default 0: automatic */
+  double squeeze_time;  /* s; default 0.05 */
   /* While closing, the object rests at its starting pose: its weight is
    * carried, and a spring (natural frequency support_frequency, forces up
    * to 2 m g) pulls it back; after closing that support fades out over

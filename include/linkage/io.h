@@ -78,6 +78,11 @@ typedef struct {
   int nset;
   size_t max_bytes;        /* 0: LK_IO_MAX_BYTES_DEFAULT */
   lk_run_settings *run;    /* optional output: the file's run settings */
+  /* Where a URDF's package://PKG/... names are looked for: directories
+   * separated by ':', each holding PKG (or being PKG); NULL: only the
+   * directories above the file. The library reads no environment: the
+   * linkage program passes --package-path, then ROS_PACKAGE_PATH. */
+  const char *package_path;
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);
@@ -205,6 +210,11 @@ const char *lk_outputs_path(const lk_outputs *s, int i); /* as added */
 /* 1 when member i is a regular file replaced at the commit (0: written
  * directly, so what was written is already there). */
 int lk_outputs_replaces(const lk_outputs *s, int i);
+/* LK_OK while no member has had a write error; else LK_IO_ERROR with err
+ * naming the first member that failed and why ("No space left on device"),
+ * as the commit would. For a writer's failure on a member's stream, whose
+ * own message cannot name the file. The set stays as it is. */
+lk_status lk_outputs_error(const lk_outputs *s, lk_error *err);
 /* Finish and put every member in place, or none (see above). Either way
  * the set is done: only lk_outputs_free() remains. */
 lk_status lk_outputs_commit(lk_outputs *s, lk_error *err);
@@ -369,6 +379,120 @@ lk_status lk_plot_svg(const char *path, const lk_plot_options *o, const double *
 lk_status lk_plot_svg_stream(FILE *f, const lk_plot_options *o, const double *x, int n,
                              const double *const *y, const char *const *names, int nseries,
                              lk_error *err);
+/* Every plot keeps its series inside the frame with a margin of 8 pixels
+ * on every side (a constant series is drawn in the middle of its panel). */
+
+/* A series with its unit, for plots of several quantities. */
+typedef struct {
+  const char *name; /* legend entry */
+  const char *unit; /* "m", "rad", "m/s", "rad/s", "N", "N m", "J", "1"
+                       (a ratio), ... ; NULL or "": none */
+  const double *y;  /* n samples */
+} lk_plot_series;
+
+/* One panel per unit, stacked over a shared x axis in the order the units
+ * first appear, each with its own y axis labelled with its quantity and
+ * unit ("position (m)", "force (N)", "ratio") and its own legend: metres
+ * and radians never share an axis. Height: o->height, else 190 pixels a
+ * panel. Otherwise as lk_plot_svg (atomic to path; the _stream variant
+ * onto a stream the caller owns). */
+lk_status lk_plot_svg_panels(const char *path, const lk_plot_options *o, const double *x, int n,
+                             const lk_plot_series *s, int nseries, lk_error *err);
+lk_status lk_plot_svg_panels_stream(FILE *f, const lk_plot_options *o, const double *x, int n,
+                                    const lk_plot_series *s, int nseries, lk_error *err);
+/* The quantity a panel of unit u is labelled with ("m": "position", "N":
+ * "force", "1": "ratio", ...), NULL for a unit it does not know. */
+const char *lk_plot_unit_quantity(const char *unit);
+
+/* The columns a plot of a run may show: every trajectory column of every
+ * group (lk_trajectory_column_index_in with all groups), then per link but
+ * the world "<link>.utilization" (lk_tactile.utilization, the share of the
+ * static friction grip in use) and "<link>.slip_speed" (its largest slip
+ * speed, m/s). The index among them, or -1. */
+int lk_plot_column_index(const lk_model *m, const char *name);
+/* The unit of such a column, from what it is: "s", "m", "rad", "m/s",
+ * "rad/s", "N", "N m", "J", "1" (quaternion components, flags, ratios);
+ * "" when unknown. */
+const char *lk_plot_column_unit(const lk_model *m, const char *name);
+
+/* A strip chart: point i at x[i] in row row[i] (0 .. nrows-1, named
+ * rows[k] and labelled with its count), spread vertically within its row by
+ * a fixed pattern so that equal values stay visible; points whose x is not
+ * finite are counted but not drawn. For the grasp planner's summary:
+ * epsilon (o->xlabel) against each candidate's outcome (held, dropped,
+ * no contact, ...). Onto a stream the caller owns (a member of an
+ * lk_outputs set). */
+lk_status lk_plot_strip_svg(FILE *f, const lk_plot_options *o, const double *x, const int *row,
+                            int n, const char *const *rows, int nrows, lk_error *err);
+
+/* ---------------------------------------------------------------- viewer */
+
+/* A trajectory viewer page: ONE self-contained HTML file (three.js and the
+ * page's script inlined, no network needed) that draws the model's geoms
+ * and world planes in 3-D and plays the recorded frames back: play/pause,
+ * a time slider, speed, an orbiting camera (drag: orbit; right-drag or
+ * shift-drag: pan; wheel: zoom); contacts as points with their normal and
+ * friction force arrows coloured by friction state (open, static,
+ * dynamic); links whose tactile slip flag is on tinted red; link frames
+ * and names on request; the time and the last step's solver report in a
+ * corner. Several scenes (the grasps of a planner, each with its own
+ * model) may share a page, chosen from a list. docs/viewer.md says how to
+ * open, control and share it.
+ *
+ * Record: lk_view_new(), lk_view_add_scene() per model, then during the run
+ * lk_view_add_step() after every lk_step (sums the solver reports between
+ * frames) and lk_view_add_frame() whenever lk_view_frame_due() says so
+ * (after lk_forward_kinematics: the frame keeps the link poses of the last
+ * kinematics and the contacts of the last step). Then lk_view_write() onto
+ * a member of an lk_outputs set, or lk_view_write_file().
+ *
+ * Frames are stored compactly (positions and quaternions as 32-bit floats,
+ * base64 in the page): 10 s of the rover at 60 frames/s is about 1.3 MB,
+ * most of it three.js. The view allocates as it grows (doubling its
+ * arrays, or once with lk_view_options.frames); it is never part of the
+ * step. */
+typedef struct {
+  const char *title; /* page title; NULL: the first scene's name */
+  double fps;        /* frames per simulated second lk_view_frame_due()
+                        asks for (default 60; <= 0: every time) */
+  long frames;       /* frames to reserve room for per scene (0: grow) */
+} lk_view_options;
+
+void lk_view_options_default(lk_view_options *o);
+
+typedef struct lk_view lk_view;
+
+/* NULL with err (LK_OUT_OF_MEMORY, LK_INVALID_ARGUMENT). o may be NULL. */
+lk_view *lk_view_new(const lk_view_options *o, lk_error *err);
+void lk_view_free(lk_view *v); /* NULL is harmless */
+
+/* A scene for the finalized model m; its geoms (shapes, poses, labels) and
+ * link names are copied, so m need not outlive the view. name: the list's
+ * entry (NULL: the model's name); caption: a line under it (NULL: none;
+ * e.g. "epsilon 0.12, held"). Returns the scene's index, or -1 with err. */
+int lk_view_add_scene(lk_view *v, const lk_model *m, const char *name, const char *caption,
+                      lk_error *err);
+int lk_view_nscenes(const lk_view *v);
+
+/* 1 when a frame at time t is due: the scene has none yet, or t has
+ * reached the next multiple of 1/fps after its last frame. */
+int lk_view_frame_due(const lk_view *v, int scene, double t);
+/* Add the report of the step just taken to the sums the next frame shows
+ * (solver failures, fallbacks, unsettled friction cones, steps). */
+void lk_view_add_step(lk_view *v, int scene, const lk_data *d);
+/* Record a frame of d (a data of the scene's model m): time, link poses,
+ * tactile slip flags, contacts (position, normal force and friction force
+ * vectors, friction state) and the last step's report. */
+lk_status lk_view_add_frame(lk_view *v, int scene, const lk_model *m, const lk_data *d,
+                            lk_error *err);
+long lk_view_nframes(const lk_view *v, int scene);
+
+/* The page onto a stream the caller owns (a member of an lk_outputs set:
+ * flushed, not closed); LK_IO_ERROR when a write fails. A scene without
+ * frames shows its model at rest (q = the initial state). */
+lk_status lk_view_write(const lk_view *v, FILE *f, lk_error *err);
+/* The same to path, atomically (a set of one: see lk_outputs). */
+lk_status lk_view_write_file(const lk_view *v, const char *path, lk_error *err);
 
 #ifdef __cplusplus
 }

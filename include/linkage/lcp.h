@@ -31,7 +31,12 @@
  *                   Trinkle's form (2^m weights and one multiplier). The
  *                   workspace then needs n + b + 2 f rows (b boxed, f
  *                   friction rows); friction rows' normal rows must have
- *                   lo >= 0 (else LK_UNSUPPORTED).
+ *                   lo >= 0 (else LK_UNSUPPORTED). When its path reaches
+ *                   max_pivots or a ray that proves nothing on a standard
+ *                   LCP of at most 128 rows, Murty's least-index principal
+ *                   pivoting (finite on P-matrices, at most 8 n + 16 more
+ *                   pivots) is its last resort: Murty's lower-triangular
+ *                   matrix, 2^n pivots for the path, takes it one.
  *   lk_lcp_dantzig  symmetric M (checked, unless options.symmetric says
  *                   so; else LK_UNSUPPORTED) that is
  *                   positive semidefinite (not checked: a failure is
@@ -43,9 +48,9 @@
  *                   the workspace has Lemke's room, it hands the problem to
  *                   Lemke, warm-started from where it stopped, and says so
  *                   in report.fallback. A non-symmetric M (beyond 1e-10
- *                   max |M_ij|) is solved by the general form of principal
- *                   pivoting (a dense LU of the driven block, standard and
- *                   free rows, n <= 256), else handed to Lemke the same way.
+ *                   max |M_ij|) is not Dantzig's: it is handed to Lemke
+ *                   the same way (from basis_in, if given; report.fallback
+ *                   1), or LK_UNSUPPORTED without Lemke's room.
  *   lk_lcp_nsgs     non-smooth Gauss-Seidel over blocks: every contact (a
  *                   normal with its friction rows: circle cone or boxes)
  *                   and every other row solved exactly given the others, in
@@ -170,7 +175,9 @@ typedef struct {
                             omega) z, kept feasible; in (0, 2), or 0
                             (default): 0.7, which stops the 2-cycles plain
                             Gauss-Seidel (1) falls into on some contact
-                            problems (docs/lcp.md) */
+                            problems (docs/lcp.md), then 1, 0.85, 0.5 in
+                            turn whenever the error has not improved by
+                            1 % over 256 sweeps */
   int anderson;          /* NSGS: Anderson acceleration over the last
                             `anderson` sweeps (0: none; at most 6);
                             default 3 */

@@ -167,7 +167,9 @@ typedef struct {
   int collide_parent;   /* also collide with the parent link's geoms */
   double margin;        /* contacts are reported from this gap on (m, >= 0;
                            a pair uses the larger of its two margins); they
-                           have negative depth until the shapes touch */
+                           have negative depth until the shapes touch and
+                           are speculative (docs/contact.md); NAN (the
+                           default): the options' contact_margin */
   const lk_mesh *mesh;  /* LK_GEOM_MESH: the shape (copied by
                            lk_model_add_geom); NULL for other types */
 } lk_geom_spec;
@@ -270,13 +272,17 @@ typedef struct {
   int cone_edges;          /* pyramid edges, >= 3; default 8 */
   lk_mix_rule friction_mix;/* how two materials' coefficients combine */
   int max_contacts;        /* contact capacity of each lk_data; 0: chosen
-                              from the geoms at finalize */
+                              from the geoms at finalize (16 + 16 a box or
+                              cylinder + 8 any other geom) */
 
   /* Contact and constraint solving (linkage/sim.h). */
   double contact_erp;       /* share of the penetration beyond tolerance
                                removed per step, (0, 1]; default 0.2 */
   double contact_tolerance; /* geometry contacts: penetration left alone
                                (no correction, no energy gain), m; 1e-4 */
+  double contact_margin;    /* geometry contacts are found from this gap
+                               on (speculative until they touch), m, >= 0;
+                               the margin of a geom that sets none; 0.01 */
   double restitution_threshold; /* impacts slower than this are plastic,
                                    m/s; default 0.2 */
   double slip_threshold;    /* a sliding contact becomes static again when
@@ -289,7 +295,12 @@ typedef struct {
                                couplings after each step, >= 0; default 3 */
   double cfm;               /* added to the Delassus diagonal (regularizes
                                redundant contacts), >= 0; default 0 */
-  int max_island_rows;      /* rows one coupled LCP may have; 0: automatic */
+  int max_island_rows;      /* rows of an island solved dense (pivoting);
+                               0 (default): 192, and larger islands are
+                               solved sparse by NSGS without limit; set,
+                               it is also a limit: a larger island fails
+                               the step (LK_CAPACITY_EXCEEDED, the step
+                               report's detail naming this option) */
 
   /* Tactile slip sensing (lk_data_tactile). */
   double slip_speed_threshold;  /* m/s scale of the slip score; 1e-3 */

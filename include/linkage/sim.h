@@ -16,7 +16,11 @@
  * and the time and step count have advanced; the link poses still describe
  * the start of the step until lk_forward_kinematics() runs again.
  *
- * lk_step() allocates nothing. It fails with LK_INVALID_ARGUMENT if d is
+ * lk_step() allocates nothing, with one documented exception: an island
+ * beyond the dense size (options max_island_rows) keeps its sparse Delassus
+ * matrix in storage that grows, by doubling, when an island needs more
+ * entries than it has (outside the solve loops; a few times over a run at
+ * most). It fails with LK_INVALID_ARGUMENT if d is
  * not m's and LK_NON_FINITE if the state or a load is not finite or the
  * step would produce a non-finite state; the data is unchanged then. */
 #ifndef LINKAGE_SIM_H
@@ -52,6 +56,15 @@ typedef struct {
   int state_changes;      /* contacts that switched static <-> dynamic */
   double max_penetration; /* deepest contact, m */
   double projection_error;/* loop/coupling error left after projection */
+  /* Islands beyond the dense size (max_island_rows 0: 192 rows), solved by
+   * NSGS on their sparse Delassus matrix (docs/contact.md) */
+  int iterative_islands;  /* islands so solved */
+  int nsgs_solves;        /* of lcp_solves, NSGS's */
+  int nsgs_sweeps;        /* sweeps over all of them */
+  int largest_island;     /* rows of the step's largest island */
+  const char *detail;     /* static text: what a failed step ran into (the
+                             option to change when a capacity was hit), or
+                             "" */
 } lk_step_report;
 
 const lk_step_report *lk_data_step_report(const lk_data *d);

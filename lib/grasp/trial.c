@@ -36,6 +36,8 @@ void lk_grasp_trial_options_default(lk_grasp_trial_options *o) {
   o->force_tolerance = 0.1;
   o->settle_time = 0.03;
   o->close_timeout = 0.8;
+  o->touch_force = 0;
+  o->squeeze_time = 0.05;
   o->support_frequency = 5;
   o->release_time = 0.1;
   o->palm_frequency = 15;
@@ -79,6 +81,8 @@ static lk_status check_options(const lk_grasp_trial_options *o, lk_error *err) {
            {"force_tolerance", o->force_tolerance, 1},
            {"settle_time", o->settle_time, 0},
            {"close_timeout", o->close_timeout, 1},
+           {"touch_force", o->touch_force, 0},
+           {"squeeze_time", o->squeeze_time, 0},
            {"support_frequency", o->support_frequency, 1},
            {"release_time", o->release_time, 0},
            {"palm_frequency", o->palm_frequency, 1},
@@ -124,6 +128,10 @@ typedef struct {
   double kclose[NFD]; /* closing velocity-loop gain, bounded for stability */
   int saturated[LK_GRASP_MAX_FINGERS];
   int holding;      /* after closing: finger joints also hold q_hold */
+  int closing;      /* in the closing phase: guarded, then squeezing */
+  double touch;     /* the guarded press, N */
+  double squeezed;  /* s since every finger touched or stopped */
+  double press;     /* this step's press of a touching finger, N */
   double q_hold[NFD];
   /* per finger, from the last step's contacts */
   double F[LK_GRASP_MAX_FINGERS];
@@ -210,6 +218,12 @@ static lk_status ctl_begin(ctl *c, lk_data *d, lk_error *err) {
   c->dist_f = c->dist_t = lk_v3_zero();
   memset(c->pressing, 0, sizeof c->pressing);
   c->holding = 0;
+  c->closing = 0;
+  c->squeezed = 0;
+  c->touch = c->o->touch_force > 0 ? c->o->touch_force
+                                   : 0.5 * s->object_mass * lk_v3_norm(c->gravity);
+  if (!(c->touch > 0) || c->touch > c->o->grip_force) c->touch = c->o->grip_force;
+  c->press = c->o->grip_force;
   memset(c->still, 0, sizeof c->still);
   memset(c->F, 0, sizeof c->F);
   return LK_OK;
@@ -277,6 +291,20 @@ static lk_status fingers(ctl *c, lk_data *d) {
   const lk_grasp_scene *s = c->s;
   const lk_grasp_trial_options *o = c->o;
   const double *v = lk_data_v(d), *q = lk_data_q(d);
+  if (c->closing) {
+    int arriving = 0;
+    for (int f = 0; f < s->nfinger; f++) arriving |= c->F[f] <= 0 && c->still[f] < o->settle_time;
+    if (arriving) {
+      c->squeezed = 0;
+      c->press = c->touch;
+    } else {
+      c->squeezed += c->h;
+      double u = o->squeeze_time > 0 ? fmin(1, c->squeezed / o->squeeze_time) : 1;
+      c->press = c->touch + (o->grip_force - c->touch) * u;
+    }
+  } else {
+    c->press = o->grip_force;
+  }
   int slot = 0;
   for (int f = 0; f < s->nfinger; f++) {
     const lk_grasp_finger *fg = &s->finger[f];
@@ -312,7 +340,7 @@ static lk_status fingers(ctl *c, lk_data *d) {
         int dof = fg->dof[j];
         lk_vec3 jc = lk_v3(c->jlin[dof], c->jlin[c->nv + dof], c->jlin[2 * c->nv + dof]);
         /* Joints that do not move the contact (beyond it) keep closing. */
-        if (lk_v3_norm(jc) > 1e-6 * cmax) tau[j] = o->grip_force * col[j];
+        if (lk_v3_norm(jc) > 1e-6 * cmax) tau[j] = c->press * col[j];
       }
     }
     c->still[f] = moving < 0.02 ? c->still[f] + c->h : 0;
@@ -480,6 +508,7 @@ static lk_status run_close(ctl *c, lk_data *d, lk_grasp_trial_report *r) {
   int nsteps = (int)ceil(o->close_timeout / c->h - 1e-9);
   r->closed = 0;
   lk_status st = LK_OK;
+  c->closing = 1;
   for (int i = 0; i < nsteps; i++) {
     if ((st = control_step(c, d))) break;
     r->steps++;
@@ -500,6 +529,7 @@ static lk_status run_close(ctl *c, lk_data *d, lk_grasp_trial_report *r) {
       break;
     }
   }
+  c->closing = 0;
   r->close_time = t;
   r->time += t;
   close_summary(c, r);

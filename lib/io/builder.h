@@ -61,6 +61,8 @@ typedef struct {
   int loc;           /* the link's element */
   int parent_loc;    /* where the parent is named (0: the world by default) */
   int joint_loc;     /* the joint's element (the link's when it has none) */
+  int external;      /* registered for an included file, whose reader
+                        builds it (a YAML `include:` of a URDF) */
 } lk_blink;
 
 typedef struct {
@@ -198,5 +200,6 @@ lk_status lk_builder_check_range(lk_builder *b, int loc, const char *what, int r
  * description as lk_model_load_*_into() says and leaves m unfinalized. */
 lk_status lk_yaml_read(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
                        const char *label, const lk_load_options *o, lk_error *err);
+/* URDF: lib/io/urdf.h. */
 
 #endif

@@ -1,8 +1,9 @@
 /* lk_model_load_*(): a mechanism description -> an lk_model.
  *
- * The public entry points: the file is read, a reader turns its text into
- * builder calls (lib/io/yaml.c for the YAML format of docs/format.md; the
- * shared part of every reader is lib/io/builder.c), and on failure nothing
+ * The public entry points: the file is read, a reader chosen by the text's
+ * content turns it into builder calls (lib/io/yaml.c for the YAML format of
+ * docs/format.md, lib/io/urdf.c for URDF; the shared part of every reader
+ * is lib/io/builder.c), and on failure nothing
  * of the model is left to the caller. */
 #include <math.h>
 #include <stdio.h>
@@ -10,6 +11,8 @@
 
 #include "core/internal.h"
 #include "io/builder.h"
+#include "io/urdf.h"
+#include "io/xml.h"
 #include "io/ydoc.h"
 #include "linkage/io.h"
 
@@ -22,6 +25,25 @@ void lk_run_settings_default(lk_run_settings *r) {
   memset(r, 0, sizeof *r);
   r->duration = -1;
   lk_static_options_default(&r->statics);
+}
+
+/* The reader by content, not by the file's name: an XML text whose root
+ * element is <robot> is URDF, <mujoco> MJCF, anything else YAML (whose
+ * reader has the messages for what is neither). */
+static lk_status read_text(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
+                           const char *label, const lk_load_options *o, lk_error *err) {
+  char root[32];
+  lk_xml_root_name(text, len, root, sizeof root);
+  if (strcmp(root, "robot") == 0) return lk_urdf_read(m, mo, text, len, label, o, NULL, err);
+  if (strcmp(root, "mujoco") == 0)
+    return lk_error_set_at(err, LK_UNSUPPORTED, label, 0, 0,
+                           "MJCF (<mujoco>) descriptions are not supported yet");
+  if (root[0])
+    return lk_error_set_at(err, LK_SCHEMA_ERROR, label, 0, 0,
+                           "an XML file with root element <%s>: expected <robot> (URDF) or a YAML "
+                           "mechanism description",
+                           root);
+  return lk_yaml_read(m, mo, text, len, label, o, err);
 }
 
 /* The whole load, into a new model (mo == NULL: *model receives it,
@@ -41,7 +63,7 @@ static lk_status load_text(lk_model **model, const char *text, size_t len, const
                            max);
   if (o.run) lk_run_settings_default(o.run);
   lk_model *m = mo ? *model : lk_model_new();
-  lk_status st = m ? lk_yaml_read(m, mo, text ? text : "", len, label, &o, err)
+  lk_status st = m ? read_text(m, mo, text ? text : "", len, label, &o, err)
                    : lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   if (st) {
     if (!mo) lk_model_free(m);

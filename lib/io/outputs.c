@@ -359,6 +359,13 @@ lk_status lk_outputs_open(lk_outputs *s, lk_error *err) {
   return LK_OK;
 }
 
+lk_status lk_outputs_error(const lk_outputs *s, lk_error *err) {
+  if (!s) return LK_OK;
+  for (int i = 0; i < s->n; i++)
+    if (s->m[i].err_no) return io_error(err, &s->m[i], s->m[i].err_no, "writing");
+  return LK_OK;
+}
+
 /* Close every member's stream; the first failure is reported. */
 static lk_status finish_streams(lk_outputs *s, lk_error *err) {
   lk_status st = LK_OK;

@@ -31,6 +31,8 @@
 
 #include "core/internal.h"
 #include "io/builder.h"
+#include "io/urdf.h"
+#include "io/xml.h"
 #include "io/ydoc.h"
 #include "linkage/io.h"
 
@@ -49,6 +51,8 @@ typedef struct {
   lk_error *err;
   lk_run_settings *run;
   int simulate_node;
+  const lk_load_options *o;
+  const char *label;
 } yreader;
 
 #define Y (R->y)
@@ -429,6 +433,7 @@ static const ykey kOptionKeys[] = {
     {ROW("max_contacts", K_INT, 0, OP(max_contacts)), .lo = 0, .hi = 1000000},
     {ROW("contact_erp", K_NUM, ANY, OP(contact_erp))},
     {ROW("contact_tolerance", K_NUM, ANY, OP(contact_tolerance))},
+    {ROW("contact_margin", K_NUM, ANY, OP(contact_margin))},
     {ROW("restitution_threshold", K_NUM, ANY, OP(restitution_threshold))},
     {ROW("slip_threshold", K_NUM, ANY, OP(slip_threshold))},
     {ROW("friction_iterations", K_INT, 0, OP(friction_iterations)), .lo = 0, .hi = 1000000},
@@ -668,6 +673,7 @@ static const ykey kGeomKeys[] = {
     {ROW("group", K_UINT, 0, GE(g.group)), .lo = 0, .hi = 0xFFFFFFFFL},
     {ROW("mask", K_UINT, 0, GE(g.mask)), .lo = 0, .hi = 0xFFFFFFFFL},
     {ROW("collide_parent", K_BOOL, 0, GE(g.collide_parent))},
+    {ROW("margin", K_NUM, NONNEG, GE(g.margin))},
 };
 static const char *const kGeomKinds[] = {"a plane", "a sphere", "a capsule", "a box",
                                          "a cylinder", "a mesh"};
@@ -936,6 +942,7 @@ static lk_status one_link(yreader *R, int index) {
 static lk_status sec_links(yreader *R, int id) {
   (void)id; /* the first pass has the links */
   for (int i = 0; i < B->nlinks; i++) {
+    if (B->links[i].external) continue; /* an included file's */
     lk_status st = one_link(R, i);
     if (st) return st;
   }
@@ -1507,7 +1514,7 @@ static lk_status check_plot_columns(yreader *R) {
   for (int i = 0; i < n && !st; i++) {
     int id = lk_ydoc_seq_item(Y, k, i);
     const char *s = lk_ydoc_scalar(Y, id, NULL);
-    if (lk_trajectory_column_index(m, s) >= 0) continue;
+    if (lk_plot_column_index(m, s) >= 0) continue; /* any plottable column */
     const char *sug = lk_suggest(s, ptrs, nc);
     if (sug)
       st = lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
@@ -1522,6 +1529,227 @@ static lk_status check_plot_columns(yreader *R) {
   lk_free(names);
   lk_free(ptrs);
   return st;
+}
+
+/* ------------------------------------------------------------ include */
+
+/* `include:` a URDF (docs/format.md): read by its reader (urdf.c) into the
+ * same model during the first pass, its links and joints registered here
+ * under the include's prefix so that the YAML can refer to them (a loop,
+ * an actuator, an initial state, a link hanging from one). */
+
+typedef struct {
+  const char *file, *prefix, *material;
+  lk_transform origin;
+  int base; /* 0 fixed, 1 free */
+  int links;
+} include_in;
+
+static const char *const kBases[] = {"fixed", "free"};
+
+static lk_status include_file(ymap *mp, int id, void *dst, const char *what) {
+  yreader *R = mp->R;
+  return lk_ydoc_string(Y, id, what, 4000, dst, ERR);
+}
+
+static lk_status include_prefix(ymap *mp, int id, void *dst, const char *what) {
+  return read_name(mp->R, id, what, dst);
+}
+
+static lk_status include_links(ymap *mp, int id, void *dst, const char *what) {
+  yreader *R = mp->R;
+  lk_status st = lk_ydoc_expect_map(Y, id, what, ERR);
+  if (!st) *(int *)dst = id;
+  return st;
+}
+
+#define IN(f) (unsigned short)offsetof(include_in, f)
+static const ykey kIncludeKeys[] = {
+    {ROW("file", K_FN, REQUIRED, IN(file)), .fn = include_file},
+    {ROW("prefix", K_FN, 0, IN(prefix)), .fn = include_prefix},
+    {ROW("parent", K_SKIP, 0, 0)},
+    {ROW("origin", K_ORIGIN, 0, IN(origin))},
+    {ROW("base", K_ENUM, 0, IN(base)), ENUM(kBases)},
+    {ROW("material", K_MATERIAL, 0, IN(material))},
+    {ROW("links", K_FN, 0, IN(links)), .fn = include_links},
+};
+static const ytable kInclude = TABLE(kIncludeKeys, NULL, NULL);
+
+static const ykey kIncludeLinkKeys[] = {
+    {ROW("material", K_MATERIAL, 0, 0)},
+};
+static const ytable kIncludeLink = TABLE(kIncludeLinkKeys, NULL, NULL);
+
+/* The outer placement's prefix (loading this file into another model). */
+static const char *outer_prefix(yreader *R) {
+  return B->mo && B->mo->prefix ? B->mo->prefix : "";
+}
+
+static const char *joined(yreader *R, const char *a, const char *b) {
+  char buf[3 * LK_IO_NAME_MAX + 8];
+  snprintf(buf, sizeof buf, "%s%s", a, b);
+  return lk_builder_strdup(B, buf);
+}
+
+/* A material as the model names it (the builder's rule for placement). */
+static const char *model_material(yreader *R, const char *name) {
+  if (!name || !*outer_prefix(R)) return name;
+  if (strcmp(name, "default") == 0 && !B->defines_default) return name;
+  return joined(R, outer_prefix(R), name);
+}
+
+typedef struct {
+  yreader *R;
+  int item;
+  const char *prefix;
+  const char **names; /* the URDF's link names, as the file gives them */
+  int n, cap;
+} include_ctx;
+
+static lk_status include_on_link(void *user, const char *link, const char *joint, int jtype) {
+  include_ctx *c = user;
+  yreader *R = c->R;
+  if (c->n == c->cap) {
+    int nc = c->cap ? 2 * c->cap : 16;
+    const char **p = lk_realloc(c->names, (size_t)nc * sizeof *p);
+    if (!p) return lk_builder_oom(B);
+    c->names = p;
+    c->cap = nc;
+  }
+  lk_blink r = {joined(R, c->prefix, link), joined(R, c->prefix, joint), jtype, -1, c->item, 0,
+                c->item, 1};
+  if (!r.name || !r.joint || !(c->names[c->n++] = lk_builder_strdup(B, link)))
+    return lk_builder_oom(B);
+  lk_status st = lk_builder_unique(B, "link", r.name, c->item);
+  if (!st) st = lk_builder_unique(B, "joint", r.joint, c->item);
+  if (!st) st = lk_builder_push_link(B, &r, NULL);
+  return st;
+}
+
+static lk_status one_include(yreader *R, int it, const char *ctx) {
+  include_in in;
+  memset(&in, 0, sizeof in);
+  in.origin = lk_tf_identity();
+  ymap mp;
+  lk_status st = ymap_open(R, &mp, it, &kInclude, ctx);
+  if (!st) st = ymap_read(&mp, &in);
+  if (st) return st;
+  /* The file, relative to this one. */
+  char path[4200];
+  const char *slash = R->label ? strrchr(R->label, '/') : NULL;
+  if (in.file[0] == '/' || !slash)
+    snprintf(path, sizeof path, "%s", in.file);
+  else
+    snprintf(path, sizeof path, "%.*s/%s", (int)(slash - R->label), R->label, in.file);
+  int fk = ymap_value(&mp, "file");
+  size_t max = R->o && R->o->max_bytes ? R->o->max_bytes : LK_IO_MAX_BYTES_DEFAULT;
+  char *text;
+  size_t len;
+  lk_error ferr;
+  if (lk_ydoc_read_file(path, max, &text, &len, &ferr))
+    return lk_ydoc_error(Y, fk, ferr.status, ERR, "%s: file: %s", ctx, ferr.message);
+  char root[32];
+  lk_xml_root_name(text, len, root, sizeof root);
+  if (strcmp(root, "robot") != 0) {
+    lk_free(text);
+    return lk_ydoc_error(Y, fk, LK_SCHEMA_ERROR, ERR,
+                         "%s: file: '%s' is not a URDF (<robot>); only URDF files are included "
+                         "(YAML files are composed with lk_model_load_file_into)",
+                         ctx, in.file);
+  }
+  /* Where it goes: under the parent (default the world) at origin. */
+  int pk = ymap_value(&mp, "parent");
+  const char *parent = "world";
+  if (pk && (st = lk_ydoc_string(Y, pk, "include: parent", LK_IO_NAME_MAX, &parent, ERR))) {
+    lk_free(text);
+    return st;
+  }
+  lk_merge_options mo;
+  lk_merge_options_default(&mo);
+  mo.pose = in.origin;
+  if (strcmp(parent, "world") == 0) {
+    if (B->mo) {
+      mo.parent = B->mo->parent;
+      mo.pose = lk_tf_mul(&B->mo->pose, &in.origin);
+    }
+  } else {
+    mo.parent = joined(R, outer_prefix(R), parent);
+  }
+  include_ctx c = {R, it, in.prefix ? in.prefix : "", NULL, 0, 0};
+  lk_urdf_link_override *ov = NULL;
+  int nov = in.links ? lk_ydoc_map_len(Y, in.links) : 0;
+  if (nov && !(ov = LK_NEW_ARRAY(lk_urdf_link_override, nov))) st = lk_builder_oom(B);
+  for (int i = 0; i < nov && !st; i++) {
+    int k = lk_ydoc_map_key(Y, in.links, i), v = lk_ydoc_map_value(Y, in.links, i);
+    char w[200];
+    ov[i].link = lk_ydoc_scalar(Y, k, NULL);
+    say(w, sizeof w, "%s: links: %s", ctx, ov[i].link ? ov[i].link : "?");
+    ymap lm;
+    const char *mat = NULL;
+    st = ymap_open(R, &lm, v, &kIncludeLink, w);
+    if (!st) st = ymap_read(&lm, &mat);
+    ov[i].material = model_material(R, mat);
+  }
+  lk_urdf_options uo;
+  lk_urdf_options_default(&uo);
+  uo.base = in.base ? LK_JOINT_FREE : LK_JOINT_FIXED;
+  uo.material = model_material(R, in.material);
+  uo.prefix = joined(R, outer_prefix(R), c.prefix);
+  uo.overrides = ov;
+  uo.noverrides = nov;
+  uo.on_link = include_on_link;
+  uo.user = &c;
+  lk_load_options lo;
+  lk_load_options_default(&lo);
+  lo.max_bytes = max;
+  lo.package_path = R->o ? R->o->package_path : NULL;
+  if (!st && !uo.prefix) st = lk_builder_oom(B);
+  const char *label = lk_builder_strdup(B, path);
+  if (!st && !label) st = lk_builder_oom(B);
+  if (!st) st = lk_urdf_read(B->m, &mo, text, len, label, &lo, &uo, ERR);
+  /* Every per-link setting names a link of the file. */
+  for (int i = 0; i < nov && !st; i++) {
+    int found = 0;
+    for (int j = 0; j < c.n && !found; j++) found = strcmp(c.names[j], ov[i].link) == 0;
+    if (found) continue;
+    int k = lk_ydoc_map_key(Y, in.links, i);
+    const char *sug = lk_suggest(ov[i].link, c.names, c.n);
+    if (sug)
+      st = lk_ydoc_error(Y, k, LK_SCHEMA_ERROR, ERR,
+                         "%s: links: '%s' is not a link of %s (did you mean '%s'?)", ctx,
+                         ov[i].link, in.file, sug);
+    else
+      st = lk_ydoc_error(Y, k, LK_SCHEMA_ERROR, ERR, "%s: links: '%s' is not a link of %s", ctx,
+                         ov[i].link, in.file);
+  }
+  lk_free(ov);
+  lk_free(c.names);
+  lk_free(text);
+  return st;
+}
+
+static lk_status collect_includes(yreader *R, int id) {
+  return each_item(R, id, "include", "include", one_include);
+}
+
+/* Once every link is registered: an include's parent is a link or the
+ * world. */
+static lk_status check_include_parents(yreader *R, int id) {
+  int n = lk_ydoc_seq_len(Y, id);
+  for (int i = 0; i < n; i++) {
+    int it = lk_ydoc_seq_item(Y, id, i), pk = lk_ydoc_map_get(Y, it, "parent");
+    char what[64];
+    say(what, sizeof what, "include[%d]: parent", i);
+    const char *out;
+    lk_status st = pk ? ref_link(R, pk, what, 1, &out, NULL) : LK_OK;
+    if (st) return st;
+  }
+  return LK_OK;
+}
+
+static lk_status top_include(ymap *mp, int id, void *dst, const char *w) {
+  (void)mp, (void)id, (void)dst, (void)w; /* read in the first pass */
+  return LK_OK;
 }
 
 /* ------------------------------------------------------ the first pass */
@@ -1553,7 +1781,7 @@ static lk_status collect_links(yreader *R, int id) {
   if (st) return st;
   int n = lk_ydoc_seq_len(Y, id);
   for (int i = 0; i < n; i++) {
-    lk_blink r = {NULL, NULL, -1, -1, 0, 0, 0};
+    lk_blink r = {NULL, NULL, -1, -1, 0, 0, 0, 0};
     int it = lk_ydoc_seq_item(Y, id, i), k;
     char ctx[64], what[80];
     say(ctx, sizeof ctx, "links[%d]", i);
@@ -1646,6 +1874,7 @@ static const ykey kTopKeys[] = {
     {ROW("simulate", K_FN, SECTION, 0), .fn = top_simulate},
     {ROW("supports", K_FN, SECTION, 0), .fn = top_supports},
     {ROW("analysis", K_FN, SECTION, 0), .fn = top_analysis},
+    {ROW("include", K_FN, SECTION, 0), .fn = top_include},
 };
 static const ytable kTop = TABLE(kTopKeys, NULL, NULL);
 
@@ -1656,18 +1885,25 @@ static lk_status build(yreader *R) {
   ymap mp;
   if (!st) st = ymap_open(R, &mp, root, &kTop, ctx);
   if (st) return st;
-  int k;
+  int k, inc = lk_ydoc_map_get(Y, root, "include");
+  if (inc && lk_ydoc_is_null(Y, inc)) inc = 0;
   if ((k = lk_ydoc_map_get(Y, root, "materials")) && (st = collect_materials(R, k))) return st;
-  if (!(k = lk_ydoc_map_get(Y, root, "links")) || lk_ydoc_is_null(Y, k)) {
+  if (inc && (st = lk_builder_names_done(B))) return st; /* materials, for the includes */
+  if (inc && (st = collect_includes(R, inc))) return st;
+  if (inc && (!(k = lk_ydoc_map_get(Y, root, "links")) || lk_ydoc_is_null(Y, k))) {
+    /* The included robot is the mechanism. */
+  } else if (!(k = lk_ydoc_map_get(Y, root, "links")) || lk_ydoc_is_null(Y, k)) {
     /* A world of only fixed geoms is not a mechanism: nothing would move,
      * and an empty file section is more likely a mistake. */
     return lk_ydoc_error(Y, k ? k : root, LK_SCHEMA_ERROR, ERR,
                          "%s: missing required key 'links'", ctx);
   }
-  if ((st = collect_links(R, k))) return st;
+  if (k && !lk_ydoc_is_null(Y, k) && (st = collect_links(R, k))) return st;
   if (B->nlinks == 0)
-    return lk_ydoc_error(Y, k, LK_SCHEMA_ERROR, ERR, "links: the list is empty; a mechanism needs a link");
+    return lk_ydoc_error(Y, k ? k : root, LK_SCHEMA_ERROR, ERR,
+                         "links: the list is empty; a mechanism needs a link");
   if ((st = lk_builder_names_done(B))) return st;
+  if (inc && (st = check_include_parents(R, inc))) return st;
 
   /* The sections in the file's order. */
   int n = lk_ydoc_map_len(Y, root);
@@ -1749,6 +1985,8 @@ lk_status lk_yaml_read(lk_model *m, const lk_merge_options *mo, const char *text
     R.y = &y;
     R.err = err;
     R.run = o->run;
+    R.o = o;
+    R.label = label;
     lk_builder_init(&R.b, m, mo, &kYamlSource, &y, err);
     st = build(&R);
     lk_builder_free(&R.b);

@@ -659,6 +659,9 @@ static int bitwise_symmetric(const double *M, int ldm, int n) {
 
 /* One Dantzig solve from o's warm start (or cold), without the Lemke
  * fallback; on failure the basis it got stuck in is left in ws->bvec[1]. */
+/* The one refusal the Lemke fallback answers (dantzig_solve). */
+static const char kNeedsSymmetric[] = "Dantzig needs a symmetric M (use Lemke)";
+
 static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
                              double *z, double *wout, lk_lcp_report *rep, lk_lcp_verified *v) {
   int n = p->n;
@@ -714,7 +717,7 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     }
     D.mmax = matrix_max(&D);
     if (asym > 1e-10 * D.mmax) {
-      rep->detail = "Dantzig needs a symmetric M (use Lemke)";
+      rep->detail = kNeedsSymmetric;
       return LK_UNSUPPORTED;
     }
   }
@@ -843,8 +846,12 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
 static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
                                double *z, double *wout, lk_lcp_report *rep, lk_lcp_verified *v) {
   lk_status s = dantzig_run(p, o, ws, z, wout, rep, v);
-  if (s == LK_UNSUPPORTED) return s; /* not a problem for Dantzig at all */
-  if (s != LK_OK && o->basis_in) {
+  /* A non-symmetric M is not Dantzig's (its rows would not stand for its
+   * columns) but is Lemke's: handed over below, from the caller's warm
+   * start if any. */
+  int asym = s == LK_UNSUPPORTED && rep->detail == kNeedsSymmetric;
+  if (s == LK_UNSUPPORTED && !asym) return s; /* not a problem for Dantzig at all */
+  if (s != LK_OK && !asym && o->basis_in) {
     /* A warm start can lead the principal pivoting where it cannot finish
      * (contact LCPs whose rolling and friction rows changed since the
      * guess) though the cold drive order, free rows, then normals, then
@@ -868,7 +875,7 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
     if (ok && ne <= ws->nmax) {
       /* Lemke starts from where Dantzig got stuck: most rows are right. */
       lk_lcp_options lo = *o;
-      lo.basis_in = ws->bvec[1];
+      lo.basis_in = asym ? o->basis_in : ws->bvec[1];
       lk_lcp_report lr;
       memset(&lr, 0, sizeof lr);
       v->done = 0;
@@ -877,8 +884,13 @@ static lk_status dantzig_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_
       rep->restarts = lr.restarts;
       rep->ray_certified = lr.ray_certified;
       rep->fallback = 1;
-      rep->detail = ls == LK_OK ? "Dantzig could not finish; solved by the Lemke fallback"
-                                : "Dantzig could not finish, nor could the Lemke fallback";
+      if (asym)
+        rep->detail = ls == LK_OK ? "M is not symmetric: solved by the Lemke fallback"
+                                  : "M is not symmetric, and the Lemke fallback failed";
+      else
+        rep->detail = ls == LK_OK ? "Dantzig could not finish; solved by the Lemke fallback"
+                                  : "Dantzig could not finish, nor could the Lemke fallback";
+      if (asym) rep->warm = lr.warm;
       if (ls == LK_NO_SOLUTION && lr.ray_certified)
         rep->detail = "no solution: the Lemke fallback found a certificate of infeasibility";
       return ls;

@@ -385,6 +385,15 @@ double lk_lcp_fc3d_error_w(const lk_lcp *p, const double *z, const double *w, in
  * the right sign, else basic. */
 void lk_lcp_basis_from(const lk_lcp *p, const double *z, const double *w, unsigned char *basis);
 
+/* Murty's least-index principal pivoting (ppm.c), Lemke's last resort: a
+ * dense standard LCP (lo = 0, hi = +inf, no friction rows) of at most
+ * LK_LCP_PPM_NMAX rows (one O(n^3) LU a step); at most 8 n + 16 steps.
+ * z and w (n each) receive the answer; the workspace's mat[1], vec[9],
+ * ivec[12] and bvec[3] are its scratch (free once Lemke has failed). */
+enum { LK_LCP_PPM_NMAX = 128 };
+int lk_lcp_ppm_takes(const lk_lcp *p);
+lk_status lk_lcp_ppm(const lk_lcp *p, lk_lcp_workspace *ws, double *z, double *w, int *pivots);
+
 /* Solvers' shared tolerances. */
 #define LK_LCP_EPS 2.220446049250313e-16
 

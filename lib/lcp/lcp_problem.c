@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lcp/lcp_internal.h"
 
@@ -54,6 +55,25 @@ lk_status lk_lcp_read_file(const char *path, char **text, size_t *len, lk_error 
   if (!path) return lk_error_set(err, LK_INVALID_ARGUMENT, "no file name given");
   FILE *f = fopen(path, "rb");
   if (!f) return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0, "cannot open: %s", strerror(errno));
+  /* What the file is, before reading it: a directory or a device (which
+   * may never end: /dev/zero) is no problem file; a regular file's size
+   * is known. Pipes are read up to the limit. */
+  struct stat sb;
+  if (fstat(fileno(f), &sb) == 0) {
+    const char *what = S_ISDIR(sb.st_mode)                         ? "a directory"
+                       : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device"
+                                                                    : NULL;
+    if (what) {
+      fclose(f);
+      return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0, "is %s, not a problem file", what);
+    }
+    if (S_ISREG(sb.st_mode) && (unsigned long long)sb.st_size > LK_LCP_FILE_MAX_BYTES) {
+      fclose(f);
+      return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0,
+                             "has %lld bytes, larger than the limit of %zu bytes for a problem file",
+                             (long long)sb.st_size, (size_t)LK_LCP_FILE_MAX_BYTES);
+    }
+  }
   size_t cap = 4096, n = 0;
   char *buf = lk_malloc(cap);
   if (!buf) {

@@ -235,12 +235,48 @@ static lk_status build(ctx *c, yaml_node_t *root, lk_lcp_problem **out) {
   return LK_OK;
 }
 
+/* A problem nests three levels (the mapping, M, its rows). libyaml's
+ * scanner takes time quadratic in the depth of flow collections (a 200 KB
+ * file of 100 000 '[' took a minute to reject), so the events are read
+ * first and the text refused at the first collection nested deeper than
+ * LCP_YAML_DEPTH_MAX, before any document is built. A syntax error is
+ * left to the loader, which reports it the same way. */
+enum { LCP_YAML_DEPTH_MAX = 8 };
+
+static lk_status depth_check(const char *text, size_t len, const char *path, lk_error *err) {
+  yaml_parser_t parser;
+  if (!yaml_parser_initialize(&parser)) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);
+  lk_status s = LK_OK;
+  int depth = 0;
+  for (;;) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&parser, &ev)) break; /* the loader says what */
+    yaml_event_type_t t = ev.type;
+    if (t == YAML_SEQUENCE_START_EVENT || t == YAML_MAPPING_START_EVENT) {
+      if (++depth > LCP_YAML_DEPTH_MAX)
+        s = lk_error_set_at(err, LK_SCHEMA_ERROR, path, (int)ev.start_mark.line + 1,
+                            (int)ev.start_mark.column + 1,
+                            "collections nested more than %d deep (a problem needs 3)",
+                            LCP_YAML_DEPTH_MAX);
+    } else if (t == YAML_SEQUENCE_END_EVENT || t == YAML_MAPPING_END_EVENT) {
+      depth--;
+    }
+    yaml_event_delete(&ev);
+    if (s != LK_OK || t == YAML_STREAM_END_EVENT) break;
+  }
+  yaml_parser_delete(&parser);
+  return s;
+}
+
 lk_status lk_lcp_problem_parse_yaml(const char *text, size_t len, const char *path,
                                     lk_lcp_problem **out, lk_error *err) {
   if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "no output pointer");
   *out = NULL;
   if (!text) return lk_error_set(err, LK_INVALID_ARGUMENT, "no text");
   ctx c = {NULL, path ? path : "<string>", err, len};
+  lk_status ds = depth_check(text, len, c.path, err);
+  if (ds != LK_OK) return ds;
   yaml_parser_t parser;
   if (!yaml_parser_initialize(&parser)) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   yaml_parser_set_input_string(&parser, (const unsigned char *)text, len);

@@ -967,6 +967,24 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     }
     rep->detail = "ray termination (no infeasibility certificate)";
   }
+  /* Last resort for a small standard LCP whose path ran too long or into
+   * a ray that proves nothing: principal pivoting (ppm.c), which is
+   * finite on every P-matrix, where Lemke's path may visit 2^n bases
+   * (Murty's lower-triangular example). Its answer faces the same check. */
+  if ((status == LK_PIVOT_LIMIT || (status == LK_NO_SOLUTION && !rep->ray_certified)) &&
+      lk_lcp_ppm_takes(p)) {
+    int pp = 0;
+    if (lk_lcp_ppm(p, ws, z, w, &pp) == LK_OK && accept(p, o->tol, z, w, chk)) {
+      rep->pivots = L.pivots + pp;
+      rep->restarts++;
+      rep->detail = status == LK_PIVOT_LIMIT
+                        ? "solved by principal pivoting after Lemke's path reached the pivot limit"
+                        : "solved by principal pivoting after Lemke's path ended in a ray";
+      if (o->basis_out) lk_lcp_basis_from(p, z, w, o->basis_out);
+      return LK_OK;
+    }
+    rep->pivots = L.pivots + pp;
+  }
   /* Leave a finite, meaningful iterate: the current basis without z0. */
   extract(&L, z, 0);
   if (o->basis_out) write_basis(&L, z, o->basis_out);

@@ -4,6 +4,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/lcp.c \
 	%reldir%/residual.c \
 	%reldir%/lemke.c \
+	%reldir%/ppm.c \
 	%reldir%/dense.c \
 	%reldir%/expand.c \
 	%reldir%/ldlt.c \

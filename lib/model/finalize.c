@@ -35,6 +35,7 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
   } ranges[] = {
       {"contact_erp", o->contact_erp, 0, 1, 1},
       {"contact_tolerance", o->contact_tolerance, 0, INFINITY, 0},
+      {"contact_margin", o->contact_margin, 0, INFINITY, 0},
       {"restitution_threshold", o->restitution_threshold, 0, INFINITY, 0},
       {"slip_threshold", o->slip_threshold, 0, INFINITY, 0},
       {"constraint_erp", o->constraint_erp, 0, 1, 1},
@@ -239,7 +240,7 @@ static lk_status check_geom(const lk_geom_spec *g, int index, lk_error *err) {
   for (int k = 0; k < 3; k++)
     if (!isfinite(g->size[k]))
       return lk_error_set(err, LK_INVALID_MODEL, "%s: size is not finite", label);
-  if (!isfinite(g->margin) || g->margin < 0)
+  if (!isnan(g->margin) && (!isfinite(g->margin) || g->margin < 0))
     return lk_error_set(err, LK_INVALID_MODEL, "%s: margin %g must be finite and >= 0", label,
                         g->margin);
   for (int k = 0; k < nsize; k++) {
@@ -535,6 +536,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   for (int g = 0; g < m->ngeom; g++) {
     m->geom[g] = m->geoms_in[g];
     m->geom[g].spec.pose.R = lk_m3_orthonormalize(&m->geom[g].spec.pose.R);
+    if (isnan(m->geom[g].spec.margin)) m->geom[g].spec.margin = m->opt.contact_margin;
     const char *ln = m->geom[g].spec.link;
     int li = 0;
     for (int i = 1; i < nl; i++)
@@ -546,8 +548,18 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
       if (strcmp(m->mat[k].name, mn) == 0) mi = k;
     m->geom_mat[g] = mi;
   }
-  m->contact_capacity = m->opt.max_contacts > 0 ? m->opt.max_contacts
-                                                : (m->ngeom > 0 ? 16 + 8 * m->ngeom : 16);
+  /* Automatic contact capacity: 8 a geom, 16 for boxes and cylinders,
+   * whose face contacts have 4 points: a cube in a pile rests on four
+   * below and carries four above, 32 contacts that it shares with those,
+   * 16 its own. */
+  m->contact_capacity = 16;
+  if (m->opt.max_contacts > 0)
+    m->contact_capacity = m->opt.max_contacts;
+  else
+    for (int g = 0; g < m->ngeom; g++) {
+      lk_geom_type t = m->geom[g].spec.type;
+      m->contact_capacity += t == LK_GEOM_BOX || t == LK_GEOM_CYLINDER ? 16 : 8;
+    }
   /* Neutral and initial configurations. */
   ALLOC(m->q_neutral, nq);
   ALLOC(m->q_init, nq);

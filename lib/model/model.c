@@ -81,6 +81,7 @@ void lk_geom_spec_default(lk_geom_spec *s) {
   s->pose = lk_tf_identity();
   s->group = 1;
   s->mask = 1;
+  s->margin = NAN; /* the options' contact_margin */
 }
 
 void lk_material_spec_default(lk_material_spec *s) {
@@ -101,6 +102,7 @@ void lk_options_default(lk_options *o) {
   o->max_contacts = 0;
   o->contact_erp = 0.2;
   o->contact_tolerance = 1e-4;
+  o->contact_margin = 0.01;
   o->restitution_threshold = 0.2;
   o->slip_threshold = 1e-4;
   o->friction_iterations = 24;

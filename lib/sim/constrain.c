@@ -21,6 +21,7 @@ int lk_sim_has_constraints(const lk_model *m) {
 
 static void reset_report(lk_sim_data *sd) {
   memset(&sd->st->report, 0, sizeof sd->st->report);
+  sd->st->report.detail = "";
 }
 
 lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
@@ -40,6 +41,8 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
   if (!st) st = lk_coupling_rows(m, d);
   if (!st) st = lk_tether_rows(m, d);
   if (!st) st = lk_support_rows(m, d); /* issue 8: supports with a given normal force */
+  if (st == LK_CAPACITY_EXCEEDED)
+    rep->detail = "more contacts than the contact capacity (options max_contacts)";
   if (st) return rep->status = st;
   lk_sim_compliant_apply(m, d, v); /* issue 8: compliant contact forces into v* */
   rep->nrows = sd->st->nrow;

@@ -24,9 +24,23 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
   if (st) return st;
   lk_sim_compliant_begin(m, d); /* issue 8: compliant pairs */
   const lk_options *o = &m->opt;
+  double h = o->timestep, gmag = lk_v3_norm(o->gravity);
   int n = lk_data_ncontact(d), prev = 0;
   for (int i = 0; i < n; i++) {
     const lk_contact *c = lk_data_contact(d, i);
+    /* A contact found within the margin is speculative: its row may only
+     * stop the approach at the surface (contact.c). One whose gap the
+     * step cannot close, even at twice its approach speed plus what
+     * gravity adds in a step, would carry nothing: it makes no rows (and
+     * no report), so that margins cost rows only where something comes
+     * close. */
+    if (c->depth < -o->contact_tolerance) {
+      lk_vec3 pa = lk_v3_madd(c->pos, c->normal, -0.5 * c->depth);
+      lk_vec3 va = lk_data_point_velocity(d, c->link_a, lk_tf_inv_point(&d->xw[c->link_a], pa));
+      lk_vec3 vb = lk_data_point_velocity(d, c->link_b, lk_tf_inv_point(&d->xw[c->link_b], pa));
+      double vn = lk_v3_dot(c->normal, lk_v3_sub(va, vb));
+      if (-c->depth > h * (2 * fmax(-vn, 0) + h * gmag)) continue;
+    }
     int report = sd->st->ncontact;
     if (report >= sd->contact_cap) return LK_CAPACITY_EXCEEDED;
     const lk_material_spec *ma = &m->mat[m->geom_mat[c->geom_a]];
@@ -82,10 +96,14 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
 void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d) {
   lk_sim_data *sd = &d->sim;
   (void)m;
-  int k = 0;
+  int k = 0, j = 0, ncol = d->col.st->ncontact;
+  lk_contact *col = lk_col_contacts(&d->col);
   for (int r = 0; r < sd->st->ncontact && k < sd->gprev_cap; r++) {
     const lk_contact_report *c = &sd->contact[r];
     if (c->geom < 0) continue;
+    /* the collision contact of this report: the same order, less the
+     * speculative ones that made no rows */
+    while (j < ncol && col[j].id != c->id) j++;
     sd->gmem_prev[k] = sd->cmem[r];
     sd->gid_prev[k] = c->id;
     sd->gkey_prev[3 * k] = c->geom;
@@ -93,8 +111,8 @@ void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d) {
     /* The collision layer carries the state and impulses too (written in
      * place: the solver's impulses are finite, no need of the public
      * setter's checks). */
-    if (r < d->col.st->ncontact) {
-      lk_contact *cc = &lk_col_contacts(&d->col)[r];
+    if (j < ncol) {
+      lk_contact *cc = &col[j++];
       sd->gkey_prev[3 * k + 2] = (int)cc->feature;
       cc->friction = sd->cmem[r].state;
       _Static_assert(sizeof cc->impulse == sizeof sd->cmem[r].z, "impulses: one layout");

@@ -9,6 +9,8 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/geometry.c \
 	%reldir%/island.c \
 	%reldir%/solve.c \
+	%reldir%/sparse.c \
+	%reldir%/iterative.c \
 	%reldir%/constrain.c \
 	%reldir%/project.c \
 	%reldir%/report.c \

@@ -11,9 +11,20 @@
 #include "linkage/model.h"
 #include "linkage/statics.h"
 
+/* The static analysis' secant on a sliding group's slip direction
+ * (static.c: next_tangent): the last iteration's first tangent and the
+ * angle from it to the slip, and the solve that recorded them (the count
+ * in lk_models_scalars.static_iter; only the previous solve's is used). */
+typedef struct {
+  lk_vec3 t1;
+  double g;
+  long long iter;
+} lk_slip_secant;
+
 typedef struct {
   lk_friction_state state;
   lk_vec3 t1;       /* point support: first tangent (world) */
+  lk_slip_secant sec; /* point support: the direction secant */
   int has_t1;
   double reaction;  /* joint support */
   lk_vec3 force;    /* point support */
@@ -25,6 +36,7 @@ typedef struct {
 typedef struct {
   lk_static_report report;
   int nwarn_compliant; /* (unused) */
+  long long static_iter; /* static solves made since the data's reset */
 } lk_models_scalars;
 
 typedef struct {

@@ -44,6 +44,8 @@ typedef struct {
   int locked;              /* circle cone: the step ended sliding with its
                               friction along -t1 (second row locked): the
                               next step starts so */
+  lk_slip_secant sec;      /* static analysis: a sliding contact's direction
+                              secant (static.c) */
   double hist[4];          /* compliant contacts: tangential history (world
                               vector, then the last contact radius) */
 } lk_contact_mem;
@@ -161,7 +163,25 @@ typedef struct {
 
   /* scratch outside the arena (not state) */
   struct lk_lcp_workspace *lcp;
+  struct lk_sim_sparse *sparse; /* islands beyond the dense size (sparse.c) */
 } lk_sim_data;
+
+/* Islands beyond the dense size (island_cap rows): the Delassus matrix in
+ * compressed rows (sparse.c) and the problem NSGS solves (iterative.c),
+ * for up to ncap rows (the model's row capacity). Scratch outside the
+ * arena: nothing in it survives a step. The entry arrays grow (sparse.c);
+ * everything else is sized at lk_data_new. */
+typedef struct lk_sim_sparse {
+  int ncap;
+  size_t cap, nnz;      /* entries held, entries of the last island */
+  int grown;            /* times the entry arrays grew */
+  int *rowp, *col;      /* ncap + 1; cap */
+  double *val;          /* cap */
+  double *q, *lo, *hi, *mu, *z, *w; /* ncap each */
+  int *findex, *cone;
+  unsigned char *basis;
+  struct lk_lcp_workspace *ws; /* NSGS only: O(ncap) */
+} lk_sim_sparse;
 
 void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a);
 /* After the arena exists: allocate scratch that lives outside it. */

@@ -13,6 +13,19 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n);
 double lk_sim_delassus_entry(const lk_data *d, int i, int j);
 void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A);
 
+/* sparse.c: the Delassus matrix of island rows rows[0..n) (Y formed) in
+ * compressed rows into sp (rowp, col, val, nnz), growing its entry arrays
+ * when the island needs more (the step's only allocation). */
+struct lk_sim_sparse;
+lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, int n,
+                              struct lk_sim_sparse *sp);
+
+/* iterative.c: an island beyond the dense size, by NSGS on its sparse
+ * Delassus matrix, with the static/dynamic friction states; fills z and w
+ * of its rows. */
+lk_status lk_sim_solve_iterative(const lk_model *m, lk_data *d, const int *rows, int n,
+                                 lk_step_report *report);
+
 /* solve.c: every island's LCP; z and w of every row. */
 lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d);
 

@@ -1,17 +1,79 @@
 /* Scratch of the simulation layer that lives outside the arena: the LCP
- * workspace (pure scratch: nothing in it survives a solve, so copying a
- * data need not copy it). */
+ * workspace of the dense islands and, when the model's rows can form an
+ * island beyond the dense size, the sparse islands' storage and NSGS
+ * workspace (pure scratch: nothing in them survives a solve, so copying a
+ * data need not copy them). */
+#include "core/internal.h"
 #include "linkage/lcp.h"
+#include "model/model_impl.h"
 #include "sim/sim_data.h"
 
+static void sparse_free(lk_sim_sparse *sp) {
+  if (!sp) return;
+  lk_free(sp->rowp);
+  lk_free(sp->col);
+  lk_free(sp->val);
+  lk_free(sp->q);
+  lk_free(sp->lo);
+  lk_free(sp->hi);
+  lk_free(sp->mu);
+  lk_free(sp->z);
+  lk_free(sp->w);
+  lk_free(sp->findex);
+  lk_free(sp->cone);
+  lk_free(sp->basis);
+  lk_lcp_workspace_free(sp->ws);
+  lk_free(sp);
+}
+
+/* Entries a row to start with: a body of a pile carries a few contacts of
+ * three rows, each row's entries those of its two bodies' rows. */
+#define LK_SPARSE_ENTRIES_PER_ROW 16
+
+static lk_sim_sparse *sparse_new(int n) {
+  lk_sim_sparse *sp = lk_calloc(1, sizeof *sp);
+  if (!sp) return NULL;
+  sp->ncap = n;
+  size_t un = (size_t)n;
+  sp->rowp = LK_NEW_ARRAY(int, un + 1);
+  sp->cap = un * LK_SPARSE_ENTRIES_PER_ROW;
+  sp->col = LK_NEW_ARRAY(int, sp->cap);
+  sp->val = LK_NEW_ARRAY(double, sp->cap);
+  sp->q = LK_NEW_ARRAY(double, un);
+  sp->lo = LK_NEW_ARRAY(double, un);
+  sp->hi = LK_NEW_ARRAY(double, un);
+  sp->mu = LK_NEW_ARRAY(double, un);
+  sp->z = LK_NEW_ARRAY(double, un);
+  sp->w = LK_NEW_ARRAY(double, un);
+  sp->findex = LK_NEW_ARRAY(int, un);
+  sp->cone = LK_NEW_ARRAY(int, un);
+  sp->basis = LK_NEW_ARRAY(unsigned char, un);
+  sp->ws = lk_lcp_workspace_new_for(lk_lcp_nsgs, n);
+  if (!sp->rowp || !sp->col || !sp->val || !sp->q || !sp->lo || !sp->hi || !sp->mu || !sp->z ||
+      !sp->w || !sp->findex || !sp->cone || !sp->basis || !sp->ws) {
+    sparse_free(sp);
+    return NULL;
+  }
+  return sp;
+}
+
 lk_status lk_sim_data_init(const lk_model *m, lk_sim_data *sd) {
-  (void)m;
   int cap = sd->island_cap > sd->xcap ? sd->island_cap : sd->xcap;
   sd->lcp = lk_lcp_workspace_new(cap > 0 ? cap : 1);
-  return sd->lcp ? LK_OK : LK_OUT_OF_MEMORY;
+  if (!sd->lcp) return LK_OUT_OF_MEMORY;
+  /* Without a size set by the user (max_island_rows), islands have no
+   * limit: those beyond the dense size are solved sparse. */
+  sd->sparse = NULL;
+  if (m->opt.max_island_rows == 0 && sd->row_cap > sd->island_cap) {
+    sd->sparse = sparse_new(sd->row_cap);
+    if (!sd->sparse) return LK_OUT_OF_MEMORY;
+  }
+  return LK_OK;
 }
 
 void lk_sim_data_free(lk_sim_data *sd) {
   lk_lcp_workspace_free(sd->lcp);
   sd->lcp = NULL;
+  sparse_free(sd->sparse);
+  sd->sparse = NULL;
 }

@@ -668,6 +668,14 @@ static int trial_feasible(const island *is) {
   const lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
   const double slack = 1 + 1e-9;
+  /* The least-norm answer leaves friction of the order of the velocities'
+   * round-off over the ridge (1e-10 of the load) on contacts that need
+   * none; on a contact that touches but carries nothing (a resting
+   * object's idle contacts, which margins find) that is no grip. */
+  double zmax = 0;
+  for (int i = 0; i < is->n; i++)
+    if (sd->row[is->rows[i]].kind == LK_ROW_UNILATERAL) zmax = fmax(zmax, sd->z[i]);
+  const double idle = 1e-15 + 1e-9 * zmax;
   for (int i = 0; i < is->n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     double z = sd->z[i];
@@ -676,7 +684,7 @@ static int trial_feasible(const island *is) {
       continue;
     }
     if (R->kind != LK_ROW_FRICTION) continue;
-    double bound = R->mu * lk_maxd(sd->z[sd->rowloc[R->normal]], 0) * slack + 1e-15;
+    double bound = R->mu * lk_maxd(sd->z[sd->rowloc[R->normal]], 0) * slack + idle;
     if (R->pair < 0) {
       if (fabs(z) > bound) return 0;
       continue;
@@ -821,9 +829,12 @@ static int fixed_cuts(island *is, lk_sim_report *report) {
     /* An optional stage: its failure only means the friction LCP decides. */
     if (st) return 0;
     report->lemke_solves++;
+    /* (An unloaded contact, whose bound is 0, may move freely: it carries
+     * nothing, as Coulomb allows; a resting object's touching but idle
+     * contacts, which margins find, must not make it "slide".) */
     int slides = 0;
     for (int k = 0; k < ncut; k++)
-      if (sd->zx[nv + k] > SLIDE_EPS) slides = 1;
+      if (sd->zx[nv + k] > SLIDE_EPS && sd->cut_c[k] > 0) slides = 1;
     for (int i = 0; i < n; i++) sd->z[i] = var[i] < 0 ? sd->zfix[i] : sd->zx[var[i]];
     /* A circle pair that slides on a polygon facet may only need its
      * polygon turned: turn it to the new friction direction and retry. */
@@ -1364,7 +1375,18 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.weighted = 0;
     is.plain = 0;
     is.ntree = 0;
-    if (is.n > sd->island_cap) return LK_CAPACITY_EXCEEDED;
+    if (is.n > report->largest_island) report->largest_island = is.n;
+    if (is.n > sd->island_cap) {
+      /* Beyond the dense size: sparse and iterative (iterative.c), unless
+       * the user set the size (max_island_rows), which is then a limit. */
+      if (!sd->sparse) {
+        report->detail = "an island has more rows than options max_island_rows";
+        return LK_CAPACITY_EXCEEDED;
+      }
+      lk_status st = lk_sim_solve_iterative(m, d, is.rows, is.n, report);
+      if (st) return st;
+      continue;
+    }
     lk_status st = solve_island(&is, report);
     if (st) return st;
   }

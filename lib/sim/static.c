@@ -138,12 +138,45 @@ static lk_status build_rows(const lk_model *m, lk_data *d) {
   return LK_OK;
 }
 
+/* A sliding group's next first tangent. Each iteration re-solves with the
+ * friction fixed along -t1 and returns the slip s; the fixed point
+ * t1 = s/|s| is the Coulomb direction. Taking t1 = s/|s| (the plain
+ * fixed-point update) converges only linearly, at the rate b |C| / |s|
+ * (C the compliance at the support): a support that slips 0.05 against
+ * 3 N of friction on 100 N/m springs turns by -0.6 times its last error
+ * each iteration, 50 iterations for 1e-12. The secant on the angle g
+ * between t1 and the slip (sec->t1, sec->g: the last iteration's) is
+ * superlinear and takes a handful. It falls back to the fixed-point step
+ * when the secant is flat or would turn further than the slip does by
+ * more than a right angle. */
+static lk_vec3 next_tangent(lk_vec3 n, lk_vec3 t1, lk_vec3 u, lk_slip_secant *sec,
+                            long long iter) {
+  lk_vec3 b = lk_v3_cross(n, t1);
+  double g = atan2(lk_v3_dot(u, b), lk_v3_dot(u, t1)); /* angle t1 -> u about n */
+  double step = g;
+  if (sec->iter != 0 && sec->iter == iter - 1) { /* recorded by the previous solve */
+    lk_vec3 bp = lk_v3_cross(n, sec->t1);
+    double a = atan2(lk_v3_dot(t1, bp), lk_v3_dot(t1, sec->t1)); /* t1_prev -> t1 */
+    double den = g - sec->g;
+    if (den != 0 && a != 0) {
+      double sstep = -g * a / den; /* root of the line through (-a, g_prev), (0, g) */
+      if (isfinite(sstep) && fabs(sstep - g) <= 0.5 * M_PI) step = sstep;
+    }
+  }
+  sec->t1 = t1;
+  sec->g = g;
+  sec->iter = iter;
+  return lk_v3_add(lk_v3_scale(t1, cos(step)), lk_v3_scale(b, sin(step)));
+}
+
 /* A friction group's new state from its slip s and force f (bound b in
- * the state it was solved with). Sets *t1 (a unit vector along the slip)
+ * the state it was solved with), n the normal of its tangent plane. Sets
+ * *t1 (a unit vector along the slip, or the secant's next guess at it)
  * for a sliding group. Returns 1 for a state change; *turn = 1 when a
  * sliding group's slip left its first tangent. */
-static int update_state(lk_friction_state *state, lk_vec3 s, lk_vec3 f, double b, double tol,
-                        lk_vec3 *t1, int *turn) {
+static int update_state(lk_friction_state *state, lk_vec3 n, lk_vec3 s, lk_vec3 f, double b,
+                        double tol, lk_vec3 *t1, lk_slip_secant *sec, long long iter,
+                        int *turn) {
   double ns = lk_v3_norm(s), nf = lk_v3_norm(f);
   *turn = 0;
   if (*state == LK_FRICTION_STATIC) {
@@ -163,7 +196,7 @@ static int update_state(lk_friction_state *state, lk_vec3 s, lk_vec3 f, double b
   }
   lk_vec3 u = lk_v3_scale(s, 1.0 / ns);
   if (lk_v3_norm(lk_v3_cross(u, *t1)) > 1e-12) *turn = 1; /* the slip turned */
-  *t1 = u;
+  *t1 = sec ? next_tangent(n, *t1, u, sec, iter) : u;
   return 0;
 }
 
@@ -173,6 +206,7 @@ static double row_w(const lk_data *d, int r) { return r >= 0 ? d->sim.row[r].w :
 /* States of every support and contact after a solve; fills their reports. */
 static void update_states(const lk_model *m, lk_data *d, double tol, int *changes, int *turns,
                           int *nsliding) {
+  const long long iter = ++d->sim.x.st->static_iter; /* the secants' clock */
   lk_sim_data *sd = &d->sim;
   lk_models_data *x = &sd->x;
   for (int i = 0; i < m->nsup; i++) {
@@ -184,7 +218,8 @@ static void update_states(const lk_model *m, lk_data *d, double tol, int *change
     if (sr->dof >= 0) {
       double s = row_w(d, sm->rows[0]), f = row_z(d, sm->rows[0]);
       lk_vec3 t = lk_v3(1, 0, 0);
-      *changes += update_state(&sm->state, lk_v3(s, 0, 0), lk_v3(f, 0, 0), bound, tol, &t, &turn);
+      *changes += update_state(&sm->state, lk_v3(0, 0, 1), lk_v3(s, 0, 0), lk_v3(f, 0, 0), bound,
+                               tol, &t, NULL, 0, &turn);
       turn = 0;
       sm->reaction = f;
       sm->slip = s;
@@ -194,7 +229,8 @@ static void update_states(const lk_model *m, lk_data *d, double tol, int *change
                             lk_v3_scale(t2, row_w(d, sm->rows[1])));
       lk_vec3 f = lk_v3_add(lk_v3_scale(t1, row_z(d, sm->rows[0])),
                             lk_v3_scale(t2, row_z(d, sm->rows[1])));
-      *changes += update_state(&sm->state, s, f, bound, tol, &sm->t1, &turn);
+      *changes += update_state(&sm->state, sr->spec.normal, s, f, bound, tol, &sm->t1, &sm->sec,
+                               iter, &turn);
       sm->force = f;
       sm->slip_vec = s;
       sm->slip = lk_v3_norm(s);
@@ -222,7 +258,8 @@ static void update_states(const lk_model *m, lk_data *d, double tol, int *change
     if (mem->row[1] >= 0 && z[0] > 0) {
       double bound = (is_sliding(mem->state) ? c->mu_dynamic : c->mu_static) * z[0];
       int turn = 0;
-      *changes += update_state(&mem->state, s, f, bound, tol, &mem->t1, &turn);
+      *changes += update_state(&mem->state, n, s, f, bound, tol, &mem->t1, &mem->sec, iter,
+                               &turn);
       *turns += turn;
     } else {
       mem->state = LK_FRICTION_STATIC;

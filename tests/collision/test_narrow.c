@@ -854,8 +854,10 @@ static void test_model_rejects_degenerate_geoms(void) {
   g.margin = -0.01;
   LK_ASSERT_INT_EQ(finalize_with(g, msg), LK_INVALID_MODEL);
   LK_ASSERT_MSG(strstr(msg, "margin") != NULL, "message: %s", msg);
-  g.margin = NAN;
+  g.margin = INFINITY;
   LK_ASSERT_INT_EQ(finalize_with(g, msg), LK_INVALID_MODEL);
+  g.margin = NAN; /* the options' contact_margin */
+  LK_ASSERT_INT_EQ(finalize_with(g, msg), LK_OK);
   g.margin = 0.01;
   LK_ASSERT_INT_EQ(finalize_with(g, msg), LK_OK);
   g.type = CA;

@@ -184,6 +184,64 @@ static void test_close_until_contact(void) {
   lk_grasp_scene_free(s);
 }
 
+/* ------------------------------------------------------ guarded close */
+
+/* How far the object moved (m) while the hand, placed off centre by dx
+ * along x and dy along y, closed on it. */
+static double close_displacement(const char *hand, const char *object, double dx, double dy,
+                                 double standoff, double grip, double touch,
+                                 lk_grasp_trial_report *r) {
+  lk_grasp_scene *s = scene(hand, object, NULL, 0, NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_mat3 R = lk_m3_identity();
+  lk_transform pose = lk_tf(&R, lk_v3(dx, dy, standoff));
+  lk_grasp_trial_options o;
+  lk_grasp_trial_options_default(&o);
+  o.grip_force = grip;
+  o.touch_force = touch;
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_place(s, d, &pose, NULL, &e), &e);
+  int obj = lk_grasp_scene_object(s);
+  lk_vec3 p0 = lk_data_link_pose(d, obj)->p;
+  LK_ASSERT_OK(lk_grasp_close(s, d, &o, r, &e), &e);
+  double moved = lk_v3_norm(lk_v3_sub(lk_data_link_pose(d, obj)->p, p0));
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+  return moved;
+}
+
+/* A hand placed off centre touches with one finger first. Closed guarded
+ * (the default), that finger presses lightly until the others arrive, and
+ * the object stays where the kinematic closing of the screening assumes
+ * it; pressing with the whole grip force at once (touch_force = grip
+ * force, the trial before the guarded close) pushes it away. Every finger
+ * ends at the grip force either way. */
+static void test_guarded_close_keeps_the_object_in_place(void) {
+  struct {
+    const char *hand, *object;
+    double dx, dy, standoff, grip;
+  } k[] = {{"jaw_gripper", "object_box", 0, 0.01, 0.06, 10},
+           {"jaw_gripper", "object_box", 0, -0.006, 0.05, 6},
+           {"jaw_gripper", "object_cylinder", 0, 0.008, 0.06, 10},
+           {"jaw_gripper", "object_mug", 0, 0.008, 0.06, 10},
+           {"three_finger_hand", "object_sphere", 0.01, 0.005, 0.08, 10}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++) {
+    lk_grasp_trial_report g, u;
+    double guarded = close_displacement(k[i].hand, k[i].object, k[i].dx, k[i].dy,
+                                        k[i].standoff, k[i].grip, 0, &g);
+    double unguarded = close_displacement(k[i].hand, k[i].object, k[i].dx, k[i].dy,
+                                          k[i].standoff, k[i].grip, k[i].grip, &u);
+    /* The support's spring yields to the light touch by about 2 mm. */
+    LK_ASSERT_MSG(g.closed && guarded < 2.5e-3, "%s on %s: moved %g m (closed %d)", k[i].hand,
+                  k[i].object, guarded, g.closed);
+    LK_ASSERT_MSG(unguarded > 4 * guarded, "%s on %s: unguarded moved only %g m", k[i].hand,
+                  k[i].object, unguarded);
+    LK_ASSERT_INT_EQ(g.fingers_in_contact, g.nfinger);
+    for (int f = 0; f < g.nfinger; f++) LK_ASSERT_REL(g.finger_force[f], k[i].grip, 0.1, 0);
+  }
+}
+
 /* ------------------------------------------------------------ outcomes */
 
 static void test_trial_outcomes(void) {
@@ -357,6 +415,7 @@ void lk_test_register(void) {
       {"squeeze holds iff 2 mu_s F >= m g (1 %), sim and analysis",
        test_squeeze_holds_iff_2muF_at_least_mg},
       {"close until contact: grip force, torque limit, stops", test_close_until_contact},
+      {"the guarded close keeps the object in place", test_guarded_close_keeps_the_object_in_place},
       {"trial outcomes: collision, no contact, held, dropped", test_trial_outcomes},
       {"trials are deterministic", test_trial_is_deterministic},
       {"soft fingers: force closure, no spin", test_soft_fingers_stop_the_spin},

@@ -15,3 +15,21 @@ TESTS += tests/io/test_columns
 tests_io_test_columns_SOURCES = %reldir%/test_columns.c
 tests_io_test_columns_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_columns_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/io/test_urdf
+TESTS += tests/io/test_urdf
+tests_io_test_urdf_SOURCES = %reldir%/test_urdf.c
+tests_io_test_urdf_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_urdf_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/io/test_view
+TESTS += tests/io/test_view
+tests_io_test_view_SOURCES = %reldir%/test_view.c
+tests_io_test_view_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_view_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/io/test_plot
+TESTS += tests/io/test_plot
+tests_io_test_plot_SOURCES = %reldir%/test_plot.c
+tests_io_test_plot_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_plot_LDADD = $(LK_TESTLIBS)

@@ -175,8 +175,11 @@ static void test_textbook_problems(void) {
   double z4[] = {2, 1, 3, 1}, zero[4] = {0};
   LK_ASSERT_NEAR(maxdiff(z, z4, 4), 0, 1e-13);
   LK_ASSERT_NEAR(maxdiff(w, zero, 4), 0, 1e-13);
-  /* Non-symmetric: Dantzig refuses rather than solving something else. */
-  LK_ASSERT_INT_EQ(solve(lk_lcp_dantzig, &p, NULL, z, w, &r), LK_UNSUPPORTED);
+  /* Non-symmetric: not Dantzig's, handed to Lemke and said so (issue
+   * 18.15; it used to answer "unsupported"). */
+  LK_ASSERT_OK(solve(lk_lcp_dantzig, &p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_MSG(r.fallback == 1 && strstr(r.detail, "not symmetric") != NULL, "%d: %s", r.fallback, r.detail);
+  LK_ASSERT_NEAR(maxdiff(z, z4, 4), 0, 1e-13);
   /* L5 (Murty Ex. 2.9): ray termination; row 1 alone proves it. */
   double M5[] = {-1, 0, -3, 1, -2, -5, -2, -1, -2}, q5[] = {-3, -2, -1};
   p = dense(3, M5, q5);
@@ -275,7 +278,8 @@ static void test_murty_exponential(void) {
     for (int i = 1; i < n; i++) LK_ASSERT_NEAR(z[i], 0, 0);
     printf("  Murty M~(%d), q = -e: %d pivots\n", n, r.pivots);
   }
-  /* The default cap (1000 + 100 n) stops the exponential path honestly. */
+  /* The default cap (1000 + 100 n) stops the exponential path; principal
+   * pivoting then answers in one step: z = 2^n e_1. */
   int n = 12;
   for (int i = 0; i < n; i++) {
     double s = 0;
@@ -284,9 +288,45 @@ static void test_murty_exponential(void) {
   }
   lk_lcp p = dense(n, M, q);
   lk_lcp_report r;
-  LK_ASSERT_INT_EQ(solve(lk_lcp_lemke, &p, NULL, z, w, &r), LK_PIVOT_LIMIT);
-  LK_ASSERT_INT_EQ(r.pivots, 1000 + 100 * n);
-  LK_ASSERT_MSG(lk_all_finite_test(z, n) && lk_all_finite_test(w, n), "non-finite on failure");
+  LK_ASSERT_OK(solve(lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_INT_EQ(r.pivots, 1000 + 100 * n + 1);
+  LK_ASSERT_MSG(strstr(r.detail, "principal pivoting") != NULL, "%s", r.detail);
+  LK_ASSERT_NEAR(z[0], ldexp(1.0, n), 0);
+  for (int i = 1; i < n; i++) LK_ASSERT_NEAR(z[i], 0, 0);
+}
+
+/* Issue 18.15: Murty's lower-triangular P-matrix at n = 20 (1 on the
+ * diagonal, 2 below, q = -e; the answer z = e_1, w = (0, 1, ..., 1)):
+ * Lemke's path needs 2^20 pivots and stops at its cap; Murty's
+ * least-index principal pivoting solves it in one. The variant with other
+ * numbers: n = 16, 2 on the diagonal, 3 below, q = -2 e: z = e_1, w_i = 1
+ * below the first row; Dantzig hands both to Lemke (M is not symmetric). */
+static void test_murty_lower_triangular_n20(void) {
+  static const struct {
+    int n;
+    double diag, below, q;
+  } cases[] = {{20, 1, 2, -1}, {16, 2, 3, -2}};
+  static double M[400], q[20], z[20], w[20];
+  for (int c = 0; c < 2; c++) {
+    int n = cases[c].n;
+    for (int i = 0; i < n; i++) {
+      q[i] = cases[c].q;
+      for (int j = 0; j < n; j++) M[i * n + j] = i == j ? cases[c].diag : (j < i ? cases[c].below : 0);
+    }
+    lk_lcp p = dense(n, M, q);
+    for (int s = 0; s < 2; s++) {
+      lk_lcp_report r;
+      LK_ASSERT_OK(solve(s ? lk_lcp_dantzig : lk_lcp_lemke, &p, NULL, z, w, &r), lk_no_error);
+      LK_ASSERT_MSG(strstr(r.detail, "principal pivoting") != NULL || (s && r.fallback), "%s", r.detail);
+      LK_ASSERT_MSG(r.pivots > 1000 + 100 * n, "n = %d: %d pivots (Lemke's path alone?)", n, r.pivots);
+      LK_ASSERT_NEAR(z[0], 1, 0);
+      LK_ASSERT_NEAR(w[0], 0, 0);
+      for (int i = 1; i < n; i++) {
+        LK_ASSERT_NEAR(z[i], 0, 0);
+        LK_ASSERT_NEAR(w[i], cases[c].below + cases[c].q, 0);
+      }
+    }
+  }
 }
 
 /* ------------------------------------------------- Siconos' problems */
@@ -344,12 +384,13 @@ static void test_siconos_problems(void) {
       LK_ASSERT_MSG(s == LK_NO_SOLUTION && r.ray_certified, "%s: %s, certified %d", k->file,
                     lk_status_name(s), r.ray_certified);
     }
-    /* The symmetric ones go to Dantzig too. */
+    /* Dantzig too: the non-symmetric ones through its Lemke fallback. */
     s = solve(lk_lcp_dantzig, p, NULL, z, w, &r);
-    if (s != LK_UNSUPPORTED) {
+    if (k->solvable)
       LK_ASSERT_MSG(s == LK_OK && std_residual(p, z) < 1e-10, "%s with Dantzig: %s", k->file,
                     lk_status_name(s));
-    }
+    else
+      LK_ASSERT_MSG(s == LK_NO_SOLUTION, "%s with Dantzig: %s", k->file, lk_status_name(s));
     lk_lcp_problem_free(prob);
   }
 }
@@ -546,7 +587,11 @@ static void test_random_families(void) {
         if (f == F_SPD) LK_ASSERT_MSG(dz < 1e-7 * sc, "%s n=%d: z differs by %.3g", kFamily[f], n, dz);
         agree++;
       } else {
-        LK_ASSERT_INT_EQ(s, LK_UNSUPPORTED); /* non-symmetric */
+        /* non-symmetric: Lemke's answer, by the fallback */
+        LK_ASSERT_MSG(s == LK_OK && r.fallback == 1, "%s n=%d: Dantzig %s, fallback %d", kFamily[f], n,
+                      lk_status_name(s), r.fallback);
+        LK_ASSERT_MSG(box_violation(&p, z2) < 1e-9, "%s n=%d: violation %.3g", kFamily[f], n,
+                      box_violation(&p, z2));
       }
     }
     printf("  %-26s %d problems (%d with n >= 100), mean %.1f Lemke pivots, worst %.2g, %d agree\n",
@@ -1472,6 +1517,7 @@ static const lk_test tests[] = {
     {"textbook problems L1-L7 (L7 cycles without the lexicographic rule)", test_textbook_problems},
     {"degenerate problems: zeros in q, ties, zero rows", test_degenerate_problems},
     {"Murty's exponential family, n = 4..12", test_murty_exponential},
+    {"Murty's lower-triangular P-matrix, n = 20: principal pivoting", test_murty_lower_triangular_n20},
     {"Siconos' stored problems", test_siconos_problems},
     {"exhaustive 2^n oracle, n <= 8", test_enumeration_oracle},
     {"random families, Lemke vs Dantzig", test_random_families},

@@ -2,6 +2,7 @@
  * L D L^T factorization Dantzig's method keeps. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "lcp/lcp_internal.h"
@@ -238,9 +239,42 @@ static void test_siconos_errors(void) {
 static void test_file_limits(void) {
   lk_lcp_problem *p = NULL;
   lk_error e;
+  /* a device is refused before a byte is read (it used to be read up to
+   * the 16 MiB limit) */
   LK_ASSERT_INT_EQ(lk_lcp_problem_load("/dev/zero", &p, &e), LK_IO_ERROR);
-  LK_ASSERT_MSG(strstr(e.message, "larger than") != NULL, "%s", e.message);
-  LK_ASSERT_INT_EQ(lk_lcp_problem_load("/dev/zero.dat", &p, &e), LK_IO_ERROR);
+  LK_ASSERT_MSG(strstr(e.message, "a device") != NULL, "%s", e.message);
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load("/dev/null", &p, &e), LK_IO_ERROR);
+  LK_ASSERT_MSG(strstr(e.message, "a device") != NULL, "%s", e.message);
+  const char *dir = getenv("LK_TOP_BUILDDIR");
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load(dir && *dir ? dir : ".", &p, &e), LK_IO_ERROR);
+  LK_ASSERT_MSG(strstr(e.message, "a directory") != NULL, "%s", e.message);
+  /* a regular file past the limit, by its size: a sparse file of 17 MiB */
+  char big[] = "/tmp/lk-lcp-big-XXXXXX";
+  int fd = mkstemp(big);
+  LK_ASSERT_MSG(fd >= 0 && ftruncate(fd, (off_t)LK_LCP_FILE_MAX_BYTES + 1) == 0, "%s", "temp file");
+  if (fd >= 0) close(fd);
+  LK_ASSERT_INT_EQ(lk_lcp_problem_load(big, &p, &e), LK_IO_ERROR);
+  LK_ASSERT_MSG(strstr(e.message, "larger than the limit") != NULL, "%s", e.message);
+  unlink(big);
+  /* Flow collections nested 100 000 deep (200 KB): libyaml's scanner is
+   * quadratic in the depth (a minute to reject); refused at depth 9. */
+  {
+    enum { D = 100000 };
+    char *t = malloc(2 * D + 32);
+    size_t len = 0;
+    len += (size_t)sprintf(t, "M: ");
+    for (int i = 0; i < D; i++) t[len++] = '[';
+    for (int i = 0; i < D; i++) t[len++] = ']';
+    len += (size_t)sprintf(t + len, "\nq: [1]\n");
+    LK_ASSERT_INT_EQ(lk_lcp_problem_parse_yaml(t, len, "deep.yaml", &p, &e), LK_SCHEMA_ERROR);
+    LK_ASSERT_MSG(strstr(e.message, "nested more than 8") != NULL && e.line == 1 && e.column == 11,
+                  "%d:%d %s", e.line, e.column, e.message);
+    free(t);
+    /* the deepest a problem goes (3) is fine, and so is 8 */
+    const char *ok = "M: [[2]]\nq: [-1]\nname: {a: {b: {c: {d: {e: {f: x}}}}}}\n";
+    LK_ASSERT_INT_EQ(lk_lcp_problem_parse_yaml(ok, strlen(ok), "ok.yaml", &p, &e), LK_SCHEMA_ERROR);
+    LK_ASSERT_MSG(strstr(e.message, "'name' must be a string") != NULL, "%s", e.message);
+  }
   /* 2000 rows of M, each an alias of the first: 24 KB of text for 4e6
    * entries */
   enum { N = 2000 };

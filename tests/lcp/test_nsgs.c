@@ -540,6 +540,96 @@ static void test_no_allocation(void) {
   lk_lcp_workspace_free(thin);
 }
 
+/* No limit on n for sparse input but the file's: 4000 contacts (12 000
+ * rows) in Siconos' sparse-block storage, read and solved in O(n) memory.
+ * Each contact W = diag(2, 1, 1), mu = 0.5, in turn sticking (q = (-2,
+ * 0.3, 0): r = (1, -0.3, 0)), sliding (q = (-2, 0.6, 0.8): r_n = 1, r_T =
+ * -mu (0.6, 0.8), u_T = (0.3, 0.4) against it) and taking off (q_n = 1:
+ * r = 0). */
+static void test_large_sparse_file(void) {
+  enum { NC = 4000, N = 3 * NC };
+  size_t cap = (size_t)NC * 160 + 4096, len = 0;
+  char *t = malloc(cap);
+  LK_ASSERT_MSG(t != NULL, "out of memory");
+  len += (size_t)snprintf(t + len, cap - len, "3\n%d\n1\n%d\n%d\n%d\n%d\n%d\n", NC, N, N, NC, NC, NC);
+  for (int pass = 0; pass < 2; pass++) { /* block row, then column, ends */
+    for (int k = 1; k <= NC; k++) len += (size_t)snprintf(t + len, cap - len, "%d ", 3 * k);
+    len += (size_t)snprintf(t + len, cap - len, "\n");
+  }
+  len += (size_t)snprintf(t + len, cap - len, "%d\n%d\n", NC + 1, NC);
+  for (int k = 0; k <= NC; k++) len += (size_t)snprintf(t + len, cap - len, "%d ", k);
+  len += (size_t)snprintf(t + len, cap - len, "\n");
+  for (int k = 0; k < NC; k++) len += (size_t)snprintf(t + len, cap - len, "%d ", k);
+  len += (size_t)snprintf(t + len, cap - len, "\n");
+  for (int k = 0; k < NC; k++) len += (size_t)snprintf(t + len, cap - len, "%d\n2 0 0 0 1 0 0 0 1\n", k);
+  for (int k = 0; k < NC; k++)
+    len += (size_t)snprintf(t + len, cap - len, "%s ",
+                            k % 3 == 0 ? "-2 0.3 0" : (k % 3 == 1 ? "-2 0.6 0.8" : "1 0.6 0.8"));
+  for (int k = 0; k < NC; k++) len += (size_t)snprintf(t + len, cap - len, "0.5 ");
+  LK_ASSERT_MSG(len < cap, "text of %zu bytes", len);
+  lk_lcp_problem *pr = NULL;
+  lk_error err;
+  lk_error_clear(&err);
+  lk_status st = lk_lcp_problem_parse_siconos(t, len, "large.dat", &pr, &err);
+  free(t);
+  LK_ASSERT_MSG(st == LK_OK, "%s", err.message);
+  const lk_lcp *p = lk_lcp_problem_lcp(pr);
+  LK_ASSERT_INT_EQ(p->n, N);
+  LK_ASSERT_MSG(p->csr.row != NULL && p->cone != NULL, "not read as sparse contacts");
+  LK_ASSERT_INT_EQ(lk_lcp_problem_contacts(pr, NULL), NC);
+  double *z = calloc(N, sizeof *z), *w = calloc(N, sizeof *w);
+  lk_lcp_report r;
+  st = nsgs(p, NULL, z, w, &r);
+  LK_ASSERT_MSG(st == LK_OK, "%s", r.detail);
+  for (int k = 0; k < NC; k++) {
+    double want[3][3] = {{1, -0.3, 0}, {1, -0.3, -0.4}, {0, 0, 0}};
+    for (int i = 0; i < 3; i++) LK_ASSERT_NEAR(z[3 * k + i], want[k % 3][i], 1e-12);
+    if (k % 3 == 1) {
+      LK_ASSERT_NEAR(w[3 * k + 1], 0.3, 1e-12);
+      LK_ASSERT_NEAR(w[3 * k + 2], 0.4, 1e-12);
+    }
+  }
+  LK_ASSERT_MSG(r.error <= 1e-12, "fc3d error %g", r.error);
+  free(z);
+  free(w);
+  lk_lcp_problem_free(pr);
+}
+
+/* Capsules-i101-404 (Siconos' collection, 225 contacts): at the default
+ * relaxation 0.7 alone two contacts trade load by 2e-8 a sweep and the
+ * fc3d error stays at 3.5e-9 for thousands of sweeps; the automatic
+ * relaxation moves on when the error stagnates and the default tolerance
+ * 1e-9 is met, Coulomb's law holding contact by contact. */
+static void test_stagnation_switches_relaxation(void) {
+  lk_lcp_problem *pr = NULL;
+  lk_error err;
+  lk_error_clear(&err);
+  LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data("lcp/siconos-fc/Capsules-i101-404.dat"), &pr, &err), &err);
+  const lk_lcp *p = lk_lcp_problem_lcp(pr);
+  int n = p->n, nc = lk_lcp_problem_contacts(pr, NULL);
+  LK_ASSERT_INT_EQ(nc, 225);
+  double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.omega = 0.7; /* fixed: no switch */
+  o.max_sweeps = 2000;
+  lk_lcp_report r;
+  LK_ASSERT_INT_EQ(nsgs(p, &o, z, w, &r), LK_NOT_CONVERGED);
+  LK_ASSERT_MSG(r.error > 1e-9 && r.error < 1e-7, "stuck at %g", r.error);
+  LK_ASSERT_OK(nsgs(p, NULL, z, w, &r), lk_no_error);
+  LK_ASSERT_MSG(r.error <= 1e-9 && r.residual_rel <= 1e-9, "error %g, residual %g", r.error, r.residual_rel);
+  double scale = 0;
+  for (int i = 0; i < n; i++) scale = fmax(scale, fabs(p->q[i]));
+  double worst = 0;
+  for (int k = 0; k < nc; k++) worst = fmax(worst, coulomb_violation(p, z, k, scale));
+  LK_ASSERT_MSG(worst <= 1e-8 * scale, "Coulomb violated by %g (scale %g)", worst, scale);
+  printf("  %d sweeps, fc3d error %.2g, worst Coulomb violation %.2g of max |q|\n", r.sweeps, r.error,
+         worst / scale);
+  free(z);
+  free(w);
+  lk_lcp_problem_free(pr);
+}
+
 static const lk_test tests[] = {
     {"one contact: sliding against the slip, sticking, taking off", test_one_contact_closed_forms},
     {"one contact, coupled non-symmetric W: Coulomb's law in every direction", test_one_contact_coupled},
@@ -551,6 +641,8 @@ static const lk_test tests[] = {
     {"warm start and determinism", test_warm_start_and_determinism},
     {"options, the sweep limit", test_options},
     {"no allocation in a solve", test_no_allocation},
+    {"12 000 rows from a sparse file: no size limit", test_large_sparse_file},
+    {"stagnation moves the automatic relaxation on (Capsules-i101-404)", test_stagnation_switches_relaxation},
     {NULL, NULL},
 };
 

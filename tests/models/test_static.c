@@ -6,6 +6,7 @@
  * axially. Friction capacity mu N = 3 N. Pushed with 8 N it slides until
  * k u = 8 - 3, u = 0.05 mm, reaction -3 N; with 2.9 N it sticks at u = 0
  * with reaction -2.9 N; released (no friction) it would go to 0.08 mm. */
+#include <math.h>
 #include <string.h>
 
 #include "harness.h"
@@ -387,6 +388,106 @@ static void test_support_in_step(void) {
   lk_model_free(m);
 }
 
+/* A plate on two prismatic springs (kx along x, ky along y) on a point
+ * support (normal z, N, mu), pushed with F in the plane (issue 14.5). */
+static lk_model *plate(double kx, double ky, double N, double mu, lk_vec3 F) {
+  lk_model *m = lk_model_new();
+  lk_link_spec a;
+  lk_link_spec_default(&a);
+  a.name = "carriage";
+  a.joint.type = LK_JOINT_PRISMATIC;
+  a.joint.axis = lk_v3(1, 0, 0);
+  a.joint.stiffness = kx;
+  a.mass = 1;
+  a.inertia = lk_m3_diag(0.01, 0.01, 0.01);
+  lk_model_add_link(m, &a, NULL);
+  lk_link_spec b = a;
+  b.name = "plate";
+  b.parent = "carriage";
+  b.joint.axis = lk_v3(0, 1, 0);
+  b.joint.stiffness = ky;
+  lk_model_add_link(m, &b, NULL);
+  lk_load_spec f;
+  lk_load_spec_default(&f);
+  f.link = "plate";
+  f.force = F;
+  lk_model_add_load(m, &f, NULL);
+  lk_support_spec s;
+  lk_support_spec_default(&s);
+  s.link = "plate";
+  s.normal = lk_v3(0, 0, 1);
+  s.normal_force = N;
+  s.mu_static = s.mu_dynamic = mu;
+  lk_model_add_support(m, &s, NULL);
+  lk_error e;
+  lk_status st = lk_model_finalize(m, &e);
+  if (st) lk_test_fail(__LINE__, __FILE__, "%s", e.message);
+  return m;
+}
+
+/* Springs of 250 N/m each, N 20, mu 0.3 (6 N), 15 N at 71 degrees, from
+ * either start: the plate slips (15 - 6)/250 = 0.036 m along the push, in
+ * a handful of iterations (the slip direction's secant; a fixed point
+ * would gain a factor 6/9 an iteration, 70 of them). */
+static void test_point_support_off_axis(void) {
+  const double a = 71 * M_PI / 180, c = cos(a), sn = sin(a);
+  lk_model *m = plate(250, 250, 20, 0.3, lk_v3(15 * c, 15 * sn, 0));
+  for (int start = 0; start < 2; start++) {
+    lk_data *d = lk_data_new(m);
+    lk_static_options o;
+    lk_static_options_default(&o);
+    o.initial_state = start ? LK_FRICTION_DYNAMIC : LK_FRICTION_STATIC;
+    CU_ASSERT_EQUAL(lk_static_solve(m, d, &o, NULL, NULL, NULL), LK_OK);
+    const double *q = lk_data_q(d);
+    LK_ASSERT_NEAR(q[0], 0.036 * c, 1e-15);
+    LK_ASSERT_NEAR(q[1], 0.036 * sn, 1e-15);
+    lk_support_report s;
+    lk_data_support_report(m, d, 0, &s);
+    LK_ASSERT_NEAR(s.force.x, -6 * c, 1e-12);
+    LK_ASSERT_NEAR(s.force.y, -6 * sn, 1e-12);
+    LK_ASSERT_NEAR(s.slip, 0.036, 1e-14);
+    CU_ASSERT_EQUAL(s.state, LK_FRICTION_DYNAMIC);
+    const lk_static_report *r = lk_data_static_report(d);
+    CU_ASSERT(r->converged);
+    if (!(r->iterations <= 8)) lk_test_fail(__LINE__, __FILE__, "%d iterations", r->iterations);
+    lk_data_free(d);
+  }
+  lk_model_free(m);
+}
+
+/* Unequal springs (100 and 400 N/m; N 12, mu 0.25) pushed with (6, 3) N:
+ * the friction is no longer along the push. Coulomb's law: 3 N exactly
+ * against the slip, which balances the springs: F + f = K u. */
+static void test_point_support_anisotropic(void) {
+  lk_model *m = plate(100, 400, 12, 0.25, lk_v3(6, 3, 0));
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_EQUAL(lk_static_solve(m, d, NULL, NULL, NULL, NULL), LK_OK);
+  const double *q = lk_data_q(d);
+  lk_support_report s;
+  lk_data_support_report(m, d, 0, &s);
+  LK_ASSERT_NEAR(6 + s.force.x, 100 * q[0], 1e-12);
+  LK_ASSERT_NEAR(3 + s.force.y, 400 * q[1], 1e-12);
+  LK_ASSERT_NEAR(lk_v3_norm(s.force), 3, 1e-12);
+  /* f antiparallel to the slip u: f x u = 0, f . u < 0 */
+  LK_ASSERT_NEAR(s.force.x * q[1] - s.force.y * q[0], 0, 1e-14);
+  CU_ASSERT(s.force.x * q[0] + s.force.y * q[1] < 0);
+  /* The closed form: u_x = 6 / (100 + 3 / |u|), u_y = 3 / (400 + 3 / |u|);
+   * |u| solved by bisection on that fixed point. */
+  double lo = 0, hi = 1;
+  for (int i = 0; i < 200; i++) {
+    double r = 0.5 * (lo + hi), ux = 6 / (100 + 3 / r), uy = 3 / (400 + 3 / r);
+    if (hypot(ux, uy) > r) lo = r; else hi = r;
+  }
+  double r = 0.5 * (lo + hi);
+  LK_ASSERT_NEAR(q[0], 6 / (100 + 3 / r), 1e-14);
+  LK_ASSERT_NEAR(q[1], 3 / (400 + 3 / r), 1e-14);
+  const lk_static_report *rep = lk_data_static_report(d);
+  CU_ASSERT(rep->converged);
+  if (!(rep->iterations <= 10)) lk_test_fail(__LINE__, __FILE__, "%d iterations", rep->iterations);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 void lk_test_register(void) {
   static const lk_test pipe[] = {{"slides to 0.05 mm, -3 N", test_pipe_slides},
                                  {"same from a sticking start", test_pipe_from_sticking_start},
@@ -396,6 +497,9 @@ void lk_test_register(void) {
                                  {"mu_static above mu_dynamic", test_static_dynamic_coefficients},
                                  {NULL, NULL}};
   static const lk_test other[] = {{"point support is isotropic", test_point_support_isotropic},
+                                  {"point support slipping off-axis", test_point_support_off_axis},
+                                  {"point support on unequal springs",
+                                   test_point_support_anisotropic},
                                   {"geometry contact", test_geometry_contact},
                                   {"validation", test_validation},
                                   {"supports in the time step", test_support_in_step},

@@ -1,6 +1,7 @@
 /* The static analysis from a file: supports and analysis: sections, and
  * `linkage static` run as a user would. */
 #include <fcntl.h>
+#include <math.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -239,11 +240,46 @@ static void test_cli(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "no stiffness"));
 }
 
+/* The number after `key` in s (NAN when absent). */
+static double number_after(const char *s, const char *key) {
+  const char *p = s ? strstr(s, key) : NULL;
+  return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+/* Issue 14.5: an off-axis slip of a point support. The plate of
+ * plate_point_support.yaml (springs 100 N/m, N 12, mu 0.25) pushed with
+ * 8 N at 30 and at 19.8 degrees slips 0.05 m along the push against 3 N
+ * of friction; it was the right answer called "did not converge in 50
+ * iterations" (exit 1): the slip direction was iterated as a fixed point
+ * converging by a factor 0.6 an iteration. */
+static void test_cli_point_support_off_axis(void) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s", lk_test_data("statics/plate_point_support.yaml"));
+  static const double deg[] = {30, 19.8};
+  for (int k = 0; k < 2; k++) {
+    double a = deg[k] * M_PI / 180, c = cos(a), s = sin(a);
+    char set[128];
+    snprintf(set, sizeof set, "loads.push.force=[%.17g, %.17g, 0]", 8 * c, 8 * s);
+    result *r = run((const char *[]){"static", "--set", set, path, NULL});
+    CU_ASSERT_EQUAL(r->status, 0);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "status: converged"));
+    double it = number_after(r->out, "iterations: ");
+    if (!(it <= 8)) lk_test_fail(__LINE__, __FILE__, "%g deg: %g iterations", deg[k], it);
+    LK_ASSERT_NEAR(number_after(r->out, "\"x\": "), 0.05 * c, 1e-14);
+    LK_ASSERT_NEAR(number_after(r->out, "\"y\": "), 0.05 * s, 1e-14);
+    LK_ASSERT_NEAR(number_after(r->out, "force: ["), -3 * c, 1e-12);
+    LK_ASSERT_NEAR(number_after(strstr(r->out, "force: ["), ", "), -3 * s, 1e-12);
+    CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "state: sliding"));
+  }
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {{"file settings and the pipe answer", test_file_settings},
                                   {"schema errors", test_schema_errors},
                                   {"values loaded", test_values_loaded},
                                   {"linkage static", test_cli},
+                                  {"point support slipping off-axis",
+                                   test_cli_point_support_off_axis},
                                   {NULL, NULL}};
   lk_test_suite("static: files and CLI", tests);
 }

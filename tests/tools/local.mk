@@ -11,3 +11,23 @@ TESTS += tests/tools/test_mechanism_cli
 tests_tools_test_mechanism_cli_SOURCES = %reldir%/test_mechanism_cli.c
 tests_tools_test_mechanism_cli_CFLAGS = $(LK_TESTFLAGS)
 tests_tools_test_mechanism_cli_LDADD = $(LK_TESTLIBS)
+
+# Outputs under failure (issue 18): devices, FIFOs, a full disk (/dev/full
+# and RLIMIT_FSIZE), signals, modes and links, stdout of every command;
+# runs demos/grasp-planner too (built by 'make all').
+check_PROGRAMS += tests/tools/test_outputs_cli
+TESTS += tests/tools/test_outputs_cli
+tests_tools_test_outputs_cli_SOURCES = %reldir%/test_outputs_cli.c
+tests_tools_test_outputs_cli_CFLAGS = $(LK_TESTFLAGS)
+tests_tools_test_outputs_cli_LDADD = $(LK_TESTLIBS)
+
+# The viewer page in headless Chromium (skipped without it); libpng reads
+# the screenshots.
+if HAVE_PNG
+check_PROGRAMS += tests/tools/test_viewer
+TESTS += tests/tools/test_viewer
+tests_tools_test_viewer_SOURCES = %reldir%/test_viewer.c
+tests_tools_test_viewer_CFLAGS = $(LK_TESTFLAGS) $(PNG_CFLAGS)
+tests_tools_test_viewer_LDADD = $(LK_TESTLIBS) $(PNG_LIBS)
+endif
+CLEANFILES += tests/tools/viewer-gripper.png

@@ -74,8 +74,8 @@ static int yaml_value(const char *text, const char *key, char *val, size_t size)
   return found;
 }
 
-/* Check the z printed against the expected values. */
-static void check_z(const run_result *r, const double *z, int n) {
+/* Check the z printed against the expected values, to tol (1 + |z_i|). */
+static void check_z_tol(const run_result *r, const double *z, int n, double tol) {
   char val[4096];
   LK_ASSERT_MSG(yaml_value(r->out, "z", val, sizeof val) == 1, "no z in: %s", r->out);
   char *s = val;
@@ -83,9 +83,23 @@ static void check_z(const run_result *r, const double *z, int n) {
     char *end;
     double v = strtod(s, &end);
     LK_ASSERT_MSG(end != s, "z has fewer than %d entries: %s", n, val);
-    LK_ASSERT_NEAR(v, z[i], 1e-12 * (1 + fabs(z[i])));
+    LK_ASSERT_NEAR(v, z[i], tol * (1 + fabs(z[i])));
     s = end;
   }
+}
+
+static void check_z(const run_result *r, const double *z, int n) { check_z_tol(r, z, n, 1e-12); }
+
+/* The value of key as a number (NAN if absent). */
+static double yaml_number(const run_result *r, const char *key) {
+  char val[256];
+  if (yaml_value(r->out, key, val, sizeof val) != 1) return NAN;
+  return strtod(val, NULL);
+}
+
+static int yaml_is(const run_result *r, const char *key, const char *want) {
+  char val[256];
+  return yaml_value(r->out, key, val, sizeof val) == 1 && strcmp(val, want) == 0;
 }
 
 static void test_help_and_usage(void) {
@@ -155,11 +169,18 @@ static void test_lcp_failures_and_bad_files(void) {
   LK_ASSERT_MSG(yaml_value(r.out, "infeasibility_certified", val, sizeof val) == 1 && !strcmp(val, "true"), "%s",
                 r.out);
   LK_ASSERT_MSG(strstr(r.err, "infeasible.yaml") != NULL, "%s", r.err);
-  /* Dantzig on a non-symmetric M: unsupported, exit 1. */
+  /* Dantzig on a non-symmetric M: handed to Lemke, and said so (issue
+   * 18.15: it answered "unsupported"). */
   snprintf(args, sizeof args, "lcp '%s' --solver dantzig", data("lcp/murty_ex2_8.yaml"));
   run(args, &r);
-  LK_ASSERT_INT_EQ(r.code, 1);
-  LK_ASSERT_MSG(yaml_value(r.out, "status", val, sizeof val) == 1 && !strcmp(val, "unsupported"), "%s", r.out);
+  LK_ASSERT_INT_EQ(r.code, 0);
+  LK_ASSERT_MSG(yaml_value(r.out, "status", val, sizeof val) == 1 && !strcmp(val, "ok"), "%s", r.out);
+  LK_ASSERT_MSG(yaml_value(r.out, "fallback", val, sizeof val) == 1 && !strcmp(val, "lemke"), "%s", r.out);
+  double z1[] = {2, 1, 3, 1};
+  check_z(&r, z1, 4);
+  /* A device is no problem file: refused at once, exit 2. */
+  run("lcp /dev/zero", &r);
+  LK_ASSERT_MSG(r.code == 2 && strstr(r.err, "/dev/zero: is a device") != NULL, "exit %d: %s", r.code, r.err);
   /* Bad files: exit 2 with file:line:column. */
   const char *cases[][2] = {{"lcp/bad_syntax.yaml", "bad_syntax.yaml:2:1: "},
                             {"lcp/bad_row.yaml", "bad_row.yaml:3:5: "},
@@ -184,10 +205,81 @@ static void test_lcp_failures_and_bad_files(void) {
   }
 }
 
+/* Siconos' sparse storage, and a friction-contact problem on the exact
+ * cone, by every solver. */
+static void test_lcp_sparse_and_friction_contact(void) {
+  run_result r;
+  char args[1024];
+  /* Ortiz's LCP in compressed columns (type 2): its published answer
+   * z = (2/3, 0, 1/3, 0); NSGS by default for a sparse M, the pivoting
+   * solvers on its dense expansion. */
+  const char *solvers[] = {"auto", "nsgs", "lemke"};
+  double zo[] = {2.0 / 3, 0, 1.0 / 3, 0};
+  for (int k = 0; k < 3; k++) {
+    snprintf(args, sizeof args, "lcp '%s' --solver %s", data("lcp/siconos-sparse/lcp_ortiz_sparse_csc.dat"),
+             solvers[k]);
+    run(args, &r);
+    LK_ASSERT_MSG(r.code == 0, "%s: exit %d: %s", solvers[k], r.code, r.err);
+    LK_ASSERT_MSG(yaml_is(&r, "solver", k == 2 ? "lemke" : "nsgs"), "%s", r.out);
+    LK_ASSERT_MSG(yaml_is(&r, "storage", k == 2 ? "sparse, expanded dense" : "sparse"), "%s", r.out);
+    check_z_tol(&r, zo, 4, 1e-9);
+    LK_ASSERT_MSG(yaml_number(&r, "fc3d_error") <= 1e-9, "%s", r.out);
+    LK_ASSERT_MSG(!isnan(yaml_number(&r, k == 2 ? "pivots" : "sweeps")), "%s", r.out);
+  }
+  /* FrictionContact3D_1c: one contact, W = [15 -1 -2; -1 14 1; -2 1 16],
+   * q = (-1, 2, 3), mu = 0.1. It slides: computed independently (mpmath,
+   * 50 digits: the sliding angle where u_T is antiparallel to r_T, the
+   * only root; sticking gives |r_T| = 0.217 > mu r_n),
+   * r = (0.065695682897738311, -0.0036786149068067590, -0.0054430708135592872),
+   * u = (0, 1.8773606375934078, 2.7778408862807680). */
+  snprintf(args, sizeof args, "lcp '%s'", data("lcp/siconos-fc/FrictionContact3D_1c.dat"));
+  run(args, &r);
+  LK_ASSERT_MSG(r.code == 0, "exit %d: %s", r.code, r.err);
+  LK_ASSERT_MSG(yaml_is(&r, "solver", "nsgs") && yaml_is(&r, "cone", "circle"), "%s", r.out);
+  LK_ASSERT_MSG(yaml_number(&r, "contacts") == 1 && yaml_number(&r, "dimension") == 3, "%s", r.out);
+  double zc[] = {0.065695682897738311, -0.0036786149068067590, -0.0054430708135592872};
+  check_z_tol(&r, zc, 3, 1e-12);
+  LK_ASSERT_MSG(yaml_number(&r, "fc3d_error") <= 1e-12, "%s", r.out);
+  /* Lemke and Dantzig on its square: both tangents at -mu r_n, so
+   * r_n (15 + 0.1 + 0.2) = 1, r = (10, -1, -1) / 153; exact on the box, off
+   * the circle by what the fc3d error then says (well above rounding). */
+  double zb[] = {10.0 / 153, -1.0 / 153, -1.0 / 153};
+  for (int k = 0; k < 2; k++) {
+    snprintf(args, sizeof args, "lcp '%s' --solver %s", data("lcp/siconos-fc/FrictionContact3D_1c.dat"),
+             k ? "dantzig" : "lemke");
+    run(args, &r);
+    LK_ASSERT_MSG(r.code == 0, "exit %d: %s", r.code, r.err);
+    LK_ASSERT_MSG(yaml_is(&r, "cone", "box"), "%s", r.out);
+    check_z(&r, zb, 3);
+    double e = yaml_number(&r, "fc3d_error");
+    LK_ASSERT_MSG(e > 1e-4 && e < 1e-2, "the square's answer on the circle: %g", e);
+  }
+  /* Four contacts in compressed columns (6-digit entries): NSGS to 1e-9. */
+  snprintf(args, sizeof args, "lcp '%s' --solver nsgs --tol 1e-10",
+           data("lcp/siconos-fc/Confeti-ex13-4contact-sparse-csc.dat"));
+  run(args, &r);
+  LK_ASSERT_MSG(r.code == 0, "exit %d: %s", r.code, r.err);
+  LK_ASSERT_MSG(yaml_number(&r, "fc3d_error") <= 1e-10 && yaml_number(&r, "residual_rel") <= 1e-10, "%s",
+                r.out);
+  /* Options NSGS reads, and tolerances that are no tolerance. */
+  snprintf(args, sizeof args, "lcp '%s' --max-sweeps 1", data("lcp/siconos-fc/Rover4396.dat"));
+  run(args, &r);
+  LK_ASSERT_MSG(r.code == 1 && yaml_is(&r, "status", "not_converged") && yaml_number(&r, "sweeps") == 1,
+                "exit %d: %s", r.code, r.out);
+  const char *bad[] = {"--tol inf", "--tol nan", "--tol 0", "--tol 1e-9x", "--max-sweeps 0",
+                       "--solver pgs"};
+  for (int k = 0; k < 6; k++) {
+    snprintf(args, sizeof args, "lcp '%s' %s", data("lcp/siconos-fc/Rover4396.dat"), bad[k]);
+    run(args, &r);
+    LK_ASSERT_MSG(r.code == 2 && r.out[0] == '\0', "'%s' exited %d", bad[k], r.code);
+  }
+}
+
 static const lk_test tests[] = {
     {"help and usage", test_help_and_usage},
     {"lcp solves the examples", test_lcp_solves_the_examples},
     {"lcp failures and bad files", test_lcp_failures_and_bad_files},
+    {"lcp sparse and friction-contact files", test_lcp_sparse_and_friction_contact},
     {NULL, NULL},
 };
 

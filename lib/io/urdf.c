@@ -1,0 +1,664 @@
+/* The URDF reader: a robot description (ROS's Unified Robot Description
+ * Format, http://wiki.ros.org/urdf/XML) -> the model builder (builder.h),
+ * with libxml2 (xml.h). docs/format.md lists what is read, element by
+ * element.
+ *
+ * URDF and Linkage agree on frames: a joint's <origin> is the child link's
+ * frame in the parent link's frame at q = 0, its <axis> is in that frame,
+ * and a link's <inertial>, <collision> and <visual> origins are in the link
+ * frame, so a joint becomes the joint of its child link as it is. What
+ * needs translating:
+ *   - the root link (the one that is no joint's child) hangs from the world
+ *     on a fixed joint, or a free one when the caller says so (a YAML
+ *     include's `base: free`), as PyBullet's useFixedBase and MuJoCo do;
+ *   - an inertia tensor given in a rotated frame (<inertial><origin rpy>)
+ *     is turned into link axes, I = R I' R^T (symmetrized, so that the
+ *     model sees an exactly symmetric tensor);
+ *   - box sizes are full extents and cylinder lengths full lengths (halved
+ *     here, exactly);
+ *   - continuous is an unlimited revolute joint, floating a free joint;
+ *     <mimic> is a coupling q = multiplier q_mimicked + offset;
+ *   - <visual> shapes are kept as geoms that collide with nothing (group
+ *     0, mask 0), for drawing.
+ * Two passes, as the YAML reader: the first registers every link with its
+ * joint (name and type) so that references are checked where they are
+ * written; the second builds. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "core/internal.h"
+#include "io/builder.h"
+#include "io/urdf.h"
+#include "io/xml.h"
+#include "linkage/io.h"
+
+typedef enum {
+  U_REVOLUTE,
+  U_CONTINUOUS,
+  U_PRISMATIC,
+  U_FIXED,
+  U_FLOATING,
+  U_PLANAR,
+  U_NTYPES
+} utype;
+static const char *const kTypes[] = {"revolute", "continuous", "prismatic",
+                                     "fixed",    "floating",   "planar"};
+static const int kLkType[] = {LK_JOINT_REVOLUTE, LK_JOINT_REVOLUTE, LK_JOINT_PRISMATIC,
+                              LK_JOINT_FIXED,    LK_JOINT_FREE,     -1};
+
+typedef struct {
+  const char *name;
+  xmlNode *e;
+  utype type;
+  int parent, child; /* link indices */
+} ujoint;
+
+typedef struct {
+  const char *name;
+  xmlNode *e;
+  int joint; /* its parent joint, -1 for the root */
+} ulink;
+
+typedef struct {
+  lk_xdoc x;
+  lk_builder b;
+  const lk_urdf_options *uo;
+  const char *package_path;
+  ulink *links;
+  int nlinks;
+  ujoint *joints;
+  int njoints;
+  int root;
+} ureader;
+
+#define X (&R->x)
+#define B (&R->b)
+
+void lk_urdf_options_default(lk_urdf_options *o) {
+  memset(o, 0, sizeof *o);
+  o->base = LK_JOINT_FIXED;
+}
+
+/* ------------------------------------------------------------- values */
+
+/* A name as the model gets it: with the caller's prefix. */
+static const char *pfx(ureader *R, const char *name) {
+  if (!R->uo->prefix || !*R->uo->prefix || !name) return name;
+  size_t a = strlen(R->uo->prefix), n = strlen(name);
+  char *c = lk_malloc(a + n + 1);
+  if (!c) return NULL;
+  memcpy(c, R->uo->prefix, a);
+  memcpy(c + a, name, n + 1);
+  const char *out = lk_builder_strdup(B, c);
+  lk_free(c);
+  return out;
+}
+
+static lk_status name_attr(ureader *R, xmlNode *e, const char *ctx, const char **out) {
+  const char *s = lk_xml_attr(e, "name");
+  if (!s || !*s)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "%s: missing required attribute 'name'", ctx);
+  size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+  if (s[n] || n > LK_IO_NAME_MAX)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR,
+                         "%s: name \"%.80s\" is not a valid name (use at most %d letters, digits, "
+                         "'_' and '-')",
+                         ctx, s, LK_IO_NAME_MAX);
+  *out = s;
+  return LK_OK;
+}
+
+/* <origin xyz rpy> (absent: identity). */
+static lk_status origin(ureader *R, const xmlNode *parent, const char *ctx, lk_transform *out) {
+  *out = lk_tf_identity();
+  xmlNode *o = lk_xml_child(parent, "origin");
+  if (!o) return LK_OK;
+  if (lk_xml_count(parent, "origin") > 1)
+    return lk_xdoc_error(X, lk_xml_next(o), LK_SCHEMA_ERROR, "%s: more than one <origin>", ctx);
+  double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
+  char what[200];
+  snprintf(what, sizeof what, "%s: origin", ctx);
+  lk_status st = lk_xdoc_doubles(X, o, "xyz", what, 3, 0, xyz);
+  if (!st) st = lk_xdoc_doubles(X, o, "rpy", what, 3, 0, rpy);
+  if (st) return st;
+  lk_mat3 Rm = lk_m3_from_rpy(rpy[0], rpy[1], rpy[2]);
+  *out = lk_tf(&Rm, lk_v3(xyz[0], xyz[1], xyz[2]));
+  return LK_OK;
+}
+
+static lk_status positive(ureader *R, const xmlNode *e, const char *what, const char *attr,
+                          double v) {
+  if (v > 0) return LK_OK;
+  return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "%s: %s must be positive, got %g", what, attr, v);
+}
+
+/* ------------------------------------------------------------- meshes */
+
+static int is_file(const char *p) {
+  struct stat s;
+  return stat(p, &s) == 0 && S_ISREG(s.st_mode);
+}
+
+/* Try dir/rest into out; 1 when it is a file. */
+static int try_path(char *out, size_t size, const char *dir, size_t dlen, const char *rest) {
+  int n = snprintf(out, size, "%.*s/%s", (int)dlen, dir, rest);
+  return n > 0 && (size_t)n < size && is_file(out);
+}
+
+/* The directory part of the file's label ("." when it has none). */
+static size_t label_dir(const char *label, const char **dir) {
+  const char *slash = strrchr(label, '/');
+  if (!slash) {
+    *dir = ".";
+    return 1;
+  }
+  *dir = label;
+  return slash == label ? 1 : (size_t)(slash - label);
+}
+
+/* package://PKG/rest: PKG is looked for in each directory of the search
+ * path (D/PKG/rest, or D/rest when D is the package itself), then among
+ * the directories that hold the URDF file (the conventional
+ * PKG/urdf/robot.urdf). A relative name is relative to the URDF file's
+ * directory, file:// is an absolute path. */
+static lk_status resolve_mesh(ureader *R, xmlNode *e, const char *ctx, const char *name, char *out,
+                              size_t size) {
+  if (strncmp(name, "file://", 7) == 0) {
+    snprintf(out, size, "%s", name + 7);
+    if (is_file(out)) return LK_OK;
+    return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, out);
+  }
+  if (strncmp(name, "package://", 10) != 0) {
+    if (name[0] == '/') {
+      snprintf(out, size, "%s", name);
+    } else {
+      const char *dir;
+      size_t dl = label_dir(R->x.path, &dir);
+      snprintf(out, size, "%.*s/%s", (int)dl, dir, name);
+    }
+    if (is_file(out)) return LK_OK;
+    return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, out);
+  }
+  const char *pkg = name + 10, *slash = strchr(pkg, '/');
+  if (!slash || slash == pkg)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR,
+                         "%s: '%s' is not of the form package://PACKAGE/PATH", ctx, name);
+  size_t pl = (size_t)(slash - pkg);
+  const char *rest = slash + 1;
+  char sub[4096];
+  snprintf(sub, sizeof sub, "%.*s/%s", (int)pl, pkg, rest);
+  for (const char *p = R->package_path; p && *p;) {
+    size_t dl = strcspn(p, ":");
+    if (dl > 0) {
+      if (try_path(out, size, p, dl, sub)) return LK_OK;
+      /* D is the package directory itself */
+      if (dl >= pl && memcmp(p + dl - pl, pkg, pl) == 0 && (dl == pl || p[dl - pl - 1] == '/') &&
+          try_path(out, size, p, dl, rest))
+        return LK_OK;
+    }
+    p += dl + (p[dl] == ':');
+  }
+  /* The directories above the URDF file. */
+  const char *dir;
+  size_t dl = label_dir(R->x.path, &dir);
+  for (;;) {
+    size_t start = dl;
+    while (start > 0 && dir[start - 1] != '/') start--;
+    if (dl - start == pl && memcmp(dir + start, pkg, pl) == 0 && try_path(out, size, dir, dl, rest))
+      return LK_OK;
+    if (start == 0) break;
+    dl = start - 1;
+    if (dl == 0) break;
+  }
+  return lk_xdoc_error(X, e, LK_IO_ERROR,
+                       "%s: mesh '%s': package '%.*s' not found (give its parent directory with "
+                       "--package-path DIR or in ROS_PACKAGE_PATH)",
+                       ctx, name, (int)pl, pkg);
+}
+
+/* ----------------------------------------------------------- geometry */
+
+/* <geometry> of a collision or visual element -> g (type, size). */
+static lk_status geometry(ureader *R, xmlNode *owner, const char *ctx, lk_geom_spec *g) {
+  xmlNode *ge = lk_xml_child(owner, "geometry");
+  if (!ge) return lk_xdoc_error(X, owner, LK_SCHEMA_ERROR, "%s: missing <geometry>", ctx);
+  static const char *const shapes[] = {"box", "cylinder", "sphere", "mesh", "capsule", NULL};
+  char what[200];
+  snprintf(what, sizeof what, "%s: geometry", ctx);
+  lk_status st = lk_xdoc_children(X, ge, what, shapes, NULL);
+  if (st) return st;
+  xmlNode *s = lk_xml_first(ge);
+  if (!s)
+    return lk_xdoc_error(X, ge, LK_SCHEMA_ERROR,
+                         "%s: empty <geometry> (give one of <box>, <cylinder>, <sphere>, <mesh>)",
+                         ctx);
+  if (lk_xml_next(s))
+    return lk_xdoc_error(X, lk_xml_next(s), LK_SCHEMA_ERROR,
+                         "%s: more than one shape in <geometry> (give each its own element)",
+                         ctx);
+  snprintf(what, sizeof what, "%s: %s", ctx, (const char *)s->name);
+  if (lk_xml_is(s, "box")) {
+    double sz[3];
+    if ((st = lk_xdoc_doubles(X, s, "size", what, 3, 1, sz))) return st;
+    for (int i = 0; i < 3; i++)
+      if ((st = positive(R, s, what, "size", sz[i]))) return st;
+    g->type = LK_GEOM_BOX;
+    for (int i = 0; i < 3; i++) g->size[i] = 0.5 * sz[i];
+  } else if (lk_xml_is(s, "sphere")) {
+    g->type = LK_GEOM_SPHERE;
+    if ((st = lk_xdoc_double(X, s, "radius", what, 1, &g->size[0]))) return st;
+    if ((st = positive(R, s, what, "radius", g->size[0]))) return st;
+  } else if (lk_xml_is(s, "cylinder") || lk_xml_is(s, "capsule")) {
+    double r, l;
+    g->type = lk_xml_is(s, "cylinder") ? LK_GEOM_CYLINDER : LK_GEOM_CAPSULE;
+    if ((st = lk_xdoc_double(X, s, "radius", what, 1, &r))) return st;
+    if ((st = positive(R, s, what, "radius", r))) return st;
+    if ((st = lk_xdoc_double(X, s, "length", what, 1, &l))) return st;
+    if (g->type == LK_GEOM_CYLINDER ? !(l > 0) : !(l >= 0))
+      return lk_xdoc_error(X, s, LK_SCHEMA_ERROR, "%s: length must be %s, got %g", what,
+                           g->type == LK_GEOM_CYLINDER ? "positive" : ">= 0", l);
+    g->size[0] = r;
+    g->size[1] = 0.5 * l;
+  } else {
+    const char *fn = lk_xml_attr(s, "filename");
+    if (!fn || !*fn)
+      return lk_xdoc_error(X, s, LK_SCHEMA_ERROR, "%s: missing required attribute 'filename'",
+                           what);
+    double scale[3] = {1, 1, 1};
+    if ((st = lk_xdoc_doubles(X, s, "scale", what, 3, 0, scale))) return st;
+    char path[4096];
+    if ((st = resolve_mesh(R, s, what, fn, path, sizeof path))) return st;
+    /* Until convex mesh geoms are in the model (issue 15), a mesh is
+     * reported rather than left out. */
+    return lk_xdoc_error(X, s, LK_UNSUPPORTED,
+                         "%s: mesh geometry: not supported yet (file '%s')", what, path);
+  }
+  return LK_OK;
+}
+
+/* ---------------------------------------------------------- inertial */
+
+static lk_status inertial(ureader *R, xmlNode *le, const char *ctx, lk_link_spec *s, int *has) {
+  xmlNode *in = lk_xml_child(le, "inertial");
+  *has = in != NULL;
+  if (!in) return LK_OK;
+  if (lk_xml_count(le, "inertial") > 1) {
+    xmlNode *second = in;
+    while ((second = lk_xml_next(second)) && !lk_xml_is(second, "inertial")) {
+    }
+    return lk_xdoc_error(X, second, LK_SCHEMA_ERROR, "%s: more than one <inertial>", ctx);
+  }
+  char what[200];
+  snprintf(what, sizeof what, "%s: inertial", ctx);
+  static const char *const known[] = {"origin", "mass", "inertia", NULL};
+  lk_status st = lk_xdoc_children(X, in, what, known, NULL);
+  lk_transform T;
+  if (!st) st = origin(R, in, what, &T);
+  if (st) return st;
+  xmlNode *me = lk_xml_child(in, "mass"), *ie = lk_xml_child(in, "inertia");
+  if (!me) return lk_xdoc_error(X, in, LK_SCHEMA_ERROR, "%s: missing <mass>", what);
+  char w2[220];
+  snprintf(w2, sizeof w2, "%s: mass", what);
+  if ((st = lk_xdoc_double(X, me, "value", w2, 1, &s->mass))) return st;
+  if (!(s->mass >= 0))
+    return lk_xdoc_error(X, me, LK_SCHEMA_ERROR, "%s must be >= 0, got %g", w2, s->mass);
+  if (!ie) return lk_xdoc_error(X, in, LK_SCHEMA_ERROR, "%s: missing <inertia>", what);
+  static const char *const keys[] = {"ixx", "iyy", "izz", "ixy", "ixz", "iyz"};
+  double v[6];
+  snprintf(w2, sizeof w2, "%s: inertia", what);
+  for (int i = 0; i < 6; i++)
+    if ((st = lk_xdoc_double(X, ie, keys[i], w2, 1, &v[i]))) return st;
+  lk_mat3 I = {{{v[0], v[3], v[4]}, {v[3], v[1], v[5]}, {v[4], v[5], v[2]}}};
+  /* The tensor is about the centre of mass in the axes of the inertial
+   * origin: into link axes. */
+  lk_mat3 Il = lk_m3_rotate_tensor(&T.R, &I);
+  for (int r = 0; r < 3; r++)
+    for (int c = r + 1; c < 3; c++) Il.m[r][c] = Il.m[c][r] = 0.5 * (Il.m[r][c] + Il.m[c][r]);
+  s->inertia = Il;
+  s->com = T.p;
+  return LK_OK;
+}
+
+/* ------------------------------------------------------------- joints */
+
+static lk_status joint_spec(ureader *R, const ujoint *j, lk_link_spec *s) {
+  xmlNode *e = j->e;
+  char ctx[128];
+  snprintf(ctx, sizeof ctx, "joint '%s'", j->name);
+  static const char *const known[] = {"parent", "child",    "origin",      "axis",
+                                      "limit",  "dynamics", "mimic",       NULL};
+  static const char *const ignored[] = {"calibration", "safety_controller", NULL};
+  lk_status st = lk_xdoc_children(X, e, ctx, known, ignored);
+  if (!st) st = origin(R, e, ctx, &s->origin);
+  if (st) return st;
+  s->joint.type = (lk_joint_type)kLkType[j->type];
+  int one_dof = j->type == U_REVOLUTE || j->type == U_CONTINUOUS || j->type == U_PRISMATIC;
+  char what[200];
+  xmlNode *ax = lk_xml_child(e, "axis");
+  if (one_dof) {
+    double a[3] = {1, 0, 0}; /* URDF's default axis */
+    snprintf(what, sizeof what, "%s: axis", ctx);
+    if (ax && (st = lk_xdoc_doubles(X, ax, "xyz", what, 3, 0, a))) return st;
+    if (a[0] == 0 && a[1] == 0 && a[2] == 0)
+      return lk_xdoc_error(X, ax, LK_SCHEMA_ERROR, "%s: the axis is zero", what);
+    s->joint.axis = lk_v3(a[0], a[1], a[2]);
+  }
+  xmlNode *lim = lk_xml_child(e, "limit");
+  if ((j->type == U_REVOLUTE || j->type == U_PRISMATIC) && !lim)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR,
+                         "%s: a %s joint needs <limit lower upper effort velocity>%s", ctx,
+                         kTypes[j->type],
+                         j->type == U_REVOLUTE ? " (an unlimited one is continuous)" : "");
+  if (lim && one_dof) {
+    snprintf(what, sizeof what, "%s: limit", ctx);
+    double lo = 0, hi = 0, effort = 0, vel = 0;
+    if ((st = lk_xdoc_double(X, lim, "effort", what, 0, &effort))) return st;
+    if ((st = lk_xdoc_double(X, lim, "velocity", what, 0, &vel))) return st;
+    if (!(effort >= 0) || !(vel >= 0))
+      return lk_xdoc_error(X, lim, LK_SCHEMA_ERROR, "%s: effort and velocity must be >= 0", what);
+    if (j->type != U_CONTINUOUS) {
+      if ((st = lk_xdoc_double(X, lim, "lower", what, 0, &lo))) return st;
+      if ((st = lk_xdoc_double(X, lim, "upper", what, 0, &hi))) return st;
+      if (lo > hi)
+        return lk_xdoc_error(X, lim, LK_SCHEMA_ERROR, "%s: lower %g is above upper %g", what, lo,
+                             hi);
+      s->joint.limited = 1;
+      s->joint.lower = lo;
+      s->joint.upper = hi;
+    }
+  }
+  xmlNode *dyn = lk_xml_child(e, "dynamics");
+  if (dyn && j->type != U_FIXED) {
+    snprintf(what, sizeof what, "%s: dynamics", ctx);
+    if ((st = lk_xdoc_double(X, dyn, "damping", what, 0, &s->joint.damping))) return st;
+    if ((st = lk_xdoc_double(X, dyn, "friction", what, 0, &s->joint.friction))) return st;
+    if (!(s->joint.damping >= 0) || !(s->joint.friction >= 0))
+      return lk_xdoc_error(X, dyn, LK_SCHEMA_ERROR, "%s: damping and friction must be >= 0", what);
+  }
+  return LK_OK;
+}
+
+/* <mimic joint multiplier offset>: q = multiplier q_joint + offset. */
+static lk_status mimic(ureader *R, const ujoint *j) {
+  xmlNode *mi = lk_xml_child(j->e, "mimic");
+  if (!mi) return LK_OK;
+  char what[160];
+  snprintf(what, sizeof what, "joint '%s': mimic", j->name);
+  if (!(j->type == U_REVOLUTE || j->type == U_CONTINUOUS || j->type == U_PRISMATIC))
+    return lk_xdoc_error(X, mi, LK_SCHEMA_ERROR,
+                         "%s: only a revolute, continuous or prismatic joint can mimic another "
+                         "(this one is %s)",
+                         what, kTypes[j->type]);
+  const char *other = lk_xml_attr(mi, "joint");
+  if (!other || !*other)
+    return lk_xdoc_error(X, mi, LK_SCHEMA_ERROR, "%s: missing required attribute 'joint'", what);
+  char shown[96];
+  snprintf(shown, sizeof shown, "'%.80s'", other);
+  lk_coupling_spec c;
+  memset(&c, 0, sizeof c);
+  c.ratio = 1;
+  int loc = lk_xdoc_loc(X, mi), idx;
+  lk_status st = lk_builder_ref_joint(B, loc, what, other, shown, 1, &c.joint_b, &idx);
+  if (st) return st;
+  if (strcmp(c.joint_b, j->name) == 0)
+    return lk_xdoc_error(X, mi, LK_SCHEMA_ERROR, "%s: a joint cannot mimic itself", what);
+  if ((st = lk_xdoc_double(X, mi, "multiplier", what, 0, &c.ratio))) return st;
+  if ((st = lk_xdoc_double(X, mi, "offset", what, 0, &c.offset))) return st;
+  c.joint_a = pfx(R, j->name);
+  c.joint_b = pfx(R, c.joint_b);
+  if (!c.joint_a || !c.joint_b) return lk_builder_oom(B);
+  return lk_builder_add_coupling(B, &c, loc);
+}
+
+/* -------------------------------------------------------------- links */
+
+static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *ctx,
+                        const char *elem, int visual) {
+  int k = 0;
+  for (xmlNode *c = lk_xml_first(le); c; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, elem)) continue;
+    char what[200];
+    snprintf(what, sizeof what, "%s: %s #%d", ctx, elem, k++);
+    static const char *const kc[] = {"origin", "geometry", NULL};
+    static const char *const kv[] = {"origin", "geometry", "material", NULL};
+    lk_status st = lk_xdoc_children(X, c, what, visual ? kv : kc, NULL);
+    lk_geom_spec g;
+    lk_geom_spec_default(&g);
+    if (!(g.link = pfx(R, lname))) return lk_builder_oom(B);
+    if (!st) st = origin(R, c, what, &g.pose);
+    if (!st) st = geometry(R, c, what, &g);
+    if (st) return st;
+    if (visual) {
+      g.group = 0;
+      g.mask = 0;
+    } else {
+      g.material = R->uo->material;
+      for (int i = 0; i < R->uo->noverrides; i++)
+        if (strcmp(R->uo->overrides[i].link, lname) == 0 && R->uo->overrides[i].material)
+          g.material = R->uo->overrides[i].material;
+    }
+    if ((st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c)))) return st;
+  }
+  return LK_OK;
+}
+
+static lk_status one_link(ureader *R, int i) {
+  const ulink *l = &R->links[i];
+  char ctx[128];
+  snprintf(ctx, sizeof ctx, "link '%s'", l->name);
+  static const char *const known[] = {"inertial", "collision", "visual", NULL};
+  lk_status st = lk_xdoc_children(X, l->e, ctx, known, NULL);
+  if (st) return st;
+  lk_link_spec s;
+  lk_link_spec_default(&s);
+  if (!(s.name = pfx(R, l->name))) return lk_builder_oom(B);
+  int jloc;
+  if (l->joint >= 0) {
+    const ujoint *j = &R->joints[l->joint];
+    s.parent = pfx(R, R->links[j->parent].name);
+    s.joint.name = pfx(R, j->name);
+    if (!s.parent || !s.joint.name) return lk_builder_oom(B);
+    if ((st = joint_spec(R, j, &s))) return st;
+    jloc = lk_xdoc_loc(X, j->e);
+  } else {
+    s.parent = "world";
+    s.joint.name = s.name;
+    s.joint.type = (lk_joint_type)R->uo->base;
+    jloc = lk_xdoc_loc(X, l->e);
+  }
+  int has;
+  if ((st = inertial(R, l->e, ctx, &s, &has))) return st;
+  if (s.joint.type != LK_JOINT_FIXED && !(s.mass > 0)) {
+    const char *jt = lk_joint_type_name(s.joint.type);
+    if (has)
+      return lk_xdoc_error(X, lk_xml_child(lk_xml_child(l->e, "inertial"), "mass"),
+                           LK_SCHEMA_ERROR,
+                           "%s: mass must be positive on a %s joint (only a link on a fixed "
+                           "joint may be massless), got %g",
+                           ctx, jt, s.mass);
+    return lk_xdoc_error(X, l->e, LK_SCHEMA_ERROR,
+                         "%s: no <inertial>; a link on a %s joint must have mass%s", ctx, jt,
+                         l->joint < 0 ? " (the root link, on a free base)" : "");
+  }
+  if ((st = lk_builder_add_link(B, &s, lk_xdoc_loc(X, l->e), jloc))) return st;
+  if ((st = shapes(R, l->e, l->name, ctx, "collision", 0))) return st;
+  return shapes(R, l->e, l->name, ctx, "visual", 1);
+}
+
+/* ------------------------------------------------------ the first pass */
+
+/* <parent link=...> or <child link=...> of a joint. */
+static lk_status joint_end(ureader *R, xmlNode *je, const char *jname, const char *which,
+                           int *out) {
+  char what[160];
+  snprintf(what, sizeof what, "joint '%s': %s", jname, which);
+  int n = lk_xml_count(je, which);
+  xmlNode *e = lk_xml_child(je, which);
+  if (n != 1)
+    return lk_xdoc_error(X, n ? lk_xml_next(e) : je, LK_SCHEMA_ERROR,
+                         "joint '%s': %s <%s link=\"...\"/>", jname, n ? "more than one" : "missing",
+                         which);
+  const char *ln = lk_xml_attr(e, "link");
+  if (!ln || !*ln)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "%s: missing required attribute 'link'", what);
+  char shown[96];
+  snprintf(shown, sizeof shown, "'%.80s'", ln);
+  const char *name;
+  return lk_builder_ref_link(B, lk_xdoc_loc(X, e), what, ln, shown, 0, &name, out);
+}
+
+static lk_status collect(ureader *R, xmlNode *robot) {
+  int nl = lk_xml_count(robot, "link"), nj = lk_xml_count(robot, "joint");
+  R->links = LK_NEW_ARRAY(ulink, nl);
+  R->joints = LK_NEW_ARRAY(ujoint, nj);
+  if (!R->links || !R->joints) return lk_builder_oom(B);
+  lk_status st;
+  for (xmlNode *c = lk_xml_first(robot); c; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "link")) continue;
+    ulink *l = &R->links[R->nlinks];
+    if ((st = name_attr(R, c, "link", &l->name))) return st;
+    if (strcmp(l->name, "world") == 0)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
+                           "link 'world': 'world' is the name of the world; give the link "
+                           "another name");
+    if ((st = lk_builder_unique(B, "link", l->name, lk_xdoc_loc(X, c)))) return st;
+    l->e = c;
+    l->joint = -1;
+    R->nlinks++;
+  }
+  if (R->nlinks == 0)
+    return lk_xdoc_error(X, robot, LK_SCHEMA_ERROR, "robot: no <link>; a mechanism needs a link");
+  /* The link names first, for the joints' references. */
+  for (int i = 0; i < R->nlinks; i++) {
+    lk_blink r = {R->links[i].name, R->links[i].name, -1, -1, lk_xdoc_loc(X, R->links[i].e), 0,
+                  lk_xdoc_loc(X, R->links[i].e), 0};
+    if ((st = lk_builder_push_link(B, &r, NULL))) return st;
+  }
+  if ((st = lk_builder_names_done(B))) return st;
+  for (xmlNode *c = lk_xml_first(robot); c; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "joint")) continue;
+    ujoint *j = &R->joints[R->njoints];
+    j->e = c;
+    if ((st = name_attr(R, c, "joint", &j->name))) return st;
+    char ctx[128];
+    snprintf(ctx, sizeof ctx, "joint '%s'", j->name);
+    const char *t = lk_xml_attr(c, "type");
+    if (!t) return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "%s: missing required attribute 'type'", ctx);
+    int k = 0;
+    while (k < U_NTYPES && strcmp(t, kTypes[k]) != 0) k++;
+    if (k == U_NTYPES)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
+                           "%s: unknown type \"%.40s\" (expected revolute, continuous, prismatic, "
+                           "fixed, floating or planar)",
+                           ctx, t);
+    if (k == U_PLANAR)
+      return lk_xdoc_error(X, c, LK_UNSUPPORTED,
+                           "%s: planar joints are unsupported (Linkage has no planar joint: chain "
+                           "two prismatic joints and a revolute one instead)",
+                           ctx);
+    j->type = (utype)k;
+    if ((st = joint_end(R, c, j->name, "parent", &j->parent))) return st;
+    if ((st = joint_end(R, c, j->name, "child", &j->child))) return st;
+    if (j->parent == j->child)
+      return lk_xdoc_error(X, lk_xml_child(c, "child"), LK_SCHEMA_ERROR,
+                           "%s: a link cannot be its own parent", ctx);
+    ulink *ch = &R->links[j->child];
+    if (ch->joint >= 0) {
+      const ujoint *o = &R->joints[ch->joint];
+      return lk_xdoc_error(X, lk_xml_child(c, "child"), LK_SCHEMA_ERROR,
+                           "%s: link '%s' is already the child of joint '%s' (line %d); a link "
+                           "has one parent joint (close loops in YAML, under constraints: loops)",
+                           ctx, ch->name, o->name, lk_xdoc_line(o->e));
+    }
+    ch->joint = R->njoints;
+    lk_blink *bl = &B->links[j->child];
+    bl->joint = j->name;
+    bl->jtype = kLkType[k];
+    bl->parent = j->parent;
+    bl->parent_loc = lk_xdoc_loc(X, lk_xml_child(c, "parent"));
+    bl->joint_loc = lk_xdoc_loc(X, c);
+    R->njoints++;
+  }
+  /* Joint names: unique, and not the root link's (which names its joint). */
+  R->root = -1;
+  for (int i = 0; i < R->nlinks; i++) {
+    if (R->links[i].joint < 0) {
+      if (R->root >= 0)
+        return lk_xdoc_error(X, R->links[i].e, LK_SCHEMA_ERROR,
+                             "link '%s': no joint has it as child, and neither has link '%s' "
+                             "(line %d); a URDF has one root link",
+                             R->links[i].name, R->links[R->root].name,
+                             lk_xdoc_line(R->links[R->root].e));
+      R->root = i;
+      B->links[i].jtype = R->uo->base;
+    }
+  }
+  char path[256];
+  int cyc = lk_builder_find_cycle(B, path, sizeof path);
+  if (cyc >= 0 || R->root < 0) {
+    if (cyc < 0) cyc = 0;
+    return lk_xdoc_error(X, R->joints[R->links[cyc].joint].e, LK_SCHEMA_ERROR,
+                         "joint '%s': makes a cycle (%s); links form a tree", B->links[cyc].joint,
+                         path);
+  }
+  for (int i = 0; i < R->nlinks; i++) {
+    const lk_blink *bl = &B->links[i];
+    if ((st = lk_builder_unique(B, "joint", bl->joint, bl->joint_loc))) return st;
+  }
+  for (int i = 0; i < R->nlinks && R->uo->on_link; i++) {
+    const lk_blink *bl = &B->links[i];
+    if ((st = R->uo->on_link(R->uo->user, bl->name, bl->joint, bl->jtype))) return st;
+  }
+  return lk_builder_names_done(B);
+}
+
+/* ---------------------------------------------------------- the whole */
+
+static lk_status build(ureader *R) {
+  xmlNode *robot = xmlDocGetRootElement(R->x.doc);
+  if (!lk_xml_is(robot, "robot"))
+    return lk_xdoc_error(X, robot, LK_SCHEMA_ERROR, "expected a <robot> element, got <%s>",
+                         robot ? (const char *)robot->name : "");
+  lk_status st;
+  const char *name = lk_xml_attr(robot, "name");
+  if (name && *name && (st = lk_builder_set_name(B, name))) return st;
+  if ((st = collect(R, robot))) return st;
+  for (int i = 0; i < R->nlinks; i++)
+    if ((st = one_link(R, i))) return st;
+  for (int i = 0; i < R->njoints; i++)
+    if ((st = mimic(R, &R->joints[i]))) return st;
+  return lk_builder_finalize(B);
+}
+
+lk_status lk_urdf_read(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
+                       const char *label, const lk_load_options *o, const lk_urdf_options *uo,
+                       lk_error *err) {
+  lk_urdf_options dflt;
+  if (!uo) {
+    lk_urdf_options_default(&dflt);
+    uo = &dflt;
+  }
+  if (uo->base != LK_JOINT_FIXED && uo->base != LK_JOINT_FREE)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "a URDF's base is fixed or free");
+  if (o && o->nset > 0)
+    return lk_error_set_at(err, LK_INVALID_ARGUMENT, label, 0, 0,
+                           "--set overrides apply to YAML descriptions; include the URDF in a "
+                           "YAML file to change it");
+  ureader R;
+  memset(&R, 0, sizeof R);
+  R.uo = uo;
+  R.package_path = o ? o->package_path : NULL;
+  lk_status st = lk_xdoc_parse(&R.x, text, len, label, err);
+  if (!st) {
+    lk_builder_init(&R.b, m, mo, &lk_xdoc_source, &R.x, err);
+    st = build(&R);
+    lk_builder_free(&R.b);
+  }
+  lk_free(R.links);
+  lk_free(R.joints);
+  lk_xdoc_free(&R.x);
+  return st;
+}

@@ -1,0 +1,75 @@
+/* What the XML readers (URDF: urdf.c, MJCF: mjcf.c) share: a document
+ * parsed by libxml2 with its line numbers, elements numbered as builder
+ * locations (builder.h: loc 0 is the file, loc k the k-th element
+ * registered), errors as FILE:LINE: messages, and attribute values read as
+ * numbers in the C locale. Not installed. */
+#ifndef LK_IO_XML_H
+#define LK_IO_XML_H
+
+#include <stddef.h>
+
+#include <libxml/tree.h>
+
+#include "io/builder.h"
+#include "linkage/error.h"
+
+typedef struct {
+  xmlDoc *doc;
+  const char *path; /* what messages call the text (not copied) */
+  xmlNode **nodes;  /* loc k is nodes[k - 1] */
+  int n, cap;
+  lk_error *err;
+} lk_xdoc;
+
+/* The lk_source of an lk_xdoc (positions have lines, no columns). */
+extern const lk_source lk_xdoc_source;
+
+/* Parse len bytes of XML. Syntax errors are LK_PARSE_ERROR at their line;
+ * no network access, no entity substitution, nothing printed. */
+lk_status lk_xdoc_parse(lk_xdoc *x, const char *text, size_t len, const char *label,
+                        lk_error *err);
+void lk_xdoc_free(lk_xdoc *x);
+
+/* The name of the root element of an XML text ("robot", "mujoco"), into
+ * buf; "" when text does not start like XML (after blanks, a BOM, an XML
+ * declaration and comments). Does not parse the whole text. */
+void lk_xml_root_name(const char *text, size_t len, char *buf, size_t size);
+
+/* The builder location of an element (registered on first use; 0 when out
+ * of memory, which then reports at the file). */
+int lk_xdoc_loc(lk_xdoc *x, xmlNode *e);
+int lk_xdoc_line(const xmlNode *e);
+
+/* A located error at e (NULL: the file). */
+lk_status lk_xdoc_error(lk_xdoc *x, const xmlNode *e, lk_status status, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* The element's name, and its children that are elements, one by one:
+ * for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c)). */
+int lk_xml_is(const xmlNode *e, const char *name);
+xmlNode *lk_xml_first(const xmlNode *e);
+xmlNode *lk_xml_next(const xmlNode *e);
+/* The first child element named name, or NULL. */
+xmlNode *lk_xml_child(const xmlNode *e, const char *name);
+/* The number of child elements named name. */
+int lk_xml_count(const xmlNode *e, const char *name);
+
+/* An attribute's text (pointing into the document), or NULL when absent. */
+const char *lk_xml_attr(const xmlNode *e, const char *name);
+
+/* Attribute values as numbers: "what" names the value in messages. A
+ * missing attribute leaves *out alone and is LK_OK unless required. The
+ * numbers must be finite decimal numbers (C locale); vectors are
+ * blank-separated with exactly n values. */
+lk_status lk_xdoc_double(lk_xdoc *x, const xmlNode *e, const char *attr, const char *what,
+                         int required, double *out);
+lk_status lk_xdoc_doubles(lk_xdoc *x, const xmlNode *e, const char *attr, const char *what,
+                          int n, int required, double *out);
+
+/* Check that every child element of e is one of known[] (NULL-terminated)
+ * or of ignored[] (may be NULL): an unknown one is an error at it with a
+ * did-you-mean. ctx names e in the message. */
+lk_status lk_xdoc_children(lk_xdoc *x, const xmlNode *e, const char *ctx,
+                           const char *const *known, const char *const *ignored);
+
+#endif

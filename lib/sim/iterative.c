@@ -1,0 +1,185 @@
+/* An island beyond the dense size (issue 20): non-smooth Gauss-Seidel
+ * (lk_lcp_nsgs) on its Delassus matrix in compressed rows (sparse.c).
+ *
+ * The island is one friction-contact problem: a contact's normal row with
+ * [0, inf) and its tangent rows as a circle pair (the exact isotropic
+ * cone, solved in closed form per contact; with the box cone two boxes;
+ * a pyramid is solved on the disk it is inscribed in), its torsion row
+ * bounded by its normal, its rolling pair a disk; limits [0, inf),
+ * bilateral rows free, dry friction boxed. Each contact's coefficient is
+ * its friction state's (mu_static while static, mu_dynamic while
+ * dynamic), as in the dense path; a static contact that slides with its
+ * friction at the bound becomes dynamic and, when that changes its
+ * coefficient, the island is solved again from where it stood (at most
+ * friction_iterations passes), and a dynamic contact whose slip fell
+ * below slip_threshold is static again for the next step. The solve
+ * starts from the last step's impulses. Nothing is accepted without the
+ * LCP layer's residual check; an answer above the tolerance when the
+ * sweeps run out is inside every cone (NSGS keeps its iterates feasible)
+ * and is counted in friction_unconverged. */
+#include <math.h>
+#include <string.h>
+
+#include "constraint/constraint_impl.h"
+#include "linkage/lcp.h"
+#include "sim/sim_internal.h"
+
+#define SLIDE_EPS 1e-9 /* m/s (rad/s): a pair slides above this speed (solve.c) */
+
+/* Sweeps of one NSGS solve at most: warm-started from the last step, a
+ * pile at rest needs tens; more than this says the island is moving fast
+ * and the next step starts closer. */
+#define MAX_SWEEPS 2000
+
+static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
+
+/* The problem's bounds, coefficients and pairs from the rows. */
+static void setup(const lk_model *m, lk_data *d, const int *rows, int n, lk_sim_sparse *sp) {
+  lk_sim_data *sd = &d->sim;
+  const int circle = m->opt.friction_cone != LK_CONE_BOX;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[rows[i]];
+    sp->q[i] = R->jv + R->bias;
+    sp->findex[i] = -1;
+    sp->cone[i] = -1;
+    sp->mu[i] = 0;
+    switch (R->kind) {
+      case LK_ROW_FREE:
+        sp->lo[i] = -INFINITY;
+        sp->hi[i] = INFINITY;
+        break;
+      case LK_ROW_BOX:
+        sp->lo[i] = R->lo;
+        sp->hi[i] = R->hi;
+        break;
+      case LK_ROW_FRICTION: {
+        sp->lo[i] = 0;
+        sp->hi[i] = 0;
+        sp->findex[i] = sd->rowloc[R->normal];
+        sp->mu[i] = R->mu;
+        if (circle && R->pair >= 0) {
+          /* a pair shares its first row's coefficient (the dense path
+           * may have locked the second row to zero last step) */
+          const lk_row *R1 = R->crow == 2 || R->crow == 5 ? &sd->row[R->pair] : R;
+          sp->cone[i] = sd->rowloc[R->pair];
+          sp->mu[i] = R1->mu;
+        }
+        break;
+      }
+      default:
+        sp->lo[i] = 0;
+        sp->hi[i] = INFINITY;
+        break;
+    }
+  }
+  /* cfm on the diagonal, as the dense path's first attempt */
+  if (m->opt.cfm > 0)
+    for (int i = 0; i < n; i++)
+      for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
+        if (sp->col[e] == i) sp->val[e] += m->opt.cfm;
+}
+
+/* A static contact sliding at its bound becomes dynamic; returns whether a
+ * coefficient changed (the island must be solved again). */
+static int switch_states(lk_data *d, const int *rows, int n, lk_sim_sparse *sp,
+                         lk_step_report *report) {
+  lk_sim_data *sd = &d->sim;
+  int changed = 0;
+  for (int i = 0; i < n; i++) {
+    lk_row *R = &sd->row[rows[i]];
+    if (R->ckind != LK_CONSTRAINT_CONTACT || R->kind != LK_ROW_FRICTION || R->crow != 1) continue;
+    lk_contact_mem *mem = &sd->cmem[R->cindex];
+    if (mem->state != LK_FRICTION_STATIC) continue;
+    int i2 = R->pair >= 0 ? sd->rowloc[R->pair] : -1;
+    double z2 = i2 >= 0 ? sp->z[i2] : 0, w2 = i2 >= 0 ? sp->w[i2] : 0;
+    double bound = sp->mu[i] * fabs(sp->z[sd->rowloc[R->normal]]);
+    double f = norm2(sp->z[i], z2), speed = norm2(sp->w[i], w2);
+    if (!(bound > 0 && f >= bound * (1 - 1e-6) && speed > SLIDE_EPS)) continue;
+    mem->state = LK_FRICTION_DYNAMIC;
+    report->state_changes++;
+    const lk_contact_report *c = &sd->contact[R->cindex];
+    if (c->mu_dynamic != sp->mu[i]) {
+      sp->mu[i] = c->mu_dynamic;
+      if (i2 >= 0) sp->mu[i2] = c->mu_dynamic;
+      changed = 1;
+    }
+    R->mu = c->mu_dynamic;
+    if (R->pair >= 0) sd->row[R->pair].mu = c->mu_dynamic;
+  }
+  return changed;
+}
+
+lk_status lk_sim_solve_iterative(const lk_model *m, lk_data *d, const int *rows, int n,
+                                 lk_step_report *report) {
+  lk_sim_data *sd = &d->sim;
+  lk_sim_sparse *sp = sd->sparse;
+  if (!sp || n > sp->ncap) return LK_CAPACITY_EXCEEDED;
+  lk_sim_rows_y(m, d, rows, n);
+  lk_status st = lk_sim_delassus_csr(m, d, rows, n, sp);
+  if (st) return st;
+  setup(m, d, rows, n, sp);
+  /* the last step's impulses where the contact persists */
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[rows[i]];
+    sp->z[i] = 0;
+    if (R->ckind == LK_CONSTRAINT_CONTACT && sd->cmem[R->cindex].valid)
+      sp->z[i] = sd->cmem[R->cindex].z[R->crow];
+  }
+  lk_lcp p = {.n = n, .q = sp->q, .lo = sp->lo, .hi = sp->hi, .findex = sp->findex,
+              .mu = sp->mu, .csr = {sp->rowp, sp->col, sp->val}, .cone = sp->cone};
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.max_sweeps = MAX_SWEEPS;
+  o.z_guess = sp->z;
+  o.basis_out = sp->basis;
+  int pass = 0, changed = 1, unconverged = 0;
+  while (changed && pass < m->opt.friction_iterations) {
+    pass++;
+    lk_lcp_report rep;
+    st = lk_lcp_solve(lk_lcp_nsgs, &p, &o, sp->ws, sp->z, sp->w, &rep);
+    report->lcp_solves++;
+    report->nsgs_solves++;
+    report->nsgs_sweeps += rep.sweeps;
+    if (st == LK_NOT_CONVERGED && lk_all_finite(sp->z, (size_t)n)) {
+      unconverged = 1; /* feasible, above the tolerance */
+    } else if (st) {
+      report->solver_failures++;
+      return st;
+    } else {
+      unconverged = 0;
+    }
+    if (rep.residual_rel > report->lcp_residual) report->lcp_residual = rep.residual_rel;
+    changed = switch_states(d, rows, n, sp, report);
+  }
+  if (pass > report->friction_passes) report->friction_passes = pass;
+  if (unconverged || changed) report->friction_unconverged++;
+  /* Impulses, velocities, remembered states; back to static once the slip
+   * has died out. */
+  for (int i = 0; i < n; i++) {
+    lk_row *R = &sd->row[rows[i]];
+    R->z = sp->z[i];
+    R->w = sp->w[i];
+    if (R->ckind == LK_CONSTRAINT_CONTACT) {
+      lk_contact_mem *mem = &sd->cmem[R->cindex];
+      mem->basis[R->crow] = sp->basis[i];
+      for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
+        if (sp->col[e] == i) mem->adiag[R->crow] = sp->val[e];
+    } else if (R->ckind == LK_CONSTRAINT_LIMIT) {
+      sd->limmem[R->cindex].basis[R->crow] = sp->basis[i];
+      sd->limmem[R->cindex].valid = 1;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    lk_row *R = &sd->row[rows[i]];
+    if (R->ckind != LK_CONSTRAINT_CONTACT || R->crow != 1) continue;
+    lk_contact_mem *mem = &sd->cmem[R->cindex];
+    double speed = norm2(sp->w[i], R->pair >= 0 ? sp->w[sd->rowloc[R->pair]] : 0);
+    if (mem->state == LK_FRICTION_DYNAMIC && speed < m->opt.slip_threshold) {
+      mem->state = LK_FRICTION_STATIC;
+      report->state_changes++;
+    }
+    mem->locked = 0;
+  }
+  report->iterative_islands++;
+  return LK_OK;
+}

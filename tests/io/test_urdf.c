@@ -1,0 +1,697 @@
+/* The URDF reader (lib/io/urdf.c): each element as the model sees it
+ * (links' inertials, a tensor in a rotated frame, collision and visual
+ * shapes, the joint types with origin, axis, limit, dynamics and mimic),
+ * the physics of a pendulum read from URDF against its closed form, the
+ * reader picked by content, package:// and relative mesh names, and every
+ * error at its line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+
+static lk_model *load(const char *text, lk_error *err) {
+  return lk_model_load_string(text, strlen(text), "robot.urdf", NULL, err);
+}
+
+/* The load fails with status at line, and the message holds each of the
+ * NULL-terminated phrases. */
+static void expect_error(const char *text, lk_status status, int line, const char *const *phrases) {
+  lk_error err;
+  lk_model *m = load(text, &err);
+  LK_ASSERT_MSG(m == NULL, "the URDF loaded; expected: %s", phrases[0]);
+  lk_model_free(m);
+  LK_ASSERT_MSG(err.status == status, "status %s, expected %s: %s", lk_status_name(err.status),
+                lk_status_name(status), err.message);
+  LK_ASSERT_MSG(err.line == line, "line %d, expected %d: %s", err.line, line, err.message);
+  CU_ASSERT_STRING_EQUAL(err.path, "robot.urdf");
+  for (int i = 0; phrases[i]; i++)
+    LK_ASSERT_MSG(strstr(err.message, phrases[i]) != NULL, "'%s' not in: %s", phrases[i],
+                  err.message);
+}
+#define EXPECT(text, status, line, ...) \
+  expect_error(text, status, line, (const char *const[]){__VA_ARGS__, NULL})
+
+/* ------------------------------------------------------------ elements */
+
+/* An arm as a user writes one: a massless base on the world, a shoulder
+ * (continuous, about y), an elbow (revolute, limited), a wrist slide
+ * (prismatic along the default axis x) and a fixed tool. */
+static const char *kArm =
+    "<?xml version=\"1.0\"?>\n"
+    "<robot name=\"arm\">\n"
+    "  <link name=\"base\">\n"
+    "    <collision><geometry><box size=\"0.4 0.3 0.1\"/></geometry></collision>\n"
+    "  </link>\n"
+    "  <joint name=\"shoulder\" type=\"continuous\">\n"
+    "    <parent link=\"base\"/><child link=\"upper\"/>\n"
+    "    <origin xyz=\"0 0 0.1\" rpy=\"0 0 1.5707963267948966\"/>\n"
+    "    <axis xyz=\"0 2 0\"/>\n"
+    "    <dynamics damping=\"0.25\" friction=\"0.5\"/>\n"
+    "  </joint>\n"
+    "  <link name=\"upper\">\n"
+    "    <inertial>\n"
+    "      <origin xyz=\"0 0 0.25\" rpy=\"0.3 0 0\"/>\n"
+    "      <mass value=\"2\"/>\n"
+    "      <inertia ixx=\"0.05\" ixy=\"0\" ixz=\"0\" iyy=\"0.04\" iyz=\"0\" izz=\"0.02\"/>\n"
+    "    </inertial>\n"
+    "    <collision><origin xyz=\"0 0 0.25\"/>\n"
+    "      <geometry><cylinder radius=\"0.03\" length=\"0.5\"/></geometry></collision>\n"
+    "    <collision><origin xyz=\"0 0 0.5\" rpy=\"1.5707963267948966 0 0\"/>\n"
+    "      <geometry><cylinder radius=\"0.04\" length=\"0.1\"/></geometry></collision>\n"
+    "    <visual><origin xyz=\"0 0 0.25\"/>\n"
+    "      <geometry><sphere radius=\"0.06\"/></geometry>\n"
+    "      <material name=\"grey\"><color rgba=\"0.5 0.5 0.5 1\"/></material></visual>\n"
+    "  </link>\n"
+    "  <joint name=\"elbow\" type=\"revolute\">\n"
+    "    <parent link=\"upper\"/><child link=\"fore\"/>\n"
+    "    <origin xyz=\"0 0 0.5\"/>\n"
+    "    <axis xyz=\"0 1 0\"/>\n"
+    "    <limit lower=\"-2\" upper=\"1.5\" effort=\"10\" velocity=\"3\"/>\n"
+    "  </joint>\n"
+    "  <link name=\"fore\">\n"
+    "    <inertial><origin xyz=\"0 0 0.2\"/><mass value=\"1\"/>\n"
+    "      <inertia ixx=\"0.02\" ixy=\"0.001\" ixz=\"0\" iyy=\"0.03\" iyz=\"0\" izz=\"0.015\"/>\n"
+    "    </inertial>\n"
+    "    <collision><origin xyz=\"0 0 0.2\"/><geometry><capsule radius=\"0.02\" length=\"0.3\"/>"
+    "</geometry></collision>\n"
+    "  </link>\n"
+    "  <joint name=\"slide\" type=\"prismatic\">\n"
+    "    <parent link=\"fore\"/><child link=\"hand\"/>\n"
+    "    <origin xyz=\"0 0 0.4\"/>\n"
+    "    <limit lower=\"0\" upper=\"0.1\" effort=\"5\" velocity=\"0.2\"/>\n"
+    "    <safety_controller soft_lower_limit=\"0\" soft_upper_limit=\"0.1\" k_velocity=\"1\"/>\n"
+    "  </joint>\n"
+    "  <link name=\"hand\">\n"
+    "    <inertial><mass value=\"0.5\"/>\n"
+    "      <inertia ixx=\"0.001\" ixy=\"0\" ixz=\"0\" iyy=\"0.001\" iyz=\"0\" izz=\"0.001\"/>\n"
+    "    </inertial>\n"
+    "  </link>\n"
+    "  <joint name=\"tool_mount\" type=\"fixed\">\n"
+    "    <parent link=\"hand\"/><child link=\"tool\"/>\n"
+    "    <origin xyz=\"0.05 0 0\"/>\n"
+    "  </joint>\n"
+    "  <link name=\"tool\"/>\n"
+    "  <transmission name=\"t1\"><type>SimpleTransmission</type></transmission>\n"
+    "  <gazebo reference=\"tool\"/>\n"
+    "</robot>\n";
+
+static lk_model *arm(void) {
+  lk_error err;
+  lk_model *m = load(kArm, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  return m;
+}
+
+static void test_links_and_joints(void) {
+  lk_model *m = arm();
+  if (!m) return;
+  CU_ASSERT_STRING_EQUAL(lk_model_name(m), "arm");
+  LK_ASSERT_INT_EQ(lk_model_nlink(m), 6);
+  LK_ASSERT_INT_EQ(lk_model_nq(m), 3);
+  LK_ASSERT_NEAR(lk_model_total_mass(m), 3.5, 0);
+  lk_link_spec s;
+  /* The root is fixed to the world at its origin, its joint named after it. */
+  int base = lk_model_link_index(m, "base");
+  LK_ASSERT_OK(lk_model_link(m, base, &s), NULL);
+  LK_ASSERT_INT_EQ(s.joint.type, LK_JOINT_FIXED);
+  CU_ASSERT_STRING_EQUAL(s.parent, "world");
+  CU_ASSERT_STRING_EQUAL(lk_model_joint_name(m, base), "base");
+  LK_ASSERT_NEAR(s.mass, 0, 0);
+  /* continuous: an unlimited revolute joint; the axis normalized. */
+  int up = lk_model_joint_index(m, "shoulder");
+  CU_ASSERT_STRING_EQUAL(lk_model_link_name(m, up), "upper");
+  LK_ASSERT_OK(lk_model_link(m, up, &s), NULL);
+  LK_ASSERT_INT_EQ(s.joint.type, LK_JOINT_REVOLUTE);
+  LK_ASSERT_INT_EQ(s.joint.limited, 0);
+  LK_ASSERT_NEAR(s.joint.axis.x, 0, 0);
+  LK_ASSERT_NEAR(s.joint.axis.y, 1, 0);
+  LK_ASSERT_NEAR(s.joint.damping, 0.25, 0);
+  LK_ASSERT_NEAR(s.joint.friction, 0.5, 0);
+  CU_ASSERT_STRING_EQUAL(s.parent, "base");
+  /* origin: xyz and a quarter turn about z (URDF's rpy is about fixed
+   * x, y, z: R = Rz Ry Rx). */
+  LK_ASSERT_NEAR(s.origin.p.z, 0.1, 0);
+  LK_ASSERT_NEAR(s.origin.R.m[0][1], -1, 1e-15);
+  LK_ASSERT_NEAR(s.origin.R.m[1][0], 1, 1e-15);
+  LK_ASSERT_NEAR(s.origin.R.m[2][2], 1, 1e-15);
+  /* revolute with its limits */
+  LK_ASSERT_OK(lk_model_link(m, lk_model_joint_index(m, "elbow"), &s), NULL);
+  LK_ASSERT_INT_EQ(s.joint.type, LK_JOINT_REVOLUTE);
+  LK_ASSERT_INT_EQ(s.joint.limited, 1);
+  LK_ASSERT_NEAR(s.joint.lower, -2, 0);
+  LK_ASSERT_NEAR(s.joint.upper, 1.5, 0);
+  LK_ASSERT_NEAR(s.joint.damping, 0, 0);
+  /* prismatic along URDF's default axis, +x */
+  LK_ASSERT_OK(lk_model_link(m, lk_model_joint_index(m, "slide"), &s), NULL);
+  LK_ASSERT_INT_EQ(s.joint.type, LK_JOINT_PRISMATIC);
+  LK_ASSERT_NEAR(s.joint.axis.x, 1, 0);
+  LK_ASSERT_NEAR(s.joint.upper, 0.1, 0);
+  LK_ASSERT_NEAR(s.origin.p.z, 0.4, 0);
+  /* fixed, massless: a frame */
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "tool"), &s), NULL);
+  LK_ASSERT_INT_EQ(s.joint.type, LK_JOINT_FIXED);
+  CU_ASSERT_STRING_EQUAL(lk_model_joint_name(m, lk_model_link_index(m, "tool")), "tool_mount");
+  LK_ASSERT_NEAR(s.origin.p.x, 0.05, 0);
+  lk_model_free(m);
+}
+
+/* <inertial>: the centre of mass is the origin's xyz; the tensor, given
+ * about it in axes turned by rpy = (0.3, 0, 0) (about x), is R I R^T in
+ * link axes: xx stays, yy and zz mix, yz = cos sin (Iyy - Izz). */
+static void test_inertia_in_a_rotated_frame(void) {
+  lk_model *m = arm();
+  if (!m) return;
+  lk_link_spec s;
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "upper"), &s), NULL);
+  double c = cos(0.3), sn = sin(0.3), a = 0.04, b = 0.02;
+  LK_ASSERT_NEAR(s.mass, 2, 0);
+  LK_ASSERT_NEAR(s.com.z, 0.25, 0);
+  LK_ASSERT_NEAR(s.inertia.m[0][0], 0.05, 1e-17);
+  LK_ASSERT_NEAR(s.inertia.m[1][1], a * c * c + b * sn * sn, 1e-17);
+  LK_ASSERT_NEAR(s.inertia.m[2][2], a * sn * sn + b * c * c, 1e-17);
+  LK_ASSERT_NEAR(s.inertia.m[1][2], c * sn * (a - b), 1e-17);
+  LK_ASSERT_NEAR(s.inertia.m[2][1], c * sn * (a - b), 1e-17);
+  LK_ASSERT_NEAR(s.inertia.m[0][1], 0, 1e-17);
+  /* Products of inertia are read as they are (ixy on the fore arm). */
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "fore"), &s), NULL);
+  LK_ASSERT_NEAR(s.inertia.m[0][1], 0.001, 0);
+  LK_ASSERT_NEAR(s.inertia.m[1][0], 0.001, 0);
+  LK_ASSERT_NEAR(s.inertia.m[1][1], 0.03, 0);
+  lk_model_free(m);
+}
+
+/* Two shapes on a link, in file order, collision before visual: box size
+ * and cylinder length are full, halved; the visual collides with nothing. */
+static void test_collision_and_visual_shapes(void) {
+  lk_model *m = arm();
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_ngeom(m), 5);
+  int up = lk_model_link_index(m, "upper"), k = 0;
+  lk_geom_spec g[5];
+  int n = 0;
+  for (int i = 0; i < lk_model_ngeom(m); i++) {
+    lk_geom_spec s;
+    LK_ASSERT_OK(lk_model_geom(m, i, &s), NULL);
+    if (lk_model_geom_link(m, i) == up && n < 5) g[n++] = s;
+    if (lk_model_geom_link(m, i) == lk_model_link_index(m, "base")) {
+      LK_ASSERT_INT_EQ(s.type, LK_GEOM_BOX);
+      LK_ASSERT_NEAR(s.size[0], 0.2, 0);
+      LK_ASSERT_NEAR(s.size[1], 0.15, 0);
+      LK_ASSERT_NEAR(s.size[2], 0.05, 0);
+      k++;
+    }
+    if (lk_model_geom_link(m, i) == lk_model_link_index(m, "fore")) {
+      LK_ASSERT_INT_EQ(s.type, LK_GEOM_CAPSULE);
+      LK_ASSERT_NEAR(s.size[0], 0.02, 0);
+      LK_ASSERT_NEAR(s.size[1], 0.15, 0);
+      k++;
+    }
+  }
+  LK_ASSERT_INT_EQ(k, 2);
+  LK_ASSERT_INT_EQ(n, 3);
+  if (n == 3) {
+    LK_ASSERT_INT_EQ(g[0].type, LK_GEOM_CYLINDER);
+    LK_ASSERT_NEAR(g[0].size[0], 0.03, 0);
+    LK_ASSERT_NEAR(g[0].size[1], 0.25, 0);
+    LK_ASSERT_NEAR(g[0].pose.p.z, 0.25, 0);
+    LK_ASSERT_INT_EQ(g[0].group, 1);
+    LK_ASSERT_INT_EQ(g[0].mask, 1);
+    LK_ASSERT_INT_EQ(g[1].type, LK_GEOM_CYLINDER);
+    LK_ASSERT_NEAR(g[1].size[1], 0.05, 0);
+    /* rpy (pi/2, 0, 0): the cylinder's axis z turned onto -y */
+    LK_ASSERT_NEAR(g[1].pose.R.m[1][2], -1, 1e-15);
+    LK_ASSERT_INT_EQ(g[2].type, LK_GEOM_SPHERE);
+    LK_ASSERT_NEAR(g[2].size[0], 0.06, 0);
+    LK_ASSERT_INT_EQ(g[2].group, 0);
+    LK_ASSERT_INT_EQ(g[2].mask, 0);
+  }
+  lk_model_free(m);
+}
+
+/* <mimic>: q_finger2 = -1 * q_finger1 + 0.01, a coupling; simulated, the
+ * mimic joint follows. A floating joint is a free joint. */
+static const char *kMimic =
+    "<robot name=\"jaw\">\n"
+    "  <link name=\"palm\"><inertial><mass value=\"1\"/>"
+    "<inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.01\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+    "  <joint name=\"f1\" type=\"prismatic\"><parent link=\"palm\"/><child link=\"left\"/>\n"
+    "    <axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n"
+    "  <joint name=\"f2\" type=\"prismatic\"><parent link=\"palm\"/><child link=\"right\"/>\n"
+    "    <axis xyz=\"0 1 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>\n"
+    "    <mimic joint=\"f1\" multiplier=\"-1\" offset=\"0.01\"/></joint>\n"
+    "  <link name=\"left\"><inertial><mass value=\"0.1\"/>"
+    "<inertia ixx=\"0.001\" iyy=\"0.001\" izz=\"0.001\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+    "  <link name=\"right\"><inertial><mass value=\"0.2\"/>"
+    "<inertia ixx=\"0.001\" iyy=\"0.001\" izz=\"0.001\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+    "  <joint name=\"drop\" type=\"floating\"><parent link=\"palm\"/><child link=\"ball\"/>"
+    "<origin xyz=\"0 0 -0.5\"/></joint>\n"
+    "  <link name=\"ball\"><inertial><mass value=\"0.3\"/>"
+    "<inertia ixx=\"0.001\" iyy=\"0.001\" izz=\"0.001\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+    "</robot>\n";
+
+static void test_mimic_is_a_coupling_and_floating_is_free(void) {
+  lk_error err;
+  lk_model *m = load(kMimic, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_ncoupling(m), 1);
+  lk_coupling_spec c;
+  LK_ASSERT_OK(lk_model_coupling(m, 0, &c), NULL);
+  CU_ASSERT_STRING_EQUAL(c.joint_a, "f2");
+  CU_ASSERT_STRING_EQUAL(c.joint_b, "f1");
+  LK_ASSERT_NEAR(c.ratio, -1, 0);
+  LK_ASSERT_NEAR(c.offset, 0.01, 0);
+  int ball = lk_model_link_index(m, "ball");
+  LK_ASSERT_INT_EQ(lk_model_joint_type(m, ball), LK_JOINT_FREE);
+  LK_ASSERT_INT_EQ(lk_model_nq(m), 2 + 7);
+  lk_model_free(m);
+  /* Gravity along +y pulls both fingers; the coupling holds q2 = -q1
+   * throughout (drift corrected to well under 1e-6). Without the offset:
+   * a coupling that starts violated diverges in the position projection
+   * (lib/sim/project.c, reported; not the reader's). */
+  char text[4096];
+  snprintf(text, sizeof text, "%s", kMimic);
+  char *off = strstr(text, "offset=\"0.01\"");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(off);
+  memcpy(off, "offset=\"0000\"", 13);
+  lk_model *m2 = lk_model_new();
+  lk_merge_options mo;
+  lk_merge_options_default(&mo);
+  mo.options = 1;
+  LK_ASSERT_OK(lk_model_load_string_into(m2, text, strlen(text), "robot.urdf", NULL, &mo, &err),
+               &err);
+  lk_options op;
+  lk_options_default(&op);
+  op.gravity = lk_v3(0, 9.81, 0);
+  LK_ASSERT_OK(lk_model_set_options(m2, &op, &err), &err);
+  LK_ASSERT_OK(lk_model_finalize(m2, &err), &err);
+  lk_data *d = lk_data_new(m2);
+  int q1 = lk_model_joint_qadr(m2, lk_model_joint_index(m2, "f1"));
+  int q2 = lk_model_joint_qadr(m2, lk_model_joint_index(m2, "f2"));
+  double worst = 0;
+  for (int i = 0; i < 200; i++) {
+    LK_ASSERT_OK(lk_step(m2, d), NULL);
+    double *q = lk_data_q(d);
+    worst = fmax(worst, fabs(q[q2] + q[q1]));
+  }
+  double *q = lk_data_q(d);
+  LK_ASSERT_MSG(worst < 1e-6, "coupling error %g", worst);
+  /* The heavier right finger wins: f2 moves +y, so f1 moves -y. */
+  LK_ASSERT_MSG(q[q1] < -1e-3, "f1 = %g", q[q1]);
+  lk_data_free(d);
+  lk_model_free(m2);
+}
+
+/* A pendulum from URDF: mass 2 at 0.5 m below a continuous joint about y,
+ * inertia Iyy = 0.01 about the centre of mass. At angle q the acceleration
+ * is -m g L sin q / (Icm + m L^2) (gravity -z; q about +y moves the bob
+ * towards -x... whose torque about y is -m g L sin q). */
+static void test_pendulum_acceleration(void) {
+  const char *u =
+      "<robot name=\"pendulum\">\n"
+      "  <link name=\"frame\"/>\n"
+      "  <joint name=\"pivot\" type=\"continuous\"><parent link=\"frame\"/><child link=\"bob\"/>\n"
+      "    <origin xyz=\"0 0 1\"/><axis xyz=\"0 1 0\"/></joint>\n"
+      "  <link name=\"bob\"><inertial><origin xyz=\"0 0 -0.5\"/><mass value=\"2\"/>\n"
+      "    <inertia ixx=\"0.01\" iyy=\"0.01\" izz=\"0.001\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/>"
+      "</inertial></link>\n"
+      "</robot>\n";
+  lk_error err;
+  lk_model *m = load(u, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  lk_data_q(d)[0] = 0.7;
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  LK_ASSERT_OK(lk_forward_dynamics(m, d, LK_FD_ABA), NULL);
+  double expect = -2 * 9.81 * 0.5 * sin(0.7) / (0.01 + 2 * 0.25);
+  LK_ASSERT_NEAR(lk_data_qacc(d)[0], expect, 1e-12);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* The reader is chosen by content, whatever the file is called. */
+static char scratch_dir[4096];
+static const char *scratch(const char *name) {
+  static char buf[4][8192];
+  static int slot;
+  if (!scratch_dir[0]) {
+    const char *b = getenv("LK_TOP_BUILDDIR");
+    snprintf(scratch_dir, sizeof scratch_dir, "%s/tests/io/urdf.XXXXXX", b && *b ? b : ".");
+    if (!mkdtemp(scratch_dir)) abort();
+  }
+  char *o = buf[slot++ & 3];
+  snprintf(o, sizeof buf[0], "%s/%s", scratch_dir, name);
+  return o;
+}
+
+static void put(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+static void test_reader_by_content(void) {
+  lk_error err;
+  const char *p = scratch("robot.yaml");
+  put(p, kArm);
+  lk_model *m = lk_model_load_file(p, NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) LK_ASSERT_INT_EQ(lk_model_nq(m), 3);
+  lk_model_free(m);
+  p = scratch("pendulum.urdf");
+  put(p, "links:\n  - name: bob\n    joint: revolute\n    mass: 1\n    inertia: [1, 1, 1]\n");
+  m = lk_model_load_file(p, NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) LK_ASSERT_INT_EQ(lk_model_nq(m), 1);
+  lk_model_free(m);
+  /* Other XML is neither. */
+  m = load("<?xml version=\"1.0\"?>\n<!-- a comment -->\n<svg/>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_MSG(strstr(err.message, "<svg>") != NULL, "%s", err.message);
+  /* --set is YAML's */
+  const char *set[] = {"options.timestep=0.002"};
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.set = set;
+  o.nset = 1;
+  m = lk_model_load_string(kArm, strlen(kArm), "robot.urdf", &o, &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_MSG(strstr(err.message, "--set") != NULL, "%s", err.message);
+}
+
+/* package://PKG/rest in --package-path (D/PKG or D being PKG), above the
+ * URDF file, and names relative to the URDF file. Meshes are not in the
+ * model yet: a found file is reported as unsupported, naming it. */
+static void test_mesh_paths(void) {
+  char d[8192];
+  snprintf(d, sizeof d, "%s", scratch("share"));
+  mkdir(d, 0755);
+  snprintf(d, sizeof d, "%s", scratch("share/gripper"));
+  mkdir(d, 0755);
+  mkdir(scratch("share/gripper/urdf"), 0755);
+  mkdir(scratch("share/gripper/meshes"), 0755);
+  put(scratch("share/gripper/meshes/finger.stl"), "solid x\nendsolid x\n");
+  const char *fmt =
+      "<robot name=\"g\">\n<link name=\"a\">\n<collision><geometry>\n"
+      "<mesh filename=\"%s\" scale=\"1 1 1\"/>\n</geometry></collision>\n</link>\n</robot>\n";
+  char text[1024];
+  lk_error err;
+  lk_load_options o;
+  lk_load_options_default(&o);
+  /* not found anywhere */
+  snprintf(text, sizeof text, fmt, "package://gripper/meshes/finger.stl");
+  lk_model *m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "package 'gripper' not found") != NULL, "%s", err.message);
+  /* in a directory of the search path, after one that does not have it */
+  char pp[8192];
+  snprintf(pp, sizeof pp, "/nonexistent:%s", scratch("share"));
+  o.package_path = pp;
+  m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
+  LK_ASSERT_MSG(strstr(err.message, "not supported yet") &&
+                    strstr(err.message, "share/gripper/meshes/finger.stl"),
+                "%s", err.message);
+  /* the search path entry is the package itself */
+  snprintf(pp, sizeof pp, "%s", scratch("share/gripper"));
+  m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
+  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
+  /* no search path: the URDF file in gripper/urdf finds its package */
+  o.package_path = NULL;
+  const char *up = scratch("share/gripper/urdf/g.urdf");
+  put(up, text);
+  m = lk_model_load_file(up, &o, &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
+  /* relative to the file */
+  snprintf(text, sizeof text, fmt, "../meshes/finger.stl");
+  put(up, text);
+  m = lk_model_load_file(up, &o, &err);
+  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
+  LK_ASSERT_MSG(strstr(err.message, "urdf/../meshes/finger.stl") != NULL, "%s", err.message);
+  snprintf(text, sizeof text, fmt, "meshes/finger.stl");
+  put(up, text);
+  m = lk_model_load_file(up, &o, &err);
+  LK_ASSERT_INT_EQ(err.status, LK_IO_ERROR);
+  LK_ASSERT_MSG(strstr(err.message, "not found") != NULL, "%s", err.message);
+  unlink(up);
+  unlink(scratch("share/gripper/meshes/finger.stl"));
+  rmdir(scratch("share/gripper/meshes"));
+  rmdir(scratch("share/gripper/urdf"));
+  rmdir(scratch("share/gripper"));
+  rmdir(scratch("share"));
+}
+
+
+/* ------------------------------------------------------------- include */
+
+static lk_model *load_yaml(const char *path, const char *text, lk_error *err) {
+  put(path, text);
+  return lk_model_load_file(path, NULL, err);
+}
+
+/* A YAML scene includes the arm: prefixed names, its root placed at the
+ * origin, a default material for its collision geoms and one link's own,
+ * a YAML link hanging from a URDF link, an actuator on a URDF joint. */
+static void test_yaml_include(void) {
+  put(scratch("arm.urdf"), kArm);
+  const char *scene =
+      "materials:\n"
+      "  - {name: rubber, mu_static: 1.0, mu_dynamic: 0.9}\n"
+      "  - {name: steel, mu_static: 0.3, mu_dynamic: 0.2}\n"
+      "include:\n"
+      "  - file: arm.urdf\n"
+      "    prefix: r_\n"
+      "    origin: {xyz: [1, 2, 0], rpy: [0, 0, 0.5]}\n"
+      "    material: steel\n"
+      "    links:\n"
+      "      fore: {material: rubber}\n"
+      "links:\n"
+      "  - name: tip\n"
+      "    parent: r_hand\n"
+      "    mass: 0.1\n"
+      "    inertia: [0.001, 0.001, 0.001]\n"
+      "actuators:\n"
+      "  - {joint: r_elbow, type: position, kp: 10, kv: 1}\n";
+  lk_error err;
+  lk_model *m = load_yaml(scratch("scene.yaml"), scene, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_nlink(m), 7);
+  LK_ASSERT_INT_EQ(lk_model_nq(m), 3);
+  LK_ASSERT_INT_EQ(lk_model_nactuator(m), 1);
+  CU_ASSERT(lk_model_joint_index(m, "r_shoulder") > 0);
+  CU_ASSERT(lk_model_link_index(m, "upper") < 0);
+  lk_link_spec s;
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "r_base"), &s), NULL);
+  CU_ASSERT_STRING_EQUAL(s.parent, "world");
+  LK_ASSERT_NEAR(s.origin.p.x, 1, 0);
+  LK_ASSERT_NEAR(s.origin.p.y, 2, 0);
+  LK_ASSERT_NEAR(s.origin.R.m[1][0], sin(0.5), 1e-15);
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "tip"), &s), NULL);
+  CU_ASSERT_STRING_EQUAL(s.parent, "r_hand");
+  int steel = lk_model_material_index(m, "steel"), rubber = lk_model_material_index(m, "rubber");
+  int nsteel = 0, nrubber = 0, ndefault = 0;
+  for (int g = 0; g < lk_model_ngeom(m); g++) {
+    int mat = lk_model_geom_material(m, g);
+    const char *link = lk_model_link_name(m, lk_model_geom_link(m, g));
+    if (mat == rubber) {
+      nrubber++;
+      CU_ASSERT_STRING_EQUAL(link, "r_fore");
+    }
+    nsteel += mat == steel;
+    ndefault += mat == 0; /* the visual sphere */
+  }
+  LK_ASSERT_INT_EQ(nrubber, 1);
+  LK_ASSERT_INT_EQ(nsteel, 3);
+  LK_ASSERT_INT_EQ(ndefault, 1);
+  lk_model_free(m);
+
+  /* base: free: the root link on a free joint at the origin. */
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: arm.urdf\n    base: free\n    origin: {xyz: [0, 0, 2]}\n", &err);
+  LK_ASSERT_MSG(m == NULL, "a free base without mass loaded");
+  LK_ASSERT_MSG(strstr(err.message, "link 'base': no <inertial>") && strstr(err.path, "arm.urdf"),
+                "%s: %s", err.path, err.message);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  lk_model_free(m);
+  put(scratch("pend.urdf"),
+      "<robot name=\"p\"><link name=\"bob\"><inertial><mass value=\"2\"/>"
+      "<inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+      "</link></robot>\n");
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: pend.urdf\n    base: free\n    origin: {xyz: [0, 0, 2]}\n", &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) {
+    LK_ASSERT_INT_EQ(lk_model_nq(m), 7);
+    lk_data *d = lk_data_new(m);
+    LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+    LK_ASSERT_OK(lk_forward_dynamics(m, d, LK_FD_ABA), NULL);
+    /* falls freely from z = 2 */
+    LK_ASSERT_NEAR(lk_data_qacc(d)[2], -9.81, 1e-12);
+    lk_data_free(d);
+  }
+  lk_model_free(m);
+
+  /* Errors: at the YAML key, or in the URDF at its line. */
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: arm.urdf\n    links:\n      forr: {material: default}\n",
+                &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "'forr' is not a link of arm.urdf (did you mean 'fore'?)"),
+                "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: arm.urdf\n    material: wood\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "unknown material 'wood'"), "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: arm.urdf\n    parent: tabel\n"
+                "links:\n  - {name: table, mass: 1, inertia: [1, 1, 1]}\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "did you mean 'table'?"), "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: scene.yaml\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_MSG(strstr(err.message, "is not a URDF"), "%s", err.message);
+  m = load_yaml(scratch("scene.yaml"), "include:\n  - file: nothere.urdf\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 2);
+  m = load_yaml(scratch("scene.yaml"),
+                "include:\n  - file: arm.urdf\nlinks:\n  - {name: upper, mass: 1, inertia: [1, 1, 1]}\n"
+                "  - {name: x, parent: upper, mass: 1, inertia: [1, 1, 1], joint: revolute}\n",
+                &err);
+  LK_ASSERT_MSG(m == NULL && strstr(err.message, "link 'upper' is defined twice"), "%s",
+                err.message);
+  unlink(scratch("pend.urdf"));
+  unlink(scratch("arm.urdf"));
+  unlink(scratch("scene.yaml"));
+}
+
+/* ---------------------------------------------------------------- errors */
+
+#define HEAD "<robot name=\"r\">\n"
+#define LINK(n) "<link name=\"" n "\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+
+static void test_errors_at_their_line(void) {
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"planar\">\n<parent link=\"a\"/><child link=\"b\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_UNSUPPORTED, 3, "joint 'j'", "planar joints are unsupported");
+  EXPECT(HEAD "<link name=\"a\">\n<inertal/>\n</link>\n</robot>\n", LK_SCHEMA_ERROR, 3,
+         "link 'a': unknown element <inertal> (did you mean <inertial>?)");
+  EXPECT(HEAD "<link name=\"a\">\n</robot>\n", LK_PARSE_ERROR, 3, "XML");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"revolute\">\n<parent link=\"a\"/><child link=\"b\"/>\n"
+         "<limit lower=\"0\" upper=\"1\"/></joint>\n<link name=\"b\"/>\n</robot>\n",
+         LK_SCHEMA_ERROR, 6, "link 'b': no <inertial>", "revolute joint must have mass");
+  EXPECT(HEAD LINK("a") LINK("b") "</robot>\n", LK_SCHEMA_ERROR, 3, "link 'b'", "one root link",
+         "line 2");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"fixed\">\n<parent link=\"a\"/>\n<child link=\"bb\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_SCHEMA_ERROR, 5, "joint 'j': child: unknown link 'bb' (did you mean 'b'?)");
+  EXPECT(HEAD LINK("a") LINK("b") "<joint name=\"j\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+         "<joint name=\"k\" type=\"fixed\"><parent link=\"a\"/>\n<child link=\"b\"/></joint>\n</robot>\n",
+         LK_SCHEMA_ERROR, 6, "joint 'k'", "already the child of joint 'j' (line 4)");
+  EXPECT(HEAD LINK("a") LINK("b") LINK("c")
+         "<joint name=\"j\" type=\"fixed\"><parent link=\"b\"/><child link=\"c\"/></joint>\n"
+         "<joint name=\"k\" type=\"fixed\"><parent link=\"c\"/><child link=\"b\"/></joint>\n</robot>\n",
+         LK_SCHEMA_ERROR, 6, "joint 'k'", "cycle", "b -> c -> b");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"revolute\">\n<parent link=\"a\"/><child link=\"b\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_SCHEMA_ERROR, 3, "joint 'j': a revolute joint needs <limit", "continuous");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>\n"
+         "<limit lower=\"1\" upper=\"-1\" effort=\"1\" velocity=\"1\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_SCHEMA_ERROR, 4, "joint 'j': limit: lower 1 is above upper -1");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>\n"
+         "<origin xyz=\"0 0.1\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_SCHEMA_ERROR, 4, "joint 'j': origin: xyz=\"0 0.1\" is not 3 finite numbers");
+  EXPECT(HEAD "<link name=\"a\">\n<inertial><mass value=\"1,5\"/></inertial></link>\n</robot>\n",
+         LK_SCHEMA_ERROR, 3, "link 'a': inertial: mass: value=\"1,5\" is not a finite number");
+  EXPECT(HEAD "<link name=\"a\">\n<inertial><mass value=\"nan\"/></inertial></link>\n</robot>\n",
+         LK_SCHEMA_ERROR, 3, "not a finite number");
+  EXPECT(HEAD "<link name=\"a\">\n<collision><geometry>\n<box size=\"0.1 -0.1 0.1\"/></geometry></collision>\n</link>\n</robot>\n",
+         LK_SCHEMA_ERROR, 4, "link 'a': collision #0: box: size must be positive, got -0.1");
+  EXPECT(HEAD "<link name=\"a\">\n<collision>\n<geometry/></collision>\n</link>\n</robot>\n",
+         LK_SCHEMA_ERROR, 4, "empty <geometry>");
+  EXPECT(HEAD "<link name=\"a\">\n<collision><geometry><sphere radius=\"1\"/>\n<box size=\"1 1 1\"/></geometry></collision>\n</link>\n</robot>\n",
+         LK_SCHEMA_ERROR, 4, "more than one shape");
+  EXPECT(HEAD "<link name=\"a\">\n<collision><geometry><cone radius=\"1\"/></geometry></collision>\n</link>\n</robot>\n",
+         LK_SCHEMA_ERROR, 3, "unknown element <cone>", "<box>, <cylinder>, <sphere>, <mesh>");
+  EXPECT(HEAD LINK("a") "<link name=\"a\"/>\n</robot>\n", LK_SCHEMA_ERROR, 3,
+         "link 'a' is defined twice (first at line 2)");
+  EXPECT(HEAD "<link name=\"arm/1\"/>\n</robot>\n", LK_SCHEMA_ERROR, 2, "\"arm/1\" is not a valid name");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>\n"
+         "<mimic joint=\"jj\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_SCHEMA_ERROR, 4, "joint 'j': mimic: unknown joint 'jj' (did you mean 'j'?)");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"spherical\"><parent link=\"a\"/><child link=\"b\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_SCHEMA_ERROR, 3, "joint 'j': unknown type \"spherical\"");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/>\n"
+         "<axis xyz=\"0 0 0\"/></joint>\n" LINK("b") "</robot>\n",
+         LK_SCHEMA_ERROR, 4, "joint 'j': axis: the axis is zero");
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+         "<link name=\"b\"><inertial><mass value=\"0\"/>\n<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n</robot>\n",
+         LK_SCHEMA_ERROR, 4, "link 'b': mass must be positive on a revolute joint");
+  /* What the model rejects at finalize is located at the element: an
+   * inertia that breaks the triangle inequality, at its link. */
+  EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"continuous\"><parent link=\"a\"/><child link=\"b\"/></joint>\n"
+         "<link name=\"b\">\n<inertial><mass value=\"1\"/>\n<inertia ixx=\"1\" iyy=\"1\" izz=\"3\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n</robot>\n",
+         LK_INVALID_MODEL, 4, "link 'b'", "triangle inequality");
+  EXPECT("<robot name=\"r\">\n</robot>\n", LK_SCHEMA_ERROR, 1, "no <link>");
+}
+
+/* The program: FILE:LINE: error: and exit 2. */
+static void test_program_reports_file_and_line(void) {
+  const char *p = scratch("bad.urdf");
+  put(p, HEAD LINK("a") "<joint name=\"j\" type=\"planar\">\n<parent link=\"a\"/><child link=\"b\"/></joint>\n" LINK("b") "</robot>\n");
+  const char *b = getenv("LK_TOP_BUILDDIR");
+  char cmd[16384];
+  snprintf(cmd, sizeof cmd, "'%s/tools/linkage' check '%s' 2>'%s'", b && *b ? b : ".", p,
+           scratch("err.txt"));
+  int st = system(cmd);
+  LK_ASSERT_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 2, "status %d", st);
+  FILE *f = fopen(scratch("err.txt"), "r");
+  char line[1024] = "";
+  if (f) {
+    if (!fgets(line, sizeof line, f)) line[0] = '\0';
+    fclose(f);
+  }
+  char want[8400];
+  snprintf(want, sizeof want, "%s:3: error: joint 'j': planar", p);
+  LK_ASSERT_MSG(strncmp(line, want, strlen(want)) == 0, "got: %s", line);
+  unlink(scratch("err.txt"));
+  put(p, kArm);
+  snprintf(cmd, sizeof cmd, "'%s/tools/linkage' check -q '%s'", b && *b ? b : ".", p);
+  st = system(cmd);
+  LK_ASSERT_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "status %d", st);
+  unlink(p);
+}
+
+static void cleanup(void) {
+  unlink(scratch("robot.yaml"));
+  unlink(scratch("pendulum.urdf"));
+  rmdir(scratch_dir);
+}
+
+static void test_cleanup(void) { cleanup(); CU_PASS("clean"); }
+
+void lk_test_register(void) {
+  static const lk_test tests[] = {
+      {"links and joints", test_links_and_joints},
+      {"inertia in a rotated frame", test_inertia_in_a_rotated_frame},
+      {"collision and visual shapes", test_collision_and_visual_shapes},
+      {"mimic is a coupling, floating is free", test_mimic_is_a_coupling_and_floating_is_free},
+      {"pendulum acceleration", test_pendulum_acceleration},
+      {"reader by content", test_reader_by_content},
+      {"mesh paths", test_mesh_paths},
+      {"YAML include", test_yaml_include},
+      {"errors at their line", test_errors_at_their_line},
+      {"program reports file and line", test_program_reports_file_and_line},
+      {"cleanup", test_cleanup},
+      {NULL, NULL}};
+  lk_test_suite("urdf", tests);
+}

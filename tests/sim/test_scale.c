@@ -1,0 +1,154 @@
+/* Contact at scale (issue 20): islands have no fixed row limit. A tower of
+ * 17 cubes (204 rows, beyond the dense size of 192) and a pyramid pile of
+ * 300 cubes (10 800 rows) simulate with default options, through the
+ * sparse iterative path, without allocating in the step, and stand; a
+ * size the user sets is a limit whose failure names the option. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+#include "piles.h"
+
+static long g_allocs;
+static void *count_alloc(size_t n, void *u) {
+  (void)u;
+  g_allocs++;
+  return malloc(n);
+}
+static void *count_realloc(void *p, size_t n, void *u) {
+  (void)u;
+  g_allocs++;
+  return realloc(p, n);
+}
+static void count_free(void *p, void *u) {
+  (void)u;
+  free(p);
+}
+
+/* The z coordinate of free body k (1-based, in build order). */
+static double body_z(const lk_model *m, lk_data *d, int k) {
+  (void)m;
+  return lk_data_q(d)[7 * (k - 1) + 2];
+}
+
+/* Steps a scene of n cubes; every step must succeed without allocating
+ * (the first may grow the sparse storage once: its entries and values),
+ * every cube stays within tol of its starting height. Returns the largest
+ * island seen. */
+static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) {
+  lk_allocator al = {count_alloc, count_realloc, count_free, NULL};
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  double *z0 = malloc(sizeof *z0 * (size_t)n);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(z0);
+  for (int k = 1; k <= n; k++) z0[k - 1] = body_z(m, d, k);
+  lk_set_allocator(&al);
+  g_allocs = 0;
+  int fails = 0, largest = 0;
+  long first = 0;
+  *iterative = 0;
+  for (int s = 0; s < steps; s++) {
+    if (s == 1) { /* the first step may grow the sparse storage once */
+      first = g_allocs;
+      g_allocs = 0;
+    }
+    lk_status st = lk_step(m, d);
+    const lk_step_report *r = lk_data_step_report(d);
+    if (st != LK_OK) {
+      fails++;
+      fprintf(stderr, "step %d: %s (%s)\n", s + 1, lk_strerror(st), r->detail);
+      break;
+    }
+    if (r->largest_island > largest) largest = r->largest_island;
+    *iterative += r->iterative_islands;
+  }
+  long allocs = g_allocs;
+  lk_set_allocator(NULL);
+  LK_ASSERT_INT_EQ(fails, 0);
+  LK_ASSERT_INT_EQ(allocs, 0);
+  LK_ASSERT_MSG(first <= 2, "the first step made %ld allocations (one growth: 2)", first);
+  double worst = 0;
+  for (int k = 1; k <= n; k++) worst = fmax(worst, fabs(body_z(m, d, k) - z0[k - 1]));
+  LK_ASSERT_NEAR(worst, 0, tol);
+  free(z0);
+  lk_data_free(d);
+  return largest;
+}
+
+/* 17 cubes: 68 contacts, 204 rows, one island (16 cubes fit the dense
+ * size exactly: 192 rows). 0.3 s at 1 ms. */
+static void test_tower17_default(void) {
+  lk_model *m = piles_tower(17, 1e-3);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  CU_ASSERT_EQUAL(lk_model_options(m)->max_island_rows, 0);
+  int iterative = 0;
+  int largest = run_cubes(m, 17, 300, 1e-4, &iterative);
+  LK_ASSERT_INT_EQ(largest, 17 * 4 * 3);
+  LK_ASSERT_INT_EQ(iterative, 300); /* one island a step, beyond the dense size */
+  lk_model_free(m);
+}
+
+/* 300 cubes in a pyramid (layers 10 x 10, 9 x 9, 8 x 8, 7 x 7 and 6 on
+ * top): 400 floor contacts and 16 under each of the 200 upper cubes, 3600
+ * contacts, 10 800 rows in one island. 20 steps. */
+static void test_pile300_default(void) {
+  lk_model *m = piles_pyramid(300, 1e-3);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  int iterative = 0;
+  int largest = run_cubes(m, 300, 20, 1e-4, &iterative);
+  LK_ASSERT_INT_EQ(largest, 3 * (4 * 100 + 16 * 200));
+  LK_ASSERT_INT_EQ(iterative, 20);
+  lk_model_free(m);
+}
+
+/* The 5-cube tower stays on the dense path (islands up to 192 rows are
+ * solved as before): no iterative island. */
+static void test_small_stays_dense(void) {
+  lk_model *m = piles_tower(5, 1e-3);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  int iterative = 0;
+  int largest = run_cubes(m, 5, 100, 1e-6, &iterative);
+  LK_ASSERT_INT_EQ(largest, 60);
+  LK_ASSERT_INT_EQ(iterative, 0);
+  lk_model_free(m);
+}
+
+/* A size the user sets is a limit: the step fails with
+ * LK_CAPACITY_EXCEEDED and the report names the option; likewise the
+ * contact capacity (max_contacts). The data is left as it was. */
+static void check_limit(lk_model *m, const char *option) {
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  double q0 = lk_data_q(d)[2];
+  lk_status st = lk_step(m, d);
+  LK_ASSERT_INT_EQ(st, LK_CAPACITY_EXCEEDED);
+  const lk_step_report *r = lk_data_step_report(d);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(r->detail);
+  LK_ASSERT_MSG(strstr(r->detail, option) != NULL, "detail '%s' names %s", r->detail, option);
+  CU_ASSERT_EQUAL(lk_data_q(d)[2], q0);
+  CU_ASSERT_EQUAL(lk_data_time(d), 0.0);
+  lk_data_free(d);
+}
+
+static void test_user_limits_named(void) {
+  lk_model *m = piles_tower_options(17, 1e-3, 100, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  check_limit(m, "max_island_rows");
+  lk_model_free(m);
+  m = piles_tower_options(3, 1e-3, 0, 5); /* 12 contacts found */
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  check_limit(m, "max_contacts");
+  lk_model_free(m);
+}
+
+void lk_test_register(void) {
+  static const lk_test tests[] = {
+      {"tower of 17 cubes with default options", test_tower17_default},
+      {"pile of 300 cubes with default options", test_pile300_default},
+      {"small islands stay on the dense path", test_small_stays_dense},
+      {"a limit the user sets names its option", test_user_limits_named},
+      {NULL, NULL}};
+  lk_test_suite("scale", tests);
+}

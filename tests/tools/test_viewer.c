@@ -1,0 +1,347 @@
+/* The viewer page in a real browser: headless Chromium opens the gripper's
+ * page from a file:// URL (no network), takes screenshots at two times and
+ * the test reads the pixels: the cube and the fingers are drawn where the
+ * trajectory puts them, the two frames differ, the page reports no script
+ * error. Skipped (no tests registered) without chromium (LK_CHROMIUM names
+ * another browser binary).
+ *
+ * The set-up: the gripper with its grip opened (both targets 0), so that
+ * the fingers slide out to q = 0 and the cube drops onto the floor. The
+ * pictures use the page's test view (tools/viewer/viewer.js): flat colours
+ * (link l in PALETTE[(l - 1) % 8], no lighting, white background) and an
+ * orthographic camera looking along -x, centred on (y, z) = (0, 0.15) with
+ * 0.4 m of world in 600 pixels: world (y, z) is pixel
+ * (300 + 1500 y, 300 - 1500 (z - 0.15)). Closed-form positions: at t = 0
+ * the cube's centre at z = 0.25, the pads' centres at y = +-(0.06 - 0.03);
+ * after 1 s the cube rests on the floor (centre z = 0.025, its half
+ * size) and the pads are fully open (y = +-0.06). A copy of a lit picture
+ * of the held cube is left in the build tree (tests/tools/viewer-gripper.png)
+ * for the README. */
+#include <png.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+
+static const unsigned kPalette[] = {0x4e79a7, 0xf28e2b, 0x76b7b2, 0xedc948,
+                                    0xb07aa1, 0x9c755f, 0xff9da7, 0xbab0ac};
+static char browser[4096], dir[4096];
+
+static const char *build_path(const char *rel) {
+  static char buf[4][8192];
+  static int slot;
+  const char *b = getenv("LK_TOP_BUILDDIR");
+  char *o = buf[slot++ & 3];
+  snprintf(o, sizeof buf[0], "%s/%s", b && *b ? b : ".", rel);
+  return o;
+}
+
+static const char *tmp(const char *name) {
+  static char buf[4][8192];
+  static int slot;
+  char *o = buf[slot++ & 3];
+  snprintf(o, sizeof buf[0], "%s/%s", dir, name);
+  return o;
+}
+
+static int find_browser(void) {
+  const char *env = getenv("LK_CHROMIUM");
+  if (env && *env) {
+    snprintf(browser, sizeof browser, "%s", env);
+    return access(browser, X_OK) == 0;
+  }
+  const char *path = getenv("PATH");
+  char buf[8192];
+  snprintf(buf, sizeof buf, "%s", path ? path : "/usr/bin:/bin");
+  for (char *save, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+    const char *names[] = {"chromium", "chromium-browser"};
+    for (int i = 0; i < 2; i++) {
+      snprintf(browser, sizeof browser, "%s/%s", d, names[i]);
+      if (access(browser, X_OK) == 0) return 1;
+    }
+  }
+  return 0;
+}
+
+static int run(const char *cmd) {
+  int r = system(cmd);
+  return WIFEXITED(r) ? WEXITSTATUS(r) : -1;
+}
+
+/* Headless Chromium on the page: a screenshot (png != NULL) or the DOM
+ * after the scripts ran (into dom), the browser's log into log. */
+static int chromium(const char *page, const char *query, int w, int h, const char *png,
+                    const char *dom, const char *log) {
+  char cmd[65536];
+  snprintf(cmd, sizeof cmd,
+           "timeout 120 '%s' --headless --no-sandbox --disable-gpu-sandbox --enable-unsafe-swiftshader "
+           "--use-angle=swiftshader --hide-scrollbars --no-first-run --disable-extensions "
+           "--user-data-dir='%s/profile' --enable-logging=stderr --v=0 --window-size=%d,%d "
+           "%s%s%s 'file://%s%s' >%s 2>'%s'",
+           browser, dir, w, h, png ? "--screenshot='" : "--dump-dom", png ? png : "", png ? "'" : "",
+           page, query, dom ? dom : "/dev/null", log);
+  return run(cmd);
+}
+
+typedef struct {
+  int w, h;
+  unsigned char *rgb;
+} image;
+
+static int read_png(const char *path, image *im) {
+  png_image p;
+  memset(&p, 0, sizeof p);
+  p.version = PNG_IMAGE_VERSION;
+  if (!png_image_begin_read_from_file(&p, path)) return 0;
+  p.format = PNG_FORMAT_RGB;
+  im->w = (int)p.width, im->h = (int)p.height;
+  im->rgb = malloc(PNG_IMAGE_SIZE(p));
+  if (!im->rgb || !png_image_finish_read(&p, NULL, im->rgb, 0, NULL)) {
+    png_image_free(&p);
+    free(im->rgb);
+    im->rgb = NULL;
+    return 0;
+  }
+  return 1;
+}
+
+/* Pixels of the 7 x 7 block centred on world (y, z) that have colour c
+ * (within 6 per channel: flat shading, no antialiasing). */
+static int matches(const image *im, double y, double z, unsigned c) {
+  int u = (int)lround(300 + 1500 * y), v = (int)lround(300 - 1500 * (z - 0.15)), n = 0;
+  for (int dv = -3; dv <= 3; dv++)
+    for (int du = -3; du <= 3; du++) {
+      int x = u + du, yy = v + dv;
+      if (x < 0 || yy < 0 || x >= im->w || yy >= im->h) continue;
+      const unsigned char *p = im->rgb + 3 * ((size_t)yy * (size_t)im->w + (size_t)x);
+      if (abs(p[0] - (int)(c >> 16 & 255)) <= 6 && abs(p[1] - (int)(c >> 8 & 255)) <= 6 &&
+          abs(p[2] - (int)(c & 255)) <= 6)
+        n++;
+    }
+  return n;
+}
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *b = malloc((size_t)n + 1);
+  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
+  fclose(f);
+  if (b) b[n] = '\0';
+  return b;
+}
+
+/* Script errors in a browser log: uncaught exceptions and console errors
+ * of the page (the software renderer's own notices are not the page's). */
+static int page_errors(const char *log) {
+  char *s = slurp(log);
+  int n = 0;
+  for (char *line = s ? strtok(s, "\n") : NULL; line; line = strtok(NULL, "\n")) {
+    if (!strstr(line, "CONSOLE")) continue;
+    if (strstr(line, "GL Driver Message") || strstr(line, "software WebGL") ||
+        strstr(line, "swiftshader") || strstr(line, "SwiftShader"))
+      continue;
+    fprintf(stderr, "browser: %s\n", line);
+    n++;
+  }
+  free(s);
+  return n;
+}
+
+static const char *page;
+
+static int link_color(const lk_model *m, const char *name, unsigned *c) {
+  int l = lk_model_link_index(m, name);
+  if (l < 1) return 0;
+  *c = kPalette[(l - 1) % 8];
+  return 1;
+}
+
+static void test_positions(void) {
+  lk_error err;
+  lk_model *m = lk_model_load_file(lk_test_srcpath("mechanisms/gripper.yaml"), NULL, &err);
+  unsigned cube = 0, left = 0, right = 0;
+  LK_ASSERT_MSG(m && link_color(m, "cube", &cube) && link_color(m, "left_finger", &left) &&
+                    link_color(m, "right_finger", &right),
+                "the gripper's links");
+  lk_model_free(m);
+  const char *q = "?flat=1&cam=x&center=0,0,0.15&height=0.4";
+  char q0[256], q1[256];
+  snprintf(q0, sizeof q0, "%s&t=0", q);
+  snprintf(q1, sizeof q1, "%s&t=1", q);
+  LK_ASSERT_INT_EQ(chromium(page, q0, 600, 600, tmp("t0.png"), NULL, tmp("t0.log")), 0);
+  LK_ASSERT_INT_EQ(chromium(page, q1, 600, 600, tmp("t1.png"), NULL, tmp("t1.log")), 0);
+  LK_ASSERT_INT_EQ(page_errors(tmp("t0.log")) + page_errors(tmp("t1.log")), 0);
+  image a = {0}, b = {0};
+  LK_ASSERT_MSG(read_png(tmp("t0.png"), &a) && read_png(tmp("t1.png"), &b), "screenshots unreadable");
+  if (!a.rgb || !b.rgb) return;
+  LK_ASSERT_INT_EQ(a.w, 600);
+  LK_ASSERT_INT_EQ(a.h, 600);
+  /* t = 0: the cube held at 0.25 m between the pads. */
+  LK_ASSERT_INT_EQ(matches(&a, 0, 0.25, cube), 49);
+  LK_ASSERT_INT_EQ(matches(&a, 0.03, 0.25, left), 49);
+  LK_ASSERT_INT_EQ(matches(&a, -0.03, 0.25, right), 49);
+  LK_ASSERT_INT_EQ(matches(&a, 0, 0.025, cube), 0);
+  /* t = 1: the cube on the floor, the pads open, white where they were. */
+  LK_ASSERT_INT_EQ(matches(&b, 0, 0.025, cube), 49);
+  LK_ASSERT_INT_EQ(matches(&b, 0.06, 0.25, left), 49);
+  LK_ASSERT_INT_EQ(matches(&b, -0.06, 0.25, right), 49);
+  LK_ASSERT_INT_EQ(matches(&b, 0, 0.25, 0xffffff), 49);
+  LK_ASSERT_INT_EQ(matches(&b, 0.03, 0.25, 0xffffff), 49);
+  /* The frames differ: by at least the cube's area moved (37 x 37 px
+   * twice, less what the pads cover). */
+  long differ = 0;
+  for (size_t i = 0; i < (size_t)a.w * (size_t)a.h; i++)
+    differ += memcmp(a.rgb + 3 * i, b.rgb + 3 * i, 3) != 0;
+  LK_ASSERT_MSG(differ > 4000, "only %ld pixels differ", differ);
+  free(a.rgb);
+  free(b.rgb);
+}
+
+/* The page as a user opens it: lit, perspective, panels; the page's own
+ * status line says its scripts ran without an error. */
+static void test_as_opened(void) {
+  static char held[8192];
+  snprintf(held, sizeof held, "%s", tmp("held.html"));
+  char cmd[65536];
+  snprintf(cmd, sizeof cmd, "'%s' simulate '%s' -q -d 1.5 -o /dev/null --view '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/gripper.yaml"), held);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  LK_ASSERT_INT_EQ(chromium(held, "", 1000, 640, NULL, tmp("dom.html"), tmp("dom.log")), 0);
+  char *dom = slurp(tmp("dom.html"));
+  LK_ASSERT_MSG(dom && strstr(dom, "<pre id=\"lk-status\">ok</pre>"), "the page's status: %.200s",
+                dom && strstr(dom, "lk-status") ? strstr(dom, "lk-status") : "(none)");
+  free(dom);
+  const char *shot = build_path("tests/tools/viewer-gripper.png");
+  LK_ASSERT_INT_EQ(chromium(held, "?t=1", 1000, 640, shot, NULL, tmp("shot.log")), 0);
+  LK_ASSERT_INT_EQ(page_errors(tmp("shot.log")) + page_errors(tmp("dom.log")), 0);
+  image im = {0};
+  LK_ASSERT_MSG(read_png(shot, &im), "%s unreadable", shot);
+  if (!im.rgb) return;
+  /* Lit, the cube is shades of its yellow: many pixels where red and
+   * green are well above blue. */
+  long yellow = 0;
+  for (size_t i = 0; i < (size_t)im.w * (size_t)im.h; i++) {
+    const unsigned char *p = im.rgb + 3 * i;
+    yellow += p[0] > 120 && p[1] > 100 && p[2] + 60 < p[1];
+  }
+  LK_ASSERT_MSG(yellow > 2000, "%ld yellow pixels", yellow);
+  free(im.rgb);
+}
+
+/* The base64 text of the first `"key":"` string (caller frees). */
+static char *b64_of(const char *text, const char *key) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\":\"", key);
+  const char *p = text ? strstr(text, pat) : NULL;
+  if (!p) return NULL;
+  p += strlen(pat);
+  const char *e = strchr(p, '"');
+  return e ? strndup(p, (size_t)(e - p)) : NULL;
+}
+
+/* linkage view --trajectory puts the CSV's joint coordinates back: the
+ * same frames at the same times with bit-identical link poses as the page
+ * linkage simulate --view wrote during the run (the CSV's numbers read
+ * back as the same doubles). */
+static void test_view_command(void) {
+  char cmd[65536], csv[8192], a[8192], b[8192];
+  snprintf(csv, sizeof csv, "%s", tmp("opened.csv"));
+  snprintf(a, sizeof a, "%s", tmp("sim.html"));
+  snprintf(b, sizeof b, "%s", tmp("view.html"));
+  const char *set = "--set actuators.left.target=0 --set actuators.right.target=0";
+  snprintf(cmd, sizeof cmd, "'%s' simulate '%s' -q -d 0.5 %s -o '%s' --view '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/gripper.yaml"), set, csv, a);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  snprintf(cmd, sizeof cmd, "'%s' view '%s' -q %s --trajectory '%s' -o '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/gripper.yaml"), set, csv, b);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  char *pa = slurp(a), *pb = slurp(b);
+  char *ta = b64_of(pa, "t"), *tb = b64_of(pb, "t"), *qa = b64_of(pa, "pose"), *qb = b64_of(pb, "pose");
+  LK_ASSERT_MSG(pa && pb && strstr(pa, "\"nframes\":31,") && strstr(pb, "\"nframes\":31,"),
+                "31 frames in both pages");
+  LK_ASSERT_MSG(ta && tb && strcmp(ta, tb) == 0, "the frame times differ");
+  LK_ASSERT_MSG(qa && qb && strcmp(qa, qb) == 0, "the link poses differ");
+  free(pa), free(pb), free(ta), free(tb), free(qa), free(qb);
+  /* Without a trajectory: the initial state. */
+  snprintf(cmd, sizeof cmd, "'%s' view '%s' -q -o '%s'", build_path("tools/linkage"),
+           lk_test_srcpath("mechanisms/gripper.yaml"), b);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  pb = slurp(b);
+  LK_ASSERT_MSG(pb && strstr(pb, "\"nframes\":0,"), "no frames: the model at rest");
+  free(pb);
+  /* Another mechanism's trajectory, or none asked for, are refused. */
+  snprintf(cmd, sizeof cmd, "'%s' view '%s' -q --trajectory '%s' -o '%s' 2>'%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/pendulum.yaml"), csv, b,
+           tmp("err.txt"));
+  LK_ASSERT_INT_EQ(run(cmd), 1);
+  char *msg = slurp(tmp("err.txt"));
+  LK_ASSERT_MSG(msg && strstr(msg, "opened.csv:1: no column '"), "message: %s", msg ? msg : "");
+  free(msg);
+  snprintf(cmd, sizeof cmd, "'%s' view '%s' 2>/dev/null", build_path("tools/linkage"),
+           lk_test_srcpath("mechanisms/pendulum.yaml"));
+  LK_ASSERT_INT_EQ(run(cmd), 2);
+}
+
+/* The gripper's own plot shows the grasp hold: one panel per unit, with
+ * the cube's height, its slip speed, the pads' forces and the friction
+ * utilization. */
+static void test_demo_plot(void) {
+  char cmd[65536], svg[8192];
+  snprintf(svg, sizeof svg, "%s", tmp("gripper.svg"));
+  snprintf(cmd, sizeof cmd, "'%s' simulate '%s' -q -d 0.2 -o /dev/null --plot '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/gripper.yaml"), svg);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  char *s = slurp(svg);
+  const char *want[] = {">position (m)</text>", ">velocity (m/s)</text>", ">force (N)</text>",
+                        ">ratio</text>",        ">cube.z</text>",         ">cube.slip_speed</text>",
+                        ">left_finger.fn</text>", ">right_finger.fn</text>", ">cube.utilization</text>"};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    LK_ASSERT_MSG(s && strstr(s, want[i]), "the plot has no %s", want[i]);
+  free(s);
+}
+
+static void cleanup(void) {
+  char cmd[8400];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  if (dir[0]) run(cmd);
+}
+
+void lk_test_register(void) {
+  static const lk_test tests[] = {{"cube and fingers where the trajectory puts them", test_positions},
+                                  {"the page as opened, no script error", test_as_opened},
+                                  {NULL, NULL}};
+  static const lk_test cli[] = {{"linkage view --trajectory", test_view_command},
+                                {"the gripper's plot", test_demo_plot},
+                                {NULL, NULL}};
+  snprintf(dir, sizeof dir, "%s", build_path("tests/tools/viewer.XXXXXX"));
+  if (!mkdtemp(dir)) {
+    fprintf(stderr, "test_viewer: cannot make %s\n", dir);
+    abort();
+  }
+  atexit(cleanup);
+  lk_test_suite("linkage view", cli);
+  if (!find_browser()) {
+    fprintf(stderr, "test_viewer: browser tests skipped: no chromium on PATH (LK_CHROMIUM names one)\n");
+    return;
+  }
+  static char pagebuf[8192];
+  snprintf(pagebuf, sizeof pagebuf, "%s/gripper.html", dir);
+  page = pagebuf;
+  char cmd[65536];
+  snprintf(cmd, sizeof cmd,
+           "'%s' simulate '%s' -q -d 1 --set actuators.left.target=0 --set actuators.right.target=0 "
+           "-o /dev/null --view '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/gripper.yaml"), page);
+  if (run(cmd) != 0) {
+    fprintf(stderr, "test_viewer: linkage simulate failed: %s\n", cmd);
+    abort();
+  }
+  lk_test_suite("viewer in chromium", tests);
+}
