@@ -1,9 +1,11 @@
 /* A mesh geom (a convex hull, lk_mesh) against every other shape.
  *
  * - Plane: every hull vertex within the margin is a candidate (feature:
- *   the vertex index; found by a walk from the deepest); more than 4 are reduced to the 4 spanning the
- *   largest area, the deepest first (Gregorius, "Robust Contact Creation
- *   for Physics Simulations", GDC 2015). A meshed box gets its 4 corners.
+ *   the vertex index; found by a walk from the deepest); more than 4 are
+ *   reduced to 4: the touching layer (within a band of the deepest) spread
+ *   by area, the deepest first (Gregorius, "Robust Contact Creation for
+ *   Physics Simulations", GDC 2015), then the deepest near contacts. A
+ *   meshed box gets its 4 corners.
  * - Sphere: GJK distance from the centre to the hull; a centre inside the
  *   hull is pushed out through the nearest face plane (exact).
  * - Capsule, box, cylinder, mesh: GJK/EPA on the cores (gjk.c) gives the
