@@ -78,9 +78,8 @@ lk_status lk_collide_geoms(lk_geom_type type_a, const double size_a[3], const lk
                            double margin, lk_manifold *out, lk_error *err);
 
 /* The same for two geoms as specs (type, size, mesh, margin: the larger
- * of the two; an unset margin, NAN as lk_geom_spec_default leaves it,
- * counts as the default options' contact_margin, as in a model), the only
- * way to collide a mesh outside a model. */
+ * of the two, a NaN margin - the default, the model's contact_margin in a
+ * model - counting as 0), the only way to collide a mesh outside a model. */
 lk_status lk_collide_specs(const lk_geom_spec *a, const lk_transform *pose_a,
                            const lk_geom_spec *b, const lk_transform *pose_b, lk_manifold *out,
                            lk_error *err);

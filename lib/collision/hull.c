@@ -1,9 +1,11 @@
 /* A mesh geom (a convex hull, lk_mesh) against every other shape.
  *
  * - Plane: every hull vertex within the margin is a candidate (feature:
- *   the vertex index; found by a walk from the deepest); more than 4 are reduced to the 4 spanning the
- *   largest area, the deepest first (Gregorius, "Robust Contact Creation
- *   for Physics Simulations", GDC 2015). A meshed box gets its 4 corners.
+ *   the vertex index; found by a walk from the deepest); more than 4 are
+ *   reduced to 4: the touching layer (within a band of the deepest) spread
+ *   by area, the deepest first (Gregorius, "Robust Contact Creation for
+ *   Physics Simulations", GDC 2015), then the deepest near contacts. A
+ *   meshed box gets its 4 corners.
  * - Sphere: GJK distance from the centre to the hull; a centre inside the
  *   hull is pushed out through the nearest face plane (exact).
  * - Capsule, box, cylinder, mesh: GJK/EPA on the cores (gjk.c) gives the
@@ -81,6 +83,7 @@ static int pick(const cand *c, int n, const int *idx, int k, score_fn f, const v
 typedef struct {
   lk_vec3 o, e, n;
   double side;
+  double band_min; /* the touching layer: depth >= band_min */
 } red_ctx;
 
 static double s_depth(const cand *c, int i, const void *x) {
@@ -96,27 +99,58 @@ static double s_area(const cand *c, int i, const void *x) {
   const red_ctx *r = x;
   return r->side * lk_v3_dot(lk_v3_cross(r->e, lk_v3_sub(c[i].p, r->o)), r->n);
 }
+/* The same for the touching layer only (-inf for the others). */
+static double s_far_layer(const cand *c, int i, const void *x) {
+  const red_ctx *r = x;
+  return c[i].depth >= r->band_min ? s_far(c, i, x) : -INFINITY;
+}
+static double s_area_layer(const cand *c, int i, const void *x) {
+  const red_ctx *r = x;
+  return c[i].depth >= r->band_min ? s_area(c, i, x) : -INFINITY;
+}
 
-/* At most 4 of n candidates (any n): the deepest, the farthest from it,
- * then the largest triangles on either side of that line. */
-static int reduce4(const cand *c, int n, lk_vec3 nref, double tol, int idx[4]) {
+/* At most 4 of n candidates (any n). The touching layer first (depth
+ * within `band` of the deepest: a face resting on a face, or the corners
+ * of a tilted one), reduced to the 4 spanning the largest area - the
+ * deepest, the farthest from it, then the largest triangles on either side
+ * of that line; free slots then go to the deepest of the rest (near
+ * contacts within the margin), so that a resting face keeps all its
+ * supports however many vertices lie within the margin above it. */
+static int reduce4(const cand *c, int n, lk_vec3 nref, double tol, double band, int idx[4]) {
   if (n <= 4) {
     for (int i = 0; i < n; i++) idx[i] = i;
     return n;
   }
+  double dmax = -INFINITY;
+  for (int i = 0; i < n; i++) dmax = fmax(dmax, c[i].depth);
+  /* The layer: a copy would need a buffer; mark the others instead by
+   * scoring them out (they never win a pick while a layer point is left). */
   int k = 0;
-  idx[k] = pick(c, n, idx, k, s_depth, NULL, tol);
-  k++;
-  red_ctx r = {c[idx[0]].p, lk_v3_zero(), nref, 1};
-  idx[k] = pick(c, n, idx, k, s_far, &r, tol);
-  k++;
-  r.e = lk_v3_sub(c[idx[1]].p, c[idx[0]].p);
-  double elen = lk_v3_norm(r.e);
-  for (int side = 1; side >= -1; side -= 2) {
-    r.side = side;
-    int i3 = pick(c, n, idx, k, s_area, &r, tol * elen);
-    if (i3 < 0 || !(s_area(c, i3, &r) > tol * elen)) continue;
-    idx[k++] = i3;
+  red_ctx r = {lk_v3_zero(), lk_v3_zero(), nref, 1, -INFINITY};
+  int nlayer = 0;
+  for (int i = 0; i < n; i++) nlayer += c[i].depth >= dmax - band;
+  if (nlayer >= 1) {
+    idx[k] = pick(c, n, idx, k, s_depth, NULL, tol);
+    k++;
+  }
+  if (nlayer >= 2) {
+    r.o = c[idx[0]].p;
+    r.band_min = dmax - band;
+    idx[k] = pick(c, n, idx, k, s_far_layer, &r, tol);
+    k++;
+    r.e = lk_v3_sub(c[idx[1]].p, c[idx[0]].p);
+    double elen = lk_v3_norm(r.e);
+    for (int side = 1; side >= -1 && k < nlayer; side -= 2) {
+      r.side = side;
+      int i3 = pick(c, n, idx, k, s_area_layer, &r, tol * elen);
+      if (i3 < 0 || !(s_area_layer(c, i3, &r) > tol * elen)) continue;
+      idx[k++] = i3;
+    }
+  }
+  while (k < 4) {
+    int i = pick(c, n, idx, k, s_depth, NULL, tol);
+    if (i < 0) break;
+    idx[k++] = i;
   }
   return k;
 }
@@ -127,7 +161,7 @@ static int reduce4(const cand *c, int n, lk_vec3 nref, double tol, int idx[4]) {
 static int emit_cands(lk_manifold *out, const cand *c, int n, lk_vec3 nref, lk_vec3 normal,
                       double scale, uint32_t base, int raw_codes) {
   int idx[4] = {-1, -1, -1, -1};
-  int k = reduce4(c, n, nref, 1e-6 * scale, idx);
+  int k = reduce4(c, n, nref, 1e-6 * scale, 2 * LK_COL_FLAT_TOL * scale, idx);
   for (int i = 0; i < k; i++) {
     const cand *q = &c[idx[i]];
     unsigned f = raw_codes ? q->code : (mix32(base ^ mix32(q->code)) | 1u);

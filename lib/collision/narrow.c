@@ -241,11 +241,9 @@ lk_status lk_collide_specs(const lk_geom_spec *a, const lk_transform *Xa, const 
   lk_status st = check_shape(a->type, a->size, Xa, a->mesh, "a", err);
   if (st) return st;
   if ((st = check_shape(b->type, b->size, Xb, b->mesh, "b", err))) return st;
-  lk_options dflt;
-  lk_options_default(&dflt);
-  double ma = isnan(a->margin) ? dflt.contact_margin : a->margin;
-  double mb = isnan(b->margin) ? dflt.contact_margin : b->margin;
-  double margin = fmax(ma, mb);
+  /* A NaN margin (lk_geom_spec_default's: "the model's contact_margin")
+   * has no model here: 0. */
+  double margin = fmax(isnan(a->margin) ? 0 : a->margin, isnan(b->margin) ? 0 : b->margin);
   if (!isfinite(margin)) return lk_error_set(err, LK_NON_FINITE, "margin is not finite");
   if (margin < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "margin %g must be >= 0", margin);
   lk_shape sa = {a->type, {a->size[0], a->size[1], a->size[2]}, *Xa, a->mesh};

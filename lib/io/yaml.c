@@ -810,9 +810,10 @@ static const ytable kJoint = TABLE(kJointKeys, NULL, kJointKinds);
 /* ---------------------------------------------------------------- links */
 
 typedef struct {
-  lk_link_spec s;
-  int index; /* in the builder's registry */
+  lk_link_spec s; /* first: link_mass gets a pointer to it */
+  int index;      /* in the builder's registry */
   geom_list geoms;
+  double density; /* kg/m^3; 0 when not given (then mass is) */
 } link_in;
 
 static lk_status link_parent(ymap *mp, int id, void *dst, const char *what) {
@@ -850,6 +851,13 @@ static lk_status link_mass(ymap *mp, int id, void *dst, const char *what) {
   lk_link_spec *s = dst;
   const char *jt = lk_joint_type_name(s->joint.type);
   int moving = s->joint.type != LK_JOINT_FIXED;
+  const link_in *in = dst; /* s is link_in's first member */
+  if (in->density > 0) {
+    if (id)
+      return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
+                           "%s: give mass or density, not both", mp->ctx);
+    return LK_OK; /* the mass comes from the geoms' volume (one_link) */
+  }
   if (!id) {
     if (!moving) return LK_OK;
     return lk_ydoc_error(Y, mp->node, LK_SCHEMA_ERROR, ERR,
@@ -885,6 +893,8 @@ static const ykey kLinkKeys[] = {
     {ROW("parent", K_FN, 0, 0), .fn = link_parent},
     {ROW("joint", K_FN, 0, 0), .fn = link_joint},
     {ROW("origin", K_ORIGIN, 0, LI(s.origin))},
+    /* density before mass: link_mass knows whether it was given. */
+    {ROW("density", K_NUM, POSITIVE, LI(density))},
     {ROW("mass", K_FN, ALWAYS, LI(s)), .fn = link_mass},
     {ROW("com", K_VEC3, 0, LI(s.com))},
     {ROW("inertia", K_FN, 0, LI(s.inertia)), .fn = link_inertia},
@@ -903,11 +913,21 @@ static lk_status one_link(yreader *R, int index) {
   in.s.parent = "world";
   in.index = index;
   in.geoms = (geom_list){lr->name, NULL, NULL, 0};
+  in.density = 0;
   lr->parent = -1;
   ymap mp;
   lk_status st = ymap_open(R, &mp, it, &kLink, ctx);
   if (!st) st = ymap_read(&mp, &in);
   in.s.joint.name = lr->joint;
+  if (!st && in.density > 0) {
+    /* mass = density x the solids' volume (meshes' hulls included). */
+    double V = 0;
+    for (int i = 0; i < in.geoms.n; i++) V += lk_geom_volume(&in.geoms.g[i]);
+    if (!(V > 0))
+      st = lk_ydoc_error(Y, ymap_key(&mp, "density"), LK_SCHEMA_ERROR, ERR,
+                         "%s: density needs solid geoms to give the mass", ctx);
+    in.s.mass = in.density * V;
+  }
   if (!st && !ymap_has(&mp, "inertia") && in.s.mass > 0 &&
       !lk_inertia_from_geoms(in.geoms.g, in.geoms.n, in.s.mass, ymap_has(&mp, "com"), &in.s.com,
                              &in.s.inertia))

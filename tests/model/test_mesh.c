@@ -421,6 +421,53 @@ static void test_yaml_mesh_geoms_give_the_link_inertia(void) {
   lk_model_free(m);
 }
 
+/* density instead of mass: mass = density x the hulls' volume; the
+ * inertia follows. Given with mass, or without solids: errors. */
+static void test_yaml_density(void) {
+  setup_dir();
+  const double h[3] = {0.0625, 0.125, 0.25}, c[3] = {0, 0, 0};
+  write_box_obj(tmp_path("d.obj"), h, c);
+  write_text(tmp_path("dens.yaml"),
+             "links:\n"
+             "  - name: body\n"
+             "    joint: {type: free}\n"
+             "    density: 2500\n"
+             "    geoms:\n"
+             "      - {type: mesh, file: d.obj}\n"
+             "      - {type: sphere, radius: 0.1, origin: {xyz: [0, 0, 1]}}\n");
+  lk_error e;
+  char buf[600];
+  lk_model *m = lk_model_load_file(tmp_path("dens.yaml"), NULL, &e);
+  LK_ASSERT_MSG(m != NULL, "%s", lk_error_format(&e, buf, sizeof buf));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_link_spec l;
+  LK_ASSERT_OK(lk_model_link(m, 1, &l), NULL);
+  double vb = 8 * h[0] * h[1] * h[2], vs = 4.0 / 3.0 * LK_PI * 0.001;
+  LK_ASSERT_REL(l.mass, 2500 * (vb + vs), 1e-12, 0);
+  LK_ASSERT_REL(l.com.z, vs / (vb + vs), 1e-12, 0);
+  lk_model_free(m);
+  write_text(tmp_path("both.yaml"),
+             "links:\n"
+             "  - name: body\n"
+             "    joint: {type: free}\n"
+             "    density: 2500\n"
+             "    mass: 1\n"
+             "    geoms: [{type: mesh, file: d.obj}]\n");
+  m = lk_model_load_file(tmp_path("both.yaml"), NULL, &e);
+  CU_ASSERT_PTR_NULL(m);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "mass or density, not both"));
+  write_text(tmp_path("nosolid.yaml"),
+             "links:\n"
+             "  - name: body\n"
+             "    joint: {type: free}\n"
+             "    density: 2500\n"
+             "    inertia: [1, 1, 1]\n");
+  m = lk_model_load_file(tmp_path("nosolid.yaml"), NULL, &e);
+  CU_ASSERT_PTR_NULL(m);
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "density needs solid geoms"));
+  LK_ASSERT_INT_EQ(e.line, 4);
+}
+
 static void test_yaml_mesh_errors(void) {
   setup_dir();
   write_text(tmp_path("bad.yaml"),
@@ -520,7 +567,8 @@ static void cleanup(void) {
   if (!g_dir[0]) return;
   const char *names[] = {"a.stl", "b.stl", "c.obj", "junk.stl", "flat.obj", "part.stl",
                          "two.yaml", "up.obj", "up.yaml", "bad.yaml", "nofile.yaml",
-                         "scale.yaml", "boxfile.yaml", "part.yaml"};
+                         "scale.yaml", "boxfile.yaml", "part.yaml", "d.obj", "dens.yaml", "both.yaml",
+                         "nosolid.yaml"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(tmp_path(names[i]));
   rmdir(g_dir);
 }
@@ -544,6 +592,7 @@ void lk_test_register(void) {
       {"file errors name the file", test_file_errors_name_the_file},
       {"YAML mesh geoms give the link inertia", test_yaml_mesh_geoms_give_the_link_inertia},
       {"YAML mesh errors", test_yaml_mesh_errors},
+      {"YAML density", test_yaml_density},
       {"cleanup", test_cleanup},
       {NULL, NULL}};
   lk_test_suite("mesh hulls", hull);
