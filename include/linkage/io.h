@@ -97,6 +97,13 @@ lk_model *lk_model_load_file(const char *path, const lk_load_options *opts, lk_e
 lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
                                const lk_load_options *opts, lk_error *err);
 
+/* A URDF file as the equivalent YAML description, written to out (loading
+ * the YAML gives the same model as loading the URDF, to the bit). Fails
+ * with LK_UNSUPPORTED for a file that is not URDF; nothing is written to
+ * out unless the whole conversion succeeded. */
+lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, FILE *out,
+                                lk_error *err);
+
 /* ------------------------------------------------- composing mechanisms */
 
 /* How lk_model_load_*_into() places a file into a model that is still

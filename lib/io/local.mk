@@ -15,6 +15,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/xml.c \
 	%reldir%/urdf.h \
 	%reldir%/urdf.c \
+	%reldir%/convert.c \
 	%reldir%/load.c \
 	%reldir%/csv.c \
 	%reldir%/svg.c
