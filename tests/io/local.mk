@@ -21,3 +21,12 @@ TESTS += tests/io/test_urdf
 tests_io_test_urdf_SOURCES = %reldir%/test_urdf.c
 tests_io_test_urdf_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_urdf_LDADD = $(LK_TESTLIBS)
+
+# URDF vs MuJoCo reading the same file (only when MuJoCo is installed).
+if HAVE_MUJOCO
+check_PROGRAMS += tests/io/test_urdf_mujoco
+TESTS += tests/io/test_urdf_mujoco
+tests_io_test_urdf_mujoco_SOURCES = %reldir%/test_urdf_mujoco.c
+tests_io_test_urdf_mujoco_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_urdf_mujoco_LDADD = $(LK_TESTLIBS) $(MUJOCO_LIBS)
+endif
