@@ -12,6 +12,8 @@ dist_mechanisms_DATA = \
 	%reldir%/gripper.yaml \
 	%reldir%/hand3.yaml \
 	%reldir%/jaw_gripper.yaml \
+	%reldir%/jaw_gripper_urdf.yaml \
+	%reldir%/jaw-gripper.urdf \
 	%reldir%/object_box.yaml \
 	%reldir%/object_cylinder.yaml \
 	%reldir%/object_mug.yaml \

@@ -724,6 +724,62 @@ static void test_convert_round_trip(void) {
   unlink(yp);
 }
 
+
+/* ------------------------------------------------- the shipped gripper */
+
+/* mechanisms/jaw-gripper.urdf: two prismatic fingers, the right one
+ * mimicking the left (ratio 1); in mechanisms/jaw_gripper_urdf.yaml one
+ * servo drives the left finger and the right follows, both to the target
+ * (no load along the fingers' axis: the servo settles on it), the pads
+ * symmetric about the palm. */
+static void shipped_gripper(double target) {
+  lk_error err;
+  lk_model *u = lk_model_load_file(lk_test_srcpath("mechanisms/jaw-gripper.urdf"), NULL, &err);
+  LK_ASSERT_MSG(u != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!u) return;
+  LK_ASSERT_INT_EQ(lk_model_ncoupling(u), 1);
+  lk_coupling_spec c;
+  lk_model_coupling(u, 0, &c);
+  CU_ASSERT_STRING_EQUAL(c.joint_a, "right");
+  CU_ASSERT_STRING_EQUAL(c.joint_b, "left");
+  LK_ASSERT_NEAR(c.ratio, 1, 0);
+  LK_ASSERT_NEAR(lk_model_total_mass(u), 0.6, 1e-15);
+  lk_model_free(u);
+  char set[64];
+  snprintf(set, sizeof set, "actuators.left.target=%g", target);
+  const char *sets[] = {set};
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.set = sets;
+  o.nset = 1;
+  lk_model *m = lk_model_load_file(lk_test_srcpath("mechanisms/jaw_gripper_urdf.yaml"), &o, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  double worst = 0;
+  int ql = lk_model_joint_qadr(m, lk_model_joint_index(m, "left"));
+  int qr = lk_model_joint_qadr(m, lk_model_joint_index(m, "right"));
+  for (int k = 0; k < 500; k++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    worst = fmax(worst, fabs(lk_data_q(d)[qr] - lk_data_q(d)[ql]));
+  }
+  LK_ASSERT_NEAR(lk_data_q(d)[ql], target, 1e-6);
+  LK_ASSERT_MSG(worst < 1e-6, "|q_right - q_left| up to %g", worst);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  lk_vec3 pl = lk_data_link_pose(d, lk_model_link_index(m, "left_finger"))->p;
+  lk_vec3 pr = lk_data_link_pose(d, lk_model_link_index(m, "right_finger"))->p;
+  LK_ASSERT_NEAR(pl.y, 0.06 - target, 1e-6);
+  LK_ASSERT_NEAR(pr.y, -(0.06 - target), 1e-6);
+  LK_ASSERT_NEAR(pl.z, 0.25, 1e-12);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static void test_shipped_gripper(void) {
+  shipped_gripper(0.03);
+  shipped_gripper(0.045);
+}
+
 /* ---------------------------------------------------------------- errors */
 
 #define HEAD "<robot name=\"r\">\n"
@@ -837,6 +893,7 @@ void lk_test_register(void) {
       {"mesh paths", test_mesh_paths},
       {"YAML include", test_yaml_include},
       {"convert round trip", test_convert_round_trip},
+      {"shipped gripper", test_shipped_gripper},
       {"errors at their line", test_errors_at_their_line},
       {"program reports file and line", test_program_reports_file_and_line},
       {"cleanup", test_cleanup},
