@@ -16,6 +16,8 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/urdf.h \
 	%reldir%/urdf.c \
 	%reldir%/convert.c \
+	%reldir%/mjcf.h \
+	%reldir%/mjcf.c \
 	%reldir%/load.c \
 	%reldir%/csv.c \
 	%reldir%/svg.c

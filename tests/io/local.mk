@@ -30,3 +30,10 @@ tests_io_test_urdf_mujoco_SOURCES = %reldir%/test_urdf_mujoco.c
 tests_io_test_urdf_mujoco_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_urdf_mujoco_LDADD = $(LK_TESTLIBS) $(MUJOCO_LIBS)
 endif
+if HAVE_MUJOCO
+check_PROGRAMS += tests/io/test_mjcf_mujoco
+TESTS += tests/io/test_mjcf_mujoco
+tests_io_test_mjcf_mujoco_SOURCES = %reldir%/test_mjcf_mujoco.c
+tests_io_test_mjcf_mujoco_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_mjcf_mujoco_LDADD = $(LK_TESTLIBS) $(MUJOCO_LIBS)
+endif

@@ -780,6 +780,88 @@ static void test_shipped_gripper(void) {
   shipped_gripper(0.045);
 }
 
+
+/* ------------------------------------------------------------------ MJCF */
+
+static lk_model *load_mjcf(const char *text, lk_error *err) {
+  return lk_model_load_string(text, strlen(text), "model.xml", NULL, err);
+}
+
+/* A body with two hinges at their anchors becomes two links: the first
+ * nearly massless, named after its joint; the body's mass from its capsule
+ * (fromto) at density 1000, its frame at the last anchor. Defaults and
+ * degrees apply. */
+static void test_mjcf_bodies_and_joints(void) {
+  const char *x =
+      "<mujoco model=\"two\">\n"
+      "  <option timestep=\"0.004\" gravity=\"0 0 -1.62\"/>\n"
+      "  <default><joint damping=\"0.5\"/><default class=\"stiff\"><joint stiffness=\"3\"/></default></default>\n"
+      "  <worldbody>\n"
+      "    <light pos=\"0 0 3\"/>\n"
+      "    <body name=\"arm\" pos=\"0 0 1\">\n"
+      "      <joint name=\"a1\" axis=\"0 0 1\" pos=\"0 0 0.1\" range=\"-90 90\" class=\"stiff\"/>\n"
+      "      <joint name=\"a2\" axis=\"0 1 0\" pos=\"0 0 0.2\"/>\n"
+      "      <geom type=\"capsule\" fromto=\"0 0 0 0 0 -0.5\" size=\"0.05\"/>\n"
+      "    </body>\n"
+      "  </worldbody>\n"
+      "  <actuator><motor joint=\"a2\" gear=\"10\" ctrlrange=\"-1 1\"/></actuator>\n"
+      "</mujoco>\n";
+  lk_error err;
+  lk_model *m = load_mjcf(x, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!m) return;
+  CU_ASSERT_STRING_EQUAL(lk_model_name(m), "two");
+  LK_ASSERT_NEAR(lk_model_options(m)->timestep, 0.004, 0);
+  LK_ASSERT_NEAR(lk_model_options(m)->gravity.z, -1.62, 0);
+  LK_ASSERT_INT_EQ(lk_model_nlink(m), 3);
+  lk_link_spec s;
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "a1"), &s), NULL);
+  LK_ASSERT_NEAR(s.origin.p.z, 1.1, 1e-15);
+  LK_ASSERT_NEAR(s.joint.upper, LK_PI / 2, 1e-15);
+  LK_ASSERT_NEAR(s.joint.stiffness, 3, 0);
+  LK_ASSERT_NEAR(s.joint.damping, 0.5, 0);
+  LK_ASSERT_MSG(s.mass < 1e-11, "mass %g", s.mass);
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "arm"), &s), NULL);
+  CU_ASSERT_STRING_EQUAL(s.parent, "a1");
+  LK_ASSERT_NEAR(s.origin.p.z, 0.1, 1e-15);
+  LK_ASSERT_NEAR(s.joint.stiffness, 0, 0);
+  double r = 0.05, h = 0.5, mass = 1000 * (LK_PI * r * r * h + 4.0 / 3 * LK_PI * r * r * r);
+  LK_ASSERT_NEAR(s.mass, mass, 1e-12);
+  LK_ASSERT_NEAR(s.com.z, -0.25 - 0.2, 1e-15);
+  LK_ASSERT_INT_EQ(lk_model_nactuator(m), 1);
+  lk_actuator_spec a;
+  lk_model_actuator(m, 0, &a);
+  LK_ASSERT_NEAR(a.max_effort, 10, 0);
+  lk_model_free(m);
+}
+
+static void test_mjcf_errors(void) {
+  lk_error err;
+  lk_model *m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom type=\"mesh\" mesh=\"m\"/>\n"
+                          "</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 5);
+  LK_ASSERT_MSG(strstr(err.message, "type \"mesh\" is not supported"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom size=\"0.1\"/>\n<tendon/>\n"
+                "</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 6);
+  LK_ASSERT_MSG(strstr(err.message, "unknown element <tendon>"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<equality/>\n<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 2);
+  LK_ASSERT_MSG(strstr(err.message, "unknown element <equality>"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "no mass"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint class=\"big\"/>\n</body>\n</worldbody>\n</mujoco>\n",
+                &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "unknown class 'big'"), "%s", err.message);
+}
+
 /* ---------------------------------------------------------------- errors */
 
 #define HEAD "<robot name=\"r\">\n"
@@ -894,6 +976,8 @@ void lk_test_register(void) {
       {"YAML include", test_yaml_include},
       {"convert round trip", test_convert_round_trip},
       {"shipped gripper", test_shipped_gripper},
+      {"MJCF bodies and joints", test_mjcf_bodies_and_joints},
+      {"MJCF errors", test_mjcf_errors},
       {"errors at their line", test_errors_at_their_line},
       {"program reports file and line", test_program_reports_file_and_line},
       {"cleanup", test_cleanup},
