@@ -18,6 +18,7 @@ dist_mechanisms_DATA = \
 	%reldir%/object_cylinder.yaml \
 	%reldir%/object_mug.yaml \
 	%reldir%/object_sphere.yaml \
+	%reldir%/objects.list \
 	%reldir%/pendulum.yaml \
 	%reldir%/pushed_block.yaml \
 	%reldir%/rolling_sphere.yaml \
