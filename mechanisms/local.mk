@@ -12,12 +12,15 @@ dist_mechanisms_DATA = \
 	%reldir%/gripper.yaml \
 	%reldir%/hand3.yaml \
 	%reldir%/jaw_gripper.yaml \
+	%reldir%/jaw_gripper_urdf.yaml \
+	%reldir%/jaw-gripper.urdf \
 	%reldir%/object_box.yaml \
 	%reldir%/object_cylinder.yaml \
 	%reldir%/object_mug.yaml \
 	%reldir%/object_mug_mesh.yaml \
 	%reldir%/object_sphere.yaml \
 	%reldir%/object_stone.yaml \
+	%reldir%/objects.list \
 	%reldir%/pendulum.yaml \
 	%reldir%/pushed_block.yaml \
 	%reldir%/rolling_sphere.yaml \

@@ -41,6 +41,14 @@ int lk_cli_add_package_path(const char *cmd, const char *dir) {
   return 0;
 }
 
+const char *lk_cli_package_path(void) {
+  static char pp[sizeof package_path + 8192];
+  const char *env = getenv("ROS_PACKAGE_PATH");
+  snprintf(pp, sizeof pp, "%s%s%s", package_path, package_path[0] && env && *env ? ":" : "",
+           env ? env : "");
+  return pp;
+}
+
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
                       lk_run_settings *run) {
   lk_load_options o;
@@ -48,12 +56,7 @@ lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set,
   o.set = set;
   o.nset = nset;
   o.run = run;
-  /* --package-path first, then the environment ROS tools use. */
-  char pp[sizeof package_path + 8192];
-  const char *env = getenv("ROS_PACKAGE_PATH");
-  snprintf(pp, sizeof pp, "%s%s%s", package_path, package_path[0] && env && *env ? ":" : "",
-           env ? env : "");
-  o.package_path = pp;
+  o.package_path = lk_cli_package_path();
   lk_error err;
   lk_model *m = lk_model_load_file(path, &o, &err);
   if (!m) lk_cli_print_error(cmd, &err);

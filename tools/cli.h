@@ -23,6 +23,8 @@ lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set,
  * for every later lk_cli_load. Returns LK_EXIT_USAGE when the paths are
  * too long, else 0. */
 int lk_cli_add_package_path(const char *cmd, const char *dir);
+/* --package-path's directories, then ROS_PACKAGE_PATH's (':' separated). */
+const char *lk_cli_package_path(void);
 
 /* The name of names[] (NULL-terminated) nearest to word, or NULL. */
 const char *lk_cli_suggest(const char *word, const char *const *names);

@@ -32,6 +32,8 @@ int lk_cmd_view(int argc, char **argv);
 void lk_cmd_view_usage(FILE *out);
 int lk_cmd_static(int argc, char **argv);
 void lk_cmd_static_usage(FILE *out);
+int lk_cmd_convert(int argc, char **argv);
+void lk_cmd_convert_usage(FILE *out);
 
 /* Helpers for subcommands (linkage.c). */
 int lk_tool_is_help(const char *arg);

@@ -11,7 +11,8 @@ tools_linkage_SOURCES = \
 	%reldir%/cmd_check.c \
 	%reldir%/cmd_info.c \
 	%reldir%/cmd_static.c \
-	%reldir%/cmd_view.c
+	%reldir%/cmd_view.c \
+	%reldir%/cmd_convert.c
 tools_linkage_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tools_linkage_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
 dist_man_MANS += %reldir%/linkage.1

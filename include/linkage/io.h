@@ -113,6 +113,13 @@ lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **o
 lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], lk_mesh **out,
                             lk_error *err);
 
+/* A URDF file as the equivalent YAML description, written to out (loading
+ * the YAML gives the same model as loading the URDF, to the bit). Fails
+ * with LK_UNSUPPORTED for a file that is not URDF; nothing is written to
+ * out unless the whole conversion succeeded. */
+lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, FILE *out,
+                                lk_error *err);
+
 /* ------------------------------------------------- composing mechanisms */
 
 /* How lk_model_load_*_into() places a file into a model that is still

@@ -304,6 +304,7 @@ lk_status lk_builder_add_link(lk_builder *b, const lk_link_spec *s, int loc, int
   if (!st) st = placed_link(b, s->parent, &p.parent, &world);
   if (!st && world) p.origin = place_tf(b, &s->origin);
   if (!st) st = lk_model_add_link(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_LINK, &p);
   if (!st) st = site(b, LK_BK_LINK, s->name, loc);
   if (!st) st = site(b, LK_BK_JOINT, s->joint.name, joint_loc);
   return st;
@@ -318,6 +319,7 @@ lk_status lk_builder_add_geom(lk_builder *b, const lk_geom_spec *s, int loc) {
   if (st) return st;
   if (world) p.pose = place_tf(b, &s->pose);
   st = lk_model_add_geom(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_GEOM, &p);
   if (!st) st = site(b, LK_BK_GEOM, s->name, loc);
   return st;
 }
@@ -326,6 +328,7 @@ lk_status lk_builder_add_material(lk_builder *b, const lk_material_spec *s, int 
   lk_material_spec p = *s;
   lk_status st = placed(b, s->name, &p.name);
   if (!st) st = lk_model_add_material(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_MATERIAL, &p);
   if (!st) st = site(b, LK_BK_MATERIAL, s->name, loc);
   return st;
 }
@@ -335,6 +338,7 @@ lk_status lk_builder_add_actuator(lk_builder *b, const lk_actuator_spec *s, int 
   lk_status st = placed(b, s->name, &p.name);
   if (!st) st = placed(b, s->joint, &p.joint);
   if (!st) st = lk_model_add_actuator(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_ACTUATOR, &p);
   if (!st) st = site(b, LK_BK_ACTUATOR, s->name ? s->name : s->joint, loc);
   return st;
 }
@@ -344,6 +348,7 @@ lk_status lk_builder_add_load(lk_builder *b, const lk_load_spec *s, int loc) {
   lk_status st = placed(b, s->name, &p.name);
   if (!st) st = placed(b, s->link, &p.link);
   if (!st) st = lk_model_add_load(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_LOAD, &p);
   if (!st) st = site(b, LK_BK_LOAD, s->name ? s->name : s->link, loc);
   return st;
 }
@@ -361,6 +366,7 @@ lk_status lk_builder_add_contact(lk_builder *b, const lk_contact_spec *s, int lo
     p.normal = place_dir(b, s->normal);
   }
   st = lk_model_add_contact(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_CONTACT, &p);
   if (!st) st = site(b, LK_BK_CONTACT, s->name, loc);
   return st;
 }
@@ -373,6 +379,7 @@ lk_status lk_builder_add_support(lk_builder *b, const lk_support_spec *s, int lo
   if (st) return st;
   p.normal = place_dir(b, s->normal); /* a world-frame direction */
   st = lk_model_add_support(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_SUPPORT, &p);
   if (!st) st = site(b, LK_BK_SUPPORT, s->name, loc);
   return st;
 }
@@ -386,6 +393,7 @@ lk_status lk_builder_add_loop(lk_builder *b, const lk_loop_spec *s, int loc) {
   if (st) return st;
   if (world) p.frame_b = place_tf(b, &s->frame_b);
   st = lk_model_add_loop(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_LOOP, &p);
   if (!st) st = site(b, LK_BK_LOOP, s->name ? s->name : s->link_a, loc);
   return st;
 }
@@ -396,6 +404,7 @@ lk_status lk_builder_add_coupling(lk_builder *b, const lk_coupling_spec *s, int 
   if (!st) st = placed(b, s->joint_a, &p.joint_a);
   if (!st) st = placed(b, s->joint_b, &p.joint_b);
   if (!st) st = lk_model_add_coupling(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_COUPLING, &p);
   if (!st) st = site(b, LK_BK_COUPLING, s->name ? s->name : s->joint_a, loc);
   return st;
 }
@@ -409,6 +418,7 @@ lk_status lk_builder_add_tether(lk_builder *b, const lk_tether_spec *s, int loc)
   if (st) return st;
   if (world) p.other_point = place_point(b, s->other_point);
   st = lk_model_add_tether(b->m, &p, b->err);
+  if (!st && b->record) b->record(b->record_user, LK_BK_TETHER, &p);
   if (!st) st = site(b, LK_BK_TETHER, s->name ? s->name : s->link, loc);
   return st;
 }

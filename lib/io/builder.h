@@ -97,6 +97,10 @@ typedef struct {
   int npool, cappool;
   int defines_default; /* the source has a material named "default" */
   int options_loc;
+  /* Optional: told of every spec the model accepted (as placed), in
+   * order, before finalize; `linkage convert` writes them out (convert.c). */
+  void (*record)(void *user, lk_bkind kind, const void *spec);
+  void *record_user;
 } lk_builder;
 
 void lk_builder_init(lk_builder *b, lk_model *m, const lk_merge_options *mo,

@@ -2,7 +2,7 @@
  *
  * The public entry points: the file is read, a reader chosen by the text's
  * content turns it into builder calls (lib/io/yaml.c for the YAML format of
- * docs/format.md, lib/io/urdf.c for URDF; the shared part of every reader
+ * docs/format.md, lib/io/urdf.c for URDF, lib/io/mjcf.c for MJCF; the shared part of every reader
  * is lib/io/builder.c), and on failure nothing
  * of the model is left to the caller. */
 #include <math.h>
@@ -11,6 +11,7 @@
 
 #include "core/internal.h"
 #include "io/builder.h"
+#include "io/mjcf.h"
 #include "io/urdf.h"
 #include "io/xml.h"
 #include "io/ydoc.h"
@@ -35,9 +36,7 @@ static lk_status read_text(lk_model *m, const lk_merge_options *mo, const char *
   char root[32];
   lk_xml_root_name(text, len, root, sizeof root);
   if (strcmp(root, "robot") == 0) return lk_urdf_read(m, mo, text, len, label, o, NULL, err);
-  if (strcmp(root, "mujoco") == 0)
-    return lk_error_set_at(err, LK_UNSUPPORTED, label, 0, 0,
-                           "MJCF (<mujoco>) descriptions are not supported yet");
+  if (strcmp(root, "mujoco") == 0) return lk_mjcf_read(m, mo, text, len, label, o, err);
   if (root[0])
     return lk_error_set_at(err, LK_SCHEMA_ERROR, label, 0, 0,
                            "an XML file with root element <%s>: expected <robot> (URDF) or a YAML "

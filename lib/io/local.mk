@@ -15,6 +15,9 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/xml.c \
 	%reldir%/urdf.h \
 	%reldir%/urdf.c \
+	%reldir%/convert.c \
+	%reldir%/mjcf.h \
+	%reldir%/mjcf.c \
 	%reldir%/load.c \
 	%reldir%/meshfile.c \
 	%reldir%/csv.c \

@@ -654,6 +654,8 @@ lk_status lk_urdf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_status st = lk_xdoc_parse(&R.x, text, len, label, err);
   if (!st) {
     lk_builder_init(&R.b, m, mo, &lk_xdoc_source, &R.x, err);
+    R.b.record = (void (*)(void *, lk_bkind, const void *))uo->record;
+    R.b.record_user = uo->record_user;
     st = build(&R);
     lk_builder_free(&R.b);
   }

@@ -27,6 +27,9 @@ typedef struct {
    * joint's name (the file's), the joint type. */
   lk_status (*on_link)(void *user, const char *link, const char *joint, int jtype);
   void *user;
+  /* Optional: the builder's record hook (builder.h), for convert.c. */
+  void (*record)(void *user, int kind, const void *spec);
+  void *record_user;
 } lk_urdf_options;
 
 void lk_urdf_options_default(lk_urdf_options *o);

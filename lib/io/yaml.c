@@ -373,6 +373,7 @@ static const char *const kNormalModels[] = {"hooke", "hertz"};
 typedef struct {
   lk_vec3 xyz, rpy;
   double quat[4];
+  lk_mat3 rot;
 } origin_in;
 
 static lk_status origin_quat(ymap *mp, int id, void *dst, const char *what) {
@@ -392,11 +393,42 @@ static lk_status origin_quat(ymap *mp, int id, void *dst, const char *what) {
   return LK_OK;
 }
 
+/* rotation: [[r00, r01, r02], [r10, r11, r12], [r20, r21, r22]], the
+ * matrix itself (what `linkage convert` writes when no rpy gives it to
+ * the bit): a rotation to 1e-9. */
+static lk_status origin_rotation(ymap *mp, int id, void *dst, const char *what) {
+  yreader *R = mp->R;
+  lk_mat3 *M = dst;
+  if (ymap_has(mp, "rpy") || ymap_has(mp, "quat"))
+    return lk_ydoc_error(Y, ymap_key(mp, "rotation"), LK_SCHEMA_ERROR, ERR,
+                         "%s: give one of rpy, quat and rotation", mp->ctx);
+  lk_status st = lk_ydoc_expect_seq(Y, id, what, ERR);
+  if (st) return st;
+  if (lk_ydoc_seq_len(Y, id) != 3)
+    return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR, "%s: expected 3 rows of 3 numbers", what);
+  for (int r = 0; r < 3; r++) {
+    char w[220];
+    say(w, sizeof w, "%s[%d]", what, r);
+    if ((st = lk_ydoc_doubles(Y, lk_ydoc_seq_item(Y, id, r), w, 3, 0, M->m[r], NULL, ERR)))
+      return st;
+  }
+  lk_mat3 rtr = lk_m3_tmul(M, M);
+  double off = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) off = fmax(off, fabs(rtr.m[i][j] - (i == j ? 1.0 : 0.0)));
+  if (!(off <= 1e-9) || lk_m3_det(M) < 0)
+    return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
+                         "%s is not a rotation (|R^T R - 1| = %.3g, det %.6g)", what, off,
+                         lk_m3_det(M));
+  return LK_OK;
+}
+
 #define OR(f) (unsigned short)offsetof(origin_in, f)
 static const ykey kOriginKeys[] = {
     {ROW("xyz", K_VEC3, 0, OR(xyz))},
     {ROW("rpy", K_VEC3, 0, OR(rpy))},
     {ROW("quat", K_FN, 0, OR(quat)), .fn = origin_quat},
+    {ROW("rotation", K_FN, 0, OR(rot)), .fn = origin_rotation},
 };
 static const ytable kOrigin = TABLE(kOriginKeys, NULL, NULL);
 
@@ -405,13 +437,14 @@ static lk_status origin(yreader *R, int id, const char *ctx, lk_transform *out) 
   char what[192];
   say(what, sizeof what, "%s: origin", ctx);
   ymap mp;
-  origin_in in = {lk_v3_zero(), lk_v3_zero(), {1, 0, 0, 0}};
+  origin_in in = {lk_v3_zero(), lk_v3_zero(), {1, 0, 0, 0}, lk_m3_identity()};
   lk_status st = ymap_open(R, &mp, id, &kOrigin, what);
   if (!st) st = ymap_read(&mp, &in);
   if (st) return st;
   lk_mat3 Rm = lk_m3_from_rpy(in.rpy.x, in.rpy.y, in.rpy.z);
   if (ymap_has(&mp, "quat"))
     Rm = lk_q_to_mat3(lk_q_normalize(lk_q(in.quat[0], in.quat[1], in.quat[2], in.quat[3])));
+  if (ymap_has(&mp, "rotation")) Rm = in.rot;
   *out = lk_tf(&Rm, in.xyz);
   return LK_OK;
 }

@@ -33,3 +33,19 @@ TESTS += tests/io/test_plot
 tests_io_test_plot_SOURCES = %reldir%/test_plot.c
 tests_io_test_plot_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_plot_LDADD = $(LK_TESTLIBS)
+
+# URDF vs MuJoCo reading the same file (only when MuJoCo is installed).
+if HAVE_MUJOCO
+check_PROGRAMS += tests/io/test_urdf_mujoco
+TESTS += tests/io/test_urdf_mujoco
+tests_io_test_urdf_mujoco_SOURCES = %reldir%/test_urdf_mujoco.c
+tests_io_test_urdf_mujoco_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_urdf_mujoco_LDADD = $(LK_TESTLIBS) $(MUJOCO_LIBS)
+endif
+if HAVE_MUJOCO
+check_PROGRAMS += tests/io/test_mjcf_mujoco
+TESTS += tests/io/test_mjcf_mujoco
+tests_io_test_mjcf_mujoco_SOURCES = %reldir%/test_mjcf_mujoco.c
+tests_io_test_mjcf_mujoco_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_mjcf_mujoco_LDADD = $(LK_TESTLIBS) $(MUJOCO_LIBS)
+endif

@@ -294,7 +294,9 @@ static const char *const kMechanisms[] = {
     "hand3",       "ball_board",      "rover",
     /* the grasp planner's hands and objects */
     "jaw_gripper", "three_finger_hand", "object_box", "object_sphere", "object_cylinder",
-    "object_mug",  "object_mug_mesh", "object_stone", NULL};
+    "object_mug",  "object_mug_mesh", "object_stone",
+    /* a URDF hand included in a scene (mechanisms/jaw-gripper.urdf) */
+    "jaw_gripper_urdf", NULL};
 
 static void test_every_example_loads_and_validates(void) {
   int n = 0;
@@ -317,7 +319,7 @@ static void test_every_example_loads_and_validates(void) {
     LK_ASSERT_MSG(run.description[0] && run.nplot > 0 && run.duration > 0, "%s: run settings", rel);
     lk_model_free(m);
   }
-  LK_ASSERT_INT_EQ(n, 21);
+  LK_ASSERT_INT_EQ(n, 22);
   /* And nothing else sits in mechanisms/ untested. */
   DIR *d = opendir(lk_test_srcpath("mechanisms"));
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);

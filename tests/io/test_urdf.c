@@ -577,6 +577,291 @@ static void test_yaml_include(void) {
   unlink(scratch("scene.yaml"));
 }
 
+
+/* ------------------------------------------------------------- convert */
+
+#define SAME(a, b) LK_ASSERT_MSG(memcmp(&(a), &(b), sizeof(a)) == 0, "%s differs", #a)
+
+/* Two models the same to the bit: every link, joint, geom and coupling,
+ * then 300 steps of motion. */
+static void same_models(const lk_model *a, const lk_model *b) {
+  LK_ASSERT_INT_EQ(lk_model_nlink(a), lk_model_nlink(b));
+  LK_ASSERT_INT_EQ(lk_model_ngeom(a), lk_model_ngeom(b));
+  LK_ASSERT_INT_EQ(lk_model_ncoupling(a), lk_model_ncoupling(b));
+  if (lk_model_nlink(a) != lk_model_nlink(b) || lk_model_ngeom(a) != lk_model_ngeom(b)) return;
+  CU_ASSERT_STRING_EQUAL(lk_model_name(a), lk_model_name(b));
+  for (int i = 1; i < lk_model_nlink(a); i++) {
+    lk_link_spec x, y;
+    lk_model_link(a, i, &x);
+    lk_model_link(b, i, &y);
+    CU_ASSERT_STRING_EQUAL(x.name, y.name);
+    CU_ASSERT_STRING_EQUAL(x.parent, y.parent);
+    CU_ASSERT_STRING_EQUAL(x.joint.name, y.joint.name);
+    SAME(x.origin, y.origin);
+    SAME(x.mass, y.mass);
+    SAME(x.com, y.com);
+    SAME(x.inertia, y.inertia);
+    x.joint.name = y.joint.name = NULL;
+    SAME(x.joint, y.joint);
+  }
+  for (int g = 0; g < lk_model_ngeom(a); g++) {
+    lk_geom_spec x, y;
+    lk_model_geom(a, g, &x);
+    lk_model_geom(b, g, &y);
+    LK_ASSERT_INT_EQ(lk_model_geom_link(a, g), lk_model_geom_link(b, g));
+    LK_ASSERT_INT_EQ(lk_model_geom_material(a, g), lk_model_geom_material(b, g));
+    SAME(x.type, y.type);
+    SAME(x.size, y.size);
+    SAME(x.pose, y.pose);
+    LK_ASSERT_INT_EQ(x.group, y.group);
+    LK_ASSERT_INT_EQ(x.mask, y.mask);
+  }
+  for (int i = 0; i < lk_model_ncoupling(a); i++) {
+    lk_coupling_spec x, y;
+    lk_model_coupling(a, i, &x);
+    lk_model_coupling(b, i, &y);
+    CU_ASSERT_STRING_EQUAL(x.joint_a, y.joint_a);
+    CU_ASSERT_STRING_EQUAL(x.joint_b, y.joint_b);
+    SAME(x.ratio, y.ratio);
+    SAME(x.offset, y.offset);
+  }
+  SAME(*lk_model_options(a), *lk_model_options(b));
+  lk_data *da = lk_data_new(a), *db = lk_data_new(b);
+  for (int k = 0; k < 300; k++) {
+    lk_step(a, da);
+    lk_step(b, db);
+  }
+  LK_ASSERT_MSG(memcmp(lk_data_q(da), lk_data_q(db), (size_t)lk_model_nq(a) * sizeof(double)) == 0,
+                "q differs after 300 steps");
+  LK_ASSERT_MSG(memcmp(lk_data_v(da), lk_data_v(db), (size_t)lk_model_nv(a) * sizeof(double)) == 0,
+                "v differs after 300 steps");
+  lk_data_free(da);
+  lk_data_free(db);
+}
+
+/* Odd rotations (rpy that the writer cannot give back to the bit), an
+ * axis not along a coordinate axis, and a floating joint. */
+static const char *kOdd =
+    "<robot name=\"odd &quot;one&quot;\">\n"
+    "  <link name=\"null\"/>\n"
+    "  <joint name=\"j1\" type=\"revolute\"><parent link=\"null\"/><child link=\"a\"/>\n"
+    "    <origin xyz=\"0.1 -0.2 0.3\" rpy=\"0.1234 -0.9876 2.5\"/><axis xyz=\"1 1 0.3\"/>\n"
+    "    <limit lower=\"-1.1\" upper=\"0.7\" effort=\"1\" velocity=\"1\"/>\n"
+    "    <dynamics damping=\"0.05\"/></joint>\n"
+    "  <link name=\"a\"><inertial><origin xyz=\"0.01 0.02 0.15\" rpy=\"0.3 0.2 0.1\"/><mass value=\"1.3\"/>\n"
+    "    <inertia ixx=\"0.013\" iyy=\"0.011\" izz=\"0.004\" ixy=\"0.0002\" ixz=\"-0.0001\" iyz=\"0.0003\"/></inertial>\n"
+    "    <collision><origin xyz=\"0 0 0.15\" rpy=\"3.0 0.4 -1.2\"/><geometry><box size=\"0.05 0.06 0.3\"/></geometry></collision>\n"
+    "  </link>\n"
+    "  <joint name=\"j2\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>\n"
+    "    <origin xyz=\"0 0 0.3\" rpy=\"0 1.5707963267948966 0\"/><axis xyz=\"0 -0.6 0.8\"/>\n"
+    "    <limit lower=\"-0.05\" upper=\"0.05\" effort=\"1\" velocity=\"1\"/></joint>\n"
+    "  <link name=\"b\"><inertial><mass value=\"0.2\"/>\n"
+    "    <inertia ixx=\"0.001\" iyy=\"0.001\" izz=\"0.001\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
+    "  <joint name=\"f\" type=\"floating\"><parent link=\"null\"/><child link=\"c\"/>\n"
+    "    <origin xyz=\"1 0 0\" rpy=\"0.7 0.1 0\"/></joint>\n"
+    "  <link name=\"c\"><inertial><mass value=\"0.5\"/>\n"
+    "    <inertia ixx=\"0.002\" iyy=\"0.003\" izz=\"0.004\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <visual><geometry><cylinder radius=\"0.1\" length=\"0.2\"/></geometry></visual></link>\n"
+    "</robot>\n";
+
+static void round_trip(const char *urdf, const char *label) {
+  const char *up = scratch("rt.urdf"), *yp = scratch("rt.yaml");
+  put(up, urdf);
+  lk_error err;
+  lk_model *a = lk_model_load_file(up, NULL, &err);
+  LK_ASSERT_MSG(a != NULL, "%s: %s", label, err.message);
+  FILE *f = fopen(yp, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
+  fclose(f);
+  lk_model *b = lk_model_load_file(yp, NULL, &err);
+  LK_ASSERT_MSG(b != NULL, "%s: the YAML does not load: %s:%d: %s", label, err.path, err.line,
+                err.message);
+  if (a && b) same_models(a, b);
+  lk_model_free(a);
+  lk_model_free(b);
+  unlink(up);
+  unlink(yp);
+}
+
+static void test_convert_round_trip(void) {
+  round_trip(kArm, "arm");
+  round_trip(kMimic, "jaw");
+  round_trip(kOdd, "odd");
+  /* What it writes, read as a user reads it: full sizes halved, the
+   * mimic a coupling, names YAML would misread quoted. */
+  const char *up = scratch("rt.urdf"), *yp = scratch("rt.yaml");
+  put(up, kOdd);
+  FILE *f = fopen(yp, "w");
+  lk_error err;
+  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
+  fclose(f);
+  f = fopen(yp, "r");
+  char text[16384];
+  size_t n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  LK_ASSERT_MSG(strstr(text, "half_extents: [0.025, 0.03, 0.15]"), "%s", text);
+  LK_ASSERT_MSG(strstr(text, "- name: \"null\""), "%s", text);
+  LK_ASSERT_MSG(strstr(text, "name: \"odd \\\"one\\\"\""), "%s", text);
+  LK_ASSERT_MSG(strstr(text, "joint: {name: f, type: free}"), "%s", text);
+  put(up, kMimic);
+  f = fopen(yp, "w");
+  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
+  fclose(f);
+  f = fopen(yp, "r");
+  n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  LK_ASSERT_MSG(strstr(text, "couplings:\n    - {joint_a: f2, joint_b: f1, ratio: -1, offset: 0.01}"),
+                "%s", text);
+  /* Only URDF is converted. */
+  put(up, "links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n");
+  f = fopen(yp, "w");
+  LK_ASSERT_INT_EQ(lk_model_convert_file(up, NULL, f, &err), LK_UNSUPPORTED);
+  fclose(f);
+  unlink(up);
+  unlink(yp);
+}
+
+
+/* ------------------------------------------------- the shipped gripper */
+
+/* mechanisms/jaw-gripper.urdf: two prismatic fingers, the right one
+ * mimicking the left (ratio 1); in mechanisms/jaw_gripper_urdf.yaml one
+ * servo drives the left finger and the right follows, both to the target
+ * (no load along the fingers' axis: the servo settles on it), the pads
+ * symmetric about the palm. */
+static void shipped_gripper(double target) {
+  lk_error err;
+  lk_model *u = lk_model_load_file(lk_test_srcpath("mechanisms/jaw-gripper.urdf"), NULL, &err);
+  LK_ASSERT_MSG(u != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!u) return;
+  LK_ASSERT_INT_EQ(lk_model_ncoupling(u), 1);
+  lk_coupling_spec c;
+  lk_model_coupling(u, 0, &c);
+  CU_ASSERT_STRING_EQUAL(c.joint_a, "right");
+  CU_ASSERT_STRING_EQUAL(c.joint_b, "left");
+  LK_ASSERT_NEAR(c.ratio, 1, 0);
+  LK_ASSERT_NEAR(lk_model_total_mass(u), 0.6, 1e-15);
+  lk_model_free(u);
+  char set[64];
+  snprintf(set, sizeof set, "actuators.left.target=%g", target);
+  const char *sets[] = {set};
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.set = sets;
+  o.nset = 1;
+  lk_model *m = lk_model_load_file(lk_test_srcpath("mechanisms/jaw_gripper_urdf.yaml"), &o, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  double worst = 0;
+  int ql = lk_model_joint_qadr(m, lk_model_joint_index(m, "left"));
+  int qr = lk_model_joint_qadr(m, lk_model_joint_index(m, "right"));
+  for (int k = 0; k < 500; k++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    worst = fmax(worst, fabs(lk_data_q(d)[qr] - lk_data_q(d)[ql]));
+  }
+  LK_ASSERT_NEAR(lk_data_q(d)[ql], target, 1e-6);
+  LK_ASSERT_MSG(worst < 1e-6, "|q_right - q_left| up to %g", worst);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  lk_vec3 pl = lk_data_link_pose(d, lk_model_link_index(m, "left_finger"))->p;
+  lk_vec3 pr = lk_data_link_pose(d, lk_model_link_index(m, "right_finger"))->p;
+  LK_ASSERT_NEAR(pl.y, 0.06 - target, 1e-6);
+  LK_ASSERT_NEAR(pr.y, -(0.06 - target), 1e-6);
+  LK_ASSERT_NEAR(pl.z, 0.25, 1e-12);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static void test_shipped_gripper(void) {
+  shipped_gripper(0.03);
+  shipped_gripper(0.045);
+}
+
+
+/* ------------------------------------------------------------------ MJCF */
+
+static lk_model *load_mjcf(const char *text, lk_error *err) {
+  return lk_model_load_string(text, strlen(text), "model.xml", NULL, err);
+}
+
+/* A body with two hinges at their anchors becomes two links: the first
+ * nearly massless, named after its joint; the body's mass from its capsule
+ * (fromto) at density 1000, its frame at the last anchor. Defaults and
+ * degrees apply. */
+static void test_mjcf_bodies_and_joints(void) {
+  const char *x =
+      "<mujoco model=\"two\">\n"
+      "  <option timestep=\"0.004\" gravity=\"0 0 -1.62\"/>\n"
+      "  <default><joint damping=\"0.5\"/><default class=\"stiff\"><joint stiffness=\"3\"/></default></default>\n"
+      "  <worldbody>\n"
+      "    <light pos=\"0 0 3\"/>\n"
+      "    <body name=\"arm\" pos=\"0 0 1\">\n"
+      "      <joint name=\"a1\" axis=\"0 0 1\" pos=\"0 0 0.1\" range=\"-90 90\" class=\"stiff\"/>\n"
+      "      <joint name=\"a2\" axis=\"0 1 0\" pos=\"0 0 0.2\"/>\n"
+      "      <geom type=\"capsule\" fromto=\"0 0 0 0 0 -0.5\" size=\"0.05\"/>\n"
+      "    </body>\n"
+      "  </worldbody>\n"
+      "  <actuator><motor joint=\"a2\" gear=\"10\" ctrlrange=\"-1 1\"/></actuator>\n"
+      "</mujoco>\n";
+  lk_error err;
+  lk_model *m = load_mjcf(x, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (!m) return;
+  CU_ASSERT_STRING_EQUAL(lk_model_name(m), "two");
+  LK_ASSERT_NEAR(lk_model_options(m)->timestep, 0.004, 0);
+  LK_ASSERT_NEAR(lk_model_options(m)->gravity.z, -1.62, 0);
+  LK_ASSERT_INT_EQ(lk_model_nlink(m), 3);
+  lk_link_spec s;
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "a1"), &s), NULL);
+  LK_ASSERT_NEAR(s.origin.p.z, 1.1, 1e-15);
+  LK_ASSERT_NEAR(s.joint.upper, LK_PI / 2, 1e-15);
+  LK_ASSERT_NEAR(s.joint.stiffness, 3, 0);
+  LK_ASSERT_NEAR(s.joint.damping, 0.5, 0);
+  LK_ASSERT_MSG(s.mass < 1e-11, "mass %g", s.mass);
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "arm"), &s), NULL);
+  CU_ASSERT_STRING_EQUAL(s.parent, "a1");
+  LK_ASSERT_NEAR(s.origin.p.z, 0.1, 1e-15);
+  LK_ASSERT_NEAR(s.joint.stiffness, 0, 0);
+  double r = 0.05, h = 0.5, mass = 1000 * (LK_PI * r * r * h + 4.0 / 3 * LK_PI * r * r * r);
+  LK_ASSERT_NEAR(s.mass, mass, 1e-12);
+  LK_ASSERT_NEAR(s.com.z, -0.25 - 0.2, 1e-15);
+  LK_ASSERT_INT_EQ(lk_model_nactuator(m), 1);
+  lk_actuator_spec a;
+  lk_model_actuator(m, 0, &a);
+  LK_ASSERT_NEAR(a.max_effort, 10, 0);
+  lk_model_free(m);
+}
+
+static void test_mjcf_errors(void) {
+  lk_error err;
+  lk_model *m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom type=\"mesh\" mesh=\"m\"/>\n"
+                          "</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 5);
+  LK_ASSERT_MSG(strstr(err.message, "type \"mesh\" is not supported"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom size=\"0.1\"/>\n<tendon/>\n"
+                "</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 6);
+  LK_ASSERT_MSG(strstr(err.message, "unknown element <tendon>"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<equality/>\n<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 2);
+  LK_ASSERT_MSG(strstr(err.message, "unknown element <equality>"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "no mass"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint class=\"big\"/>\n</body>\n</worldbody>\n</mujoco>\n",
+                &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "unknown class 'big'"), "%s", err.message);
+}
+
 /* ---------------------------------------------------------------- errors */
 
 #define HEAD "<robot name=\"r\">\n"
@@ -689,6 +974,10 @@ void lk_test_register(void) {
       {"reader by content", test_reader_by_content},
       {"mesh paths", test_mesh_paths},
       {"YAML include", test_yaml_include},
+      {"convert round trip", test_convert_round_trip},
+      {"shipped gripper", test_shipped_gripper},
+      {"MJCF bodies and joints", test_mjcf_bodies_and_joints},
+      {"MJCF errors", test_mjcf_errors},
       {"errors at their line", test_errors_at_their_line},
       {"program reports file and line", test_program_reports_file_and_line},
       {"cleanup", test_cleanup},

@@ -1,0 +1,676 @@
+/* The MJCF reader (a subset of MuJoCo's XML, https://mujoco.readthedocs.io
+ * /en/latest/XMLreference.html) -> the model builder (builder.h), with
+ * libxml2 (xml.h). docs/format.md lists what is read.
+ *
+ * MuJoCo and Linkage differ in how a body moves on its joints:
+ *   - a MuJoCo body may have several joints, each turning it about its own
+ *     anchor `pos` in the body frame, one after the other; Linkage has one
+ *     joint a link. A body with k joints becomes a chain of k links, the
+ *     first k - 1 named after their joints and nearly massless (1e-12 kg,
+ *     1e-14 kg m^2: their share of M is below 1e-11), the last one the body
+ *     itself. Link j's frame is the body frame moved to joint j's anchor, so
+ *     the chain's origins are T(p_j - p_{j-1}) and the body's geoms and
+ *     inertia sit at -p_k in its link;
+ *   - a free joint's qpos is the body's world pose, as in MuJoCo: its link's
+ *     origin is the identity and the body's pos/quat its initial q. Its
+ *     angular velocity is in world axes in Linkage, in body axes in MuJoCo
+ *     (equal while the body is not turned);
+ *   - without <inertial>, mass and inertia come from the geoms, MuJoCo's
+ *     rule: each geom's mass is `mass` or `density` (default 1000) times its
+ *     volume, solid bodies combined about their centre of mass.
+ * <default> classes (nested, `class` and `childclass`) apply to joint, geom,
+ * motor and position attributes. Elements that only draw (asset, visual,
+ * light, camera, site, statistic) are ignored; any other element this
+ * reader does not know is an error naming it and its line. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "io/builder.h"
+#include "io/mjcf.h"
+#include "io/xml.h"
+#include "linkage/io.h"
+
+#define MAX_CLASSES 64
+#define TINY_MASS 1e-12
+#define TINY_INERTIA 1e-14
+
+typedef struct {
+  const char *name;
+  int parent;
+  xmlNode *joint, *geom, *motor, *position;
+} mclass;
+
+typedef struct {
+  lk_xdoc x;
+  lk_builder b;
+  mclass cls[MAX_CLASSES];
+  int ncls;
+  int degree; /* compiler angle */
+  int inertia_from_geom; /* 0 false, 1 true, 2 auto */
+  int nunnamed;
+  lk_options opt;
+  int has_opt;
+  char **mats; /* friction materials made so far ("mjcf_mu_<f>") */
+  double *mat_mu;
+  int nmats;
+} mreader;
+
+#define X (&R->x)
+#define B (&R->b)
+
+static const char *const kIgnored[] = {"light", "camera", "site", NULL};
+
+/* ------------------------------------------------------------ defaults */
+
+static lk_status read_default(mreader *R, xmlNode *e, int parent) {
+  if (R->ncls == MAX_CLASSES)
+    return lk_xdoc_error(X, e, LK_UNSUPPORTED, "default: more than %d classes", MAX_CLASSES);
+  mclass *c = &R->cls[R->ncls];
+  c->name = lk_xml_attr(e, "class");
+  if (!c->name) c->name = parent < 0 ? "main" : NULL;
+  if (!c->name) return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "a nested <default> needs a class");
+  c->parent = parent;
+  int me = R->ncls++;
+  static const char *const known[] = {"default", "joint", "geom", "motor", "position", NULL};
+  static const char *const ignored[] = {"site", "camera", "light", "material", "mesh", NULL};
+  lk_status st = lk_xdoc_children(X, e, "default", known, ignored);
+  if (st) return st;
+  for (xmlNode *k = lk_xml_first(e); k; k = lk_xml_next(k)) {
+    if (lk_xml_is(k, "joint")) R->cls[me].joint = k;
+    if (lk_xml_is(k, "geom")) R->cls[me].geom = k;
+    if (lk_xml_is(k, "motor")) R->cls[me].motor = k;
+    if (lk_xml_is(k, "position")) R->cls[me].position = k;
+    if (lk_xml_is(k, "default") && (st = read_default(R, k, me))) return st;
+  }
+  return LK_OK;
+}
+
+static int find_class(const mreader *R, const char *name) {
+  for (int i = 0; i < R->ncls; i++)
+    if (strcmp(R->cls[i].name, name) == 0) return i;
+  return -1;
+}
+
+/* The class of element e: its own `class`, else the one it inherits. */
+static lk_status class_of(mreader *R, xmlNode *e, int inherited, int *out) {
+  const char *c = lk_xml_attr(e, "class");
+  *out = inherited;
+  if (!c) return LK_OK;
+  if ((*out = find_class(R, c)) < 0)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: unknown class '%.60s'", (const char *)e->name,
+                         c);
+  return LK_OK;
+}
+
+/* An attribute of e, or of its kind's default in class cls and up. */
+static const char *attr(const mreader *R, const xmlNode *e, const char *name, int cls) {
+  const char *v = lk_xml_attr(e, name);
+  for (int c = cls; !v && c >= 0; c = R->cls[c].parent) {
+    const mclass *k = &R->cls[c];
+    const xmlNode *d = lk_xml_is(e, "joint")      ? k->joint
+                       : lk_xml_is(e, "geom")     ? k->geom
+                       : lk_xml_is(e, "motor")    ? k->motor
+                       : lk_xml_is(e, "position") ? k->position
+                                                  : NULL;
+    if (d) v = lk_xml_attr(d, name);
+  }
+  return v;
+}
+
+/* Numbers of an attribute (own or default); n_min..n values. */
+static lk_status nums(mreader *R, const xmlNode *e, const char *name, int cls, int n, double *out,
+                      int *count) {
+  const char *v = attr(R, e, name, cls);
+  if (count) *count = 0;
+  if (!v) return LK_OK;
+  int k = 0;
+  const char *p = v;
+  char *end;
+  while (k < n) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (!*p) break;
+    double d = strtod(p, &end);
+    if (end == p || !isfinite(d)) break;
+    out[k++] = d;
+    p = end;
+  }
+  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+  if (*p || (!count && k != n) || k == 0)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: %s=\"%.60s\" is not %s%d finite numbers",
+                         (const char *)e->name, name, v, count ? "up to " : "", n);
+  if (count) *count = k;
+  return LK_OK;
+}
+
+static int is_true(const char *v) { return v && strcmp(v, "true") == 0; }
+
+/* --------------------------------------------------------------- poses */
+
+/* pos + (quat | axisangle | zaxis) of e. */
+static lk_status frame(mreader *R, const xmlNode *e, int cls, lk_transform *T) {
+  double p[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0}, aa[4], z[3];
+  lk_status st = nums(R, e, "pos", cls, 3, p, NULL);
+  if (st) return st;
+  lk_mat3 Rm = lk_m3_identity();
+  int nrot = (attr(R, e, "quat", cls) != NULL) + (attr(R, e, "axisangle", cls) != NULL) +
+             (attr(R, e, "zaxis", cls) != NULL);
+  if (nrot > 1)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: give one orientation", (const char *)e->name);
+  if (attr(R, e, "euler", cls) || attr(R, e, "xyaxes", cls))
+    return lk_xdoc_error(X, e, LK_UNSUPPORTED,
+                         "<%s>: euler and xyaxes orientations are not supported (use quat, "
+                         "axisangle or zaxis)",
+                         (const char *)e->name);
+  if (attr(R, e, "quat", cls)) {
+    if ((st = nums(R, e, "quat", cls, 4, q, NULL))) return st;
+    Rm = lk_q_to_mat3(lk_q_normalize(lk_q(q[0], q[1], q[2], q[3])));
+  } else if (attr(R, e, "axisangle", cls)) {
+    if ((st = nums(R, e, "axisangle", cls, 4, aa, NULL))) return st;
+    Rm = lk_m3_from_axis_angle(lk_v3(aa[0], aa[1], aa[2]), R->degree ? aa[3] * LK_PI / 180 : aa[3]);
+  } else if (attr(R, e, "zaxis", cls)) {
+    if ((st = nums(R, e, "zaxis", cls, 3, z, NULL))) return st;
+    Rm = lk_rotation_z_to(lk_v3_normalize(lk_v3(z[0], z[1], z[2])));
+  }
+  *T = lk_tf(&Rm, lk_v3(p[0], p[1], p[2]));
+  return LK_OK;
+}
+
+/* ---------------------------------------------------------------- geoms */
+
+/* A material for MuJoCo's sliding friction mu (made once a value). */
+static lk_status friction_material(mreader *R, double mu, const char **out) {
+  for (int i = 0; i < R->nmats; i++)
+    if (R->mat_mu[i] == mu) {
+      *out = R->mats[i];
+      return LK_OK;
+    }
+  char nm[64];
+  snprintf(nm, sizeof nm, "mjcf_mu_%d", R->nmats);
+  char **m2 = lk_realloc(R->mats, (size_t)(R->nmats + 1) * sizeof *m2);
+  if (m2) R->mats = m2;
+  double *u2 = lk_realloc(R->mat_mu, (size_t)(R->nmats + 1) * sizeof *u2);
+  if (u2) R->mat_mu = u2;
+  const char *s = lk_builder_strdup(B, nm);
+  if (!m2 || !u2 || !s) return lk_builder_oom(B);
+  R->mats[R->nmats] = (char *)s;
+  R->mat_mu[R->nmats++] = mu;
+  lk_material_spec ms;
+  lk_material_spec_default(&ms);
+  ms.name = s;
+  ms.mu_static = ms.mu_dynamic = mu;
+  *out = s;
+  return lk_builder_add_material(B, &ms, 0);
+}
+
+/* One <geom> -> g (in the body frame) and its mass. */
+static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom_spec *g,
+                      double *mass) {
+  lk_geom_spec_default(g);
+  g->link = link;
+  const char *t = attr(R, e, "type", cls);
+  if (!t) t = "sphere";
+  static const char *const types[] = {"plane", "sphere", "capsule", "box", "cylinder"};
+  int k = 0;
+  while (k < 5 && strcmp(t, types[k]) != 0) k++;
+  if (k == 5)
+    return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<geom>: type \"%.40s\" is not supported (plane, "
+                         "sphere, capsule, box, cylinder)", t);
+  g->type = (lk_geom_type)k;
+  double size[3] = {0, 0, 0}, ft[6];
+  int ns;
+  lk_status st = nums(R, e, "size", cls, 3, size, &ns);
+  if (!st) st = frame(R, e, cls, &g->pose);
+  if (st) return st;
+  if (attr(R, e, "fromto", cls)) {
+    if (g->type != LK_GEOM_CAPSULE && g->type != LK_GEOM_CYLINDER)
+      return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<geom>: fromto on a %s is not supported", t);
+    if ((st = nums(R, e, "fromto", cls, 6, ft, NULL))) return st;
+    lk_vec3 a = lk_v3(ft[0], ft[1], ft[2]), b = lk_v3(ft[3], ft[4], ft[5]);
+    lk_vec3 d = lk_v3_sub(b, a);
+    double len = lk_v3_norm(d);
+    if (!(len > 0)) return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: fromto of zero length");
+    lk_mat3 Rm = lk_rotation_z_to(lk_v3_scale(d, 1.0 / len));
+    g->pose = lk_tf(&Rm, lk_v3_scale(lk_v3_add(a, b), 0.5));
+    size[1] = 0.5 * len;
+  }
+  switch (g->type) {
+    case LK_GEOM_PLANE:
+      break;
+    case LK_GEOM_SPHERE:
+      g->size[0] = size[0];
+      break;
+    case LK_GEOM_BOX:
+      memcpy(g->size, size, sizeof size);
+      break;
+    default:
+      g->size[0] = size[0];
+      g->size[1] = size[1];
+      break;
+  }
+  if (g->type != LK_GEOM_PLANE && !(g->size[0] > 0))
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: size must be positive");
+  double ct = 1, ca = 1, fr[3] = {1, 0.005, 0.0001}, dens = 1000;
+  int nf;
+  if ((st = nums(R, e, "contype", cls, 1, &ct, NULL))) return st;
+  if ((st = nums(R, e, "conaffinity", cls, 1, &ca, NULL))) return st;
+  if ((st = nums(R, e, "friction", cls, 3, fr, &nf))) return st;
+  if ((st = nums(R, e, "density", cls, 1, &dens, NULL))) return st;
+  g->group = (unsigned)ct;
+  g->mask = (unsigned)ca;
+  if ((st = friction_material(R, fr[0], &g->material))) return st;
+  *mass = dens * lk_geom_volume(g);
+  if (attr(R, e, "mass", cls) && (st = nums(R, e, "mass", cls, 1, mass, NULL))) return st;
+  return LK_OK;
+}
+
+/* ---------------------------------------------------------------- bodies */
+
+typedef struct {
+  lk_geom_spec g[64];
+  double mass[64];
+  xmlNode *e[64];
+  int n;
+} body_geoms;
+
+static const char *unnamed(mreader *R, const char *kind) {
+  char nm[64];
+  snprintf(nm, sizeof nm, "%s%d", kind, R->nunnamed++);
+  return lk_builder_strdup(B, nm);
+}
+
+static lk_status name_of(mreader *R, xmlNode *e, const char *kind, const char **out) {
+  const char *s = lk_xml_attr(e, "name");
+  if (!s) {
+    *out = unnamed(R, kind);
+    return *out ? LK_OK : lk_builder_oom(B);
+  }
+  size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-");
+  if (!*s || s[n] || n > LK_IO_NAME_MAX)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR,
+                         "<%s>: name \"%.80s\" is not a valid name (use at most %d letters, "
+                         "digits, '_' and '-')",
+                         kind, s, LK_IO_NAME_MAX);
+  *out = s;
+  return LK_OK;
+}
+
+static lk_status add_link(mreader *R, lk_link_spec *s, xmlNode *e, xmlNode *je) {
+  lk_blink r = {s->name, s->joint.name, (int)s->joint.type, -1, lk_xdoc_loc(X, e), 0,
+                lk_xdoc_loc(X, je ? je : e), 0};
+  lk_status st = lk_builder_unique(B, "link", s->name, r.loc);
+  if (!st) st = lk_builder_unique(B, "joint", s->joint.name, r.joint_loc);
+  if (!st) st = lk_builder_push_link(B, &r, NULL);
+  if (!st) st = lk_builder_add_link(B, s, r.loc, r.joint_loc);
+  return st;
+}
+
+/* One joint element -> the joint spec (the anchor into *anchor). */
+static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec3 *anchor) {
+  const char *t = lk_xml_is(e, "freejoint") ? "free" : attr(R, e, "type", cls);
+  if (!t) t = "hinge";
+  double p[3] = {0, 0, 0}, ax[3] = {0, 0, 1}, range[2] = {0, 0};
+  lk_status st = LK_OK;
+  if (!lk_xml_is(e, "freejoint")) {
+    if (!st) st = nums(R, e, "pos", cls, 3, p, NULL);
+    if (!st) st = nums(R, e, "axis", cls, 3, ax, NULL);
+    if (!st) st = nums(R, e, "range", cls, 2, range, NULL);
+    if (!st) st = nums(R, e, "damping", cls, 1, &j->damping, NULL);
+    if (!st) st = nums(R, e, "stiffness", cls, 1, &j->stiffness, NULL);
+    if (!st) st = nums(R, e, "armature", cls, 1, &j->armature, NULL);
+    if (!st) st = nums(R, e, "frictionloss", cls, 1, &j->friction, NULL);
+    if (!st) st = nums(R, e, "springref", cls, 1, &j->rest, NULL);
+    if (st) return st;
+  }
+  if (attr(R, e, "ref", cls))
+    return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<joint>: ref is not supported");
+  *anchor = lk_v3(p[0], p[1], p[2]);
+  j->axis = lk_v3(ax[0], ax[1], ax[2]);
+  int angular = 0;
+  if (strcmp(t, "hinge") == 0) {
+    j->type = LK_JOINT_REVOLUTE;
+    angular = 1;
+  } else if (strcmp(t, "slide") == 0) {
+    j->type = LK_JOINT_PRISMATIC;
+  } else if (strcmp(t, "ball") == 0) {
+    j->type = LK_JOINT_BALL;
+    angular = 1;
+  } else if (strcmp(t, "free") == 0) {
+    j->type = LK_JOINT_FREE;
+    return LK_OK;
+  } else {
+    return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<joint>: type \"%.40s\" is not supported", t);
+  }
+  double f = angular && R->degree ? LK_PI / 180 : 1;
+  const char *lim = attr(R, e, "limited", cls);
+  int has_range = attr(R, e, "range", cls) != NULL;
+  if (is_true(lim) || ((!lim || strcmp(lim, "auto") == 0) && has_range)) {
+    j->limited = 1;
+    j->lower = j->type == LK_JOINT_BALL ? 0 : range[0] * f;
+    j->upper = j->type == LK_JOINT_BALL ? range[1] * f : range[1] * f;
+  }
+  return LK_OK;
+}
+
+/* A body and its subtree. parent: the link the body's frame hangs from
+ * (its last link), whose frame is the parent body's moved by poff. */
+static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, int inherited) {
+  static const char *const known[] = {"body", "joint", "freejoint", "geom", "inertial", NULL};
+  lk_status st = lk_xdoc_children(X, e, "body", known, kIgnored);
+  if (st) return st;
+  int cls = inherited;
+  if ((st = class_of(R, e, inherited, &cls))) return st;
+  int child_cls = cls;
+  const char *cc = lk_xml_attr(e, "childclass");
+  if (cc && (child_cls = find_class(R, cc)) < 0)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<body>: unknown childclass '%.60s'", cc);
+  const char *bname;
+  if ((st = name_of(R, e, "body", &bname))) return st;
+  lk_transform local;
+  if ((st = frame(R, e, -1, &local))) return st;
+  /* In the parent link's frame. */
+  local.p = lk_v3_sub(local.p, poff);
+
+  /* The joints, in order: a chain of links. */
+  xmlNode *joints[16];
+  int nj = 0;
+  for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "joint") || lk_xml_is(c, "freejoint")) {
+      if (nj == 16) return lk_xdoc_error(X, c, LK_UNSUPPORTED, "<body>: more than 16 joints");
+      joints[nj++] = c;
+    }
+  const char *prev = parent;
+  lk_vec3 prev_anchor = lk_v3_zero();
+  lk_transform first = local;
+  for (int i = 0; i < nj; i++) {
+    int jc;
+    if ((st = class_of(R, joints[i], child_cls, &jc))) return st;
+    lk_link_spec s;
+    lk_link_spec_default(&s);
+    lk_vec3 anchor;
+    if ((st = joint(R, joints[i], jc, &s.joint, &anchor))) return st;
+    if ((st = name_of(R, joints[i], "joint", &s.joint.name))) return st;
+    if (s.joint.type == LK_JOINT_FREE) {
+      if (nj != 1 || strcmp(parent, "world") != 0)
+        return lk_xdoc_error(X, joints[i], LK_UNSUPPORTED,
+                             "<%s>: a free joint must be the only joint of a body on the world",
+                             (const char *)joints[i]->name);
+      anchor = lk_v3_zero();
+    }
+    s.name = i == nj - 1 ? bname : s.joint.name;
+    s.parent = prev;
+    if (i == 0) {
+      s.origin = lk_tf(&first.R, lk_v3_add(first.p, lk_m3_mulv(&first.R, anchor)));
+    } else {
+      lk_mat3 I = lk_m3_identity();
+      s.origin = lk_tf(&I, lk_v3_sub(anchor, prev_anchor));
+    }
+    if (s.joint.type == LK_JOINT_FREE) {
+      /* qpos is the world pose, as in MuJoCo */
+      lk_quat q = lk_q_from_mat3(&local.R);
+      double q0[7] = {local.p.x, local.p.y, local.p.z, q.w, q.x, q.y, q.z};
+      s.origin = lk_tf_identity();
+      s.mass = 1; /* replaced below (the body) */
+      if ((st = lk_builder_set_initial(B, s.joint.name, q0, 7, NULL, 0, lk_xdoc_loc(X, joints[i]))))
+        return st;
+    }
+    if (i < nj - 1) {
+      s.mass = TINY_MASS;
+      s.inertia = lk_m3_diag(TINY_INERTIA, TINY_INERTIA, TINY_INERTIA);
+      if ((st = add_link(R, &s, joints[i], joints[i]))) return st;
+    } else {
+      /* the body itself: added with its mass below */
+      prev_anchor = anchor;
+      break;
+    }
+    prev = s.name;
+    prev_anchor = anchor;
+  }
+
+  /* Geoms and mass, in the body's last link (moved by -anchor). */
+  body_geoms *bg = LK_NEW_ARRAY(body_geoms, 1);
+  if (!bg) return lk_builder_oom(B);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "geom")) continue;
+    if (bg->n == 64) {
+      st = lk_xdoc_error(X, c, LK_UNSUPPORTED, "<body>: more than 64 geoms");
+      break;
+    }
+    int gc;
+    if ((st = class_of(R, c, child_cls, &gc))) break;
+    st = geom(R, c, gc, bname, &bg->g[bg->n], &bg->mass[bg->n]);
+    if (!st && bg->g[bg->n].type == LK_GEOM_PLANE)
+      st = lk_xdoc_error(X, c, LK_UNSUPPORTED, "<geom>: a plane on a body is not supported");
+    bg->g[bg->n].pose.p = lk_v3_sub(bg->g[bg->n].pose.p, prev_anchor);
+    bg->e[bg->n++] = c;
+  }
+  lk_link_spec s;
+  lk_link_spec_default(&s);
+  s.name = bname;
+  s.parent = prev;
+  if (nj == 0) {
+    s.origin = local;
+    s.joint.name = bname;
+  } else {
+    int jc;
+    lk_vec3 anchor;
+    if (!st) st = class_of(R, joints[nj - 1], child_cls, &jc);
+    if (!st) st = joint(R, joints[nj - 1], jc, &s.joint, &anchor);
+    if (!st) st = name_of(R, joints[nj - 1], "joint", &s.joint.name);
+    if (nj == 1) {
+      s.origin = lk_tf(&local.R, lk_v3_add(local.p, lk_m3_mulv(&local.R, anchor)));
+    } else {
+      lk_mat3 I = lk_m3_identity();
+      /* anchor of the joint before the last */
+      double pp[3] = {0, 0, 0};
+      int pc;
+      if (!st) st = class_of(R, joints[nj - 2], child_cls, &pc);
+      if (!st) st = nums(R, joints[nj - 2], "pos", pc, 3, pp, NULL);
+      s.origin = lk_tf(&I, lk_v3_sub(anchor, lk_v3(pp[0], pp[1], pp[2])));
+    }
+    if (s.joint.type == LK_JOINT_FREE) s.origin = lk_tf_identity();
+  }
+  /* Mass properties: <inertial>, else from the geoms. */
+  xmlNode *in = lk_xml_child(e, "inertial");
+  if (!st && in && R->inertia_from_geom != 1) {
+    double m = 0, di[3] = {0, 0, 0}, fi[6];
+    lk_transform T;
+    st = frame(R, in, -1, &T);
+    if (!st) st = nums(R, in, "mass", -1, 1, &m, NULL);
+    if (!st && lk_xml_attr(in, "fullinertia")) {
+      st = nums(R, in, "fullinertia", -1, 6, fi, NULL);
+      lk_mat3 I = {{{fi[0], fi[3], fi[4]}, {fi[3], fi[1], fi[5]}, {fi[4], fi[5], fi[2]}}};
+      s.inertia = lk_m3_rotate_tensor(&T.R, &I);
+    } else if (!st) {
+      st = nums(R, in, "diaginertia", -1, 3, di, NULL);
+      lk_mat3 I = lk_m3_diag(di[0], di[1], di[2]);
+      s.inertia = lk_m3_rotate_tensor(&T.R, &I);
+    }
+    for (int r = 0; r < 3; r++)
+      for (int c = r + 1; c < 3; c++)
+        s.inertia.m[r][c] = s.inertia.m[c][r] = 0.5 * (s.inertia.m[r][c] + s.inertia.m[c][r]);
+    s.mass = m;
+    s.com = lk_v3_sub(T.p, prev_anchor);
+  } else if (!st && bg->n > 0) {
+    /* Each geom's own mass (density x volume, or given), combined. */
+    double M = 0;
+    lk_vec3 c = lk_v3_zero();
+    for (int i = 0; i < bg->n; i++) {
+      M += bg->mass[i];
+      c = lk_v3_madd(c, bg->g[i].pose.p, bg->mass[i]);
+    }
+    if (M > 0) {
+      c = lk_v3_scale(c, 1.0 / M);
+      lk_mat3 acc = lk_m3_zero();
+      for (int i = 0; i < bg->n; i++) {
+        lk_mat3 Ig;
+        if (lk_geom_solid_inertia(bg->g[i].type, bg->g[i].size, bg->mass[i], &Ig, NULL)) continue;
+        lk_mat3 Ir = lk_m3_rotate_tensor(&bg->g[i].pose.R, &Ig);
+        lk_vec3 d = lk_v3_sub(bg->g[i].pose.p, c);
+        double d2 = lk_v3_norm2(d);
+        lk_mat3 dd = lk_m3_outer(d, d);
+        for (int r = 0; r < 3; r++)
+          for (int k = 0; k < 3; k++)
+            acc.m[r][k] += Ir.m[r][k] + bg->mass[i] * ((r == k ? d2 : 0) - dd.m[r][k]);
+      }
+      for (int r = 0; r < 3; r++)
+        for (int k = r + 1; k < 3; k++) acc.m[r][k] = acc.m[k][r] = 0.5 * (acc.m[r][k] + acc.m[k][r]);
+      s.mass = M;
+      s.com = c;
+      s.inertia = acc;
+    }
+  }
+  if (!st && s.joint.type != LK_JOINT_FIXED && !(s.mass > 0))
+    st = lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "body '%s': no mass (no <inertial>, no solid geom)",
+                       bname);
+  if (!st) st = add_link(R, &s, e, nj ? joints[nj - 1] : e);
+  for (int i = 0; i < bg->n && !st; i++) st = lk_builder_add_geom(B, &bg->g[i], lk_xdoc_loc(X, bg->e[i]));
+  lk_free(bg);
+  if (st) return st;
+  for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "body") && (st = body(R, c, bname, prev_anchor, child_cls))) return st;
+  return LK_OK;
+}
+
+/* ------------------------------------------------------------ sections */
+
+static lk_status worldbody(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"body", "geom", NULL};
+  lk_status st = lk_xdoc_children(X, e, "worldbody", known, kIgnored);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (lk_xml_is(c, "geom")) {
+      lk_geom_spec g;
+      double m;
+      int gc;
+      st = class_of(R, c, 0, &gc);
+      if (!st) st = geom(R, c, gc, "world", &g, &m);
+      if (!st) st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c));
+    } else if (lk_xml_is(c, "body")) {
+      st = body(R, c, "world", lk_v3_zero(), 0);
+    }
+  }
+  return st;
+}
+
+static lk_status actuators(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"motor", "position", NULL};
+  lk_status st = lk_xdoc_children(X, e, "actuator", known, NULL);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    int cls;
+    if ((st = class_of(R, c, 0, &cls))) break;
+    lk_actuator_spec a;
+    lk_actuator_spec_default(&a);
+    const char *jn = lk_xml_attr(c, "joint");
+    if (!jn) {
+      st = lk_xdoc_error(X, c, LK_UNSUPPORTED, "<%s>: only joint transmissions are supported",
+                         (const char *)c->name);
+      break;
+    }
+    char shown[96];
+    snprintf(shown, sizeof shown, "'%.80s'", jn);
+    char what[64];
+    snprintf(what, sizeof what, "<%s>: joint", (const char *)c->name);
+    if ((st = lk_builder_ref_joint(B, lk_xdoc_loc(X, c), what, jn, shown, 1, &a.joint, NULL)))
+      break;
+    if (lk_xml_attr(c, "name") && (st = name_of(R, c, "actuator", &a.name))) break;
+    double gear = 1, cr[2] = {0, 0}, kp = 1;
+    if ((st = nums(R, c, "gear", cls, 1, &gear, NULL))) break;
+    if ((st = nums(R, c, "ctrlrange", cls, 2, cr, NULL))) break;
+    if (is_true(attr(R, c, "ctrllimited", cls)) ||
+        (attr(R, c, "ctrlrange", cls) && !attr(R, c, "ctrllimited", cls)))
+      a.max_effort = fabs(gear) * fmax(fabs(cr[0]), fabs(cr[1]));
+    if (lk_xml_is(c, "position")) {
+      if ((st = nums(R, c, "kp", cls, 1, &kp, NULL))) break;
+      a.type = LK_ACTUATOR_POSITION;
+      a.kp = kp * gear * gear;
+      a.max_effort = INFINITY; /* ctrlrange bounds the target there, not the force */
+    }
+    st = lk_builder_add_actuator(B, &a, lk_xdoc_loc(X, c));
+  }
+  return st;
+}
+
+static lk_status build(mreader *R) {
+  xmlNode *root = xmlDocGetRootElement(R->x.doc);
+  lk_status st;
+  static const char *const known[] = {"compiler", "option", "default", "worldbody", "actuator",
+                                      NULL};
+  static const char *const ignored[] = {"asset", "visual", "statistic", "size", NULL};
+  if ((st = lk_xdoc_children(X, root, "mujoco", known, ignored))) return st;
+  const char *model = lk_xml_attr(root, "model");
+  if (model && *model && (st = lk_builder_set_name(B, model))) return st;
+  R->degree = 1;
+  R->inertia_from_geom = 2;
+  lk_options_default(&R->opt);
+  R->opt.timestep = 0.002; /* MuJoCo's default */
+  R->cls[0].name = "main";
+  R->cls[0].parent = -1;
+  R->ncls = 1;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c)) {
+    if (lk_xml_is(c, "compiler")) {
+      const char *a = lk_xml_attr(c, "angle");
+      if (a) R->degree = strcmp(a, "radian") != 0;
+      const char *ig = lk_xml_attr(c, "inertiafromgeom");
+      if (ig) R->inertia_from_geom = strcmp(ig, "true") == 0 ? 1 : strcmp(ig, "false") == 0 ? 0 : 2;
+      if (lk_xml_attr(c, "eulerseq") || lk_xml_attr(c, "meshdir") || lk_xml_attr(c, "coordinate"))
+        return lk_xdoc_error(X, c, LK_UNSUPPORTED,
+                             "<compiler>: only angle and inertiafromgeom are supported");
+    } else if (lk_xml_is(c, "option")) {
+      double g[3];
+      if (lk_xml_first(c))
+        return lk_xdoc_error(X, lk_xml_first(c), LK_UNSUPPORTED, "<option>: <%s> is not supported",
+                             (const char *)lk_xml_first(c)->name);
+      if ((st = lk_xdoc_double(X, c, "timestep", "option", 0, &R->opt.timestep))) return st;
+      g[0] = R->opt.gravity.x, g[1] = R->opt.gravity.y, g[2] = R->opt.gravity.z;
+      if ((st = lk_xdoc_doubles(X, c, "gravity", "option", 3, 0, g))) return st;
+      R->opt.gravity = lk_v3(g[0], g[1], g[2]);
+      const char *in = lk_xml_attr(c, "integrator");
+      if (in && strcmp(in, "Euler") != 0 && strcmp(in, "RK4") != 0)
+        return lk_xdoc_error(X, c, LK_UNSUPPORTED, "<option>: integrator %s is not supported", in);
+      if (in && strcmp(in, "RK4") == 0) R->opt.integrator = LK_INTEGRATOR_RK4;
+    } else if (lk_xml_is(c, "default")) {
+      /* the top <default> is the class "main" */
+      static const char *const dk[] = {"default", "joint", "geom", "motor", "position", NULL};
+      static const char *const di[] = {"site", "camera", "light", "material", "mesh", NULL};
+      if ((st = lk_xdoc_children(X, c, "default", dk, di))) return st;
+      for (xmlNode *k = lk_xml_first(c); k; k = lk_xml_next(k)) {
+        if (lk_xml_is(k, "joint")) R->cls[0].joint = k;
+        if (lk_xml_is(k, "geom")) R->cls[0].geom = k;
+        if (lk_xml_is(k, "motor")) R->cls[0].motor = k;
+        if (lk_xml_is(k, "position")) R->cls[0].position = k;
+        if (lk_xml_is(k, "default") && (st = read_default(R, k, 0))) return st;
+      }
+    }
+  }
+  if ((st = lk_builder_set_options(B, &R->opt, lk_xdoc_loc(X, root)))) return st;
+  xmlNode *wb = lk_xml_child(root, "worldbody");
+  if (!wb) return lk_xdoc_error(X, root, LK_SCHEMA_ERROR, "<mujoco>: no <worldbody>");
+  if ((st = worldbody(R, wb))) return st;
+  if (B->nlinks == 0) return lk_xdoc_error(X, wb, LK_SCHEMA_ERROR, "<worldbody>: no <body>");
+  if ((st = lk_builder_names_done(B))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "actuator") && (st = actuators(R, c))) return st;
+  return lk_builder_finalize(B);
+}
+
+lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
+                       const char *label, const lk_load_options *o, lk_error *err) {
+  if (o && o->nset > 0)
+    return lk_error_set_at(err, LK_INVALID_ARGUMENT, label, 0, 0,
+                           "--set overrides apply to YAML descriptions");
+  mreader *R = LK_NEW_ARRAY(mreader, 1);
+  if (!R) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  lk_status st = lk_xdoc_parse(&R->x, text, len, label, err);
+  if (!st) {
+    lk_builder_init(&R->b, m, mo, &lk_xdoc_source, &R->x, err);
+    st = build(R);
+    lk_builder_free(&R->b);
+  }
+  lk_free(R->mats);
+  lk_free(R->mat_mu);
+  lk_xdoc_free(&R->x);
+  lk_free(R);
+  return st;
+}
