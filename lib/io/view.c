@@ -41,6 +41,12 @@ typedef struct {
   double size[3];
   float pose[POSE_FLOATS];
   char label[LK_IO_COLUMN_MAX];
+  /* A mesh: its hull's vertices (x y z, geom frame) and faces fanned
+   * into triangles (three vertex indices each, outward). */
+  float *vert;
+  uint32_t *tri;
+  int nvert, ntri;
+  double radius;
 } vgeom;
 
 typedef struct {
@@ -105,6 +111,7 @@ lk_view *lk_view_new(const lk_view_options *opts, lk_error *err) {
 }
 
 static void scene_free(vscene *s) {
+  for (int g = 0; s->geom && g < s->ngeom; g++) lk_free(s->geom[g].vert), lk_free(s->geom[g].tri);
   lk_free(s->name);
   lk_free(s->caption);
   lk_free(s->link_name);
@@ -162,6 +169,39 @@ static int reserve_frames(vscene *s, long frames) {
   return 1;
 }
 
+/* The hull of a mesh geom, for the page to draw. */
+static int copy_mesh(vgeom *o, const lk_mesh *mesh) {
+  int nv = lk_mesh_nvertex(mesh), nf = lk_mesh_nface(mesh), nt = 0;
+  const double *x = lk_mesh_vertices(mesh);
+  for (int f = 0; f < nf; f++) {
+    int k = lk_mesh_face(mesh, f, NULL, 0);
+    if (k >= 3) nt += k - 2;
+  }
+  o->vert = lk_malloc((size_t)(3 * nv + 1) * sizeof *o->vert);
+  o->tri = lk_malloc((size_t)(3 * nt + 1) * sizeof *o->tri);
+  int *idx = lk_malloc((size_t)(nv + 1) * sizeof *idx);
+  if (!o->vert || !o->tri || !idx) {
+    lk_free(idx);
+    return 0;
+  }
+  for (int i = 0; i < 3 * nv; i++) o->vert[i] = (float)x[i];
+  int t = 0;
+  for (int f = 0; f < nf; f++) {
+    int k = lk_mesh_face(mesh, f, idx, nv);
+    for (int j = 1; j + 1 < k && k <= nv; j++) {
+      o->tri[3 * t] = (uint32_t)idx[0];
+      o->tri[3 * t + 1] = (uint32_t)idx[j];
+      o->tri[3 * t + 2] = (uint32_t)idx[j + 1];
+      t++;
+    }
+  }
+  lk_free(idx);
+  o->nvert = nv;
+  o->ntri = t;
+  o->radius = lk_mesh_radius(mesh);
+  return 1;
+}
+
 int lk_view_add_scene(lk_view *v, const lk_model *m, const char *name, const char *caption,
                       lk_error *err) {
   if (!v || !m || !lk_model_is_finalized(m)) {
@@ -209,6 +249,11 @@ int lk_view_add_scene(lk_view *v, const lk_model *m, const char *name, const cha
     memcpy(o->size, gs.size, sizeof o->size);
     pose_floats(&gs.pose, o->pose);
     lk_model_geom_label(m, g, o->label, sizeof o->label);
+    if (gs.type == LK_GEOM_MESH && gs.mesh && !copy_mesh(o, gs.mesh)) {
+      lk_data_free(d);
+      scene_free(s);
+      return oom(err), -1;
+    }
   }
   /* The model at rest, for a scene without frames and for the camera. */
   lk_status st = lk_forward_kinematics(m, d);
@@ -436,7 +481,15 @@ static int put_scene(lk_outfile *o, const vscene *s) {
       if (k) lk_outfile_puts(o, ",");
       put_number(o, G->pose[k]);
     }
-    lk_outfile_puts(o, "]}");
+    lk_outfile_puts(o, "]");
+    if (G->type == LK_GEOM_MESH && G->vert) {
+      lk_outfile_puts(o, ",\"radius\":");
+      put_number(o, G->radius);
+      if (!put_words(o, "vertices", G->vert, (size_t)G->nvert * 3) ||
+          !put_words(o, "triangles", G->tri, (size_t)G->ntri * 3))
+        return 0;
+    }
+    lk_outfile_puts(o, "}");
   }
   lk_outfile_puts(o, "],\"report_fields\":[");
   for (int k = 0; k < R_COUNT; k++) lk_outfile_printf(o, "%s\"%s\"", k ? "," : "", report_names[k]);

@@ -315,12 +315,61 @@ static void test_deterministic(void) {
   lk_model_free(m);
 }
 
+/* A mesh geom carries its hull: every vertex, every face fanned into
+ * triangles that face outwards (normal away from the hull's centroid). */
+static void test_mesh_geom(void) {
+  lk_model *m = load("mechanisms/object_stone.yaml");
+  lk_error err;
+  int g = -1;
+  lk_geom_spec gs;
+  for (int i = 0; i < lk_model_ngeom(m); i++)
+    if (lk_model_geom(m, i, &gs) == LK_OK && gs.type == LK_GEOM_MESH) g = i;
+  LK_ASSERT_MSG(g >= 0, "the stone has a mesh geom");
+  if (g < 0) return;
+  lk_model_geom(m, g, &gs);
+  int nv = lk_mesh_nvertex(gs.mesh), nt = 0;
+  for (int f = 0; f < lk_mesh_nface(gs.mesh); f++) nt += lk_mesh_face(gs.mesh, f, NULL, 0) - 2;
+  lk_view *v = lk_view_new(NULL, &err);
+  lk_view_add_scene(v, m, NULL, NULL, &err);
+  char *page = page_of(v, NULL);
+  LK_ASSERT_MSG(strstr(page, "\"type\":\"mesh\"") != NULL, "no mesh geom in the page");
+  size_t nvb, ntb;
+  unsigned char *vb = b64_field(page, 0, "vertices", &nvb), *tb = b64_field(page, 0, "triangles", &ntb);
+  LK_ASSERT_INT_EQ(nvb, (size_t)nv * 12);
+  LK_ASSERT_INT_EQ(ntb, (size_t)nt * 12);
+  lk_vec3 c = lk_mesh_centroid(gs.mesh);
+  const double *x = lk_mesh_vertices(gs.mesh);
+  int inward = 0, bad_index = 0;
+  for (int t = 0; nvb == (size_t)nv * 12 && ntb == (size_t)nt * 12 && t < nt; t++) {
+    uint32_t id[3];
+    memcpy(id, tb + 12 * (size_t)t, 12);
+    if (id[0] >= (uint32_t)nv || id[1] >= (uint32_t)nv || id[2] >= (uint32_t)nv) {
+      bad_index++;
+      continue;
+    }
+    lk_vec3 p[3];
+    for (int k = 0; k < 3; k++) {
+      p[k] = lk_v3(f32(vb, 3 * id[k]), f32(vb, 3 * id[k] + 1), f32(vb, 3 * id[k] + 2));
+      LK_ASSERT_NEAR(p[k].x, x[3 * id[k]], 1e-7);
+    }
+    lk_vec3 n = lk_v3_cross(lk_v3_sub(p[1], p[0]), lk_v3_sub(p[2], p[0]));
+    lk_vec3 mid = lk_v3_scale(lk_v3_add(lk_v3_add(p[0], p[1]), p[2]), 1.0 / 3);
+    inward += lk_v3_dot(n, lk_v3_sub(mid, c)) <= 0;
+  }
+  LK_ASSERT_INT_EQ(bad_index, 0);
+  LK_ASSERT_INT_EQ(inward, 0);
+  free(vb), free(tb), free(page);
+  lk_view_free(v);
+  lk_model_free(m);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {{"gripper frames read back", test_gripper_frames},
                                   {"another frame rate", test_other_rate},
                                   {"several scenes, text, errors", test_scenes_and_text},
                                   {"rover 10 s under 5 MB", test_rover_size},
                                   {"identical runs, identical pages", test_deterministic},
+                                  {"mesh geoms carry their hull", test_mesh_geom},
                                   {NULL, NULL}};
   lk_test_suite("view", tests);
 }

@@ -307,6 +307,48 @@ static void test_demo_plot(void) {
   free(s);
 }
 
+/* A page of several scenes (the planner's grasps): a list to choose from,
+ * each scene opens without a script error. */
+static void test_scenes(void) {
+  lk_error err;
+  lk_model *g = lk_model_load_file(lk_test_srcpath("mechanisms/gripper.yaml"), NULL, &err);
+  lk_model *p = lk_model_load_file(lk_test_srcpath("mechanisms/double_pendulum.yaml"), NULL, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(g);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p);
+  lk_view *v = lk_view_new(NULL, &err);
+  LK_ASSERT_INT_EQ(lk_view_add_scene(v, g, "grasp 1", "epsilon 0.12, held", &err), 0);
+  LK_ASSERT_INT_EQ(lk_view_add_scene(v, p, "grasp 2", "epsilon 0.05, dropped", &err), 1);
+  lk_data *d = lk_data_new(p);
+  for (int s = 0; s <= 300; s++) {
+    if (lk_view_frame_due(v, 1, lk_data_time(d))) {
+      LK_ASSERT_OK(lk_forward_kinematics(p, d), NULL);
+      LK_ASSERT_OK(lk_view_add_frame(v, 1, p, d, &err), &err);
+    }
+    LK_ASSERT_OK(lk_step(p, d), NULL);
+    lk_view_add_step(v, 1, d);
+  }
+  static char two[8192];
+  snprintf(two, sizeof two, "%s", tmp("two.html"));
+  LK_ASSERT_OK(lk_view_write_file(v, two, &err), &err);
+  lk_view_free(v);
+  lk_data_free(d);
+  lk_model_free(g);
+  lk_model_free(p);
+  for (int sc = 0; sc < 2; sc++) {
+    char q[64];
+    snprintf(q, sizeof q, "?scene=%d&t=0.2", sc);
+    LK_ASSERT_INT_EQ(chromium(two, q, 800, 500, NULL, tmp("two.dom"), tmp("two.log")), 0);
+    char *dom = slurp(tmp("two.dom"));
+    LK_ASSERT_MSG(dom && strstr(dom, "<pre id=\"lk-status\">ok</pre>"), "scene %d: status", sc);
+    LK_ASSERT_MSG(dom && strstr(dom, ">grasp 1</option>") && strstr(dom, ">grasp 2</option>"),
+                  "scene %d: no list of the scenes", sc);
+    LK_ASSERT_MSG(dom && strstr(dom, sc ? "epsilon 0.05, dropped" : "epsilon 0.12, held"),
+                  "scene %d: caption", sc);
+    LK_ASSERT_INT_EQ(page_errors(tmp("two.log")), 0);
+    free(dom);
+  }
+}
+
 static void cleanup(void) {
   char cmd[8400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -316,6 +358,7 @@ static void cleanup(void) {
 void lk_test_register(void) {
   static const lk_test tests[] = {{"cube and fingers where the trajectory puts them", test_positions},
                                   {"the page as opened, no script error", test_as_opened},
+                                  {"several scenes on one page", test_scenes},
                                   {NULL, NULL}};
   static const lk_test cli[] = {{"linkage view --trajectory", test_view_command},
                                 {"the gripper's plot", test_demo_plot},

@@ -73,8 +73,8 @@
     var alo = lo.slice(), ahi = hi.slice();
     s.geoms.forEach(function (g) {
       if (g.type === 'plane') return;
-      var r = Math.hypot(g.pose[0], g.pose[1], g.pose[2]) + Math.hypot(g.size[0], g.size[1] || g.size[0], g.size[2] || 0) +
-        (g.type === 'capsule' ? g.size[0] : 0);
+      var r = Math.hypot(g.pose[0], g.pose[1], g.pose[2]) + (g.type === 'mesh' ? g.radius || 0 :
+        Math.hypot(g.size[0], g.size[1] || g.size[0], g.size[2] || 0) + (g.type === 'capsule' ? g.size[0] : 0));
       reach[g.link] = Math.max(reach[g.link], r);
     });
     d.centroid = new Float64Array(3 * d.nframes);
@@ -200,6 +200,17 @@
       case 'cylinder': return new THREE.CylinderBufferGeometry(s[0], s[0], 2 * s[1], 32).rotateX(Math.PI / 2);
       case 'capsule': return capsule(s[0], s[1]);
       case 'plane': return new THREE.PlaneBufferGeometry(1, 1);
+      case 'mesh': {
+        /* A convex hull: flat-shaded triangles (each its own vertices, so
+         * the normals are the faces'). */
+        if (!g.vertices) return null;
+        var geo = new THREE.BufferGeometry();
+        geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(bytes(g.vertices)), 3));
+        geo.setIndex(new THREE.BufferAttribute(new Uint32Array(bytes(g.triangles)), 1));
+        geo = geo.toNonIndexed();
+        geo.computeVertexNormals();
+        return geo;
+      }
     }
     return null; /* a geom type this page does not know yet: not drawn */
   }
