@@ -13,6 +13,7 @@
 #include "core/internal.h"
 #include "io/io_internal.h"
 #include "io/ydoc.h"
+#include "linkage/io.h"
 
 /* ------------------------------------------------------------- reading */
 
@@ -134,10 +135,69 @@ static lk_status parser_error(yaml_parser_t *p, const char *text, size_t len, co
   return lk_error_set_at(err, LK_PARSE_ERROR, path, line, col, "%s: %s", kind, problem);
 }
 
+/* The deepest nesting of flow collections ([ ] and { }) in text, outside
+ * quoted scalars and comments, and where it first exceeds `limit` (*at,
+ * a byte offset; unchanged when it does not). libyaml's scanner takes
+ * time quadratic in this depth (it rechecks every open simple key at
+ * every token: 20 000 levels, a 40 KB file, take 10 s), so it is bounded
+ * before libyaml sees the text, as the size is. Block nesting is bounded
+ * by the size alone (libyaml is linear in it). A '[' in a block scalar or
+ * inside a plain scalar is counted too: the limit is far above anything a
+ * description nests, so only an attack comes near it. */
+static int flow_depth_exceeds(const char *text, size_t len, int limit, size_t *at) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (quote) {
+      if (quote == '"' && c == '\\') i++;
+      else if (c == quote) {
+        if (quote == '\'' && i + 1 < len && text[i + 1] == '\'') i++; /* '' inside '...' */
+        else quote = 0;
+      }
+      continue;
+    }
+    switch (c) {
+      case '#': /* a comment when it starts the line or follows a blank */
+        if (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')
+          while (i + 1 < len && text[i + 1] != '\n') i++;
+        break;
+      case '"':
+      case '\'':
+        /* A quote starts a quoted scalar only where a scalar starts; one
+         * inside a plain word (it's) is part of the word. */
+        if (i == 0 || strchr(" \t\n[{,:-?", text[i - 1])) quote = c;
+        break;
+      case '[':
+      case '{':
+        if (++depth > limit) {
+          *at = i;
+          return 1;
+        }
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) depth--;
+        break;
+      default:
+        break;
+    }
+  }
+  return 0;
+}
+
 lk_status lk_ydoc_load(lk_ydoc *y, const char *text, size_t len, const char *path,
                        lk_error *err) {
   memset(y, 0, sizeof *y);
   snprintf(y->path, sizeof y->path, "%s", path ? path : "<string>");
+  size_t at;
+  if (flow_depth_exceeds(text, len, LK_IO_MAX_FLOW_DEPTH, &at)) {
+    int line, col;
+    offset_position(text, len, at, &line, &col);
+    return lk_error_set_at(err, LK_PARSE_ERROR, y->path, line, col,
+                           "[ ] and { } nested more than %d deep (the loader's limit)",
+                           LK_IO_MAX_FLOW_DEPTH);
+  }
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p)) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   yaml_parser_set_input_string(&p, (const unsigned char *)text, len);

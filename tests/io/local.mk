@@ -33,3 +33,11 @@ TESTS += tests/io/test_plot
 tests_io_test_plot_SOURCES = %reldir%/test_plot.c
 tests_io_test_plot_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_plot_LDADD = $(LK_TESTLIBS)
+
+# Absurd but valid inputs and the loader's limits (issue 18, items 8, 9,
+# 12, 13, 16).
+check_PROGRAMS += tests/io/test_limits
+TESTS += tests/io/test_limits
+tests_io_test_limits_SOURCES = %reldir%/test_limits.c
+tests_io_test_limits_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_limits_LDADD = $(LK_TESTLIBS)
