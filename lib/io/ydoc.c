@@ -208,6 +208,8 @@ lk_status lk_ydoc_load(lk_ydoc *y, const char *text, size_t len, const char *pat
     return st;
   }
   y->loaded = 1;
+  y->text = text;
+  y->len = len;
   if (!yaml_document_get_root_node(&y->doc)) {
     st = lk_error_set_at(err, LK_SCHEMA_ERROR, y->path, 0, 0,
                          "the file is empty (no YAML document in it)");
@@ -340,7 +342,36 @@ const char *lk_ydoc_scalar(lk_ydoc *y, int id, size_t *len) {
   return (const char *)n->data.scalar.value;
 }
 
+/* An explicit tag in the text at a node (after its anchor): "!!str 1".
+ * libyaml gives untagged scalars the str tag too, so the text says. */
+static int explicit_tag(lk_ydoc *y, int id) {
+  yaml_node_t *n = lk_ydoc_node(y, id);
+  if (!n || id > y->nfile || !y->text) return 0;
+  size_t i = n->start_mark.index, len = y->len;
+  if (i < len && y->text[i] == '&') {
+    while (i < len && !strchr(" \t\r\n", y->text[i])) i++;
+    while (i < len && strchr(" \t\r\n", y->text[i])) i++;
+  }
+  return i < len && y->text[i] == '!';
+}
+
+/* The tag as written short: "!!str" for tag:yaml.org,2002:str. */
+static const char *short_tag(const yaml_node_t *n, char *buf, size_t size) {
+  const char *t = n->tag ? (const char *)n->tag : "?";
+  if (strncmp(t, "tag:yaml.org,2002:", 18) == 0)
+    snprintf(buf, size, "!!%.30s", t + 18);
+  else
+    snprintf(buf, size, "%.30s", t);
+  return buf;
+}
+
+static const char *describe(lk_ydoc *y, int id, int as_key, char *buf, size_t size);
+
 const char *lk_ydoc_describe(lk_ydoc *y, int id, char *buf, size_t size) {
+  return describe(y, id, 0, buf, size);
+}
+
+static const char *describe(lk_ydoc *y, int id, int as_key, char *buf, size_t size) {
   yaml_node_t *n = lk_ydoc_node(y, id);
   if (!n) {
     snprintf(buf, size, "nothing");
@@ -361,8 +392,15 @@ const char *lk_ydoc_describe(lk_ydoc *y, int id, char *buf, size_t size) {
     for (size_t i = 0; i < k; i++)
       t[i] = (s[i] >= 0x20 && s[i] < 0x7F) || s[i] >= 0x80 ? (char)s[i] : '?';
     t[k] = '\0';
-    int quoted = n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-    snprintf(buf, size, "%s'%s%s'", quoted ? "the quoted string " : "", t, len > 32 ? "..." : "");
+    /* A key is named by its text however it is written. */
+    int quoted = !as_key && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+    char tag[48] = "";
+    if (!as_key && explicit_tag(y, id)) {
+      char st[36];
+      snprintf(tag, sizeof tag, " tagged %.30s", short_tag(n, st, sizeof st));
+    }
+    snprintf(buf, size, "%s'%s%s'%s", quoted ? "the quoted string " : "", t, len > 32 ? "..." : "",
+             tag);
   }
   return buf;
 }
@@ -504,8 +542,16 @@ int lk_ydoc_parse_bool(const char *s, size_t len, int *out) {
 
 static int plain_scalar(lk_ydoc *y, int id) {
   yaml_node_t *n = lk_ydoc_node(y, id);
-  return n && n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-         !lk_ydoc_is_null(y, id);
+  if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+      lk_ydoc_is_null(y, id))
+    return 0;
+  if (explicit_tag(y, id)) {
+    /* "!!str 1" is the string "1", as "1" in quotes is. */
+    const char *t = n->tag ? (const char *)n->tag : "";
+    return strcmp(t, YAML_INT_TAG) == 0 || strcmp(t, YAML_FLOAT_TAG) == 0 ||
+           strcmp(t, YAML_BOOL_TAG) == 0;
+  }
+  return 1;
 }
 
 lk_status lk_ydoc_double(lk_ydoc *y, int id, const char *what, int allow_inf, double *out,
@@ -514,6 +560,13 @@ lk_status lk_ydoc_double(lk_ydoc *y, int id, const char *what, int allow_inf, do
   size_t len = 0;
   const char *s = lk_ydoc_scalar(y, id, &len);
   double v;
+  long iv;
+  if (plain_scalar(y, id) && !lk_ydoc_parse_double(s, len, &v) && len > 2 && s[0] == '0' &&
+      (s[1] == 'x' || s[1] == 'o') && lk_ydoc_parse_long(s, len, &iv)) {
+    /* 0x1F and 0o17 are integers of the core schema, so numbers too. */
+    *out = (double)iv;
+    return LK_OK;
+  }
   if (!plain_scalar(y, id) || !lk_ydoc_parse_double(s, len, &v)) {
     if (s && plain_scalar(y, id) && (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 ||
                                      strcmp(s, "nan") == 0))
@@ -671,11 +724,11 @@ lk_status lk_ydoc_check_keys(lk_ydoc *y, int id, const char *what, const char *c
       const char *sug = lk_suggest(s, allowed, nallowed);
       if (sug)
         return lk_ydoc_error(y, k, LK_SCHEMA_ERROR, err, "%s: unknown key %s (did you mean '%s'?)",
-                             what, lk_ydoc_describe(y, k, d, sizeof d), sug);
+                             what, describe(y, k, 1, d, sizeof d), sug);
       char list[256];
       join_names(allowed, nallowed, list, sizeof list);
       return lk_ydoc_error(y, k, LK_SCHEMA_ERROR, err, "%s: unknown key %s (known keys: %s)", what,
-                           lk_ydoc_describe(y, k, d, sizeof d), list);
+                           describe(y, k, 1, d, sizeof d), list);
     }
     for (int j = 0; j < i; j++) {
       int kj = lk_ydoc_map_key(y, id, j);

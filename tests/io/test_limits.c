@@ -185,6 +185,65 @@ static void test_deep_nesting_is_refused_early(void) {
   free(q);
 }
 
+/* ---------------------------------------------------- item 16: messages */
+
+static char *box_text(const char *mass_line, const char *geom_extra) {
+  static char buf[1024];
+  snprintf(buf, sizeof buf,
+           "links:\n"
+           "  - name: box\n"
+           "    parent: world\n"
+           "    joint: {type: free}\n"
+           "    %s\n"
+           "    geoms:\n"
+           "      - {type: box, half_extents: [0.1, 0.1, 0.1]%s}\n",
+           mass_line, geom_extra);
+  return buf;
+}
+
+static void expect_error(const char *text, const char *has, const char *lacks) {
+  lk_error err;
+  lk_model *m = load(text, &err);
+  LK_ASSERT_MSG(m == NULL, "accepted: %s", text);
+  lk_model_free(m);
+  if (m) return;
+  LK_ASSERT_MSG(strstr(err.message, has) != NULL, "'%s' lacks '%s'", err.message, has);
+  if (lacks) LK_ASSERT_MSG(strstr(err.message, lacks) == NULL, "'%s' has '%s'", err.message, lacks);
+}
+
+static double mass_of(const char *text) {
+  lk_error err;
+  lk_model *m = load(text, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (!m) return -1;
+  double v = lk_model_total_mass(m);
+  lk_model_free(m);
+  return v;
+}
+
+static void test_messages_say_what_is_wrong(void) {
+  /* An unknown key is named by its text, quoted in the file or not. */
+  expect_error(box_text("mass: 1\n    \"masss\": 2", ""), "unknown key 'masss' (did you mean 'mass'?)",
+               "quoted string");
+  expect_error(box_text("mass: 1\n    'colour': 2", ""), "unknown key 'colour'", "quoted string");
+  /* A mass too small to be a normal double is a mass problem, not an
+   * inertia one. */
+  expect_error(box_text("mass: 4e-320", ""), "mass 3.99996e-320 is too small", "inertia");
+  expect_error(box_text("mass: 1e-310", ""), "is too small", "inertia");
+  LK_ASSERT_NEAR(mass_of(box_text("mass: 1e-300", "")), 1e-300, 1e-310);
+  /* !!str 1 is a string, as "1" is; an int or float tag is a number. */
+  expect_error(box_text("mass: !!str 1", ""), "expected a number, got '1' tagged !!str", NULL);
+  expect_error(box_text("mass: &m !!str 2", ""), "tagged !!str", NULL);
+  expect_error(box_text("mass: 1", ", group: !!str 3"), "expected an integer", NULL);
+  LK_ASSERT_NEAR(mass_of(box_text("mass: !!float 2.5", "")), 2.5, 0);
+  LK_ASSERT_NEAR(mass_of(box_text("mass: !!int 3", "")), 3, 0);
+  /* The core schema's hex and octal integers are numbers too. */
+  LK_ASSERT_NEAR(mass_of(box_text("mass: 0x10", "")), 16, 0);
+  LK_ASSERT_NEAR(mass_of(box_text("mass: 0o20", "")), 16, 0);
+  LK_ASSERT_NEAR(mass_of(box_text("mass: 0x1F", ", group: 0x10")), 31, 0);
+  expect_error(box_text("mass: 0x1G", ""), "expected a number", NULL);
+}
+
 void lk_test_register(void) {
   static const lk_test vectors[] = {
       {"huge and tiny axes are normalized", test_huge_and_tiny_axes_are_normalized},
@@ -195,6 +254,9 @@ void lk_test_register(void) {
   static const lk_test limits[] = {
       {"deep nesting is refused early", test_deep_nesting_is_refused_early},
       {NULL, NULL}};
+  static const lk_test messages[] = {
+      {"messages say what is wrong", test_messages_say_what_is_wrong}, {NULL, NULL}};
   lk_test_suite("absurd vectors (item 8)", vectors);
+  lk_test_suite("messages (item 16)", messages);
   lk_test_suite("limits (items 12, 13)", limits);
 }
