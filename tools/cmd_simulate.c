@@ -104,6 +104,7 @@ static int parse_args(int argc, char **argv, args *a) {
       case 'd':
         errno = 0;
         a->duration = strtod(optarg, &end);
+        if (errno == ERANGE && fabs(a->duration) < 1) errno = 0; /* underflow: tiny, not bad */
         if (end == optarg || *end || errno || !isfinite(a->duration) || a->duration < 0)
           return lk_cli_usage_error("simulate", "--duration '%s': expected a time in seconds >= 0",
                                     optarg);

@@ -47,6 +47,9 @@ extern "C" {
 /* Files larger than this are refused unless lk_load_options.max_bytes says
  * otherwise (libyaml's document tree costs ~100 bytes a node). */
 #define LK_IO_MAX_BYTES_DEFAULT ((size_t)16 << 20)
+/* Flow collections ([ ] and { }) nested deeper than this are refused
+ * before parsing (libyaml's time grows with the square of the depth). */
+#define LK_IO_MAX_FLOW_DEPTH 256
 #define LK_IO_MAX_PLOT_COLUMNS 16
 #define LK_IO_COLUMN_MAX (LK_IO_NAME_MAX + 8)
 #define LK_IO_MAX_LOAD_STEPS 64

@@ -22,6 +22,7 @@
  * builder. What lk_model_finalize() still rejects is located by the
  * builder at the element and here at the key the message names
  * (yaml_refine). */
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -899,6 +900,10 @@ static lk_status link_mass(ymap *mp, int id, void *dst, const char *what) {
   }
   lk_status st = lk_ydoc_double(Y, id, what, 0, &s->mass, ERR);
   if (!st) st = lk_builder_check_range(B, id, what, NONNEG, s->mass);
+  if (!st && s->mass > 0 && s->mass < DBL_MIN)
+    st = lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
+                       "%s: mass %g is too small to simulate (below %g)", mp->ctx, s->mass,
+                       DBL_MIN);
   if (!st && s->mass == 0 && moving)
     st = lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
                        "%s: mass must be positive on a %s joint (only a link on a fixed joint "

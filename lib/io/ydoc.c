@@ -13,6 +13,7 @@
 #include "core/internal.h"
 #include "io/io_internal.h"
 #include "io/ydoc.h"
+#include "linkage/io.h"
 
 /* ------------------------------------------------------------- reading */
 
@@ -134,10 +135,69 @@ static lk_status parser_error(yaml_parser_t *p, const char *text, size_t len, co
   return lk_error_set_at(err, LK_PARSE_ERROR, path, line, col, "%s: %s", kind, problem);
 }
 
+/* The deepest nesting of flow collections ([ ] and { }) in text, outside
+ * quoted scalars and comments, and where it first exceeds `limit` (*at,
+ * a byte offset; unchanged when it does not). libyaml's scanner takes
+ * time quadratic in this depth (it rechecks every open simple key at
+ * every token: 20 000 levels, a 40 KB file, take 10 s), so it is bounded
+ * before libyaml sees the text, as the size is. Block nesting is bounded
+ * by the size alone (libyaml is linear in it). A '[' in a block scalar or
+ * inside a plain scalar is counted too: the limit is far above anything a
+ * description nests, so only an attack comes near it. */
+static int flow_depth_exceeds(const char *text, size_t len, int limit, size_t *at) {
+  int depth = 0;
+  char quote = 0;
+  for (size_t i = 0; i < len; i++) {
+    char c = text[i];
+    if (quote) {
+      if (quote == '"' && c == '\\') i++;
+      else if (c == quote) {
+        if (quote == '\'' && i + 1 < len && text[i + 1] == '\'') i++; /* '' inside '...' */
+        else quote = 0;
+      }
+      continue;
+    }
+    switch (c) {
+      case '#': /* a comment when it starts the line or follows a blank */
+        if (i == 0 || text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\n')
+          while (i + 1 < len && text[i + 1] != '\n') i++;
+        break;
+      case '"':
+      case '\'':
+        /* A quote starts a quoted scalar only where a scalar starts; one
+         * inside a plain word (it's) is part of the word. */
+        if (i == 0 || strchr(" \t\n[{,:-?", text[i - 1])) quote = c;
+        break;
+      case '[':
+      case '{':
+        if (++depth > limit) {
+          *at = i;
+          return 1;
+        }
+        break;
+      case ']':
+      case '}':
+        if (depth > 0) depth--;
+        break;
+      default:
+        break;
+    }
+  }
+  return 0;
+}
+
 lk_status lk_ydoc_load(lk_ydoc *y, const char *text, size_t len, const char *path,
                        lk_error *err) {
   memset(y, 0, sizeof *y);
   snprintf(y->path, sizeof y->path, "%s", path ? path : "<string>");
+  size_t at;
+  if (flow_depth_exceeds(text, len, LK_IO_MAX_FLOW_DEPTH, &at)) {
+    int line, col;
+    offset_position(text, len, at, &line, &col);
+    return lk_error_set_at(err, LK_PARSE_ERROR, y->path, line, col,
+                           "[ ] and { } nested more than %d deep (the loader's limit)",
+                           LK_IO_MAX_FLOW_DEPTH);
+  }
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p)) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
@@ -148,6 +208,8 @@ lk_status lk_ydoc_load(lk_ydoc *y, const char *text, size_t len, const char *pat
     return st;
   }
   y->loaded = 1;
+  y->text = text;
+  y->len = len;
   if (!yaml_document_get_root_node(&y->doc)) {
     st = lk_error_set_at(err, LK_SCHEMA_ERROR, y->path, 0, 0,
                          "the file is empty (no YAML document in it)");
@@ -280,7 +342,36 @@ const char *lk_ydoc_scalar(lk_ydoc *y, int id, size_t *len) {
   return (const char *)n->data.scalar.value;
 }
 
+/* An explicit tag in the text at a node (after its anchor): "!!str 1".
+ * libyaml gives untagged scalars the str tag too, so the text says. */
+static int explicit_tag(lk_ydoc *y, int id) {
+  yaml_node_t *n = lk_ydoc_node(y, id);
+  if (!n || id > y->nfile || !y->text) return 0;
+  size_t i = n->start_mark.index, len = y->len;
+  if (i < len && y->text[i] == '&') {
+    while (i < len && !strchr(" \t\r\n", y->text[i])) i++;
+    while (i < len && strchr(" \t\r\n", y->text[i])) i++;
+  }
+  return i < len && y->text[i] == '!';
+}
+
+/* The tag as written short: "!!str" for tag:yaml.org,2002:str. */
+static const char *short_tag(const yaml_node_t *n, char *buf, size_t size) {
+  const char *t = n->tag ? (const char *)n->tag : "?";
+  if (strncmp(t, "tag:yaml.org,2002:", 18) == 0)
+    snprintf(buf, size, "!!%.30s", t + 18);
+  else
+    snprintf(buf, size, "%.30s", t);
+  return buf;
+}
+
+static const char *describe(lk_ydoc *y, int id, int as_key, char *buf, size_t size);
+
 const char *lk_ydoc_describe(lk_ydoc *y, int id, char *buf, size_t size) {
+  return describe(y, id, 0, buf, size);
+}
+
+static const char *describe(lk_ydoc *y, int id, int as_key, char *buf, size_t size) {
   yaml_node_t *n = lk_ydoc_node(y, id);
   if (!n) {
     snprintf(buf, size, "nothing");
@@ -301,8 +392,15 @@ const char *lk_ydoc_describe(lk_ydoc *y, int id, char *buf, size_t size) {
     for (size_t i = 0; i < k; i++)
       t[i] = (s[i] >= 0x20 && s[i] < 0x7F) || s[i] >= 0x80 ? (char)s[i] : '?';
     t[k] = '\0';
-    int quoted = n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
-    snprintf(buf, size, "%s'%s%s'", quoted ? "the quoted string " : "", t, len > 32 ? "..." : "");
+    /* A key is named by its text however it is written. */
+    int quoted = !as_key && n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+    char tag[48] = "";
+    if (!as_key && explicit_tag(y, id)) {
+      char st[36];
+      snprintf(tag, sizeof tag, " tagged %.30s", short_tag(n, st, sizeof st));
+    }
+    snprintf(buf, size, "%s'%s%s'%s", quoted ? "the quoted string " : "", t, len > 32 ? "..." : "",
+             tag);
   }
   return buf;
 }
@@ -444,8 +542,16 @@ int lk_ydoc_parse_bool(const char *s, size_t len, int *out) {
 
 static int plain_scalar(lk_ydoc *y, int id) {
   yaml_node_t *n = lk_ydoc_node(y, id);
-  return n && n->type == YAML_SCALAR_NODE && n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
-         !lk_ydoc_is_null(y, id);
+  if (!n || n->type != YAML_SCALAR_NODE || n->data.scalar.style != YAML_PLAIN_SCALAR_STYLE ||
+      lk_ydoc_is_null(y, id))
+    return 0;
+  if (explicit_tag(y, id)) {
+    /* "!!str 1" is the string "1", as "1" in quotes is. */
+    const char *t = n->tag ? (const char *)n->tag : "";
+    return strcmp(t, YAML_INT_TAG) == 0 || strcmp(t, YAML_FLOAT_TAG) == 0 ||
+           strcmp(t, YAML_BOOL_TAG) == 0;
+  }
+  return 1;
 }
 
 lk_status lk_ydoc_double(lk_ydoc *y, int id, const char *what, int allow_inf, double *out,
@@ -454,6 +560,13 @@ lk_status lk_ydoc_double(lk_ydoc *y, int id, const char *what, int allow_inf, do
   size_t len = 0;
   const char *s = lk_ydoc_scalar(y, id, &len);
   double v;
+  long iv;
+  if (plain_scalar(y, id) && !lk_ydoc_parse_double(s, len, &v) && len > 2 && s[0] == '0' &&
+      (s[1] == 'x' || s[1] == 'o') && lk_ydoc_parse_long(s, len, &iv)) {
+    /* 0x1F and 0o17 are integers of the core schema, so numbers too. */
+    *out = (double)iv;
+    return LK_OK;
+  }
   if (!plain_scalar(y, id) || !lk_ydoc_parse_double(s, len, &v)) {
     if (s && plain_scalar(y, id) && (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 ||
                                      strcmp(s, "nan") == 0))
@@ -611,11 +724,11 @@ lk_status lk_ydoc_check_keys(lk_ydoc *y, int id, const char *what, const char *c
       const char *sug = lk_suggest(s, allowed, nallowed);
       if (sug)
         return lk_ydoc_error(y, k, LK_SCHEMA_ERROR, err, "%s: unknown key %s (did you mean '%s'?)",
-                             what, lk_ydoc_describe(y, k, d, sizeof d), sug);
+                             what, describe(y, k, 1, d, sizeof d), sug);
       char list[256];
       join_names(allowed, nallowed, list, sizeof list);
       return lk_ydoc_error(y, k, LK_SCHEMA_ERROR, err, "%s: unknown key %s (known keys: %s)", what,
-                           lk_ydoc_describe(y, k, d, sizeof d), list);
+                           describe(y, k, 1, d, sizeof d), list);
     }
     for (int j = 0; j < i; j++) {
       int kj = lk_ydoc_map_key(y, id, j);

@@ -28,6 +28,10 @@ typedef struct {
   int nfile;                    /* ids 1..nfile come from the text */
   lk_ydoc_extra *extra;
   int nextra;
+  /* The text parsed, which the caller keeps until lk_ydoc_free: tags are
+   * looked up in it (libyaml tags every untagged scalar !!str). */
+  const char *text;
+  size_t len;
 } lk_ydoc;
 
 /* Read a whole file (at most max_bytes) into a NUL-terminated buffer from

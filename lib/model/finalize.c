@@ -135,6 +135,13 @@ static lk_status check_link(const lk_link_rec *r, lk_error *err) {
                         "link '%s': mass %g must be positive (only a link on a fixed joint may be "
                         "massless)",
                         r->name, r->mass);
+  /* A mass below the smallest normal double has no inertia the checks
+   * below could judge (its moments underflow): say it is the mass. */
+  if (r->mass > 0 && r->mass < DBL_MIN)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "link '%s': mass %g kg is too small to simulate (below %g; 0 makes a "
+                        "massless link on a fixed joint)",
+                        r->name, r->mass, DBL_MIN);
   if (!lk_v3_isfinite(r->com))
     return lk_error_set(err, LK_INVALID_MODEL, "link '%s': centre of mass is not finite", r->name);
   st = check_inertia(r, err);

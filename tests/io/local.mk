@@ -49,3 +49,11 @@ tests_io_test_mjcf_mujoco_SOURCES = %reldir%/test_mjcf_mujoco.c
 tests_io_test_mjcf_mujoco_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_mjcf_mujoco_LDADD = $(LK_TESTLIBS) $(MUJOCO_LIBS)
 endif
+
+# Absurd but valid inputs and the loader's limits (issue 18, items 8, 9,
+# 12, 13, 16).
+check_PROGRAMS += tests/io/test_limits
+TESTS += tests/io/test_limits
+tests_io_test_limits_SOURCES = %reldir%/test_limits.c
+tests_io_test_limits_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_limits_LDADD = $(LK_TESTLIBS)

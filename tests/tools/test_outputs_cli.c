@@ -346,6 +346,16 @@ static void test_one_file_named_twice_is_a_usage_error(void) {
   free(text);
   CU_ASSERT_STRING_EQUAL(listing(), "h.csv l.csv x.csv y.csv");
 
+  /* Item 16: a subnormal duration is a tiny duration (one step), not a
+   * negative one; a negative one is refused. */
+  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "1e-320", NULL});
+  LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+  LK_ASSERT_INT_EQ(lines(r.out), 3);
+  result_free(&r);
+  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "-1e-320", NULL});
+  LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
+  result_free(&r);
+
   /* Item 16: an empty path is a usage error too. */
   r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", "", NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
