@@ -10,11 +10,17 @@
  *       q+ = q (+) h v+ (quaternions by the exponential map);
  *   LK_INTEGRATOR_RK4    classical fourth-order Runge-Kutta on (q, v), the
  *       quaternions integrated as coordinates and renormalized at the end
- *       of the step; for accuracy checks.
+ *       of the step; for accuracy checks. It integrates the smooth
+ *       dynamics only: a step whose start has a constraint acting (two
+ *       geoms touching, a joint at a limit, or an element that always acts:
+ *       explicit contact, loop, coupling, tether, support, dry friction)
+ *       fails with LK_UNSUPPORTED and the report's message names it and the
+ *       time. Geoms that cannot meet (parent-child pairs, filtered pairs)
+ *       do not stop it.
  * Loads persist across steps until changed or cleared. After the step,
  * lk_data_qacc() holds the acceleration evaluated at the start of the step
- * and the time and step count have advanced; the link poses still describe
- * the start of the step until lk_forward_kinematics() runs again.
+ * and the time and step count have advanced; the link poses and velocities
+ * describe the new state (the forward kinematics of the new q and v).
  *
  * lk_step() allocates nothing, with one documented exception: an island
  * beyond the dense size (options max_island_rows) keeps its sparse Delassus
@@ -65,6 +71,9 @@ typedef struct {
   const char *detail;     /* static text: what a failed step ran into (the
                              option to change when a capacity was hit), or
                              "" */
+  char message[256];      /* a step refused by integrator rk4: what stopped it,
+                             in words (the touching geoms, the joint at its
+                             limit or the element, and the time); "" else */
 } lk_step_report;
 
 const lk_step_report *lk_data_step_report(const lk_data *d);
