@@ -6,7 +6,9 @@
  * dampers, with the integrator chosen in the model options:
  *   LK_INTEGRATOR_EULER  semi-implicit Euler on the manifold: first the
  *       velocity, v+ = v + h (M + h B)^-1 (tau - c - B v), with the joint
- *       damping B implicit (stable for any damping), then the position
+ *       damping B implicit (stable for any damping; position and velocity
+ *       servos' gains join it, their stiffness as h kp: docs/format.md,
+ *       actuators), then the position
  *       q+ = q (+) h v+ (quaternions by the exponential map);
  *   LK_INTEGRATOR_RK4    classical fourth-order Runge-Kutta on (q, v), the
  *       quaternions integrated as coordinates and renormalized at the end
@@ -74,8 +76,21 @@ typedef struct {
   char message[256];      /* a step refused by integrator rk4: what stopped it,
                              in words (the touching geoms, the joint at its
                              limit or the element, and the time); "" else */
+  int unstable;           /* 1: the energy grew without input (see below) */
+  double energy_growth;   /* ... by this much, J, since its lowest value in
+                             the input-free stretch */
 } lk_step_report;
 
+/* The energy watch: over a stretch of steps without input (tau and link
+ * wrenches zero, no scheduled load active, no motor or velocity servo
+ * pushing, no servo target changed, no constraint rows) the mechanical
+ * energy -- kinetic, gravity, joint springs and the position servos'
+ * potential (1/2 kp e^2, linear beyond max_effort) -- cannot grow. When it
+ * rises above its lowest value in the stretch by more than half the
+ * stretch's largest kinetic energy (semi-implicit Euler's energy
+ * oscillates by about h omega of it), the step reports unstable: an
+ * explicit stiffness or damping (joint springs, RK4) too high for the
+ * timestep. Steps with constraint rows are not judged. */
 const lk_step_report *lk_data_step_report(const lk_data *d);
 
 #ifdef __cplusplus

@@ -13,6 +13,7 @@
  * their manifold (project.c). q, v and the time are computed into
  * workspaces and committed at the end, so a failed step leaves them as they
  * were (its report says why it failed). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -51,8 +52,11 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   if (st) return st;
   gather_loads(m, d, d->q, d->v, d->s->time); /* 2 */
   for (int k = 0; k < nv; k++) dd->diag[k] = h * m->dof_damping[k];
+  if (m->nact > 0) lk_sim_servo_implicit(m, d, d->q, d->v, h, dd->tau_tot, dd->diag);
   /* 3: M~^-1 (f - c), M~ = M + h B; the damping force -B v is already in
    * f, which makes the damping implicit: (M + h B) v+ = M v + h (f_other).
+   * The servos' gains join B (and their stiffness h K, applied.c:
+   * lk_sim_servo_implicit).
    * With constraints the step needs M~ factored anyway: RNEA's bias forces
    * c and one solve with that factor cost less than a separate ABA.
    * Without, ABA (h B added to the armature) in O(n), and no factor. */
@@ -73,6 +77,7 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
     st = lk_sim_constrain(m, d, dd->vnew);
     if (st) return st;
   }
+  if (m->nact > 0) lk_sim_servo_report(m, d, d->q, d->v, dd->vnew, h);
   memcpy(dd->qnew, d->q, sizeof(double) * (size_t)m->nq); /* 6 */
   lk_dyn_integrate(m, dd->qnew, dd->vnew, h);
   st = lk_sim_project(m, d, dd->qnew);
@@ -197,6 +202,71 @@ static lk_status rk4_admissible(const lk_model *m, lk_data *d) {
   return LK_OK;
 }
 
+/* No input acts in the step that just ended (sim.h: the energy watch). */
+static int input_free(const lk_model *m, const lk_data *d, double t) {
+  for (int k = 0; k < m->nv; k++)
+    if (d->tau[k] != 0) return 0;
+  for (int i = 0; i < m->nlink; i++)
+    if (lk_v3_norm2(d->fext[i].lin) != 0 || lk_v3_norm2(d->fext[i].ang) != 0) return 0;
+  for (int i = 0; i < m->nload; i++)
+    if (t >= m->load[i].spec.start && t < m->load[i].spec.end) return 0;
+  for (int i = 0; i < m->nact; i++) {
+    const lk_actuator_spec *s = &m->act[i].spec;
+    if (s->type == LK_ACTUATOR_POSITION) continue;
+    if (s->type == LK_ACTUATOR_VELOCITY ? d->sim.act_target[i] != 0 : d->sim.act_force[i] != 0)
+      return 0;
+  }
+  return !d->sim.st->targets_set && d->sim.st->report.nrows == 0;
+}
+
+/* Kinetic energy (*T) plus gravity, springs and position servos at the
+ * data's state; the kinematics current. */
+static double mechanical_energy(const lk_model *m, const lk_data *d, double *T) {
+  double t = 0, v = lk_dyn_spring_energy(m, d->q);
+  for (int i = 1; i < m->nlink; i++) {
+    t += lk_inertia_energy(&m->inertia[i], d->vl[i]);
+    lk_vec3 c = lk_tf_point(&d->xw[i], m->link[i].com);
+    v -= m->link[i].mass * lk_v3_dot(m->opt.gravity, c);
+  }
+  for (int k = 0; k < m->nv; k++) t += 0.5 * m->dof_armature[k] * d->v[k] * d->v[k];
+  for (int i = 0; i < m->nact; i++) {
+    const lk_actuator_spec *s = &m->act[i].spec;
+    if (s->type != LK_ACTUATOR_POSITION || !(s->kp > 0)) continue;
+    double e = fabs(d->sim.act_target[i] - d->q[m->qadr[m->act[i].link]]), F = s->max_effort;
+    v += s->kp * e <= F ? 0.5 * s->kp * e * e : F * e - 0.5 * F * F / s->kp;
+  }
+  *T = t;
+  return t + v;
+}
+
+/* The energy watch after a committed step (sim.h). */
+static void watch_energy(const lk_model *m, lk_data *d, double t_start) {
+  lk_sim_scalars *sc = d->sim.st;
+  lk_sim_report *rep = &sc->report;
+  rep->unstable = 0;
+  rep->energy_growth = 0;
+  int quiet = input_free(m, d, t_start);
+  sc->targets_set = 0;
+  if (!quiet) {
+    sc->e_steps = 0;
+    return;
+  }
+  double T, E = mechanical_energy(m, d, &T);
+  if (!isfinite(E)) return;
+  if (sc->e_steps++ == 0) {
+    sc->e_min = E;
+    sc->e_tmax = T;
+    return;
+  }
+  if (T > sc->e_tmax) sc->e_tmax = T;
+  double growth = E - sc->e_min;
+  if (growth > 0.5 * sc->e_tmax + 1e-9 * (1 + fabs(sc->e_min))) {
+    rep->unstable = 1;
+    rep->energy_growth = growth;
+  }
+  if (E < sc->e_min) sc->e_min = E;
+}
+
 lk_status lk_step(const lk_model *m, lk_data *d) {
   if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
   const int nq = m->nq, nv = m->nv;
@@ -231,5 +301,7 @@ lk_status lk_step(const lk_model *m, lk_data *d) {
    * the link is now. The next step starts from them (unless q or v were
    * written in between), so this costs one comparison of q and v a step,
    * not a second forward kinematics. */
-  return lk_dyn_kinematics(m, d, d->q, d->v);
+  st = lk_dyn_kinematics(m, d, d->q, d->v);
+  if (!st) watch_energy(m, d, d->s->time - h);
+  return st;
 }

@@ -132,8 +132,74 @@ static void test_rk4_contact_is_named(void) {
   LK_ASSERT_NEAR(strtod(t + 13, NULL), 0.32, 1e-12);
 }
 
+/* ------------------------------------------------------------ servos */
+
+/* The arm of issue 14.7 (servos kp 200 / kv 10 on the elbow, 100 / 5 on the
+ * wrist, dt 1 ms): the wrist settles where its servo holds gravity (it
+ * chattered at -9.9, +10.0 rad/s) and the summary says the run is stable;
+ * a stiff joint spring the Euler step takes explicitly (1e4 N m/rad on
+ * 1.1e-3 kg m^2, h omega = 3) is reported unstable, from t = 0.002 s. */
+static void test_servo_arm_and_unstable_summary(void) {
+  write_file("arm.yaml",
+             "options: {timestep: 0.001, gravity: [0, 0, -9.81]}\n"
+             "links:\n"
+             "  - name: forearm\n"
+             "    origin: {xyz: [0, 0, 1]}\n"
+             "    joint: {name: elbow, type: revolute, axis: [0, 1, 0]}\n"
+             "    mass: 1.0\n"
+             "    com: [0.15, 0, 0]\n"
+             "    inertia: [0.001, 0.0085, 0.0085]\n"
+             "  - name: hand\n"
+             "    parent: forearm\n"
+             "    origin: {xyz: [0.3, 0, 0]}\n"
+             "    joint: {name: wrist, type: revolute, axis: [0, 1, 0]}\n"
+             "    mass: 0.2\n"
+             "    com: [0.04, 0, 0]\n"
+             "    inertia: [0.0001, 0.0002, 0.0002]\n"
+             "actuators:\n"
+             "  - {joint: elbow, type: position, kp: 200, kv: 10, target: 0.5, max_effort: 50}\n"
+             "  - {joint: wrist, type: position, kp: 100, kv: 5, target: -0.3, max_effort: 10}\n");
+  result *r = run((const char *[]){"simulate", path_in_scratch("arm.yaml"), "--duration", "2",
+                                   "--every", "100", "-o", path_in_scratch("arm.csv"), NULL});
+  LK_ASSERT_INT_EQ(r->status, 0);
+  LK_ASSERT_MSG(strstr(r->err, "unstable: no"), "stderr: %s", r->err);
+  /* The last row: t, two links' x y z, elbow q v, wrist q v. */
+  char csv[1 << 18];
+  slurp(path_in_scratch("arm.csv"), csv, sizeof csv);
+  char *last = csv + strlen(csv) - 1;
+  while (last > csv && last[-1] != '\n') last--;
+  double v[11];
+  int n = 0;
+  for (char *p = last; n < 11 && *p; n++) {
+    v[n] = strtod(p, &p);
+    if (*p == ',') p++;
+  }
+  LK_ASSERT_INT_EQ(n, 11);
+  LK_ASSERT_NEAR(v[0], 2, 1e-9);
+  LK_ASSERT_NEAR(v[10], 0, 1e-3); /* the wrist at rest, not chattering */
+  LK_ASSERT_NEAR(v[8], 0, 1e-3);
+  write_file("spring.yaml",
+             "options: {timestep: 0.001}\n"
+             "links:\n"
+             "  - name: rotor\n"
+             "    joint: {name: hinge, type: revolute, axis: [0, 0, 1], stiffness: 1.0e4}\n"
+             "    mass: 0.1\n"
+             "    com: [0.1, 0, 0]\n"
+             "    inertia: [0.0001, 0.0001, 0.0001]\n"
+             "initial:\n"
+             "  - {joint: hinge, q: 0.01}\n");
+  r = run((const char *[]){"simulate", path_in_scratch("spring.yaml"), "--duration", "0.05", "-o",
+                           path_in_scratch("spring.csv"), NULL});
+  LK_ASSERT_INT_EQ(r->status, 0);
+  const char *u = strstr(r->err, "unstable: the energy grew without input");
+  LK_ASSERT_MSG(u != NULL, "stderr: %s", r->err);
+  const char *t = u ? strstr(u, "from t = ") : NULL;
+  if (t) LK_ASSERT_NEAR(strtod(t + 9, NULL), 0.002, 1e-12);
+}
+
 static void cleanup(void) {
-  const char *names[] = {"drop.yaml", "drop.csv", "stdout", "stderr"};
+  const char *names[] = {"drop.yaml", "drop.csv", "arm.yaml", "arm.csv", "spring.yaml",
+                         "spring.csv", "stdout", "stderr"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) unlink(path_in_scratch(names[i]));
   rmdir(scratch);
 }
@@ -147,4 +213,9 @@ void lk_test_register(void) {
                                 {"rk4 names the contact that stops it", test_rk4_contact_is_named},
                                 {NULL, NULL}};
   lk_test_suite("linkage simulate: rk4", rk4);
+  static const lk_test servo[] = {
+      {"the servo arm settles; a stiff spring is reported unstable",
+       test_servo_arm_and_unstable_summary},
+      {NULL, NULL}};
+  lk_test_suite("linkage simulate: servos and stability", servo);
 }
