@@ -197,9 +197,61 @@ static void test_servo_arm_and_unstable_summary(void) {
   if (t) LK_ASSERT_NEAR(strtod(t + 9, NULL), 0.002, 1e-12);
 }
 
+/* ------------------------------------------------------------ units */
+
+/* Issue 14.8 through `linkage check`: a sphere of radius 40 (millimetres
+ * meant) sunk 40 m into the floor is an error at the geom (exit 2), and
+ * simulate refuses it too; rpy [90, 0, 0] in radians is a warning at the
+ * value, FILE:LINE:COLUMN; with options: {angle: degree} it is none. */
+static void test_check_units(void) {
+  write_file("big.yaml",
+             "world:\n"
+             "  geoms: [{name: floor, type: plane}]\n"
+             "links:\n"
+             "  - name: ball\n"
+             "    joint: {type: free}\n"
+             "    mass: 1\n"
+             "    geoms:\n"
+             "      - {name: shell, type: sphere, radius: 40}\n");
+  const char *big = path_in_scratch("big.yaml");
+  result *r = run((const char *[]){"check", big, NULL});
+  LK_ASSERT_INT_EQ(r->status, 2);
+  char want[4400];
+  snprintf(want, sizeof want, "%s:8:9: error: geom 'shell': at the initial state it overlaps geom "
+           "'floor' by 40 m", big);
+  LK_ASSERT_MSG(strstr(r->err, want), "stderr: %s", r->err);
+  r = run((const char *[]){"simulate", big, "-o", path_in_scratch("big.csv"), NULL});
+  LK_ASSERT_INT_EQ(r->status, 2);
+  const char *arm =
+      "options: {angle: %s}\n"
+      "links:\n"
+      "  - name: arm\n"
+      "    origin: {rpy: [90, 0, 0]}\n"
+      "    joint: {name: hinge, type: revolute, axis: [0, 1, 0], limit: [-30, 60]}\n"
+      "    mass: 1\n"
+      "    inertia: [0.1, 0.1, 0.1]\n";
+  char text[1024];
+  snprintf(text, sizeof text, arm, "radian");
+  write_file("rad.yaml", text);
+  const char *rad = path_in_scratch("rad.yaml");
+  r = run((const char *[]){"check", rad, NULL});
+  LK_ASSERT_INT_EQ(r->status, 0);
+  snprintf(want, sizeof want, "%s:4:19: warning: link 'arm': origin: rpy [90, 0, 0] is beyond 2 pi",
+           rad);
+  LK_ASSERT_MSG(strstr(r->err, want), "stderr: %s", r->err);
+  snprintf(want, sizeof want, "%s:5:66: warning: link 'arm': joint 'hinge': limit: -30", rad);
+  LK_ASSERT_MSG(strstr(r->err, want), "stderr: %s", r->err);
+  snprintf(text, sizeof text, arm, "degree");
+  write_file("deg.yaml", text);
+  r = run((const char *[]){"check", path_in_scratch("deg.yaml"), NULL});
+  LK_ASSERT_INT_EQ(r->status, 0);
+  LK_ASSERT_MSG(!strstr(r->err, "warning"), "stderr: %s", r->err);
+}
+
 static void cleanup(void) {
   const char *names[] = {"drop.yaml", "drop.csv", "arm.yaml", "arm.csv", "spring.yaml",
-                         "spring.csv", "stdout", "stderr"};
+                         "spring.csv", "big.yaml", "big.csv", "rad.yaml", "deg.yaml",
+                         "stdout", "stderr"};
   for (size_t i = 0; i < sizeof names / sizeof *names; i++) unlink(path_in_scratch(names[i]));
   rmdir(scratch);
 }
@@ -218,4 +270,7 @@ void lk_test_register(void) {
        test_servo_arm_and_unstable_summary},
       {NULL, NULL}};
   lk_test_suite("linkage simulate: servos and stability", servo);
+  static const lk_test units[] = {{"check: penetration and degrees", test_check_units},
+                                  {NULL, NULL}};
+  lk_test_suite("linkage check: units", units);
 }
