@@ -386,7 +386,8 @@ static void print_summary(const lk_model *m, const args *a, const outputs *o, co
                           const char *verb, long steps, double h, double simt, double wall,
                           int seen_contacts,
                           double max_depth, long solver_failures, long fallbacks, long unsettled,
-                          long rows, int ncol, long crows, long view_frames) {
+                          long rows, int ncol, long crows, long view_frames,
+                          const char *stability) {
   const char *name = lk_model_name(m) ? lk_model_name(m) : a->file;
   fprintf(stderr, "simulated %s for %g s: %ld steps of %g s in %.3f s wall time", name, simt,
           steps, h, wall);
@@ -402,6 +403,7 @@ static void print_summary(const lk_model *m, const args *a, const outputs *o, co
   fprintf(stderr,
           "  solver failures: %ld (steps solved by a fallback: %ld; friction cone unsettled: %ld)\n",
           solver_failures, fallbacks, unsettled);
+  fprintf(stderr, "  unstable: %s\n", stability);
   if (!lk_outputs_replaces(o->set, o->traj))
     fprintf(stderr, "  trajectory: %ld rows x %d columns on %s\n", rows, ncol,
             strcmp(lk_outputs_path(o->set, o->traj), "-") ? lk_outputs_path(o->set, o->traj)
@@ -498,6 +500,8 @@ int lk_cmd_simulate(int argc, char **argv) {
   double max_depth = 0;
   int seen_contacts = 0;
   long solver_failures = 0, fallbacks = 0, unsettled = 0;
+  long unstable = 0; /* steps whose energy grew without input (sim.h) */
+  double unstable_t = 0, unstable_growth = 0;
   for (;;) {
     int write_now = step % every == 0;
     /* The page samples the run at its own rate, whatever --every says; it
@@ -534,8 +538,10 @@ int lk_cmd_simulate(int argc, char **argv) {
     }
     lk_status st = lk_step(m, d);
     if (st) {
-      snprintf(why, sizeof why, "step %ld (t = %g s) failed: %s", step + 1, lk_data_time(d),
-               lk_strerror(st));
+      const lk_step_report *rep = lk_data_step_report(d); /* what stopped it, if said */
+      const char *said = rep->message[0] ? rep->message : rep->detail ? rep->detail : "";
+      snprintf(why, sizeof why, "step %ld (t = %g s) failed: %s%s%s", step + 1, lk_data_time(d),
+               lk_strerror(st), *said ? ": " : "", said);
       status = LK_EXIT_FAILED;
       break;
     }
@@ -551,6 +557,10 @@ int lk_cmd_simulate(int argc, char **argv) {
     solver_failures += rep->solver_failures;
     fallbacks += rep->fallbacks;
     unsettled += rep->friction_unconverged;
+    if (rep->unstable) {
+      if (unstable++ == 0) unstable_t = lk_data_time(d);
+      if (rep->energy_growth > unstable_growth) unstable_growth = rep->energy_growth;
+    }
     if ((step & 255) == 0) progress_update(&pr, step, nsteps, lk_data_time(d), duration);
   }
   double wall = now() - wall0;
@@ -595,11 +605,18 @@ int lk_cmd_simulate(int argc, char **argv) {
     fprintf(stderr, "linkage simulate: %s; %s\n", why,
             a.partial ? "the output so far is kept, its CSV ending in a '# partial:' line"
                       : "no output file was written");
-  if (!a.quiet)
+  if (!a.quiet) {
+    char stability[256] = "no (the energy never grew without input)";
+    if (unstable)
+      snprintf(stability, sizeof stability,
+               "the energy grew without input (by up to %.3g J) in %ld steps from t = %g s; an "
+               "explicit stiffness or damping is too high for the timestep",
+               unstable_growth, unstable, unstable_t);
     print_summary(m, &a, &o, &p, why[0] && !a.partial ? "not written:" : "wrote", step, h,
                   lk_data_time(d), wall,
                   seen_contacts, max_depth, solver_failures, fallbacks, unsettled, rows, ncol,
-                  crows, view ? lk_view_nframes(view, 0) : 0);
+                  crows, view ? lk_view_nframes(view, 0) : 0, stability);
+  }
   goto done;
 
 interrupted_early:

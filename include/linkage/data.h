@@ -65,7 +65,10 @@ lk_status lk_data_actuator_set_target(lk_data *d, int actuator, double target);
 double lk_data_actuator_target(const lk_data *d, int actuator);
 double lk_data_actuator_force(const lk_data *d, int actuator);
 
-/* Results of lk_forward_kinematics() (linkage/dynamics.h). */
+/* Results of lk_forward_kinematics() (linkage/dynamics.h), which lk_step()
+ * also leaves at its end: after a step they describe the new q and v. After
+ * writing q or v yourself, call lk_forward_kinematics() before reading them
+ * (the next lk_step() sees the written state either way). */
 /* World pose of a link frame. */
 const lk_transform *lk_data_link_pose(const lk_data *d, int link);
 /* Spatial velocity of a link in world coordinates: angular velocity and the

@@ -6,15 +6,23 @@
  * dampers, with the integrator chosen in the model options:
  *   LK_INTEGRATOR_EULER  semi-implicit Euler on the manifold: first the
  *       velocity, v+ = v + h (M + h B)^-1 (tau - c - B v), with the joint
- *       damping B implicit (stable for any damping), then the position
+ *       damping B implicit (stable for any damping; position and velocity
+ *       servos' gains join it, their stiffness as h kp: docs/format.md,
+ *       actuators), then the position
  *       q+ = q (+) h v+ (quaternions by the exponential map);
  *   LK_INTEGRATOR_RK4    classical fourth-order Runge-Kutta on (q, v), the
  *       quaternions integrated as coordinates and renormalized at the end
- *       of the step; for accuracy checks.
+ *       of the step; for accuracy checks. It integrates the smooth
+ *       dynamics only: a step whose start has a constraint acting (two
+ *       geoms touching, a joint at a limit, or an element that always acts:
+ *       explicit contact, loop, coupling, tether, support, dry friction)
+ *       fails with LK_UNSUPPORTED and the report's message names it and the
+ *       time. Geoms that cannot meet (parent-child pairs, filtered pairs)
+ *       do not stop it.
  * Loads persist across steps until changed or cleared. After the step,
  * lk_data_qacc() holds the acceleration evaluated at the start of the step
- * and the time and step count have advanced; the link poses still describe
- * the start of the step until lk_forward_kinematics() runs again.
+ * and the time and step count have advanced; the link poses and velocities
+ * describe the new state (the forward kinematics of the new q and v).
  *
  * lk_step() allocates nothing, with one documented exception: an island
  * beyond the dense size (options max_island_rows) keeps its sparse Delassus
@@ -65,8 +73,24 @@ typedef struct {
   const char *detail;     /* static text: what a failed step ran into (the
                              option to change when a capacity was hit), or
                              "" */
+  char message[256];      /* a step refused by integrator rk4: what stopped it,
+                             in words (the touching geoms, the joint at its
+                             limit or the element, and the time); "" else */
+  int unstable;           /* 1: the energy grew without input (see below) */
+  double energy_growth;   /* ... by this much, J, since its lowest value in
+                             the input-free stretch */
 } lk_step_report;
 
+/* The energy watch: over a stretch of steps without input (tau and link
+ * wrenches zero, no scheduled load active, no motor or velocity servo
+ * pushing, no servo target changed, no constraint rows) the mechanical
+ * energy -- kinetic, gravity, joint springs and the position servos'
+ * potential (1/2 kp e^2, linear beyond max_effort) -- cannot grow. When it
+ * rises above its lowest value in the stretch by more than half the
+ * stretch's largest kinetic energy (semi-implicit Euler's energy
+ * oscillates by about h omega of it), the step reports unstable: an
+ * explicit stiffness or damping (joint springs, RK4) too high for the
+ * timestep. Steps with constraint rows are not judged. */
 const lk_step_report *lk_data_step_report(const lk_data *d);
 
 #ifdef __cplusplus

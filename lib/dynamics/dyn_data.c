@@ -31,6 +31,8 @@ void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a) {
   dd->kq = LK_ARENA_ARRAY(a, double, 4 * nq);
   dd->kv = LK_ARENA_ARRAY(a, double, 4 * nv);
   dd->mrow = LK_ARENA_ARRAY(a, size_t, nv);
+  dd->kin_q = LK_ARENA_ARRAY(a, double, nq);
+  dd->kin_v = LK_ARENA_ARRAY(a, double, nv);
 }
 
 /* The arena is zeroed by lk_data_reset(); zero is the right start for every

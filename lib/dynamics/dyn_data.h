@@ -21,6 +21,8 @@ typedef struct {
   int mass_valid;    /* M holds a CRBA result */
   int factor_valid;  /* L holds a factor of M */
   int factor_method; /* lk_factor_method of that factor */
+  int kin_at_state;  /* the kinematics were last computed from d->q and d->v,
+                        whose values then are kin_q, kin_v */
 } lk_dyn_scalars;
 
 typedef struct {
@@ -78,6 +80,8 @@ typedef struct {
   double *v0;         /* nv */
   double *kq;         /* 4 x nq: RK4 position rates */
   double *kv;         /* 4 x nv: RK4 accelerations */
+  double *kin_q;      /* nq: the state the kinematics were computed at */
+  double *kin_v;      /* nv (see kin_at_state) */
 } lk_dyn_data;
 
 void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a);

@@ -24,6 +24,9 @@
  * need not be d->q and d->v (the RK4 stages evaluate other states).
  * Returns LK_INVALID_ARGUMENT only for a corrupt joint type. */
 lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *q, const double *v);
+/* The kinematics at d->q, d->v: computed unless they already are (the end
+ * of the last step left them so, and q and v are bit for bit the same). */
+lk_status lk_dyn_kinematics_current(const lk_model *m, lk_data *d);
 
 /* CRBA (Featherstone 2008, table 6.2): M(q) + diag(armature + diag) into
  * d->dyn.M, one block per tree of DoFs (dyn_data.h). Marks the factor

@@ -1,5 +1,7 @@
 /* Forward kinematics: poses, motion subspaces, velocities and
  * velocity-product accelerations of every link, root to leaves. */
+#include <string.h>
+
 #include "core/internal.h"
 #include "dynamics/dynamics_impl.h"
 
@@ -70,7 +72,25 @@ lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *qall, c
     d->cl[i] = lk_mo_add(cJ, lk_mo_cross_mo(d->vl[i], vJ));
   }
   d->s->kinematics_valid = 1;
+  /* Remember the state when it is the data's own, so that the step can
+   * tell kinematics still current from ones of a state since written
+   * through lk_data_q()/lk_data_v() (lk_dyn_kinematics_current). */
+  lk_dyn_data *dd = &d->dyn;
+  dd->st->kin_at_state = qall == d->q && vall == d->v;
+  if (dd->st->kin_at_state) {
+    memcpy(dd->kin_q, d->q, sizeof(double) * (size_t)m->nq);
+    memcpy(dd->kin_v, d->v, sizeof(double) * (size_t)m->nv);
+  }
   return LK_OK;
+}
+
+lk_status lk_dyn_kinematics_current(const lk_model *m, lk_data *d) {
+  const lk_dyn_data *dd = &d->dyn;
+  if (d->s->kinematics_valid && dd->st->kin_at_state &&
+      memcmp(dd->kin_q, d->q, sizeof(double) * (size_t)m->nq) == 0 &&
+      memcmp(dd->kin_v, d->v, sizeof(double) * (size_t)m->nv) == 0)
+    return LK_OK; /* the same bits give the same kinematics */
+  return lk_dyn_kinematics(m, d, d->q, d->v);
 }
 
 lk_status lk_forward_kinematics(const lk_model *m, lk_data *d) {

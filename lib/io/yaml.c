@@ -35,7 +35,10 @@
 #include "io/urdf.h"
 #include "io/xml.h"
 #include "io/ydoc.h"
+#include "linkage/collision.h"
+#include "linkage/dynamics.h"
 #include "linkage/io.h"
+#include "model/model_impl.h" /* the load's own warnings, added after finalize */
 
 /* Enums are stored through int pointers. */
 _Static_assert(sizeof(lk_geom_type) == sizeof(int) && sizeof(lk_joint_type) == sizeof(int) &&
@@ -54,6 +57,10 @@ typedef struct {
   int simulate_node;
   const lk_load_options *o;
   const char *label;
+  int degrees; /* options: {angle: degree} (issue 14.8) */
+  int nwarn;   /* warnings of the reading, located; added to the model after
+                  lk_model_finalize (which starts the model's list afresh) */
+  char warn[LK_MODEL_MAX_WARNINGS][160];
 } yreader;
 
 #define Y (R->y)
@@ -369,6 +376,45 @@ static const char *const kFrictionLaws[] = {"complementarity", "smoothed"};
 static const char *const kContactModels[] = {"rigid", "compliant"};
 static const char *const kNormalModels[] = {"hooke", "hertz"};
 
+/* -------------------------------------------------------------- angles */
+
+/* Issue 14.8: `options: {angle: degree}` (as MJCF's compiler angle) makes
+ * the file's rpy, revolute and ball joint limits and revolute rest angles
+ * degrees; everything else angular (initial q and v, servo targets and
+ * gains) stays in radians, as MJCF keeps qpos and gains. In radians, a
+ * value beyond 2 pi there is almost always degrees: a warning at it. */
+#define LK_DEG (LK_PI / 180.0)
+
+static void warn_at(yreader *R, int node, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void warn_at(yreader *R, int node, const char *fmt, ...) {
+  if (R->nwarn >= LK_MODEL_MAX_WARNINGS) return;
+  char *w = R->warn[R->nwarn++];
+  int line = 0, col = 0;
+  lk_ydoc_position(Y, node, &line, &col);
+  int k = snprintf(w, sizeof R->warn[0], "%d:%d: ", line, col);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w + k, sizeof R->warn[0] - (size_t)k, fmt, ap);
+  va_end(ap);
+}
+
+/* One angle read in the file's unit, in radians; what/key name it. */
+static double angle(yreader *R, int node, const char *what, const char *key, double v) {
+  if (R->degrees) return v * LK_DEG;
+  if (node && fabs(v) > 2 * LK_PI)
+    warn_at(R, node, "%s: %g is beyond 2 pi: degrees? (%s is in radians unless options: "
+            "{angle: degree})", what, v, key);
+  return v;
+}
+
+static lk_vec3 angles(yreader *R, int node, const char *what, const char *key, lk_vec3 v) {
+  if (R->degrees) return lk_v3_scale(v, LK_DEG);
+  if (node && (fabs(v.x) > 2 * LK_PI || fabs(v.y) > 2 * LK_PI || fabs(v.z) > 2 * LK_PI))
+    warn_at(R, node, "%s: %s [%g, %g, %g] is beyond 2 pi: degrees? (%s is in radians unless "
+            "options: {angle: degree})", what, key, v.x, v.y, v.z, key);
+  return v;
+}
+
 /* -------------------------------------------------------------- origins */
 
 typedef struct {
@@ -442,6 +488,7 @@ static lk_status origin(yreader *R, int id, const char *ctx, lk_transform *out) 
   lk_status st = ymap_open(R, &mp, id, &kOrigin, what);
   if (!st) st = ymap_read(&mp, &in);
   if (st) return st;
+  in.rpy = angles(R, lk_ydoc_map_get(Y, id, "rpy"), what, "rpy", in.rpy);
   lk_mat3 Rm = lk_m3_from_rpy(in.rpy.x, in.rpy.y, in.rpy.z);
   if (ymap_has(&mp, "quat"))
     Rm = lk_q_to_mat3(lk_q_normalize(lk_q(in.quat[0], in.quat[1], in.quat[2], in.quat[3])));
@@ -483,7 +530,9 @@ static const ykey kOptionKeys[] = {
     {ROW("friction_law", K_ENUM, 0, OP(friction_law)), ENUM(kFrictionLaws)},
     {ROW("friction_eps_v", K_NUM, ANY, OP(friction_eps_v))},
     {ROW("smoothing_iterations", K_INT, 0, OP(smoothing_iterations)), .lo = 0, .hi = 1000000},
+    {ROW("angle", K_SKIP, 0, 0)}, /* radian | degree: read first (build) */
 };
+static const char *const kAngleUnits[] = {"radian", "degree"};
 static const ytable kOptions = TABLE(kOptionKeys, NULL, NULL);
 
 static lk_status sec_options(yreader *R, int id) {
@@ -803,6 +852,7 @@ static lk_status joint_limit(ymap *mp, int id, void *dst, const char *what) {
   if (mp->variant == LK_JOINT_BALL) {
     double a;
     if ((st = lk_ydoc_double(Y, id, what, 0, &a, ERR))) return st;
+    if (R->degrees) a *= LK_DEG;
     if (!(a > 0 && a <= LK_PI))
       return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
                            "%s: a ball joint's limit is a cone angle in (0, pi], got %g", what, a);
@@ -813,6 +863,10 @@ static lk_status joint_limit(ymap *mp, int id, void *dst, const char *what) {
   }
   double lim[2];
   if ((st = lk_ydoc_doubles(Y, id, what, 2, 0, lim, NULL, ERR))) return st;
+  if (mp->variant == LK_JOINT_REVOLUTE) {
+    lim[0] = angle(R, id, what, "limit", lim[0]);
+    if (fabs(lim[0]) <= 2 * LK_PI || R->degrees) lim[1] = angle(R, id, what, "limit", lim[1]);
+  }
   if (lim[0] > lim[1])
     return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
                          "%s: lower %g is above upper %g (expected [lower, upper])", what, lim[0],
@@ -875,7 +929,9 @@ static lk_status link_joint(ymap *mp, int id, void *dst, const char *what) {
   ymap jm;
   if ((st = ymap_open(R, &jm, id, &kJoint, what))) return st;
   say(jm.ctx, sizeof jm.ctx, "%s: joint '%s'", mp->ctx, B->links[in->index].joint);
-  return ymap_read(&jm, &in->s.joint);
+  st = ymap_read(&jm, &in->s.joint);
+  if (!st && R->degrees && in->s.joint.type == LK_JOINT_REVOLUTE) in->s.joint.rest *= LK_DEG;
+  return st;
 }
 
 /* mass: required on a moving joint (the joint is read before), and
@@ -1916,6 +1972,79 @@ static const ykey kTopKeys[] = {
 };
 static const ytable kTop = TABLE(kTopKeys, NULL, NULL);
 
+/* ---------------------------------------------- initial penetration */
+
+/* A geom's smallest extent (its "size"): INFINITY for a plane or a shape
+ * without one. */
+static double geom_size(const lk_geom_spec *g) {
+  switch (g->type) {
+    case LK_GEOM_SPHERE:
+    case LK_GEOM_CAPSULE:
+      return g->size[0];
+    case LK_GEOM_CYLINDER:
+      return fmin(g->size[0], g->size[1]);
+    case LK_GEOM_BOX:
+      return fmin(g->size[0], fmin(g->size[1], g->size[2]));
+    default:
+      return INFINITY;
+  }
+}
+
+/* Issue 14.8: two geoms overlapping at the initial state by more than the
+ * smaller one's size is a unit or placement mistake (a sphere of radius 40
+ * sunk 40 m into the floor): an error at the geom; by more than a tenth of
+ * it, a warning. geom k of the model is the k-th geom site (the builder
+ * adds geoms in order and finalize keeps it). */
+static int geom_loc(const lk_builder *b, int g) {
+  int n = 0, loc = 0;
+  for (int i = 0; i < b->nsites; i++)
+    if (b->sites[i].kind == LK_BK_GEOM && n++ == g) loc = b->sites[i].loc;
+  /* Geoms from an included file are not this file's sites: then the
+   * mapping is not one to one, and the report is at the file. */
+  return n == lk_model_ngeom(b->m) ? loc : 0;
+}
+
+static lk_status check_penetration(yreader *R) {
+  const lk_model *m = B->m;
+  if (lk_model_ngeom(m) < 2) return LK_OK;
+  lk_data *d = lk_data_new(m);
+  if (!d) return lk_builder_oom(B);
+  lk_status st = lk_forward_kinematics(m, d);
+  if (!st) st = lk_collide(m, d, NULL);
+  if (st) { /* a state the step would refuse too: reported there */
+    lk_data_free(d);
+    return LK_OK;
+  }
+  for (int i = 0, n = lk_data_ncontact(d); i < n && !st;) {
+    const lk_contact *c = lk_data_contact(d, i);
+    double depth = c->depth; /* the deepest point of the pair (canonical order: adjacent) */
+    for (i++; i < n && lk_data_contact(d, i)->geom_a == c->geom_a &&
+              lk_data_contact(d, i)->geom_b == c->geom_b;
+         i++)
+      depth = fmax(depth, lk_data_contact(d, i)->depth);
+    const lk_geom_spec *ga = &m->geom[c->geom_a].spec, *gb = &m->geom[c->geom_b].spec;
+    double size = fmin(geom_size(ga), geom_size(gb));
+    if (!(depth > 0.1 * size)) continue;
+    char a[96], b[96];
+    lk_model_geom_label(m, c->geom_a, a, sizeof a);
+    lk_model_geom_label(m, c->geom_b, b, sizeof b);
+    int loc = geom_loc(B, c->geom_a);
+    if (depth >= size)
+      st = lk_ydoc_error(Y, loc, LK_SCHEMA_ERROR, ERR,
+                         "geom '%s': at the initial state it overlaps geom '%s' by %g m, as "
+                         "much as or more than the size of the shapes (%g m): check the units "
+                         "(m) and the placement",
+                         a, b, depth, size);
+    else
+      warn_at(R, loc,
+              "geom '%s': at the initial state it overlaps geom '%s' by %g m, %.0f%% of the "
+              "size of the shapes (%g m)",
+              a, b, depth, 100 * depth / size, size);
+  }
+  lk_data_free(d);
+  return st;
+}
+
 static lk_status build(yreader *R) {
   int root = lk_ydoc_root(Y);
   const char *ctx = "the mechanism description";
@@ -1925,6 +2054,13 @@ static lk_status build(yreader *R) {
   if (st) return st;
   int k, inc = lk_ydoc_map_get(Y, root, "include");
   if (inc && lk_ydoc_is_null(Y, inc)) inc = 0;
+  /* The unit of angles first: options may come after the links. */
+  if ((k = lk_ydoc_map_get(Y, root, "options")) && !lk_ydoc_is_null(Y, k)) {
+    int a = lk_ydoc_is_scalar(Y, k) ? 0 : lk_ydoc_map_get(Y, k, "angle");
+    if (a && (st = lk_ydoc_enum(Y, a, "options: angle", kAngleUnits, COUNT(kAngleUnits),
+                                &R->degrees, ERR)))
+      return st;
+  }
   if ((k = lk_ydoc_map_get(Y, root, "materials")) && (st = collect_materials(R, k))) return st;
   if (inc && (st = lk_builder_names_done(B))) return st; /* materials, for the includes */
   if (inc && (st = collect_includes(R, inc))) return st;
@@ -1954,6 +2090,9 @@ static lk_status build(yreader *R) {
   }
   if (!st) st = lk_builder_finalize(B);
   if (!st && !B->mo) st = check_plot_columns(R);
+  if (!st && !B->mo) st = check_penetration(R);
+  for (int i = 0; i < R->nwarn && B->m->nwarn < LK_MODEL_MAX_WARNINGS; i++)
+    snprintf(B->m->warn[B->m->nwarn++], sizeof B->m->warn[0], "%s", R->warn[i]);
   return st;
 }
 

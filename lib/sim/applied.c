@@ -61,9 +61,59 @@ void lk_sim_applied_forces(const lk_model *m, lk_data *d, const double *qs, cons
   }
 }
 
+/* Issue 14.7: the servos' stiffness and damping taken implicitly in the
+ * Euler step, as the joint damping is (MuJoCo's implicit integrators take
+ * the velocity derivative the same way; the position derivative too here).
+ * A servo's force f(q, v) = kp (target - q) - kv v, evaluated at the end of
+ * the step, q+ = q + h v+, linearized:
+ *   M (v+ - v) = h f(q + h v+, v+) = h (f(q, v) - kp h v+ - kv (v+ - v))
+ *   (M + h kv + h^2 kp) (v+ - v) = h (f(q, v) - h kp v)
+ * so the step adds h kv + h^2 kp to the diagonal of M~ on the servo's DoF
+ * and -h kp v to its force. That is backward Euler on the servo: stable
+ * and dissipative for any gains and timestep (explicitly, kv h / I > 2 or
+ * kp h^2 / I > 4 on the DoF's inertia I chatters). A velocity servo's kv
+ * is implicit the same way. A servo at its max_effort exerts a constant
+ * force, with no derivative: it stays explicit. */
+void lk_sim_servo_implicit(const lk_model *m, const lk_data *d, const double *qs, const double *vs,
+                           double h, double *tau, double *diag) {
+  for (int i = 0; i < m->nact; i++) {
+    const lk_actuator_rec *r = &m->act[i];
+    const lk_actuator_spec *s = &r->spec;
+    if (s->type != LK_ACTUATOR_POSITION && s->type != LK_ACTUATOR_VELOCITY) continue;
+    double q = qs[m->qadr[r->link]], v = vs[r->dof], target = d->sim.act_target[i];
+    double f = s->type == LK_ACTUATOR_POSITION ? s->kp * (target - q) - s->kv * v
+                                               : s->kv * (target - v);
+    if (!(fabs(f) < s->max_effort)) continue; /* saturated */
+    if (s->type == LK_ACTUATOR_POSITION) {
+      diag[r->dof] += h * s->kv + h * h * s->kp;
+      tau[r->dof] -= h * s->kp * v;
+    } else {
+      diag[r->dof] += h * s->kv;
+    }
+  }
+}
+
+/* The force an implicit servo applied over the step: f at (q + h v+, v+),
+ * for the actuator report. */
+void lk_sim_servo_report(const lk_model *m, lk_data *d, const double *qs, const double *vs,
+                         const double *vnew, double h) {
+  for (int i = 0; i < m->nact; i++) {
+    const lk_actuator_rec *r = &m->act[i];
+    const lk_actuator_spec *s = &r->spec;
+    if (s->type != LK_ACTUATOR_POSITION && s->type != LK_ACTUATOR_VELOCITY) continue;
+    if (!(fabs(d->sim.act_force[i]) < s->max_effort)) continue; /* saturated: explicit */
+    double q = qs[m->qadr[r->link]], target = d->sim.act_target[i], v1 = vnew[r->dof];
+    (void)vs;
+    d->sim.act_force[i] = s->type == LK_ACTUATOR_POSITION
+                              ? s->kp * (target - q - h * v1) - s->kv * v1
+                              : s->kv * (target - v1);
+  }
+}
+
 lk_status lk_data_actuator_set_target(lk_data *d, int i, double target) {
   if (!d || i < 0 || i >= d->model->nact) return LK_INVALID_ARGUMENT;
   if (!isfinite(target)) return LK_NON_FINITE;
+  if (target != d->sim.act_target[i]) d->sim.st->targets_set = 1; /* an input */
   d->sim.act_target[i] = target;
   return LK_OK;
 }

@@ -75,6 +75,12 @@ typedef struct {
   lk_sim_kept kept[LK_SIM_KEPT_SLOTS]; /* kept trial factors (solve.c) */
   size_t kept_top;   /* doubles of fc_L allotted to them */
   int tactile_valid;
+  /* The energy watch (step.c: watch_energy): the current input-free
+   * stretch's steps, lowest energy and highest kinetic energy, and whether
+   * a servo target was set since the last step (an input). */
+  long long e_steps;
+  double e_min, e_tmax;
+  int targets_set;
 } lk_sim_scalars;
 
 typedef struct {
@@ -195,5 +201,14 @@ struct lk_data;
  * Needs the kinematics at q (link poses) for the loads. */
 void lk_sim_applied_forces(const lk_model *m, struct lk_data *d, const double *q, const double *v,
                            double t, double *tau, lk_force *fext);
+
+/* Issue 14.7: the implicit part of the position and velocity servos at
+ * (q, v) for an Euler step of h (applied.c): adds to the diagonal of M~
+ * and to the generalized force (after lk_sim_applied_forces); and the
+ * force they applied over the step, once v+ is known, into act_force. */
+void lk_sim_servo_implicit(const lk_model *m, const struct lk_data *d, const double *q,
+                           const double *v, double h, double *tau, double *diag);
+void lk_sim_servo_report(const lk_model *m, struct lk_data *d, const double *q, const double *v,
+                         const double *vnew, double h);
 
 #endif

@@ -7,15 +7,19 @@
  *   5. LCP for the impulses lambda; v+ = v* + M~^-1 J^T lambda
  *   6. q+ = q (+) h v+
  *   7. friction states, reports
+ *   8. commit; kinematics at the new state (kept for the next step's 1)
  * Steps 4, 5 and 7 are the constraint layer's (lk_sim_constrain, in
  * constrain.c); loop closures and couplings are then projected back onto
  * their manifold (project.c). q, v and the time are computed into
  * workspaces and committed at the end, so a failed step leaves them as they
  * were (its report says why it failed). */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/internal.h"
 #include "dynamics/dynamics_impl.h"
+#include "linkage/collision.h"
 #include "linkage/sim.h"
 #include "sim/sim_internal.h"
 
@@ -44,12 +48,15 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
 static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   lk_dyn_data *dd = &d->dyn;
   const int nv = m->nv;
-  lk_status st = lk_dyn_kinematics(m, d, d->q, d->v); /* 1 */
+  lk_status st = lk_dyn_kinematics_current(m, d); /* 1: the last step's end left them */
   if (st) return st;
   gather_loads(m, d, d->q, d->v, d->s->time); /* 2 */
   for (int k = 0; k < nv; k++) dd->diag[k] = h * m->dof_damping[k];
+  if (m->nact > 0) lk_sim_servo_implicit(m, d, d->q, d->v, h, dd->tau_tot, dd->diag);
   /* 3: M~^-1 (f - c), M~ = M + h B; the damping force -B v is already in
    * f, which makes the damping implicit: (M + h B) v+ = M v + h (f_other).
+   * The servos' gains join B (and their stiffness h K, applied.c:
+   * lk_sim_servo_implicit).
    * With constraints the step needs M~ factored anyway: RNEA's bias forces
    * c and one solve with that factor cost less than a separate ABA.
    * Without, ABA (h B added to the armature) in O(n), and no factor. */
@@ -70,6 +77,7 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
     st = lk_sim_constrain(m, d, dd->vnew);
     if (st) return st;
   }
+  if (m->nact > 0) lk_sim_servo_report(m, d, d->q, d->v, dd->vnew, h);
   memcpy(dd->qnew, d->q, sizeof(double) * (size_t)m->nq); /* 6 */
   lk_dyn_integrate(m, dd->qnew, dd->vnew, h);
   st = lk_sim_project(m, d, dd->qnew);
@@ -117,6 +125,148 @@ static lk_status step_rk4(const lk_model *m, lk_data *d, double h) {
   return LK_OK;
 }
 
+/* RK4 integrates the smooth dynamics only, so a step is refused (with the
+ * reason in the report's message) when a constraint acts at its start:
+ * elements that always make rows (explicit contacts, loops, couplings,
+ * tethers, supports, joint dry friction), a joint at or beyond a limit, or
+ * two geoms that touch. A model whose geoms can never meet (one geom a
+ * link and parent-child pairs filtered, as a double pendulum's) runs;
+ * one whose geoms meet later runs until they do. Needs the kinematics at
+ * the start (for the collision pass). */
+static lk_status rk4_admissible(const lk_model *m, lk_data *d) {
+  char *why = d->sim.st->report.message;
+  const size_t nwhy = sizeof d->sim.st->report.message;
+  const double t = d->s->time;
+  const char *kind = m->nxcon > 0 ? "an explicit contact"
+                     : m->nloop > 0 ? "a loop closure"
+                     : m->ncoup > 0 ? "a joint coupling"
+                     : m->nteth > 0 ? "a tether"
+                     : m->nsup > 0  ? "a support"
+                                    : NULL;
+  if (kind) {
+    snprintf(why, nwhy, "integrator rk4: the model has %s, which always acts; use euler", kind);
+    return LK_UNSUPPORTED;
+  }
+  for (int k = 0; k < m->nv; k++)
+    if (m->dof_friction[k] > 0) {
+      snprintf(why, nwhy, "integrator rk4: joint '%.64s' has dry friction, which always acts; use euler",
+               m->link[m->dof_link[k]].joint.name);
+      return LK_UNSUPPORTED;
+    }
+  for (int i = 1; i < m->nlink; i++) {
+    const lk_joint_spec *j = &m->link[i].joint;
+    if (!j->limited || !(m->jtype[i] == LK_JOINT_REVOLUTE || m->jtype[i] == LK_JOINT_PRISMATIC))
+      continue;
+    double q = d->q[m->qadr[i]];
+    if (q <= j->lower || q >= j->upper) {
+      snprintf(why, nwhy,
+               "integrator rk4: joint '%.64s' reached its %s limit %.17g at t = %.17g s "
+               "(q = %.17g): the limit needs euler",
+               j->name, q <= j->lower ? "lower" : "upper", q <= j->lower ? j->lower : j->upper, t, q);
+      return LK_UNSUPPORTED;
+    }
+  }
+  for (int i = 1; i < m->nlink; i++) /* ball cone limits */
+    if (m->link[i].joint.limited && m->jtype[i] == LK_JOINT_BALL) {
+      const double *q = d->q + m->qadr[i];
+      double th = lk_v3_norm(lk_q_log(lk_q_normalize(lk_q(q[0], q[1], q[2], q[3]))));
+      if (th >= m->link[i].joint.upper) {
+        snprintf(why, nwhy,
+                 "integrator rk4: ball joint '%.64s' reached its cone limit %.17g rad at "
+                 "t = %.17g s: the limit needs euler",
+                 m->link[i].joint.name, m->link[i].joint.upper, t);
+        return LK_UNSUPPORTED;
+      }
+    }
+  if (m->ngeom > 1) {
+    lk_error err;
+    lk_status st = lk_collide(m, d, &err);
+    if (st) {
+      snprintf(why, nwhy, "integrator rk4: collision pass: %.200s", err.message);
+      return st;
+    }
+    for (int i = 0, n = lk_data_ncontact(d); i < n; i++) {
+      const lk_contact *c = lk_data_contact(d, i);
+      if (!(c->depth >= 0)) continue; /* within the margin, apart */
+      char a[96], b[96];
+      lk_model_geom_label(m, c->geom_a, a, sizeof a);
+      lk_model_geom_label(m, c->geom_b, b, sizeof b);
+      snprintf(why, nwhy,
+               "integrator rk4: geoms '%.30s' (link '%.30s') and '%.30s' (link '%.30s') touch at "
+               "t = %.17g s (depth %.3g m): contact needs euler",
+               a, m->link[c->link_a].name, b, c->link_b ? m->link[c->link_b].name : "world", t,
+               c->depth);
+      return LK_UNSUPPORTED;
+    }
+  }
+  return LK_OK;
+}
+
+/* No input acts in the step that just ended (sim.h: the energy watch). */
+static int input_free(const lk_model *m, const lk_data *d, double t) {
+  for (int k = 0; k < m->nv; k++)
+    if (d->tau[k] != 0) return 0;
+  for (int i = 0; i < m->nlink; i++)
+    if (lk_v3_norm2(d->fext[i].lin) != 0 || lk_v3_norm2(d->fext[i].ang) != 0) return 0;
+  for (int i = 0; i < m->nload; i++)
+    if (t >= m->load[i].spec.start && t < m->load[i].spec.end) return 0;
+  for (int i = 0; i < m->nact; i++) {
+    const lk_actuator_spec *s = &m->act[i].spec;
+    if (s->type == LK_ACTUATOR_POSITION) continue;
+    if (s->type == LK_ACTUATOR_VELOCITY ? d->sim.act_target[i] != 0 : d->sim.act_force[i] != 0)
+      return 0;
+  }
+  return !d->sim.st->targets_set && d->sim.st->report.nrows == 0;
+}
+
+/* Kinetic energy (*T) plus gravity, springs and position servos at the
+ * data's state; the kinematics current. */
+static double mechanical_energy(const lk_model *m, const lk_data *d, double *T) {
+  double t = 0, v = lk_dyn_spring_energy(m, d->q);
+  for (int i = 1; i < m->nlink; i++) {
+    t += lk_inertia_energy(&m->inertia[i], d->vl[i]);
+    lk_vec3 c = lk_tf_point(&d->xw[i], m->link[i].com);
+    v -= m->link[i].mass * lk_v3_dot(m->opt.gravity, c);
+  }
+  for (int k = 0; k < m->nv; k++) t += 0.5 * m->dof_armature[k] * d->v[k] * d->v[k];
+  for (int i = 0; i < m->nact; i++) {
+    const lk_actuator_spec *s = &m->act[i].spec;
+    if (s->type != LK_ACTUATOR_POSITION || !(s->kp > 0)) continue;
+    double e = fabs(d->sim.act_target[i] - d->q[m->qadr[m->act[i].link]]), F = s->max_effort;
+    v += s->kp * e <= F ? 0.5 * s->kp * e * e : F * e - 0.5 * F * F / s->kp;
+  }
+  *T = t;
+  return t + v;
+}
+
+/* The energy watch after a committed step (sim.h). */
+static void watch_energy(const lk_model *m, lk_data *d, double t_start) {
+  lk_sim_scalars *sc = d->sim.st;
+  lk_sim_report *rep = &sc->report;
+  rep->unstable = 0;
+  rep->energy_growth = 0;
+  int quiet = input_free(m, d, t_start);
+  sc->targets_set = 0;
+  if (!quiet) {
+    sc->e_steps = 0;
+    return;
+  }
+  double T, E = mechanical_energy(m, d, &T);
+  if (!isfinite(E)) return;
+  if (sc->e_steps++ == 0) {
+    sc->e_min = E;
+    sc->e_tmax = T;
+    return;
+  }
+  if (T > sc->e_tmax) sc->e_tmax = T;
+  double growth = E - sc->e_min;
+  if (growth > 0.5 * sc->e_tmax + 1e-9 * (1 + fabs(sc->e_min))) {
+    rep->unstable = 1;
+    rep->energy_growth = growth;
+  }
+  if (E < sc->e_min) sc->e_min = E;
+}
+
 lk_status lk_step(const lk_model *m, lk_data *d) {
   if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
   const int nq = m->nq, nv = m->nv;
@@ -124,17 +274,34 @@ lk_status lk_step(const lk_model *m, lk_data *d) {
       !lk_all_finite(d->tau, (size_t)nv) || !lk_dyn_fext_finite(m, d->fext))
     return LK_NON_FINITE;
   const double h = m->opt.timestep;
-  /* RK4 is the contact-free accuracy integrator: constraints need the
-   * velocity-level Euler step. */
-  if (m->opt.integrator == LK_INTEGRATOR_RK4 && lk_sim_has_constraints(m)) return LK_UNSUPPORTED;
-  lk_status st = m->opt.integrator == LK_INTEGRATOR_RK4 ? step_rk4(m, d, h) : step_euler(m, d, h);
-  /* Whatever happened, the kinematics no longer describe d->q (the RK4
-   * stages, or the committed new state). */
-  d->s->kinematics_valid = 0;
-  if (st) return st;
+  lk_status st;
+  if (m->opt.integrator == LK_INTEGRATOR_RK4) {
+    /* RK4 is the contact-free accuracy integrator: constraints need the
+     * velocity-level Euler step. Its report says what stopped it. */
+    memset(&d->sim.st->report, 0, sizeof d->sim.st->report);
+    d->sim.st->report.detail = "";
+    st = lk_dyn_kinematics_current(m, d);
+    if (!st && lk_sim_has_constraints(m)) st = rk4_admissible(m, d);
+    if (!st) st = step_rk4(m, d, h);
+    d->sim.st->report.status = st;
+  } else {
+    st = step_euler(m, d, h);
+  }
+  if (st) {
+    /* The kinematics may be an RK4 stage's or the projection's. */
+    d->s->kinematics_valid = 0;
+    return st;
+  }
   memcpy(d->q, d->dyn.qnew, sizeof(double) * (size_t)nq);
   memcpy(d->v, d->dyn.vnew, sizeof(double) * (size_t)nv);
   d->s->time += h;
   d->s->steps++;
-  return LK_OK;
+  /* Issue 19.10: link poses and velocities after lk_step are those of the
+   * new state, so that a program reading a pose after stepping gets where
+   * the link is now. The next step starts from them (unless q or v were
+   * written in between), so this costs one comparison of q and v a step,
+   * not a second forward kinematics. */
+  st = lk_dyn_kinematics(m, d, d->q, d->v);
+  if (!st) watch_energy(m, d, d->s->time - h);
+  return st;
 }

@@ -592,6 +592,81 @@ static void test_determinism_and_split_copy(void) {
   }
 }
 
+/* Every link's pose and velocity in a and b are the same to the bit. */
+static int same_kinematics(const lk_model *m, const lk_data *a, const lk_data *b) {
+  for (int i = 0; i < lk_model_nlink(m); i++) {
+    lk_motion va = lk_data_link_velocity(a, i), vb = lk_data_link_velocity(b, i);
+    if (memcmp(lk_data_link_pose(a, i), lk_data_link_pose(b, i), sizeof(lk_transform)) ||
+        memcmp(&va, &vb, sizeof va))
+      return 0;
+  }
+  return 1;
+}
+
+/* Issue 19.10: after lk_step the link poses and velocities are the
+ * forward kinematics of the new q and v (they were the start of the
+ * step's). And a state written between steps is the one the next step
+ * starts from: the step keeps the end kinematics for the next start only
+ * while q and v are unchanged. */
+static void test_kinematics_current_after_step(void) {
+  for (int integ = 0; integ < 2; integ++) {
+    mech_rng r = {77};
+    lk_model *m = busy_tree(&r, (lk_integrator)integ);
+    if (!m) return;
+    lk_data *a = lk_data_new(m), *fk = lk_data_new(m), *b = lk_data_new(m);
+    mech_rng rs = {5};
+    mech_random_state(&rs, m, a, 1.0);
+    const size_t nq = (size_t)lk_model_nq(m), nv = (size_t)lk_model_nv(m);
+    for (int n = 0; n < 20; n++) {
+      LK_ASSERT_OK(lk_step(m, a), (lk_error *)NULL);
+      memcpy(lk_data_q(fk), lk_data_q(a), nq * sizeof(double));
+      memcpy(lk_data_v(fk), lk_data_v(a), nv * sizeof(double));
+      LK_ASSERT_OK(lk_forward_kinematics(m, fk), (lk_error *)NULL);
+      if (!same_kinematics(m, a, fk)) {
+        lk_test_fail(__LINE__, __FILE__, "integrator %d step %d: poses are not FK(q+)", integ, n);
+        break;
+      }
+    }
+    /* The last link moved during the run: the check above is not vacuous. */
+    lk_data_reset(fk);
+    LK_ASSERT_OK(lk_forward_kinematics(m, fk), (lk_error *)NULL);
+    mech_rng rs0 = {5};
+    mech_random_state(&rs0, m, fk, 1.0);
+    LK_ASSERT_OK(lk_forward_kinematics(m, fk), (lk_error *)NULL);
+    const int last = lk_model_nlink(m) - 1;
+    LK_ASSERT_MSG(lk_v3_norm(lk_v3_sub(lk_data_link_pose(a, last)->p,
+                                       lk_data_link_pose(fk, last)->p)) > 1e-6,
+                  "the last link did not move");
+    /* A state written between steps: b computes its kinematics explicitly
+     * before stepping, a relies on the step to see the new q and v. */
+    LK_ASSERT_OK(lk_data_copy(b, a), (lk_error *)NULL);
+    mech_rng rw = {6};
+    mech_random_state(&rw, m, a, 2.0);
+    mech_rng rw2 = {6};
+    mech_random_state(&rw2, m, b, 2.0);
+    LK_ASSERT_OK(lk_forward_kinematics(m, b), (lk_error *)NULL);
+    for (int n = 0; n < 5; n++) {
+      lk_step(m, a);
+      lk_step(m, b);
+    }
+    LK_ASSERT_MSG(same_state(m, a, b) && same_kinematics(m, a, b),
+                  "integrator %d: a state written between steps was not used", integ);
+    /* Only v written (q the same bits): v matters too. */
+    LK_ASSERT_OK(lk_data_copy(b, a), (lk_error *)NULL);
+    lk_data_v(a)[0] += 0.5;
+    lk_data_v(b)[0] += 0.5;
+    LK_ASSERT_OK(lk_forward_kinematics(m, b), (lk_error *)NULL);
+    lk_step(m, a);
+    lk_step(m, b);
+    LK_ASSERT_MSG(same_state(m, a, b) && same_kinematics(m, a, b),
+                  "integrator %d: a velocity written between steps was not used", integ);
+    lk_data_free(a);
+    lk_data_free(b);
+    lk_data_free(fk);
+    lk_model_free(m);
+  }
+}
+
 static long g_allocs;
 static void *count_alloc(size_t n, void *u) {
   (void)u;
@@ -675,6 +750,7 @@ static const lk_test tests[] = {
      test_floating_trees_conserve_momentum_and_energy},
     {"determinism and split runs through lk_data_copy", test_determinism_and_split_copy},
     {"lk_step does not allocate", test_step_does_not_allocate},
+    {"link poses after lk_step are FK of the new q", test_kinematics_current_after_step},
     {"a failed step changes nothing", test_failed_step_changes_nothing},
     {NULL, NULL},
 };

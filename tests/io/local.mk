@@ -57,3 +57,10 @@ TESTS += tests/io/test_limits
 tests_io_test_limits_SOURCES = %reldir%/test_limits.c
 tests_io_test_limits_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_limits_LDADD = $(LK_TESTLIBS)
+
+# test_units: angle: degree, degree-looking radians, initial penetration (issue 14.8).
+check_PROGRAMS += tests/io/test_units
+TESTS += tests/io/test_units
+tests_io_test_units_SOURCES = %reldir%/test_units.c
+tests_io_test_units_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_units_LDADD = $(LK_TESTLIBS)

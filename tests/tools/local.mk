@@ -31,3 +31,9 @@ tests_tools_test_viewer_CFLAGS = $(LK_TESTFLAGS) $(PNG_CFLAGS)
 tests_tools_test_viewer_LDADD = $(LK_TESTLIBS) $(PNG_LIBS)
 endif
 CLEANFILES += tests/tools/viewer-gripper.png
+# test_step_cli: the step's messages through the program (rk4, units, servos).
+check_PROGRAMS += tests/tools/test_step_cli
+TESTS += tests/tools/test_step_cli
+tests_tools_test_step_cli_SOURCES = %reldir%/test_step_cli.c
+tests_tools_test_step_cli_CFLAGS = $(LK_TESTFLAGS)
+tests_tools_test_step_cli_LDADD = $(LK_TESTLIBS)
