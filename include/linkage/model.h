@@ -280,6 +280,11 @@ typedef struct {
                                removed per step, (0, 1]; default 0.2 */
   double contact_tolerance; /* geometry contacts: penetration left alone
                                (no correction, no energy gain), m; 1e-4 */
+  double max_depenetration_speed; /* the largest separating speed that
+                               position correction (contact_erp) gives a
+                               contact, m/s, > 0: a body sunk into another
+                               rises no faster, so it gains at most
+                               m v^2 / 2 of kinetic energy; 0.2 */
   double contact_margin;    /* geometry contacts are found from this gap
                                on (speculative until they touch), m, >= 0;
                                the margin of a geom that sets none; 0.01 */

@@ -515,6 +515,7 @@ static const ykey kOptionKeys[] = {
     {ROW("contact_erp", K_NUM, ANY, OP(contact_erp))},
     {ROW("contact_tolerance", K_NUM, ANY, OP(contact_tolerance))},
     {ROW("contact_margin", K_NUM, ANY, OP(contact_margin))},
+    {ROW("max_depenetration_speed", K_NUM, ANY, OP(max_depenetration_speed))},
     {ROW("restitution_threshold", K_NUM, ANY, OP(restitution_threshold))},
     {ROW("slip_threshold", K_NUM, ANY, OP(slip_threshold))},
     {ROW("friction_iterations", K_INT, 0, OP(friction_iterations)), .lo = 0, .hi = 1000000},

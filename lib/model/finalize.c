@@ -36,6 +36,7 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
       {"contact_erp", o->contact_erp, 0, 1, 1},
       {"contact_tolerance", o->contact_tolerance, 0, INFINITY, 0},
       {"contact_margin", o->contact_margin, 0, INFINITY, 0},
+      {"max_depenetration_speed", o->max_depenetration_speed, 0, INFINITY, 1},
       {"restitution_threshold", o->restitution_threshold, 0, INFINITY, 0},
       {"slip_threshold", o->slip_threshold, 0, INFINITY, 0},
       {"constraint_erp", o->constraint_erp, 0, 1, 1},

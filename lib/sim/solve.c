@@ -563,6 +563,19 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
      * creep, not slip. */
     double bound0 = R->mu * fabs(sd->z[sd->rowloc[R->normal]]);
     double fmag = fmax(norm2(z1, z2), fmax(fabs(z1), fabs(z2)));
+    /* A pyramid pair's bound is its polygon: a force on a facet, away from
+     * the vertices, is at the bound with |f| short of mu f_n (by up to
+     * cos(pi / n)); measure it by the polygon's gauge, so that a contact
+     * that slips is dynamic whatever the cone. */
+    if (o->friction_cone == LK_CONE_PYRAMID && R->crow == 1) {
+      int ne = o->cone_edges;
+      double g = 0;
+      for (int j = 0; j < ne; j++) {
+        double a = (2 * j + 1) * LK_PI / ne;
+        g = fmax(g, z1 * cos(a) + z2 * sin(a));
+      }
+      fmag = fmax(fmag, g / cos(LK_PI / ne));
+    }
     int at_bound = bound0 > 0 && fmag >= bound0 * (1 - 1e-6);
     /* A pair locked to one direction (second bound zero) that moves along
      * its second row slides with its friction along the wrong line, if

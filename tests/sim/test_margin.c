@@ -79,7 +79,7 @@ static void check_incline(const incline *c, const double *stick, int nstick, con
       lk_model *m = incline_model(c, deg * DEG, kSolverNames[s]);
       if (!m) return;
       lk_data *d = lk_data_new(m);
-      double drift, speed;
+      double drift = 0, speed = 0;
       int n0 = -1;
       lk_status st = run(m, d, 1000, &drift, &speed, &n0);
       LK_ASSERT_MSG(st == LK_OK, "%s, %g deg: %s", kSolverNames[s], deg, lk_strerror(st));
