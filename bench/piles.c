@@ -63,7 +63,10 @@ static int write_mjcf(const scene *s, char *path, size_t size) {
   if (fd < 0) return -1;
   FILE *f = fdopen(fd, "w");
   if (!f) return -1;
-  fprintf(f, "<mujoco>\n <option timestep=\"%g\"/>\n <worldbody>\n", s->h);
+  /* MuJoCo 2.2 preallocates 100 contacts by default: room for the pile's */
+  int ncon = 12 * s->n + 100;
+  fprintf(f, "<mujoco>\n <option timestep=\"%g\"/>\n <size nconmax=\"%d\" njmax=\"%d\"/>\n <worldbody>\n",
+          s->h, ncon, 4 * ncon);
   fprintf(f, "  <geom type=\"plane\" size=\"0 0 1\" friction=\"0.5 0.005 0.0001\"/>\n");
   if (s->kind == 0) {
     const double r = 0.02, seg = 0.12;
