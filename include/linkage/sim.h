@@ -69,6 +69,10 @@ typedef struct {
   int iterative_islands;  /* islands so solved */
   int nsgs_solves;        /* of lcp_solves, NSGS's */
   int nsgs_sweeps;        /* sweeps over all of them */
+  int nsgs_loose;         /* of iterative_islands, those whose sweeps ran
+                             out between NSGS's tolerance (1e-9) and the
+                             accepted accuracy (fc3d error and relative
+                             residual 1e-6; docs/contact.md) */
   int largest_island;     /* rows of the step's largest island */
   const char *detail;     /* static text: what a failed step ran into (the
                              option to change when a capacity was hit), or

@@ -20,11 +20,20 @@ struct lk_sim_sparse;
 lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, int n,
                               struct lk_sim_sparse *sp);
 
-/* iterative.c: an island beyond the dense size, by NSGS on its sparse
- * Delassus matrix, with the static/dynamic friction states; fills z and w
- * of its rows. */
+/* iterative.c: an island by NSGS on its sparse Delassus matrix, with the
+ * static/dynamic friction states; fills z and w of its rows. z0: n
+ * impulses to start from (NULL: the last step's); have_y: Y of the rows
+ * formed already this step. */
 lk_status lk_sim_solve_iterative(const lk_model *m, lk_data *d, const int *rows, int n,
-                                 lk_step_report *report);
+                                 const double *z0, int have_y, lk_step_report *report);
+/* Its two halves: the solve (z, w and the basis in sim.sparse; *converged
+ * whether NSGS met its tolerance and the friction states settled), and
+ * the rows' impulses and remembered states from them. */
+lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows, int n,
+                                 const double *z0, int have_y, lk_step_report *report,
+                                 int *converged);
+void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int n,
+                             lk_step_report *report);
 
 /* solve.c: every island's LCP; z and w of every row. */
 lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d);

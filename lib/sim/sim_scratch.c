@@ -61,10 +61,11 @@ lk_status lk_sim_data_init(const lk_model *m, lk_sim_data *sd) {
   int cap = sd->island_cap > sd->xcap ? sd->island_cap : sd->xcap;
   sd->lcp = lk_lcp_workspace_new(cap > 0 ? cap : 1);
   if (!sd->lcp) return LK_OUT_OF_MEMORY;
-  /* Without a size set by the user (max_island_rows), islands have no
-   * limit: those beyond the dense size are solved sparse. */
+  /* Islands beyond the dense size (without a size set by the user,
+   * max_island_rows: islands have no limit) and large sliding islands
+   * (solve.c: iterative_pays) are solved sparse. */
   sd->sparse = NULL;
-  if (m->opt.max_island_rows == 0 && sd->row_cap > sd->island_cap) {
+  if (sd->row_cap > 0) {
     sd->sparse = sparse_new(sd->row_cap);
     if (!sd->sparse) return LK_OUT_OF_MEMORY;
   }

@@ -65,7 +65,27 @@ typedef struct {
   int weighted; /* rw holds the trial's first weights (trial_by_guess) */
   int plain;    /* the last successful solve_once was Dantzig's first try */
   int ntree;    /* trial_by_guess: the island's trees, in sim.gtree */
+  int iterative;/* trial_and_passes handed the island to NSGS (iterative.c) */
 } island;
+
+/* Friction pairs from which an island whose contacts slip is solved by
+ * NSGS (iterative.c) rather than by the pivoting passes: an articulated
+ * chain draped over an edge (issue 20: 21 contacts, 63 rows) took 6 554
+ * pivots and 170 ms a step, with failures, fallbacks and unsettled passes
+ * on most steps, where NSGS on the exact cones needs tens of sweeps. Below
+ * it (every shipped mechanism's sliding islands) the pivoting passes stay,
+ * as before to the bit. */
+#define ITERATIVE_MIN_PAIRS 16
+
+static int iterative_pays(const island *is) {
+  if (!is->sd->sparse || is->m->opt.friction_cone == LK_CONE_PYRAMID) return 0;
+  int pairs = 0;
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &is->sd->row[is->rows[i]];
+    if (R->kind == LK_ROW_FRICTION && R->crow == 1 && R->pair >= 0) pairs++;
+  }
+  return pairs >= ITERATIVE_MIN_PAIRS;
+}
 
 /* A row's kind in the problem being solved: in the sticking trial every
  * friction and boxed row is a free (equality) row. */
@@ -1253,6 +1273,12 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       const lk_row *R = &sd->row[is->rows[i]];
       if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) sd->basis[i] = LK_LCP_BASIC;
     }
+    /* Some contact slips: a large island goes to NSGS from the trial's
+     * impulses (solve_island). */
+    if (changed && iterative_pays(is)) {
+      is->iterative = 1;
+      return LK_OK;
+    }
     /* The trial's even shares overflowed some contact's bound (the loads
      * are uneven: a push tilts them onto the front edge). With the normal
      * impulses held at the trial's, the friction distribution is a convex
@@ -1273,6 +1299,10 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
         }
       }
     }
+  }
+  if (changed && has_friction && sliding && iterative_pays(is)) {
+    is->iterative = 1; /* sliding already: NSGS from the last impulses */
+    return LK_OK;
   }
   while (changed && pass < o->friction_iterations + (has_friction ? 1 : 0)) {
     pass++;
@@ -1312,6 +1342,7 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
   } else {
     lk_status st = trial_and_passes(is, report, &pass, &changed);
     if (st) return st;
+    if (is->iterative) return lk_sim_solve_iterative(is->m, is->d, is->rows, n, sd->z, 1, report);
   }
   if (pass > report->friction_passes) report->friction_passes = pass;
   if (changed || is->over) {
@@ -1388,15 +1419,16 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.weighted = 0;
     is.plain = 0;
     is.ntree = 0;
+    is.iterative = 0;
     if (is.n > report->largest_island) report->largest_island = is.n;
     if (is.n > sd->island_cap) {
       /* Beyond the dense size: sparse and iterative (iterative.c), unless
        * the user set the size (max_island_rows), which is then a limit. */
-      if (!sd->sparse) {
+      if (m->opt.max_island_rows > 0 || !sd->sparse) {
         report->detail = "an island has more rows than options max_island_rows";
         return LK_CAPACITY_EXCEEDED;
       }
-      lk_status st = lk_sim_solve_iterative(m, d, is.rows, is.n, report);
+      lk_status st = lk_sim_solve_iterative(m, d, is.rows, is.n, NULL, 0, report);
       if (st) return st;
       continue;
     }

@@ -18,8 +18,9 @@ lk_model *piles_tower(int n, double timestep);
 lk_model *piles_tower_options(int n, double timestep, int max_island_rows, int max_contacts);
 
 /* Cubes of a layer of the pyramid are this far apart, centre to centre
- * (1 mm between their faces). */
-#define PILES_PITCH 0.101
+ * (15 mm between their faces: beyond the default contact margin, 1 cm,
+ * so that neighbours in a layer make no contacts). */
+#define PILES_PITCH 0.115
 
 /* n cubes in a stepped pyramid on the floor: a base of side x side cubes
  * PILES_PITCH apart, each layer above one cube smaller a side and

@@ -143,12 +143,112 @@ static void test_user_limits_named(void) {
   lk_model_free(m);
 }
 
+/* Counts of a chain run. */
+typedef struct {
+  long failures, fallbacks, unconverged, iterative, bad;
+  double ke;    /* kinetic energy at the end, J */
+  double moved; /* largest move of a joint (link origin) over the last 100 steps */
+  double zmin;  /* lowest joint height at the end */
+} chain_run;
+
+static chain_run run_chain(lk_model *m, int steps) {
+  chain_run c = {0, 0, 0, 0, 0, 0, 0, INFINITY};
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  const int nl = lk_model_nlink(m);
+  lk_vec3 *p0 = malloc(sizeof *p0 * (size_t)nl);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(p0);
+  for (int s = 0; s < steps; s++) {
+    if (s == steps - 100) {
+      lk_forward_kinematics(m, d);
+      for (int i = 1; i < nl; i++) p0[i] = lk_data_link_pose(d, i)->p;
+    }
+    if (lk_step(m, d) != LK_OK) {
+      c.bad++;
+      break;
+    }
+    const lk_step_report *r = lk_data_step_report(d);
+    c.failures += r->solver_failures;
+    c.fallbacks += r->fallbacks;
+    c.unconverged += r->friction_unconverged;
+    c.iterative += r->iterative_islands;
+  }
+  lk_forward_kinematics(m, d);
+  lk_energy_kinetic(m, d, &c.ke);
+  for (int i = 1; i < nl; i++) {
+    lk_vec3 p = lk_data_link_pose(d, i)->p;
+    c.zmin = fmin(c.zmin, p.z);
+    c.moved = fmax(c.moved, lk_v3_norm(lk_v3_sub(p, p0[i])));
+  }
+  free(p0);
+  lk_data_free(d);
+  return c;
+}
+
+/* The issue's chain: 20 capsules on ball joints (0.1 kg, mu 0.5, 2 ms)
+ * dropped 0.1 m over a box onto the floor: one island of 20-30 contacts
+ * on one 63-DoF tree, sliding as it drapes. Before: 3 108 solver failures,
+ * 1 733 fallbacks and 1 713 unsettled steps in 2 500, 170 ms a step. Now
+ * NSGS takes the island whenever a contact slips (iterative_pays): no
+ * failure and no fallback. Over the drop and the drape (0.8 s) some steps
+ * still end their sweeps above the accepted 1e-6 (Gauss-Seidel through the
+ * long tree: 12 of 400, and 88 accepted between 1e-9 and 1e-6, with the
+ * contact margins of 7d90af9; none unconverged in 1 500 steps before
+ * them), so that count is bounded here at 10 %, not zero. The chain lands
+ * on the floor and the box (no joint below the capsules' radius, 0.02, by
+ * more than the contact tolerance) and loses most of the 6 J it fell with
+ * (kinetic energy below 0.05 J). */
+static void test_chain_drape(void) {
+  lk_model *m = piles_chain(20, 0.1, 2e-3);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  chain_run c = run_chain(m, 400);
+  LK_ASSERT_INT_EQ(c.bad, 0);
+  LK_ASSERT_INT_EQ(c.failures, 0);
+  LK_ASSERT_INT_EQ(c.fallbacks, 0);
+  LK_ASSERT_MSG(c.unconverged <= 40, "%ld of 400 steps unconverged", c.unconverged);
+  LK_ASSERT_MSG(c.iterative > 100, "NSGS took %ld islands", c.iterative);
+  LK_ASSERT_NEAR(c.ke, 0, 5e-2);
+  LK_ASSERT_MSG(c.zmin > 0.02 - 1e-3, "lowest joint at %g m", c.zmin);
+  lk_model_free(m);
+}
+
+/* The same chain laid straight on the floor: 40 contacts (2 a capsule),
+ * all sticking: the dense path's exact sticking trial answers every step
+ * (no NSGS), and the chain does not move (1e-9 m). */
+static void test_chain_on_floor(void) {
+  lk_model *m = piles_chain(20, 0, 2e-3);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  double q0[7];
+  for (int k = 0; k < 7; k++) q0[k] = lk_data_q(d)[k];
+  long bad = 0, failures = 0, unconverged = 0, iterative = 0, rows = 0;
+  for (int s = 0; s < 250; s++) {
+    bad += lk_step(m, d) != LK_OK;
+    const lk_step_report *r = lk_data_step_report(d);
+    failures += r->solver_failures + r->fallbacks;
+    unconverged += r->friction_unconverged;
+    iterative += r->iterative_islands;
+    rows = r->nrows;
+  }
+  LK_ASSERT_INT_EQ(bad, 0);
+  LK_ASSERT_INT_EQ(failures, 0);
+  LK_ASSERT_INT_EQ(unconverged, 0);
+  LK_ASSERT_INT_EQ(iterative, 0);
+  LK_ASSERT_INT_EQ(rows, 120);
+  for (int k = 0; k < 3; k++) LK_ASSERT_NEAR(lk_data_q(d)[k], q0[k], 1e-9);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"tower of 17 cubes with default options", test_tower17_default},
       {"pile of 300 cubes with default options", test_pile300_default},
       {"small islands stay on the dense path", test_small_stays_dense},
       {"a limit the user sets names its option", test_user_limits_named},
+      {"20-link chain draped over a box", test_chain_drape},
+      {"20-link chain lying on the floor", test_chain_on_floor},
       {NULL, NULL}};
   lk_test_suite("scale", tests);
 }
