@@ -540,7 +540,7 @@ int lk_cmd_simulate(int argc, char **argv) {
     if (st) {
       const lk_step_report *rep = lk_data_step_report(d); /* what stopped it, if said */
       const char *said = rep->message[0] ? rep->message : rep->detail ? rep->detail : "";
-      snprintf(why, sizeof why, "step %ld (t = %g s) failed: %s%s%s", step + 1, lk_data_time(d),
+      snprintf(why, sizeof why, "step %ld (t = %g s) failed: %s%s%.160s", step + 1, lk_data_time(d),
                lk_strerror(st), *said ? ": " : "", said);
       status = LK_EXIT_FAILED;
       break;
