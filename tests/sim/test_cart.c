@@ -1,0 +1,102 @@
+/* Indeterminate supports (issue 14, item 6; the part that holds): a
+ * four-wheeled cart rolling freely down a 10 degree ramp, set on it
+ * exactly as a user would (the plane by its normal, the cart turned with
+ * it), has all four wheels rolling alike from the first step and the
+ * loads of the closed form, left and right equal, with both solvers.
+ * Its four contacts stick (rolling without slip), so the sticking trial's
+ * least-norm split applies. (With rolling resistance a wheel's rolling
+ * rows are at their bound, the island goes to the friction LCP, and its
+ * split is a vertex one: docs/contact.md, known limits.) */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+
+#define DEG (LK_PI / 180.0)
+
+static const char *kSolverNames[2] = {"lemke", "dantzig"};
+static const char *kWheels[4] = {"fl", "fr", "rl", "rr"};
+
+/* Chassis 10 kg (0.6 x 0.4 x 0.1 m box, centre 0.15 above the ramp),
+ * four 1.5 kg solid sphere wheels of radius r at (+-0.22, +-0.26, -0.05)
+ * on axles along y; mu 0.9 / 0.8. The ramp rises along +x: downhill is
+ * -x of the cart, so the "r" wheels lead. */
+static lk_model *cart(double theta, double r, const char *solver) {
+  double nx = -sin(theta), nz = cos(theta), h = 0.05 + r;
+  char wheels[1024] = "";
+  for (int k = 0; k < 4; k++) {
+    char w[256];
+    snprintf(w, sizeof w,
+             "  - {name: %s, parent: chassis, origin: {xyz: [%g, %g, -0.05]}, "
+             "joint: {type: revolute, axis: [0, 1, 0]}, mass: 1.5, "
+             "geoms: [{type: sphere, radius: %.17g, material: rubber}]}\n",
+             kWheels[k], k < 2 ? 0.22 : -0.22, k % 2 ? -0.26 : 0.26, r);
+    strcat(wheels, w);
+  }
+  char text[4096];
+  snprintf(text, sizeof text,
+           "options: {solver: %s}\n"
+           "materials:\n  - {name: rubber, mu_static: 0.9, mu_dynamic: 0.8}\n"
+           "world:\n  geoms:\n"
+           "    - {type: plane, normal: [%.17g, 0, %.17g], point: [0, 0, 0], material: rubber}\n"
+           "links:\n  - name: chassis\n    joint: {type: free}\n    mass: 10\n"
+           "    geoms:\n      - {type: box, half_extents: [0.3, 0.2, 0.05], material: rubber,"
+           " group: 2, mask: 2}\n%s"
+           "initial:\n  - {joint: chassis, q: [%.17g, 0, %.17g, %.17g, 0, %.17g, 0]}\n",
+           solver, nx, nz, wheels, h * nx, h * nz, cos(-theta / 2), sin(-theta / 2));
+  lk_error err;
+  lk_model *m = lk_model_load_string(text, strlen(text), "cart.yaml", NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
+  return m;
+}
+
+static void check_cart(double theta_deg, double r) {
+  double th = theta_deg * DEG, g = 9.81, M = 16, Iw = 0.4 * 1.5 * r * r;
+  /* rolling without slip: a = M g sin / (M + 4 I_w / r^2); loads: the sum
+   * M g cos, and the moments about the centre of mass (height zG above
+   * the ramp) with the wheels' spin-up: N_lead - N_trail = 4 I_w a
+   * (zG / r^2 - 1 / r) / (2 * 0.22) per wheel pair */
+  double a = M * g * sin(th) / (M + 4 * Iw / (r * r));
+  double zG = (10 * (0.05 + r) + 6 * r) / M;
+  double diff = 4 * Iw * a * (zG / (r * r) - 1 / r) / 0.44;
+  double lead = (M * g * cos(th) / 2 + diff) / 2, trail = (M * g * cos(th) / 2 - diff) / 2;
+  for (int s = 0; s < 2; s++) {
+    lk_model *m = cart(th, r, kSolverNames[s]);
+    if (!m) return;
+    lk_data *d = lk_data_new(m);
+    for (int i = 0; i < 500; i++) {
+      lk_status st = lk_step(m, d);
+      LK_ASSERT_MSG(st == LK_OK, "step %d: %s", i, lk_strerror(st));
+      if (st) break;
+      if (i == 0) LK_ASSERT_INT_EQ(lk_data_ncontacts(d), 4);
+    }
+    /* every wheel spins at v / r, the same for all */
+    const double *v = lk_data_v(d);
+    double speed = sqrt(v[0] * v[0] + v[2] * v[2]);
+    LK_ASSERT_REL(speed, a * 0.5, 1e-3, 0);
+    for (int k = 0; k < 4; k++) LK_ASSERT_REL(fabs(v[6 + k]), speed / r, 1e-6, 0);
+    int n = lk_data_ncontacts(d);
+    LK_ASSERT_INT_EQ(n, 4);
+    for (int i = 0; i < n; i++) {
+      const lk_contact_report *c = lk_data_contact_report(d, i);
+      int lead_wheel = c->link == lk_model_link_index(m, "rl") || c->link == lk_model_link_index(m, "rr");
+      LK_ASSERT_REL(c->fn, lead_wheel ? lead : trail, 1e-4, 0);
+    }
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
+static void test_cart_10_degrees(void) { check_cart(10, 0.1); }
+/* other numbers: 20 degrees, wheels of 8 cm */
+static void test_cart_20_degrees(void) { check_cart(20, 0.08); }
+
+static const lk_test tests[] = {
+    {"cart on a 10 deg ramp: four wheels roll alike, loads of the closed form", test_cart_10_degrees},
+    {"variant: 20 deg, 8 cm wheels", test_cart_20_degrees},
+    {NULL, NULL},
+};
+
+void lk_test_register(void) { lk_test_suite("cart", tests); }
