@@ -95,17 +95,17 @@ LK_INLINE lk_vec3 lk_v3_cross(lk_vec3 a, lk_vec3 b) {
 }
 LK_INLINE double lk_v3_norm2(lk_vec3 a) { return lk_v3_dot(a, a); }
 LK_INLINE double lk_v3_norm(lk_vec3 a) { return sqrt(lk_v3_dot(a, a)); }
-/* a / |a|, or the zero vector when a is zero or not finite. When |a|^2
- * would overflow or underflow, a is first divided by its largest
+/* a / |a|, or the zero vector when |a| == 0 (|a|^2 underflowing to 0
+ * included: callers take a zero result as "no direction") or a is not
+ * finite. When |a|^2 overflows, a is first divided by its largest
  * component (as hypot scales), so [1e308, 1e308, 0] is (0.7071, 0.7071, 0)
- * and not (0, 0, 0); in between the result is a / sqrt(a.a) as always. */
+ * and not (0, 0, 0); otherwise the result is a / sqrt(a.a) as always. */
 LK_INLINE lk_vec3 lk_v3_normalize(lk_vec3 a) {
   double n2 = lk_v3_dot(a, a);
-  if (n2 > 1e-290 && n2 < 1e290) return lk_v3_scale(a, 1.0 / sqrt(n2));
+  if (n2 < 1e300) return n2 > 0 ? lk_v3_scale(a, 1.0 / sqrt(n2)) : lk_v3_zero();
   if (!(isfinite(a.x) && isfinite(a.y) && isfinite(a.z))) return lk_v3_zero();
   double m = fmax(fabs(a.x), fmax(fabs(a.y), fabs(a.z)));
-  if (!(m > 0)) return lk_v3_zero();
-  lk_vec3 b = lk_v3(a.x / m, a.y / m, a.z / m); /* not * (1 / m): m may be subnormal */
+  lk_vec3 b = lk_v3(a.x / m, a.y / m, a.z / m);
   return lk_v3_scale(b, 1.0 / sqrt(lk_v3_dot(b, b)));
 }
 LK_INLINE double lk_v3_get(lk_vec3 a, int i) { return i == 0 ? a.x : (i == 1 ? a.y : a.z); }

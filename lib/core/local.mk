@@ -3,5 +3,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/internal.h \
 	%reldir%/error.c \
 	%reldir%/alloc.c \
-	%reldir%/gsl.c
+	%reldir%/gsl.c \
+	%reldir%/names.h \
+	%reldir%/names.c
 lib_liblinkage_la_LIBADD += $(PTHREAD_LIBS)

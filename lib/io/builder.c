@@ -33,6 +33,9 @@ void lk_builder_free(lk_builder *b) {
   lk_free(b->sites);
   for (int i = 0; i < b->npool; i++) lk_free(b->pool[i]);
   lk_free(b->pool);
+  lk_name_index_free(&b->link_index);
+  lk_name_index_free(&b->joint_index);
+  lk_name_index_free(&b->name_index);
   memset(b, 0, sizeof *b);
 }
 
@@ -79,8 +82,8 @@ const char *lk_builder_strdup(lk_builder *b, const char *s) { return pool_take(b
 lk_status lk_builder_unique(lk_builder *b, const char *kind_label, const char *name, int loc) {
   char key[LK_IO_NAME_MAX + 48];
   snprintf(key, sizeof key, "%s:%s", kind_label, name);
-  for (int i = 0; i < b->nnames; i++)
-    if (strcmp(b->names[i].name, key) == 0) {
+  int i = lk_name_index_get(&b->name_index, key);
+  if (i >= 0) {
       int line, col;
       b->ops->position(b->src, b->names[i].loc, &line, &col);
       if (b->ops->columns)
@@ -94,6 +97,10 @@ lk_status lk_builder_unique(lk_builder *b, const char *kind_label, const char *n
     return lk_builder_oom(b);
   char *copy = lk_strdup(key);
   if (!copy) return lk_builder_oom(b);
+  if (lk_name_index_put(&b->name_index, copy, b->nnames, NULL) < 0) {
+    lk_free(copy);
+    return lk_builder_oom(b);
+  }
   b->names[b->nnames].name = copy;
   b->names[b->nnames].loc = loc;
   b->nnames++;
@@ -102,6 +109,9 @@ lk_status lk_builder_unique(lk_builder *b, const char *kind_label, const char *n
 
 lk_status lk_builder_push_link(lk_builder *b, const lk_blink *l, int *index) {
   if (!grow(b, (void **)&b->links, b->nlinks, &b->caplinks, sizeof *b->links))
+    return lk_builder_oom(b);
+  if ((l->name && lk_name_index_put(&b->link_index, l->name, b->nlinks, NULL) < 0) ||
+      (l->joint && lk_name_index_put(&b->joint_index, l->joint, b->nlinks, NULL) < 0))
     return lk_builder_oom(b);
   if (index) *index = b->nlinks;
   b->links[b->nlinks++] = *l;
@@ -136,15 +146,22 @@ lk_status lk_builder_names_done(lk_builder *b) {
   return LK_OK;
 }
 
+/* The index answers at once; a reader may still rename a registered link
+ * or joint (URDF names a link's joint only when it reads the joint), so
+ * an answer is checked and a miss falls back to the scan. */
 int lk_builder_find_link(const lk_builder *b, const char *name) {
-  for (int i = 0; i < b->nlinks; i++)
-    if (strcmp(b->links[i].name, name) == 0) return i;
+  int i = lk_name_index_get(&b->link_index, name);
+  if (i >= 0 && i < b->nlinks && b->links[i].name && strcmp(b->links[i].name, name) == 0) return i;
+  for (i = 0; i < b->nlinks; i++)
+    if (b->links[i].name && strcmp(b->links[i].name, name) == 0) return i;
   return -1;
 }
 
 int lk_builder_find_joint(const lk_builder *b, const char *name) {
-  for (int i = 0; i < b->nlinks; i++)
-    if (strcmp(b->links[i].joint, name) == 0) return i;
+  int i = lk_name_index_get(&b->joint_index, name);
+  if (i >= 0 && i < b->nlinks && b->links[i].joint && strcmp(b->links[i].joint, name) == 0) return i;
+  for (i = 0; i < b->nlinks; i++)
+    if (b->links[i].joint && strcmp(b->links[i].joint, name) == 0) return i;
   return -1;
 }
 
@@ -214,7 +231,28 @@ lk_status lk_builder_ref_material(lk_builder *b, int loc, const char *what, cons
   return LK_OK;
 }
 
+/* A link on a cycle of parents, or -1: each link's parents are walked
+ * until a link already known to reach the world (O(n) in all; walking
+ * every link to the root was O(n * depth), 50 M steps for a 10 000-link
+ * chain). */
+static int on_cycle(const lk_builder *b) {
+  unsigned char *mark = lk_calloc((size_t)b->nlinks + 1, 1); /* 0 new, 1 this walk, 2 reaches the world */
+  if (!mark) return -2;
+  int found = -1;
+  for (int i = 0; i < b->nlinks && found < 0; i++) {
+    int cur = i;
+    while (cur >= 0 && !mark[cur]) mark[cur] = 1, cur = b->links[cur].parent;
+    if (cur >= 0 && mark[cur] == 1) found = cur; /* met this walk again: a cycle */
+    for (int c = i; c >= 0 && mark[c] == 1; c = b->links[c].parent) mark[c] = 2;
+  }
+  lk_free(mark);
+  return found;
+}
+
 int lk_builder_find_cycle(const lk_builder *b, char *path, size_t size) {
+  /* The usual answer, none, in O(n); only a tree with a cycle (an error)
+   * is searched for the first link on one, as before. */
+  if (on_cycle(b) == -1) return -1;
   for (int i = 0; i < b->nlinks; i++) {
     int cur = b->links[i].parent, steps = 0;
     while (cur >= 0 && cur != i && steps++ <= b->nlinks) cur = b->links[cur].parent;

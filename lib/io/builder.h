@@ -19,6 +19,7 @@
 #ifndef LK_IO_BUILDER_H
 #define LK_IO_BUILDER_H
 
+#include "core/names.h"
 #include <stddef.h>
 
 #include "linkage/io.h"
@@ -96,6 +97,9 @@ typedef struct {
   char **pool; /* prefixed names and other strings the builder owns */
   int npool, cappool;
   int defines_default; /* the source has a material named "default" */
+  /* Hashed lookups (a registry of n names searched n times was quadratic):
+   * link name -> index, joint name -> index, "kind:name" -> names[] index. */
+  lk_name_index link_index, joint_index, name_index;
   int options_loc;
   /* Optional: told of every spec the model accepted (as placed), in
    * order, before finalize; `linkage convert` writes them out (convert.c). */

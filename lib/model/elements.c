@@ -291,15 +291,11 @@ void lk_model_free_elements(lk_model *m) {
 /* ------------------------------------------------------------ finalize */
 
 static int find_link(const lk_model *m, const char *name) {
-  for (int i = 0; i < m->nlink; i++)
-    if (strcmp(m->link[i].name, name) == 0) return i;
-  return -1;
+  return name ? lk_name_index_get(&m->link_index, name) : -1;
 }
 
 static int find_joint(const lk_model *m, const char *name) {
-  for (int i = 1; i < m->nlink; i++)
-    if (strcmp(m->link[i].joint.name, name) == 0) return i;
-  return -1;
+  return name ? lk_name_index_get(&m->joint_index, name) : -1;
 }
 
 static int find_material(const lk_model *m, const char *name) {

@@ -261,11 +261,10 @@ static lk_status check_geom(const lk_geom_spec *g, int index, lk_error *err) {
   return LK_OK;
 }
 
-/* Index of a staged link by name, -1 if none. */
-static int staged_index(const lk_model *m, const char *name) {
-  for (int i = 0; i < m->nstaged; i++)
-    if (strcmp(m->staged[i].name, name) == 0) return i;
-  return -1;
+/* Index of a staged link by name, -1 if none (the staged names' index,
+ * built by the duplicate check). */
+static int staged_index(const lk_name_index *names, const char *name) {
+  return lk_name_index_get(names, name);
 }
 
 #define ALLOC(ptr, n)                                    \
@@ -282,17 +281,24 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   int ns = m->nstaged;
 
   /* ---- links: local checks, duplicates, parents ---- */
+  /* Hashed: comparing every pair was 68 % of checking a 10 000-link chain. */
+  lk_name_index names = {0}, joints = {0};
+  int *par = NULL, *order = NULL, *stack = NULL, *rank = NULL;
   for (int i = 0; i < ns; i++) {
-    if ((st = check_link(&m->staged[i], err))) return st;
-    for (int k = 0; k < i; k++) {
-      if (strcmp(m->staged[i].name, m->staged[k].name) == 0)
-        return lk_error_set(err, LK_INVALID_MODEL, "duplicate link name '%s'", m->staged[i].name);
-      if (strcmp(m->staged[i].joint.name, m->staged[k].joint.name) == 0)
-        return lk_error_set(err, LK_INVALID_MODEL, "duplicate joint name '%s' (links '%s' and '%s')",
-                            m->staged[i].joint.name, m->staged[k].name, m->staged[i].name);
+    if ((st = check_link(&m->staged[i], err))) goto fail_names;
+    int k, r = lk_name_index_put(&names, m->staged[i].name, i, &k);
+    if (r < 0) goto oom;
+    if (r == 0) {
+      st = lk_error_set(err, LK_INVALID_MODEL, "duplicate link name '%s'", m->staged[i].name);
+      goto fail_names;
+    }
+    if ((r = lk_name_index_put(&joints, m->staged[i].joint.name, i, &k)) < 0) goto oom;
+    if (r == 0) {
+      st = lk_error_set(err, LK_INVALID_MODEL, "duplicate joint name '%s' (links '%s' and '%s')",
+                        m->staged[i].joint.name, m->staged[k].name, m->staged[i].name);
+      goto fail_names;
     }
   }
-  int *par = NULL, *order = NULL, *stack = NULL, *rank = NULL;
   ALLOC(par, ns);
   ALLOC(order, ns);
   ALLOC(stack, ns + 1);
@@ -302,7 +308,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
     if (!pn || strcmp(pn, "world") == 0) {
       par[i] = -1;
     } else {
-      par[i] = staged_index(m, pn);
+      par[i] = staged_index(&names, pn);
       if (par[i] < 0) {
         st = lk_error_set(err, LK_INVALID_MODEL, "link '%s': unknown parent '%s'", m->staged[i].name, pn);
         goto fail;
@@ -384,7 +390,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   for (int g = 0; g < m->ngeom_in; g++) {
     const lk_geom_spec *gs = &m->geoms_in[g].spec;
     if ((st = check_geom(gs, g, err))) goto fail;
-    if (strcmp(gs->link, "world") != 0 && staged_index(m, gs->link) < 0) {
+    if (strcmp(gs->link, "world") != 0 && staged_index(&names, gs->link) < 0) {
       st = lk_error_set(err, LK_INVALID_MODEL, "geom %s%s%son unknown link '%s'", gs->name ? "'" : "",
                    gs->name ? gs->name : "", gs->name ? "' " : "", gs->link);
       goto fail;
@@ -616,8 +622,15 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
     if (in->has_v) memcpy(m->v_init + m->vadr[i], in->v, (size_t)m->jnv[i] * sizeof(double));
   }
 
+  /* The built links' names, for lk_model_link_index and the elements. */
+  for (int i = 0; i < m->nlink; i++)
+    if (lk_name_index_put(&m->link_index, m->link[i].name, i, NULL) < 0 ||
+        (i > 0 && lk_name_index_put(&m->joint_index, m->link[i].joint.name, i, NULL) < 0))
+      goto oom;
   if ((st = lk_model_finalize_elements(m, err))) goto fail_built;
 
+  lk_name_index_free(&names);
+  lk_name_index_free(&joints);
   lk_free(par);
   lk_free(order);
   lk_free(stack);
@@ -629,6 +642,11 @@ oom:
   st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory finalizing the model");
 fail_built:
 fail:
+fail_names:
+  lk_name_index_free(&names);
+  lk_name_index_free(&joints);
+  lk_name_index_free(&m->link_index);
+  lk_name_index_free(&m->joint_index);
   lk_free(par);
   lk_free(order);
   lk_free(stack);

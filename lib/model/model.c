@@ -162,6 +162,8 @@ static void free_geom_rec(lk_geom_rec *g) {
 
 void lk_model_free(lk_model *m) {
   if (!m) return;
+  lk_name_index_free(&m->link_index);
+  lk_name_index_free(&m->joint_index);
   for (int i = 0; i < m->nstaged; i++) free_link_rec(&m->staged[i]);
   lk_free(m->staged);
   for (int i = 0; i < m->ngeom_in; i++) free_geom_rec(&m->geoms_in[i]);
@@ -355,16 +357,12 @@ double lk_model_total_mass(const lk_model *m) { return lk_model_ok(m) ? m->total
 
 int lk_model_link_index(const lk_model *m, const char *name) {
   if (!lk_model_ok(m) || !name) return -1;
-  for (int i = 0; i < m->nlink; i++)
-    if (strcmp(m->link[i].name, name) == 0) return i;
-  return -1;
+  return lk_name_index_get(&m->link_index, name);
 }
 
 int lk_model_joint_index(const lk_model *m, const char *name) {
   if (!lk_model_ok(m) || !name) return -1;
-  for (int i = 1; i < m->nlink; i++)
-    if (strcmp(m->link[i].joint.name, name) == 0) return i;
-  return -1;
+  return lk_name_index_get(&m->joint_index, name);
 }
 
 int lk_model_geom_index(const lk_model *m, const char *name) {

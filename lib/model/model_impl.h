@@ -7,6 +7,7 @@
 #ifndef LK_MODEL_IMPL_H
 #define LK_MODEL_IMPL_H
 
+#include "core/names.h"
 #include "linkage/model.h"
 
 typedef struct {
@@ -100,6 +101,7 @@ struct lk_model {
   /* ---- finalized (link 0 = world) ---- */
   int nlink, nq, nv, ngeom, nmat;
   lk_link_rec *link;   /* link[0] is the world (name "world", no joint) */
+  lk_name_index link_index, joint_index; /* link[i].name, .joint.name -> i */
   int *parent;         /* -1 for the world */
   lk_joint_type *jtype;
   int *qadr, *vadr, *jnq, *jnv;
