@@ -188,7 +188,7 @@ static void one_geom(writer *w, const lk_geom_spec *g) {
   sbuf *s = &w->links;
   char b[LK_FORMAT_DOUBLE_MAX];
   if (!w->link || !g->link || strcmp(g->link, w->link) != 0 || g->type == LK_GEOM_PLANE ||
-      g->margin != 0 || g->name) {
+      !isnan(g->margin) || g->name) { /* NAN: the options' contact_margin, as URDF gives */
     snprintf(w->unsupported, sizeof w->unsupported, "this geom");
     return;
   }

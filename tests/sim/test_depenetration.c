@@ -60,15 +60,17 @@ static void check_sunk_box(double half, double mass, double sink, const char *op
   }
 }
 
-/* The issue's box: 1 kg, 10 cm, half sunk, the default cap 0.2 m/s. */
-static void test_half_sunk_box(void) { check_sunk_box(0.05, 1.0, 0.05, "", 0.2); }
+/* The issue's box: 1 kg, 10 cm, the default cap 0.2 m/s; sunk 4.5 cm, just
+ * short of half: a box sunk as deep as its half size is refused at load
+ * since issue 14.8 (an overlap as deep as the shapes is an error). */
+static void test_half_sunk_box(void) { check_sunk_box(0.05, 1.0, 0.045, "", 0.2); }
 /* Other numbers: 2 kg, 20 cm, 8 cm deep, a cap of 1 m/s. */
 static void test_other_box_other_cap(void) {
   check_sunk_box(0.1, 2.0, 0.08, ", max_depenetration_speed: 1", 1.0);
 }
 
 static const lk_test tests[] = {
-    {"a box half sunk into the floor comes out at <= 0.2 m/s", test_half_sunk_box},
+    {"a box nearly half sunk into the floor comes out at <= 0.2 m/s", test_half_sunk_box},
     {"variant: 2 kg, 8 cm deep, cap 1 m/s", test_other_box_other_cap},
     {NULL, NULL},
 };
