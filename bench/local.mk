@@ -35,6 +35,7 @@ bench_contact_SOURCES = %reldir%/contact.c
 bench_contact_CFLAGS = $(AM_CFLAGS)
 bench_contact_LDADD = $(LK_PROGLIBS)
 if HAVE_ODE
+bench_contact_SOURCES += %reldir%/ode_scene.c %reldir%/ode_scene.h
 bench_contact_CFLAGS += $(ODE_CFLAGS)
 bench_contact_LDADD += $(ODE_LIBS)
 endif
