@@ -444,8 +444,8 @@ int main(int argc, char **argv) {
       header = 1;
     }
     double l = log((double)all[k].n / all[j].n);
-    char span[128];
-    snprintf(span, sizeof span, "%s - %s", all[j].name, all[k].name);
+    char span[2 * sizeof all[0].name + 4];
+    snprintf(span, sizeof span, "%.31s - %.31s", all[j].name, all[k].name);
     printf("%-26s %7.2f %7.2f %7.2f %7.2f\n", span, log(t[k].ours / t[j].ours) / l,
            log(t[k].mj / t[j].mj) / l, log(t[k].quick / t[j].quick) / l,
            log(t[k].step / t[j].step) / l);
