@@ -1028,7 +1028,26 @@ static void test_mjcf_errors(void) {
                           "</body>\n</worldbody>\n</mujoco>\n", &err);
   CU_ASSERT_PTR_NULL(m);
   LK_ASSERT_INT_EQ(err.line, 5);
-  LK_ASSERT_MSG(strstr(err.message, "type \"mesh\" is not supported"), "%s", err.message);
+  LK_ASSERT_MSG(strstr(err.message, "no <mesh name=\"m\"> in <asset>"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom type=\"mesh\"/>\n"
+                "</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 5);
+  LK_ASSERT_MSG(strstr(err.message, "needs mesh="), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<asset>\n<mesh file=\"/nonexistent/m.stl\"/>\n</asset>\n"
+                "<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "/nonexistent/m.stl"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<asset>\n<mesh vertex=\"0 0 0 1 0 0 0 1 0 0 0 1\"/>\n</asset>\n"
+                "<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "vertex is not supported"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<default>\n<mesh scale=\"2 2 2\"/>\n</default>\n"
+                "<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
   m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom size=\"0.1\"/>\n<tendon/>\n"
                 "</body>\n</worldbody>\n</mujoco>\n", &err);
   CU_ASSERT_PTR_NULL(m);
