@@ -302,6 +302,70 @@ static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
   return 1;
 }
 
+/* Whether x (the geom's frame) is inside the hull or on it, within tol. */
+static int in_hull(const lk_mesh *m, lk_vec3 x, double tol, int *idx) {
+  int nf = lk_mesh_nface(m), nv = lk_mesh_nvertex(m);
+  for (int f = 0; f < nf; f++) {
+    int k = lk_mesh_face(m, f, idx, nv);
+    if (k < 3) continue;
+    lk_vec3 a = vertex(m, idx[0]), b = vertex(m, idx[1]), c = vertex(m, idx[2]);
+    lk_vec3 n = lk_v3_normalize(lk_v3_cross(lk_v3_sub(b, a), lk_v3_sub(c, a)));
+    if (lk_v3_dot(n, lk_v3_sub(x, a)) > tol) return 0;
+  }
+  return 1;
+}
+
+/* A pre-decomposed object's parts meet on faces inside the object (the
+ * side of a mug's wall segment against the next one): a hull triangle
+ * whose centroid is inside or on another mesh geom of the object is not
+ * surface and is not drawn (its area taken out). Surfaces left without
+ * area are dropped. Nonzero: out of memory. */
+static int drop_inner_faces(lk_grasp_sampler *sp) {
+  int maxv = 1;
+  for (int i = 0; i < sp->nsurf; i++)
+    if (sp->surf[i].mesh && lk_mesh_nvertex(sp->surf[i].mesh) > maxv)
+      maxv = lk_mesh_nvertex(sp->surf[i].mesh);
+  int *idx = LK_NEW_ARRAY(int, maxv);
+  if (!idx) return 1;
+  for (int i = 0; i < sp->nsurf; i++) {
+    surface *g = &sp->surf[i];
+    if (!g->mesh) continue;
+    double prev = 0, area = 0;
+    for (int t = 0; t < g->ntri; t++) {
+      double at = g->cum[t] - prev;
+      prev = g->cum[t];
+      const int *tr = g->tri + 3 * t;
+      lk_vec3 c = lk_v3_scale(
+          lk_v3_add(lk_v3_add(vertex(g->mesh, tr[0]), vertex(g->mesh, tr[1])), vertex(g->mesh, tr[2])),
+          1.0 / 3);
+      lk_vec3 x = lk_tf_point(&g->pose, c);
+      for (int j = 0; j < sp->nsurf && at > 0; j++) {
+        const surface *h = &sp->surf[j];
+        if (j == i || !h->mesh) continue;
+        /* the files' coordinates are floats: 1e-6 of the part's size */
+        double tol = 1e-6 * lk_mesh_radius(h->mesh);
+        if (in_hull(h->mesh, lk_tf_inv_point(&h->pose, x), tol, idx)) at = 0;
+      }
+      area += at;
+      g->cum[t] = area;
+    }
+    sp->total_area += area - g->area;
+    g->area = area;
+  }
+  lk_free(idx);
+  int k = 0;
+  for (int i = 0; i < sp->nsurf; i++) {
+    if (sp->surf[i].area > 0) {
+      sp->surf[k++] = sp->surf[i];
+    } else {
+      lk_free(sp->surf[i].tri);
+      lk_free(sp->surf[i].cum);
+    }
+  }
+  sp->nsurf = k;
+  return 0;
+}
+
 lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_sample_options *o,
                                        lk_error *err) {
   lk_error local;
@@ -370,6 +434,11 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
     sf->pose = gs.pose;
     sf->area = a;
     sp->total_area += a;
+  }
+  if (drop_inner_faces(sp)) {
+    lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+    lk_grasp_sampler_free(sp);
+    return NULL;
   }
   int jaw = jaw_axis(s, &sp->close_axis);
   sp->kind = sp->o.kind;
