@@ -6,41 +6,17 @@
  * demos/grasp-planner ranks grasps on the shipped stone and mug mesh
  * files given with --mass (a best grasp holds, --jobs 1 and 2 write the
  * same CSV), alone and in an --objects sweep with a YAML object. */
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
 #include "linkage/linkage.h"
+#include "proc.h"
 
-extern char **environ;
-
-static const char *scratch(const char *name) {
-  static char buf[4][4096];
-  static int slot;
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char *o = buf[slot++ & 3];
-  snprintf(o, sizeof buf[0], "%s/tests/grasp/meshobj-%d-%s", b && *b ? b : ".", (int)getpid(),
-           name);
-  return o;
-}
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
-  fclose(f);
-  if (b) b[n] = '\0';
-  return b;
-}
+#define scratch lk_test_scratch
 
 /* The 8 corners and 12 triangles (outward) of the box [c - h, c + h] as
  * OBJ text: "o NAME", its vertices, its faces (indices from base + 1). */
@@ -304,33 +280,23 @@ static void test_screen_like_the_primitive(void) {
 
 /* ---------------------------------------------------------- the planner */
 
+/* The planner with args and -o out: its exit status, its stderr in *err
+ * (free it). */
 static int run(const char *const *args, const char *out, char **err) {
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char prog[4096];
-  snprintf(prog, sizeof prog, "%s/demos/grasp-planner", b && *b ? b : ".");
   const char *argv[64];
   int n = 0;
-  argv[n++] = prog;
   for (int i = 0; args[i] && n < 60; i++) argv[n++] = args[i];
   argv[n++] = "-o";
   argv[n++] = out;
   argv[n] = NULL;
-  char errpath[4096];
-  snprintf(errpath, sizeof errpath, "%s", scratch("stderr.txt"));
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  int status = -1;
-  if (posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ) == 0) {
-    int ws;
-    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws)) status = WEXITSTATUS(ws);
+  lk_test_result r = lk_test_run(LK_TEST_PLANNER, argv);
+  int st = r.status;
+  if (err) {
+    *err = r.err;
+    r.err = NULL;
   }
-  posix_spawn_file_actions_destroy(&fa);
-  if (err) *err = slurp(errpath);
-  unlink(errpath);
-  return status;
+  lk_test_result_free(&r);
+  return st;
 }
 
 /* The CSV's rows of one object: how many, and whether its first (the
@@ -394,7 +360,7 @@ static void test_planner_on_shipped_meshes(void) {
   st = run(a2, out2, &err);
   LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
   free(err);
-  char *t1 = slurp(out1), *t2 = slurp(out2);
+  char *t1 = lk_test_slurp(out1, NULL), *t2 = lk_test_slurp(out2, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(t1);
   CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
   LK_ASSERT_MSG(strcmp(t1, t2) == 0, "the CSVs of --jobs 1 and 2 differ");
