@@ -628,6 +628,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
         (i > 0 && lk_name_index_put(&m->joint_index, m->link[i].joint.name, i, NULL) < 0))
       goto oom;
   if ((st = lk_model_finalize_elements(m, err))) goto fail_built;
+  if ((st = lk_model_check_plausible(m, err))) goto fail_built;
 
   lk_name_index_free(&names);
   lk_name_index_free(&joints);
