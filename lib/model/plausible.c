@@ -20,8 +20,8 @@
 #define LK_PLAUSIBLE_GROWTH_ERROR 1e3   /* growth a step: overflow within 100 steps */
 #define LK_PLAUSIBLE_PERIOD_WARN 4.0    /* periods below this many timesteps */
 
-static void warn(lk_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void warn(lk_model *m, const char *fmt, ...) {
+static void add_warning(lk_model *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add_warning(lk_model *m, const char *fmt, ...) {
   if (m->nwarn >= LK_MODEL_MAX_WARNINGS) return;
   va_list ap;
   va_start(ap, fmt);
@@ -80,21 +80,24 @@ static double geom_volume(const lk_geom_spec *g) {
   }
 }
 
-/* The inertia link i would have about its centre of mass if its mass
+/* The inertia each link would have about its centre of mass if its mass
  * filled its solid geoms uniformly (as docs/format.md computes it when no
- * inertia is given); 0 when it has no solid geom. */
-static int reference_inertia(const lk_model *m, int i, lk_mat3 *J) {
-  const lk_link_rec *r = &m->link[i];
-  double V = 0;
-  for (int g = 0; g < m->ngeom; g++)
-    if (m->geom_link[g] == i) V += geom_volume(&m->geom[g].spec);
-  if (!(V > 0) || !isfinite(V)) return 0;
-  lk_mat3 acc = lk_m3_zero();
+ * inertia is given), into J (nlink); V (nlink) gets the links' solid
+ * volumes, 0 for a link without a solid geom. One pass over the geoms for
+ * the volumes, one for the tensors. */
+static void reference_inertias(const lk_model *m, double *V, lk_mat3 *J) {
+  for (int i = 0; i < m->nlink; i++) {
+    V[i] = 0;
+    J[i] = lk_m3_zero();
+  }
+  for (int g = 0; g < m->ngeom; g++) V[m->geom_link[g]] += geom_volume(&m->geom[g].spec);
   for (int g = 0; g < m->ngeom; g++) {
     const lk_geom_spec *gs = &m->geom[g].spec;
-    double v = m->geom_link[g] == i ? geom_volume(gs) : 0;
-    if (!(v > 0)) continue;
-    double mi = r->mass * v / V;
+    int i = m->geom_link[g];
+    double v = geom_volume(gs);
+    if (i == 0 || !(v > 0) || !(V[i] > 0) || !isfinite(V[i])) continue;
+    const lk_link_rec *r = &m->link[i];
+    double mi = r->mass * v / V[i];
     lk_mat3 Ig;
     lk_vec3 c = gs->pose.p;
     if (gs->type == LK_GEOM_MESH) {
@@ -106,13 +109,11 @@ static int reference_inertia(const lk_model *m, int i, lk_mat3 *J) {
     }
     lk_mat3 Ir = lk_m3_rotate_tensor(&gs->pose.R, &Ig);
     lk_vec3 d = lk_v3_sub(c, r->com);
-    double d2 = lk_v3_norm2(d);
+    double d2 = lk_v3_norm2(d), dv[3] = {d.x, d.y, d.z};
     for (int a = 0; a < 3; a++)
       for (int b = 0; b < 3; b++)
-        acc.m[a][b] += Ir.m[a][b] + mi * ((a == b ? d2 : 0) - (&d.x)[a] * (&d.x)[b]);
+        J[i].m[a][b] += Ir.m[a][b] + mi * ((a == b ? d2 : 0) - dv[a] * dv[b]);
   }
-  *J = acc;
-  return 1;
 }
 
 /* The largest ratio u'Ju / u'Iu over directions u: the largest eigenvalue
@@ -240,27 +241,39 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
                         h, g * h * h, LK_PLAUSIBLE_FALL_ERROR, L);
   if (Lmin_geom >= 0 && g * h * h > Lmin) {
     const lk_geom_spec *gs = &m->geom[Lmin_geom].spec;
-    warn(m, "options: timestep %g s: one step falls g h^2 = %g m, more than a geom of link '%s'%s%s%s "
+    add_warning(m, "options: timestep %g s: one step falls g h^2 = %g m, more than a geom of link '%s'%s%s%s "
             "is thick (%g m): contacts may be missed",
          h, g * h * h, m->link[m->geom_link[Lmin_geom]].name, gs->name ? " ('" : "",
          gs->name ? gs->name : "", gs->name ? "')" : "", Lmin);
   }
 
   /* Inertia against the uniform solids of the link's geoms. */
+  double *V = lk_calloc((size_t)m->nlink, sizeof *V);
+  lk_mat3 *J = lk_calloc((size_t)m->nlink, sizeof *J);
+  if (!V || !J) {
+    lk_free(V);
+    lk_free(J);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory finalizing the model");
+  }
+  reference_inertias(m, V, J);
   for (int i = 1; i < m->nlink; i++) {
     const lk_link_rec *r = &m->link[i];
-    lk_mat3 J;
-    if (!(r->mass > 0) || !reference_inertia(m, i, &J)) continue;
-    double rho = inertia_ratio(&r->inertia, &J);
-    if (!(rho <= LK_PLAUSIBLE_INERTIA_ERROR))
+    if (!(r->mass > 0) || !(V[i] > 0) || !isfinite(V[i])) continue;
+    double rho = inertia_ratio(&r->inertia, &J[i]);
+    if (!(rho <= LK_PLAUSIBLE_INERTIA_ERROR)) {
+      lk_free(V);
+      lk_free(J);
       return lk_error_set(err, LK_INVALID_MODEL,
                           "link '%s': inertia is %.3g times below that of its geoms as uniform "
                           "solids of mass %g kg (limit %g): the step cannot resolve it",
                           r->name, rho, r->mass, LK_PLAUSIBLE_INERTIA_ERROR);
+    }
     if (rho > LK_PLAUSIBLE_INERTIA_WARN)
-      warn(m, "link '%s': inertia is %.3g times below that of its geoms as uniform solids",
+      add_warning(m, "link '%s': inertia is %.3g times below that of its geoms as uniform solids",
            r->name, rho);
   }
+  lk_free(V);
+  lk_free(J);
 
   /* Joint springs and dampers, servos: the DoF's inertia at the reference
    * configuration against the step. */
@@ -291,7 +304,7 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
                         "(period %.3g s) grows %.3g-fold a step, overflowing within 100 steps",
                         j->name, kk, h, period, fmin(grow, DBL_MAX));
     else if (period < LK_PLAUSIBLE_PERIOD_WARN * h && !warned_spring++)
-      warn(m, "joint '%s'%s%s: stiffness %g: spring period %.3g s is %.3g timesteps (below %g)%s",
+      add_warning(m, "joint '%s'%s%s: stiffness %g: spring period %.3g s is %.3g timesteps (below %g)%s",
            j->name, *dof_axis(m, k) ? " " : "", dof_axis(m, k), kk, period, period / h,
            LK_PLAUSIBLE_PERIOD_WARN, grow > 1 ? ": unstable" : "");
   }
@@ -310,7 +323,7 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
       continue;
     double period = 2 * LK_PI * sqrt(M[ar->dof] / s->kp);
     if (period < LK_PLAUSIBLE_PERIOD_WARN * h)
-      warn(m, "actuator '%s': kp %g: servo period %.3g s is %.3g timesteps (below %g)", ar->name,
+      add_warning(m, "actuator '%s': kp %g: servo period %.3g s is %.3g timesteps (below %g)", ar->name,
            s->kp, period, period / h, LK_PLAUSIBLE_PERIOD_WARN);
   }
   lk_free(M);
@@ -340,7 +353,7 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
                           "contact spring (period %.3g s) grows %.3g-fold a step",
                           ms->name, ms->k_n, h, mass, period, fmin(grow, DBL_MAX));
     if (period < LK_PLAUSIBLE_PERIOD_WARN * h)
-      warn(m, "material '%s': k_n %g: contact period on %g kg is %.3g timesteps (below %g)",
+      add_warning(m, "material '%s': k_n %g: contact period on %g kg is %.3g timesteps (below %g)",
            ms->name, ms->k_n, mass, period / h, LK_PLAUSIBLE_PERIOD_WARN);
   }
   return LK_OK;
