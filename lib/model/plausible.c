@@ -329,11 +329,11 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
   lk_free(M);
   if (st) return st;
 
-  /* Compliant (hooke) contact: an explicit spring k_n on the lightest link
-   * carrying a geom of the material. */
+  /* Compliant contact: explicit springs (hooke's k_n, the linear history
+   * models' k_t) on the lightest link carrying a geom of the material. */
   for (int mi = 0; mi < m->nmat; mi++) {
     const lk_material_spec *ms = &m->mat[mi];
-    if (ms->contact != LK_CONTACT_COMPLIANT || ms->normal != LK_NORMAL_HOOKE) continue;
+    if (ms->contact != LK_CONTACT_COMPLIANT) continue;
     double mass = INFINITY;
     for (int gi = 0; gi < m->ngeom; gi++)
       if (m->geom_mat[gi] == mi && m->geom_link[gi] > 0) {
@@ -341,20 +341,29 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
         if (ml > 0 && ml < mass) mass = ml;
       }
     if (!isfinite(mass)) continue;
-    if (!products_finite(ms->k_n, ms->damping, h, 10 * fmax(m->length_scale, 1)))
+    double x = 10 * fmax(m->length_scale, 1);
+    if (!products_finite(ms->k_n, ms->damping, h, x) || !products_finite(ms->k_t, 0, h, x))
       return lk_error_set(err, LK_INVALID_MODEL,
-                          "material '%s': k_n %g or damping %g overflows with timestep %g s",
-                          ms->name, ms->k_n, ms->damping, h);
-    double grow = lk_model_spring_growth(mass, ms->k_n, 0, h);
-    double period = 2 * LK_PI * sqrt(mass / ms->k_n);
-    if (!(grow <= LK_PLAUSIBLE_GROWTH_ERROR))
-      return lk_error_set(err, LK_INVALID_MODEL,
-                          "material '%s': k_n %g is far too high for timestep %g s: on %g kg the "
-                          "contact spring (period %.3g s) grows %.3g-fold a step",
-                          ms->name, ms->k_n, h, mass, period, fmin(grow, DBL_MAX));
-    if (period < LK_PLAUSIBLE_PERIOD_WARN * h)
-      add_warning(m, "material '%s': k_n %g: contact period on %g kg is %.3g timesteps (below %g)",
-           ms->name, ms->k_n, mass, period / h, LK_PLAUSIBLE_PERIOD_WARN);
+                          "material '%s': k_n %g, k_t %g or damping %g overflows (timestep %g s, "
+                          "a displacement of %g m)",
+                          ms->name, ms->k_n, ms->k_t, ms->damping, h, x);
+    int linear_t = ms->tangential == LK_TANGENTIAL_LINEAR_HISTORY ||
+                   ms->tangential == LK_TANGENTIAL_LINEAR_HISTORY_STATIC;
+    for (int t = 0; t < 2; t++) {
+      double k = t == 0 ? ms->k_n : ms->k_t;
+      if ((t == 0 && ms->normal != LK_NORMAL_HOOKE) || (t == 1 && !linear_t) || !(k > 0)) continue;
+      const char *kn = t == 0 ? "k_n" : "k_t";
+      double grow = lk_model_spring_growth(mass, k, 0, h);
+      double period = 2 * LK_PI * sqrt(mass / k);
+      if (!(grow <= LK_PLAUSIBLE_GROWTH_ERROR))
+        return lk_error_set(err, LK_INVALID_MODEL,
+                            "material '%s': %s %g is far too high for timestep %g s: on %g kg the "
+                            "contact spring (period %.3g s) grows %.3g-fold a step",
+                            ms->name, kn, k, h, mass, period, fmin(grow, DBL_MAX));
+      if (period < LK_PLAUSIBLE_PERIOD_WARN * h)
+        add_warning(m, "material '%s': %s %g: contact period on %g kg is %.3g timesteps (below %g)",
+                    ms->name, kn, k, mass, period / h, LK_PLAUSIBLE_PERIOD_WARN);
+    }
   }
   return LK_OK;
 }

@@ -177,11 +177,11 @@ static void test_spring_growth_is_the_steps(void) {
 
 /* --------------------------------------------------------- contacts */
 
-static const char *compliant_text(double kn) {
+static const char *compliant_text2(double kn, double kt) {
   static char buf[1024];
   snprintf(buf, sizeof buf,
            "materials:\n"
-           "  - {name: soft, contact: compliant, k_n: %.17g, k_t: 1e3}\n"
+           "  - {name: soft, contact: compliant, k_n: %.17g, k_t: %.17g}\n"
            "world:\n"
            "  geoms:\n"
            "    - {type: plane, normal: [0, 0, 1], material: soft}\n"
@@ -193,17 +193,23 @@ static const char *compliant_text(double kn) {
            "      - {type: sphere, radius: 0.1, material: soft}\n"
            "initial:\n"
            "  - {joint: ball, q: [0, 0, 0.2, 1, 0, 0, 0]}\n",
-           kn);
+           kn, kt);
   return buf;
 }
 
+static const char *compliant_text(double kn) { return compliant_text2(kn, 1e3); }
+
 static void test_contact_stiffness(void) {
-  expect_error(compliant_text(1e308), "k_n 1e+308 or damping 0 overflows");
+  expect_error(compliant_text(1e308), "k_n 1e+308, k_t 1000 or damping 0 overflows");
   expect_error(compliant_text(1e306), "k_n 1e+306 is far too high");
   expect_error(compliant_text(1e13), "k_n 1e+13 is far too high"); /* h^2 k / m = 5e6 */
   /* 2 kg at 1e7 N/m: period 2.8 ms, 2.8 steps: warned; 1e5 N/m (28 steps) not. */
   lk_model_free(expect_warnings(compliant_text(1e7), "2.81 timesteps", 1));
   lk_model_free(expect_warnings(compliant_text(1e5), "", 0));
+  /* The tangential spring (linear_history, the default) likewise. */
+  expect_error(compliant_text2(1e5, 1e308), "k_t 1e+308");
+  expect_error(compliant_text2(1e5, 1e13), "k_t 1e+13 is far too high");
+  lk_model_free(expect_warnings(compliant_text2(1e5, 1e7), "k_t 1e+07: contact period", 1));
 }
 
 /* ------------------------------------------------------ the step */
