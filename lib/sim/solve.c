@@ -186,7 +186,9 @@ static void set_ridge_weights(island *is, int use_current) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->kind != LK_ROW_FRICTION) continue;
     double zn = sd->zfix[i];
-    sd->rw[i] = zn > 0 ? mean / lk_maxd(zn, 1e-3 * mean) : 1;
+    /* An idle contact (it carried nothing: zn 0) weighs as the least
+     * loaded; one without a history (-1) as the mean. */
+    sd->rw[i] = zn >= 0 ? mean / lk_maxd(zn, 1e-3 * mean) : 1;
   }
 }
 
