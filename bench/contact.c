@@ -28,7 +28,7 @@
  * None of the joints has damping, armature, springs, limits or dry
  * friction, so ODE can model the same mechanism.
  *
- * ODE's scene is built from our model by a generic conversion (the same
+ * ODE's scene is built from our model by bench/ode_scene.c (the same
  * masses, inertias, centres of mass, geoms, poses, mixed friction, initial
  * state): a body per moving link, hinge and slider joints, static geoms for
  * the world and links welded to it, a simple space whose pairs are filtered
@@ -77,7 +77,7 @@
 #include "linkage/linkage.h"
 
 #ifdef HAVE_ODE
-#include <ode/ode.h>
+#include "ode_scene.h"
 #endif
 
 #define H 0.001
@@ -563,33 +563,6 @@ static int run_ours(const scene *sc, const config *cf, int warm, int steps, resu
 /* ------------------------------------------------------------------ ODE */
 
 #ifdef HAVE_ODE
-static long ode_nmessages;
-static char ode_first_message[160];
-
-static void ode_message(int errnum, const char *msg, va_list ap) {
-  if (ode_nmessages++ == 0) {
-    char text[128];
-    vsnprintf(text, sizeof text, msg, ap);
-    snprintf(ode_first_message, sizeof ode_first_message, "%d: %s", errnum, text);
-  }
-}
-
-typedef struct {
-  const lk_model *m;
-  dWorldID world;
-  dSpaceID space;
-  dJointGroupID group;
-  int nlink, ngeom;
-  dBodyID body[32];     /* per link; 0: static (the world or welded to it) */
-  dJointID joint[32];   /* per link: its hinge or slider, else 0 */
-  lk_vec3 com[32];      /* per link, in its frame */
-  unsigned char *pair;  /* ngeom x ngeom: lk_collide_filter */
-  double *mu;           /* ngeom x ngeom: mixed mu_static */
-  double soft_erp, soft_cfm;
-  int ncontact;         /* this step's contacts */
-  int joint_rows;
-} ode_scene;
-
 /* The servo law of our actuators (lib/sim/applied.c), for ODE's joints. */
 static double servo_law(const lk_actuator_spec *s, double target, double q, double v) {
   double f = s->type == LK_ACTUATOR_POSITION   ? s->kp * (target - q) - s->kv * v
@@ -598,207 +571,6 @@ static double servo_law(const lk_actuator_spec *s, double target, double q, doub
   if (f > s->max_effort) f = s->max_effort;
   if (f < -s->max_effort) f = -s->max_effort;
   return f;
-}
-
-static void ode_rot(const lk_mat3 *R, dMatrix3 out) {
-  for (int i = 0; i < 3; i++) {
-    for (int j = 0; j < 3; j++) out[4 * i + j] = R->m[i][j];
-    out[4 * i + 3] = 0;
-  }
-}
-
-static void ode_near(void *data, dGeomID o1, dGeomID o2) {
-  ode_scene *s = data;
-  int g1 = (int)(intptr_t)dGeomGetData(o1), g2 = (int)(intptr_t)dGeomGetData(o2);
-  if (!s->pair[g1 * s->ngeom + g2]) return;
-  dContactGeom cg[4];
-  int n = dCollide(o1, o2, 4, cg, sizeof cg[0]);
-  dBodyID b1 = dGeomGetBody(o1), b2 = dGeomGetBody(o2);
-  for (int k = 0; k < n; k++) {
-    dContact c;
-    memset(&c, 0, sizeof c);
-    c.surface.mode = dContactApprox1 | dContactSoftERP | dContactSoftCFM;
-    c.surface.mu = s->mu[g1 * s->ngeom + g2];
-    c.surface.soft_erp = s->soft_erp;
-    c.surface.soft_cfm = s->soft_cfm;
-    c.geom = cg[k];
-    dJointID j = dJointCreateContact(s->world, s->group, &c);
-    dJointAttach(j, b1, b2);
-  }
-  s->ncontact += n;
-}
-
-static void ode_free(ode_scene *s) {
-  if (s->group) dJointGroupDestroy(s->group);
-  if (s->space) dSpaceDestroy(s->space); /* destroys its geoms */
-  if (s->world) dWorldDestroy(s->world); /* bodies and joints */
-  free(s->pair);
-  free(s->mu);
-}
-
-/* ODE's version of model m at its initial state (d: a scratch data). */
-static int ode_build(ode_scene *s, const lk_model *m, lk_data *d, double cfm, double layer) {
-  memset(s, 0, sizeof *s);
-  s->m = m;
-  s->nlink = lk_model_nlink(m);
-  s->ngeom = lk_model_ngeom(m);
-  if (s->nlink > 32) return -1;
-  const lk_options *o = lk_model_options(m);
-  s->world = dWorldCreate();
-  s->space = dSimpleSpaceCreate(0);
-  s->group = dJointGroupCreate(0);
-  dWorldSetGravity(s->world, o->gravity.x, o->gravity.y, o->gravity.z);
-  dWorldSetERP(s->world, o->constraint_erp);
-  dWorldSetCFM(s->world, 1e-10);
-  dWorldSetContactSurfaceLayer(s->world, layer);
-  s->soft_erp = o->contact_erp;
-  s->soft_cfm = cfm;
-  s->pair = calloc((size_t)(s->ngeom * s->ngeom), 1);
-  s->mu = calloc((size_t)(s->ngeom * s->ngeom), sizeof(double));
-  if (!s->pair || !s->mu) return -1;
-  for (int a = 0; a < s->ngeom; a++)
-    for (int b = 0; b < s->ngeom; b++) {
-      s->pair[a * s->ngeom + b] = (unsigned char)lk_collide_filter(m, a, b);
-      lk_material_spec ma, mb;
-      lk_model_material(m, lk_model_geom_material(m, a), &ma);
-      lk_model_material(m, lk_model_geom_material(m, b), &mb);
-      s->mu[a * s->ngeom + b] = lk_mix_rule_apply(o->friction_mix, ma.mu_static, mb.mu_static);
-      if (ma.restitution != 0 || mb.restitution != 0) {
-        fprintf(stderr, "bench/contact: ODE conversion: restitution is not mirrored\n");
-        return -1;
-      }
-    }
-  /* Bodies and joints at the neutral configuration, so that ODE's joint
-   * zeros are ours. */
-  lk_model_q_neutral(m, lk_data_q(d));
-  memset(lk_data_v(d), 0, sizeof(double) * (size_t)lk_model_nv(m));
-  lk_forward_kinematics(m, d);
-  for (int i = 1; i < s->nlink; i++) {
-    lk_link_spec l;
-    lk_model_link(m, i, &l);
-    int parent = lk_model_link_parent(m, i);
-    lk_joint_type jt = l.joint.type;
-    if (l.joint.damping != 0 || l.joint.stiffness != 0 || l.joint.armature != 0 ||
-        l.joint.limited || l.joint.friction != 0) {
-      fprintf(stderr, "bench/contact: ODE conversion: joint %s has damping, springs, armature, "
-                      "limits or friction\n", lk_model_joint_name(m, i));
-      return -1;
-    }
-    if (jt == LK_JOINT_FIXED) {
-      if (parent == 0 || !s->body[parent]) continue; /* welded to the world */
-      fprintf(stderr, "bench/contact: ODE conversion: fixed joint between moving links\n");
-      return -1;
-    }
-    if (jt != LK_JOINT_FREE && jt != LK_JOINT_REVOLUTE && jt != LK_JOINT_PRISMATIC) {
-      fprintf(stderr, "bench/contact: ODE conversion: unsupported joint type\n");
-      return -1;
-    }
-    const lk_transform *X = lk_data_link_pose(d, i);
-    dBodyID b = dBodyCreate(s->world);
-    dMass mass;
-    const lk_mat3 *I = &l.inertia;
-    dMassSetParameters(&mass, l.mass, 0, 0, 0, I->m[0][0], I->m[1][1], I->m[2][2], I->m[0][1],
-                       I->m[0][2], I->m[1][2]);
-    dBodySetMass(b, &mass);
-    lk_vec3 c = lk_tf_point(X, l.com);
-    dBodySetPosition(b, c.x, c.y, c.z);
-    dMatrix3 R;
-    ode_rot(&X->R, R);
-    dBodySetRotation(b, R);
-    s->body[i] = b;
-    s->com[i] = l.com;
-    dBodyID pb = s->body[parent];
-    lk_vec3 ax = lk_tf_dir(X, l.joint.axis);
-    if (jt == LK_JOINT_REVOLUTE) {
-      dJointID j = dJointCreateHinge(s->world, 0);
-      dJointAttach(j, b, pb);
-      dJointSetHingeAnchor(j, X->p.x, X->p.y, X->p.z);
-      dJointSetHingeAxis(j, ax.x, ax.y, ax.z);
-      s->joint[i] = j;
-      s->joint_rows += 5;
-    } else if (jt == LK_JOINT_PRISMATIC) {
-      dJointID j = dJointCreateSlider(s->world, 0);
-      dJointAttach(j, b, pb);
-      dJointSetSliderAxis(j, ax.x, ax.y, ax.z);
-      s->joint[i] = j;
-      s->joint_rows += 5;
-    }
-  }
-  /* Geoms. */
-  for (int g = 0; g < s->ngeom; g++) {
-    lk_geom_spec gs;
-    lk_model_geom(m, g, &gs);
-    int link = lk_model_geom_link(m, g);
-    dGeomID og;
-    switch (gs.type) {
-      case LK_GEOM_PLANE: {
-        if (s->body[link]) {
-          fprintf(stderr, "bench/contact: ODE conversion: a plane on a moving link\n");
-          return -1;
-        }
-        lk_transform W = lk_tf_mul(lk_data_link_pose(d, link), &gs.pose);
-        lk_vec3 n = lk_tf_dir(&W, lk_v3(0, 0, 1));
-        og = dCreatePlane(s->space, n.x, n.y, n.z, lk_v3_dot(n, W.p));
-        break;
-      }
-      case LK_GEOM_SPHERE:
-        og = dCreateSphere(s->space, gs.size[0]);
-        break;
-      case LK_GEOM_CAPSULE:
-        og = dCreateCapsule(s->space, gs.size[0], 2 * gs.size[1]);
-        break;
-      case LK_GEOM_CYLINDER:
-        og = dCreateCylinder(s->space, gs.size[0], 2 * gs.size[1]);
-        break;
-      default:
-        og = dCreateBox(s->space, 2 * gs.size[0], 2 * gs.size[1], 2 * gs.size[2]);
-        break;
-    }
-    dGeomSetData(og, (void *)(intptr_t)g);
-    if (gs.type == LK_GEOM_PLANE) continue;
-    dMatrix3 R;
-    if (s->body[link]) {
-      dGeomSetBody(og, s->body[link]);
-      lk_vec3 off = lk_v3_sub(gs.pose.p, s->com[link]);
-      dGeomSetOffsetPosition(og, off.x, off.y, off.z);
-      ode_rot(&gs.pose.R, R);
-      dGeomSetOffsetRotation(og, R);
-    } else {
-      lk_transform W = lk_tf_mul(lk_data_link_pose(d, link), &gs.pose);
-      dGeomSetPosition(og, W.p.x, W.p.y, W.p.z);
-      ode_rot(&W.R, R);
-      dGeomSetRotation(og, R);
-    }
-  }
-  /* The initial state. */
-  lk_data_reset(d);
-  lk_forward_kinematics(m, d);
-  for (int i = 1; i < s->nlink; i++) {
-    if (!s->body[i]) continue;
-    const lk_transform *X = lk_data_link_pose(d, i);
-    lk_vec3 c = lk_tf_point(X, s->com[i]);
-    dBodySetPosition(s->body[i], c.x, c.y, c.z);
-    dMatrix3 R;
-    ode_rot(&X->R, R);
-    dBodySetRotation(s->body[i], R);
-    lk_motion v = lk_data_link_velocity(d, i);
-    lk_vec3 vc = lk_v3_add(v.lin, lk_v3_cross(v.ang, lk_v3_sub(c, X->p)));
-    dBodySetLinearVel(s->body[i], vc.x, vc.y, vc.z);
-    dBodySetAngularVel(s->body[i], v.ang.x, v.ang.y, v.ang.z);
-  }
-  /* ODE's joint coordinates must be ours. */
-  for (int i = 1; i < s->nlink; i++) {
-    if (!s->joint[i]) continue;
-    double q = lk_data_q(d)[lk_model_joint_qadr(m, i)];
-    double qo = lk_model_joint_type(m, i) == LK_JOINT_REVOLUTE ? dJointGetHingeAngle(s->joint[i])
-                                                               : dJointGetSliderPosition(s->joint[i]);
-    if (fabs(q - qo) > 1e-9) {
-      fprintf(stderr, "bench/contact: ODE conversion: joint %s at %.9g in ODE, %.9g here\n",
-              lk_model_joint_name(m, i), qo, q);
-      return -1;
-    }
-  }
-  return 0;
 }
 
 static int run_ode(const scene *sc, int warm, int steps, double cfm, double layer, result *r) {
@@ -815,21 +587,26 @@ static int run_ode(const scene *sc, int warm, int steps, double cfm, double laye
   double *t = malloc(sizeof(double) * (size_t)steps);
   ode_scene s;
   memset(&s, 0, sizeof s);
+  ode_scene_options oo;
+  ode_scene_options_default(&oo);
+  oo.cfm = cfm;
+  oo.layer = layer;
+  char why[256];
   int rc = 0;
   if (!d || !t || controller_init(&c, m)) {
     fprintf(stderr, "bench/contact: out of memory\n");
     rc = -1;
     goto done;
   }
-  if (ode_build(&s, m, d, cfm, layer)) {
+  if (ode_scene_build(&s, m, d, &oo, why, sizeof why)) {
+    fprintf(stderr, "bench/contact: ODE conversion: %s\n", why);
     rc = -1;
     goto done;
   }
   int fb[16], nfb = free_bodies(m, fb, 16);
   double p0[16][3];
   for (int b = 0; b < nfb; b++) memcpy(p0[b], dBodyGetPosition(s.body[fb[b]]), sizeof p0[b]);
-  ode_nmessages = 0;
-  ode_first_message[0] = 0;
+  ode_scene_messages_reset();
   int timed = 0;
   for (int k = 0; k < warm + steps; k++) {
     double target[MAXACT], ff[MAXACT];
@@ -847,10 +624,7 @@ static int run_ode(const scene *sc, int warm, int steps, double cfm, double laye
         dJointAddSliderForce(j, u + ff[i]);
       }
     }
-    s.ncontact = 0;
-    dSpaceCollide(s.space, &s, ode_near);
-    dWorldStep(s.world, H);
-    dJointGroupEmpty(s.group);
+    ode_scene_step(&s, H);
     double t1 = now();
     if (k >= warm) {
       t[timed++] = t1 - t0;
@@ -880,10 +654,11 @@ static int run_ode(const scene *sc, int warm, int steps, double cfm, double laye
     r->rows /= timed;
     r->ok = 1;
   }
-  r->messages = ode_nmessages;
-  snprintf(r->first_message, sizeof r->first_message, "%s", ode_first_message);
+  const char *first;
+  r->messages = ode_scene_messages(&first);
+  snprintf(r->first_message, sizeof r->first_message, "%s", first);
 done:
-  ode_free(&s);
+  ode_scene_free(&s);
   free(t);
   if (d) lk_data_free(c.scratch);
   lk_data_free(d);
@@ -1010,9 +785,7 @@ int main(int argc, char **argv) {
 #ifdef HAVE_ODE
   if (use_ode) {
     dInitODE2(0);
-    dSetMessageHandler(ode_message);
-    dSetErrorHandler(ode_message);
-    dSetDebugHandler(ode_message);
+    ode_scene_messages_reset();
   }
 #else
   use_ode = 0;

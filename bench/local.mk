@@ -35,6 +35,7 @@ bench_contact_SOURCES = %reldir%/contact.c
 bench_contact_CFLAGS = $(AM_CFLAGS)
 bench_contact_LDADD = $(LK_PROGLIBS)
 if HAVE_ODE
+bench_contact_SOURCES += %reldir%/ode_scene.c %reldir%/ode_scene.h
 bench_contact_CFLAGS += $(ODE_CFLAGS)
 bench_contact_LDADD += $(ODE_LIBS)
 endif
@@ -52,12 +53,18 @@ if HAVE_MPI
 bench_grasp_CPPFLAGS += -DLK_MPIRUN='"$(MPIRUN)"'
 endif
 bench_grasp_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
-# bench/piles: contact at scale (issue 20): draped chains, towers and
-# pyramid piles against MuJoCo's mj_step on the same scenes, by turns.
+# bench/piles: contact at scale (issue 20): draped chains, towers,
+# pyramid piles and spheres in a bin against MuJoCo's mj_step and ODE's
+# dWorldStep and dWorldQuickStep on the same scenes, by turns.
 noinst_PROGRAMS += bench/piles
 bench_piles_SOURCES = %reldir%/piles.c tests/sim/piles.c tests/sim/piles.h
 bench_piles_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/sim
 bench_piles_LDADD = $(LK_PROGLIBS)
 if HAVE_MUJOCO
 bench_piles_LDADD += $(MUJOCO_LIBS)
+endif
+if HAVE_ODE
+bench_piles_SOURCES += %reldir%/ode_scene.c %reldir%/ode_scene.h
+bench_piles_CFLAGS = $(AM_CFLAGS) $(ODE_CFLAGS)
+bench_piles_LDADD += $(ODE_LIBS)
 endif

@@ -2,7 +2,8 @@
 # shared harness, which ends its output with "lk-result: P passed, F failed".
 if HAVE_CUNIT
 check_LTLIBRARIES += tests/harness/libharness.la
-tests_harness_libharness_la_SOURCES = tests/harness/harness.c tests/harness/harness.h
+tests_harness_libharness_la_SOURCES = tests/harness/harness.c tests/harness/harness.h \
+	tests/harness/proc.c tests/harness/proc.h
 tests_harness_libharness_la_CFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS)
 
 if HAVE_MPI

@@ -623,7 +623,8 @@ static void test_gjk_matches_closed_forms(void) {
         /* Among cylinder pairs only cylinder-sphere has a closed form. */
         if (types[ia] == CY && types[ib] != SP) break;
         shape a = rand_shape(&seed, types[ia], 0.35), b = rand_shape(&seed, types[ib], 0.35);
-        lk_shape sa = {a.t, {a.s[0], a.s[1], a.s[2]}, a.X}, sb = {b.t, {b.s[0], b.s[1], b.s[2]}, b.X};
+        lk_shape sa = {.type = a.t, .size = {a.s[0], a.s[1], a.s[2]}, .X = a.X},
+                 sb = {.type = b.t, .size = {b.s[0], b.s[1], b.s[2]}, .X = b.X};
         lk_manifold mc, mg;
         mc.n = mg.n = 0;
         double margin = 0.3;
@@ -686,8 +687,8 @@ static void test_epa_accuracy_on_curved_shapes(void) {
   LK_ASSERT_INT_EQ(g.intersect, 0);
   LK_ASSERT_NEAR(g.dist, 0.02, 1e-8);
   /* Deep: a box whose centre is inside a cylinder. */
-  lk_shape c = {CY, {0.5, 0.5, 0}, at(0, 0, 0)};
-  lk_shape d = {BX, {0.1, 0.1, 0.1}, at(0, 0, 0.45)};
+  lk_shape c = {.type = CY, .size = {0.5, 0.5, 0}, .X = at(0, 0, 0)};
+  lk_shape d = {.type = BX, .size = {0.1, 0.1, 0.1}, .X = at(0, 0, 0.45)};
   lk_col_gjk_epa(&c, &d, &g);
   LK_ASSERT_INT_EQ(g.intersect, 1);
   LK_ASSERT_NEAR(g.depth, 0.15, 1e-8); /* out through the cap: 0.5 - 0.45 + 0.1 */

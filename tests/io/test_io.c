@@ -866,7 +866,8 @@ static void test_contact_csv(void) {
   lk_error e;
   lk_contact_writer *w = lk_contact_writer_open(p, &e);
   CU_ASSERT_PTR_NOT_NULL_FATAL(w);
-  lk_contact_row r = {0.5, "cube", NULL, {1, 2, 3}, {0, 0, 1}, 9.81, 0.5, 0.0, "static", 0.25};
+  lk_contact_row r = {.t = 0.5, .link = "cube", .position = {1, 2, 3}, .normal = {0, 0, 1},
+                      .fn = 9.81, .ft = 0.5, .state = "static", .utilization = 0.25};
   LK_ASSERT_OK(lk_contact_writer_add(w, &r, &e), &e);
   LK_ASSERT_INT_EQ(lk_contact_writer_rows(w), 1);
   LK_ASSERT_OK(lk_contact_writer_close(w, &e), &e);

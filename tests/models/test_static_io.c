@@ -1,17 +1,12 @@
 /* The static analysis from a file: supports and analysis: sections, and
  * `linkage static` run as a user would. */
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "harness.h"
 #include "linkage/linkage.h"
-
-extern char **environ;
+#include "proc.h"
 
 static lk_model *load(const char *text, lk_run_settings *run, lk_error *e) {
   lk_load_options o;
@@ -158,55 +153,10 @@ static void test_values_loaded(void) {
 
 /* ------------------------------------------------------------ the CLI */
 
-typedef struct {
-  int status;
-  char out[16384], err[4096];
-} result;
-
-static void slurp(const char *path, char *buf, size_t size) {
-  buf[0] = '\0';
-  FILE *f = fopen(path, "rb");
-  if (!f) return;
-  size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-}
-
-static result *run(const char *const *args) {
-  static result r;
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char prog[4096], out[4200], err[4200];
-  snprintf(prog, sizeof prog, "%s/tools/linkage", b && *b ? b : ".");
-  snprintf(out, sizeof out, "%s/tests/models/cli-%d.out", b && *b ? b : ".", (int)getpid());
-  snprintf(err, sizeof err, "%s/tests/models/cli-%d.err", b && *b ? b : ".", (int)getpid());
-  const char *argv[16];
-  int n = 0;
-  argv[n++] = prog;
-  for (int i = 0; args[i] && n < 15; i++) argv[n++] = args[i];
-  argv[n] = NULL;
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  r.status = -1;
-  if (posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ) == 0) {
-    int ws;
-    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws)) r.status = WEXITSTATUS(ws);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  slurp(out, r.out, sizeof r.out);
-  slurp(err, r.err, sizeof r.err);
-  unlink(out);
-  unlink(err);
-  return &r;
-}
-
 static void test_cli(void) {
   char path[4096];
   snprintf(path, sizeof path, "%s", lk_test_data("statics/pipe_support.yaml"));
-  result *r = run((const char *[]){"static", path, NULL});
+  const lk_test_result *r = lk_test_linkage((const char *[]){"static", path, NULL});
   CU_ASSERT_EQUAL(r->status, 0);
   /* The last increment: 0.05 mm, -3 N, sliding. */
   const char *last = strstr(r->out, "increment: 4");
@@ -221,21 +171,22 @@ static void test_cli(void) {
   const char *first = strstr(r->out, "increment: 1");
   CU_ASSERT_PTR_NOT_NULL_FATAL(first);
   CU_ASSERT_PTR_NOT_NULL(strstr(first, "state: static, reaction: -2,"));
-  r = run((const char *[]){"static", "--steps", "1", "--set", "loads.push.force=[2.9, 0, 0]", path,
-                           NULL});
+  r = lk_test_linkage((const char *[]){"static", "--steps", "1", "--set",
+                                       "loads.push.force=[2.9, 0, 0]", path, NULL});
   CU_ASSERT_EQUAL(r->status, 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "\"axial\": 0\n"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "reaction: -2.9,"));
   CU_ASSERT_PTR_NULL(strstr(r->out, "increment: 2"));
-  r = run((const char *[]){"static", "--steps", "0", path, NULL});
+  r = lk_test_linkage((const char *[]){"static", "--steps", "0", path, NULL});
   CU_ASSERT_EQUAL(r->status, 2);
-  r = run((const char *[]){"static", NULL});
+  r = lk_test_linkage((const char *[]){"static", NULL});
   CU_ASSERT_EQUAL(r->status, 2);
-  r = run((const char *[]){"static", "--help", NULL});
+  r = lk_test_linkage((const char *[]){"static", "--help", NULL});
   CU_ASSERT_EQUAL(r->status, 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "usage: linkage static"));
   /* A mechanism without stiffness: the analysis fails (exit 1) and says why. */
-  r = run((const char *[]){"static", "--set", "links.member.joint.stiffness=0", path, NULL});
+  r = lk_test_linkage(
+      (const char *[]){"static", "--set", "links.member.joint.stiffness=0", path, NULL});
   CU_ASSERT_EQUAL(r->status, 1);
   CU_ASSERT_PTR_NOT_NULL(strstr(r->err, "no stiffness"));
 }
@@ -260,7 +211,7 @@ static void test_cli_point_support_off_axis(void) {
     double a = deg[k] * M_PI / 180, c = cos(a), s = sin(a);
     char set[128];
     snprintf(set, sizeof set, "loads.push.force=[%.17g, %.17g, 0]", 8 * c, 8 * s);
-    result *r = run((const char *[]){"static", "--set", set, path, NULL});
+    const lk_test_result *r = lk_test_linkage((const char *[]){"static", "--set", set, path, NULL});
     CU_ASSERT_EQUAL(r->status, 0);
     CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "status: converged"));
     double it = number_after(r->out, "iterations: ");

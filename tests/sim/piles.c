@@ -143,3 +143,57 @@ lk_model *piles_chain(int n, double drop, double timestep) {
   }
   return finish(m, bad);
 }
+
+/* A world box: half sizes h, centre c. */
+static int wall(lk_model *m, int k, lk_vec3 h, lk_vec3 c) {
+  char name[24];
+  snprintf(name, sizeof name, "wall%d", k);
+  lk_geom_spec g;
+  lk_geom_spec_default(&g);
+  g.name = name;
+  g.type = LK_GEOM_BOX;
+  g.size[0] = h.x, g.size[1] = h.y, g.size[2] = h.z;
+  g.pose.p = c;
+  g.material = "wood";
+  return lk_model_add_geom(m, &g, NULL) != LK_OK;
+}
+
+lk_model *piles_spheres(int n, double timestep) {
+  const double r = 0.05, mass = 0.1, pitch = PILES_SPHERE_PITCH;
+  int k = 1;
+  while (k * k * k < n) k++;
+  int layers = (n + k * k - 1) / (k * k);
+  double side = k * pitch, height = layers * pitch + 0.02, t = 0.05;
+  lk_model *m = begin(timestep, 0, 0);
+  int bad = !m;
+  double hz = 0.5 * height;
+  if (!bad)
+    bad = wall(m, 1, lk_v3(t, 0.5 * side + 2 * t, hz), lk_v3(0.5 * side + t, 0, hz)) ||
+          wall(m, 2, lk_v3(t, 0.5 * side + 2 * t, hz), lk_v3(-0.5 * side - t, 0, hz)) ||
+          wall(m, 3, lk_v3(0.5 * side, t, hz), lk_v3(0, 0.5 * side + t, hz)) ||
+          wall(m, 4, lk_v3(0.5 * side, t, hz), lk_v3(0, -0.5 * side - t, hz));
+  for (int b = 0; b < n && !bad; b++) {
+    int layer = b / (k * k), i = (b / k) % k, j = b % k;
+    /* A fixed pattern of offsets in [-5, 5] mm. */
+    double dx = 0.005 * ((b * 7 % 11) - 5) / 5.0, dy = 0.005 * ((b * 5 % 13) - 6) / 6.0;
+    char name[24];
+    snprintf(name, sizeof name, "ball%d", b + 1);
+    lk_link_spec l;
+    lk_link_spec_default(&l);
+    l.name = name;
+    l.joint.type = LK_JOINT_FREE;
+    l.mass = mass;
+    l.inertia = lk_m3_diag(0.4 * mass * r * r, 0.4 * mass * r * r, 0.4 * mass * r * r);
+    lk_geom_spec g;
+    lk_geom_spec_default(&g);
+    g.link = name;
+    g.type = LK_GEOM_SPHERE;
+    g.size[0] = r;
+    g.material = "wood";
+    double q[7] = {-0.5 * side + (i + 0.5) * pitch + dx, -0.5 * side + (j + 0.5) * pitch + dy,
+                   r + 0.02 + layer * pitch, 1, 0, 0, 0};
+    bad = lk_model_add_link(m, &l, NULL) || lk_model_add_geom(m, &g, NULL) ||
+          lk_model_set_initial(m, name, q, 7, NULL, 0, NULL);
+  }
+  return finish(m, bad);
+}

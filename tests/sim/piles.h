@@ -36,4 +36,16 @@ lk_model *piles_pyramid(int n, double timestep);
  * under the chain's middle) when drop > 0. mu 0.5. */
 lk_model *piles_chain(int n, double drop, double timestep);
 
+/* Spheres of radius 0.05 m and 0.1 kg (links "ball1"..) start on a grid
+ * this far apart (2 cm between them: beyond the default contact margin). */
+#define PILES_SPHERE_PITCH 0.12
+
+/* n spheres dropped into a square bin: k = ceil(cbrt(n)) spheres a side of
+ * each layer of the grid, each sphere shifted in x and y by up to 5 mm (a
+ * fixed pattern, so that the columns do not stand on each other), the
+ * lowest layer 2 cm above the floor; four walls (world boxes 0.1 m thick,
+ * geoms "wall1".."wall4") bound a floor of k PILES_SPHERE_PITCH a side,
+ * as high as the grid. mu 0.5. */
+lk_model *piles_spheres(int n, double timestep);
+
 #endif

@@ -1,170 +1,46 @@
 /* The linkage program's mechanism commands (simulate, check, info), run as
  * a user runs them: exit codes, messages, the CSV it writes, --set and
  * --every, the plot, and the broken-file corpus through `linkage check`. */
-#include <dirent.h>
-#include <fcntl.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
-
-
-extern char **environ;
-
-static char dir[4096];
-
-static const char *tmp(const char *name) {
-  static char buf[4][8192];
-  static int slot;
-  if (!dir[0]) {
-    const char *b = getenv("LK_TOP_BUILDDIR");
-    snprintf(dir, sizeof dir, "%s/tests/tools/scratch.XXXXXX", b && *b ? b : ".");
-    if (!mkdtemp(dir)) abort();
-  }
-  char *o = buf[slot++ & 3];
-  snprintf(o, sizeof buf[0], "%s/%s", dir, name);
-  return o;
-}
-
-static void cleanup(void) {
-  if (!dir[0]) return;
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  while (d && (e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char p[8192];
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    unlink(p);
-  }
-  if (d) closedir(d);
-  rmdir(dir);
-}
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
-  fclose(f);
-  if (b) b[n] = '\0';
-  return b;
-}
-
-static int exists(const char *p) {
-  struct stat sb;
-  return stat(p, &sb) == 0;
-}
-
-static int entries(void) {
-  tmp("x");
-  DIR *d = opendir(dir);
-  int n = 0;
-  struct dirent *e;
-  while (d && (e = readdir(d)))
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
-  if (d) closedir(d);
-  return n;
-}
-
-typedef struct {
-  int status; /* exit status, or -1 if it did not exit normally (a crash) */
-  char *out, *err;
-} result;
-
-static void result_free(result *r) {
-  free(r->out);
-  free(r->err);
-}
-
-/* Run build/tools/linkage with args (NULL-terminated), stdin from
- * /dev/null, stdout and stderr captured. */
-static result run(const char *const *args) {
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char prog[4096];
-  snprintf(prog, sizeof prog, "%s/tools/linkage", b && *b ? b : ".");
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = prog;
-  for (int i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
-  argv[n] = NULL;
-  const char *out = tmp("stdout.txt"), *err = tmp("stderr.txt");
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  result r = {-1, NULL, NULL};
-  if (posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ) == 0) {
-    int ws;
-    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws)) r.status = WEXITSTATUS(ws);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  r.out = slurp(out);
-  r.err = slurp(err);
-  if (!r.out) r.out = calloc(1, 1);
-  if (!r.err) r.err = calloc(1, 1);
-  unlink(out);
-  unlink(err);
-  return r;
-}
-
-static const char *mech(const char *name) {
-  static char buf[4][4096];
-  static int slot;
-  char rel[256];
-  snprintf(rel, sizeof rel, "mechanisms/%s.yaml", name);
-  char *o = buf[slot++ & 3];
-  snprintf(o, sizeof buf[0], "%s", lk_test_srcpath(rel));
-  return o;
-}
-
-static int lines(const char *s) {
-  int n = 0;
-  for (; *s; s++) n += *s == '\n';
-  return n;
-}
+#include "proc.h"
 
 /* ---------------------------------------------------------- the basics */
 
 static void test_help_usage_and_unknown_commands(void) {
-  result r = run((const char *[]){"--help", NULL});
+  lk_test_result r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"--help", NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "simulate"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "check"));
-  result_free(&r);
-  r = run((const char *[]){NULL});
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){NULL});
   LK_ASSERT_INT_EQ(r.status, 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "usage: linkage COMMAND"));
-  result_free(&r);
-  r = run((const char *[]){"simualte", NULL});
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simualte", NULL});
   LK_ASSERT_INT_EQ(r.status, 2);
   LK_ASSERT_MSG(strstr(r.err, "unknown command 'simualte' (did you mean 'simulate'?)"), "%s", r.err);
-  result_free(&r);
+  lk_test_result_free(&r);
   static const char *const cmds[] = {"simulate", "check", "info"};
   for (int i = 0; i < 3; i++) {
-    r = run((const char *[]){cmds[i], "--help", NULL});
+    r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){cmds[i], "--help", NULL});
     LK_ASSERT_INT_EQ(r.status, 0);
     char want[64];
     snprintf(want, sizeof want, "usage: linkage %s", cmds[i]);
     LK_ASSERT_MSG(strstr(r.out, want), "%s --help: %s", cmds[i], r.out);
-    result_free(&r);
-    r = run((const char *[]){cmds[i], NULL}); /* no file */
+    lk_test_result_free(&r);
+    r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){cmds[i], NULL}); /* no file */
     LK_ASSERT_INT_EQ(r.status, 2);
     LK_ASSERT_MSG(strstr(r.err, "no mechanism file given"), "%s", r.err);
-    result_free(&r);
+    lk_test_result_free(&r);
   }
 }
 
 static void test_usage_errors_exit_2(void) {
-  const char *p = mech("pendulum");
+  const char *p = lk_test_mechanism("pendulum");
   struct {
     const char *args[6];
     const char *fragment;
@@ -182,19 +58,19 @@ static void test_usage_errors_exit_2(void) {
       {{"info", p, p, NULL}, "one mechanism file at a time"},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-    result r = run(cases[i].args);
+    lk_test_result r = lk_test_run(LK_TEST_LINKAGE, cases[i].args);
     LK_ASSERT_MSG(r.status == 2, "case %zu: exit %d (%s)", i, r.status, r.err);
     LK_ASSERT_MSG(strstr(r.err, cases[i].fragment), "case %zu: '%s' lacks '%s'", i, r.err,
                   cases[i].fragment);
     LK_ASSERT_MSG(r.out[0] == '\0', "case %zu wrote to stdout: %s", i, r.out);
-    result_free(&r);
+    lk_test_result_free(&r);
   }
 }
 
 /* Every broken file: exit 2, "FILE:LINE:COLUMN: error: ..." on stderr with
  * the expected fragment, nothing on stdout, never a crash. */
 static void test_check_rejects_every_broken_file(void) {
-  char *manifest = slurp(lk_test_data("io/MANIFEST"));
+  char *manifest = lk_test_slurp(lk_test_data("io/MANIFEST"), NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(manifest);
   int n = 0;
   for (char *s1, *ln = strtok_r(manifest, "\n", &s1); ln; ln = strtok_r(NULL, "\n", &s1)) {
@@ -210,33 +86,38 @@ static void test_check_rejects_every_broken_file(void) {
       snprintf(where, sizeof where, "%s:%s:%s: error: ", path, f[2], f[3]);
     else
       snprintf(where, sizeof where, "%s: error: ", path);
-    result r = run((const char *[]){"check", path, NULL});
+    lk_test_result r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"check", path, NULL});
     LK_ASSERT_MSG(r.status == 2, "%s: exit %d", f[0], r.status);
     LK_ASSERT_MSG(strncmp(r.err, where, strlen(where)) == 0, "%s: stderr '%s' does not start '%s'",
                   f[0], r.err, where);
     LK_ASSERT_MSG(strstr(r.err, f[4]), "%s: '%s' lacks '%s'", f[0], r.err, f[4]);
-    LK_ASSERT_MSG(lines(r.err) == 1 && r.out[0] == '\0', "%s: one line on stderr only", f[0]);
-    result_free(&r);
+    LK_ASSERT_MSG(lk_test_lines(r.err) == 1 && r.out[0] == '\0', "%s: one line on stderr only",
+                  f[0]);
+    lk_test_result_free(&r);
     n++;
   }
   free(manifest);
   LK_ASSERT_MSG(n >= 40, "%d corpus files", n);
   /* A missing file is a bad file too. */
-  result r = run((const char *[]){"check", tmp("nothing.yaml"), NULL});
+  lk_test_result r = lk_test_run(LK_TEST_LINKAGE,
+                                 (const char *[]){"check", lk_test_scratch("nothing.yaml"), NULL});
   LK_ASSERT_INT_EQ(r.status, 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cannot open the file"));
-  result_free(&r);
+  lk_test_result_free(&r);
   /* Several files: all checked, the status is the worst. */
-  r = run((const char *[]){"check", mech("pendulum"), lk_test_data("io/negative_mass.yaml"), mech("arm7"), NULL});
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"check", lk_test_mechanism("pendulum"),
+                                                    lk_test_data("io/negative_mass.yaml"),
+                                                    lk_test_mechanism("arm7"), NULL});
   LK_ASSERT_INT_EQ(r.status, 2);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "pendulum.yaml: ok"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "arm7.yaml: ok"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "negative_mass.yaml:4:11: error:"));
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 static void test_check_and_info_summarize(void) {
-  result r = run((const char *[]){"check", mech("arm7"), NULL});
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE, (const char *[]){"check", lk_test_mechanism("arm7"), NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "arm7.yaml: ok"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "links:      8 (and the world)"));
@@ -244,41 +125,46 @@ static void test_check_and_info_summarize(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "nq, nv:     7, 7"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "geoms:      8"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "actuators:  7"));
-  result_free(&r);
-  r = run((const char *[]){"check", mech("rover"), NULL});
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"check", lk_test_mechanism("rover"), NULL});
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "nq, nv:     11, 10"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "materials:  4 (default, rubber, concrete, steel)"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "contacts:   4 explicit"));
-  result_free(&r);
-  r = run((const char *[]){"check", "--set", "options.timestep=0", mech("pendulum"), NULL});
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"check", "--set", "options.timestep=0",
+                                                    lk_test_mechanism("pendulum"), NULL});
   LK_ASSERT_INT_EQ(r.status, 2);
   LK_ASSERT_MSG(strstr(r.err, "in --set options.timestep=0: options: timestep must be positive"), "%s", r.err);
-  result_free(&r);
-  r = run((const char *[]){"info", mech("double_pendulum"), NULL});
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_LINKAGE,
+                  (const char *[]){"info", lk_test_mechanism("double_pendulum"), NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
   /* The tree: world, the upper bar below it, the lower bar below that. */
   LK_ASSERT_MSG(strstr(r.out, "world\n`-- upper  [revolute 'shoulder' axis (0, 1, 0)]"), "%s", r.out);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "    `-- lower  [revolute 'elbow'"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "double-pendulum: two hinged"));
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* ------------------------------------------------------------ simulate */
 
 static void test_csv_header_and_initial_row(void) {
-  const char *out = tmp("p.csv");
-  result r = run((const char *[]){"simulate", mech("pendulum"), "--duration", "0", "--output", out, NULL});
+  const char *out = lk_test_scratch("p.csv");
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"),
+                                                    "--duration", "0", "--output", out, NULL});
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
-  char *csv = slurp(out);
+  char *csv = lk_test_slurp(out, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
   /* The bob hangs from (0, 0, 1): at 1.0472 rad its frame is still the
    * joint's origin; the joint starts at 1.0472 rad at rest. */
   CU_ASSERT_STRING_EQUAL(csv, "t,bob.x,bob.y,bob.z,hinge.q,hinge.v\n0,0,0,1,1.0472,0\n");
   free(csv);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "1 rows x 6 columns"));
-  result_free(&r);
+  lk_test_result_free(&r);
   /* Ball and free joints: component columns. */
-  r = run((const char *[]){"simulate", mech("ball_board"), "--duration", "0", NULL});
+  r = lk_test_run(
+      NULL, (const char *[]){"simulate", lk_test_mechanism("ball_board"), "--duration", "0", NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
   const char *hdr =
       "t,board.x,board.y,board.z,ball.x,ball.y,ball.z,board.q0,board.q1,board.q2,board.q3,"
@@ -286,89 +172,99 @@ static void test_csv_header_and_initial_row(void) {
       "ball.q1,ball.q2,ball.q3,ball.q4,ball.q5,ball.q6,ball.v0,ball.v1,ball.v2,ball.v3,ball.v4,"
       "ball.v5\n";
   LK_ASSERT_MSG(strncmp(r.out, hdr, strlen(hdr)) == 0, "stdout: %s", r.out);
-  LK_ASSERT_INT_EQ(lines(r.out), 2);
-  result_free(&r);
+  LK_ASSERT_INT_EQ(lk_test_lines(r.out), 2);
+  lk_test_result_free(&r);
 }
 
 static void test_contacts_file_has_its_header(void) {
-  const char *c = tmp("contacts.csv");
-  result r = run((const char *[]){"simulate", mech("box_stack"), "--duration", "0", "--output", tmp("b.csv"),
-                                  "--contacts", c, NULL});
+  const char *c = lk_test_scratch("contacts.csv");
+  lk_test_result r = lk_test_run(
+      NULL, (const char *[]){"simulate", lk_test_mechanism("box_stack"), "--duration", "0",
+                             "--output", lk_test_scratch("b.csv"), "--contacts", c, NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
-  char *csv = slurp(c);
+  char *csv = lk_test_slurp(c, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
   CU_ASSERT_TRUE(strncmp(csv, "t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization,depth,geom,other_geom\n",
                       79) == 0);
   free(csv);
-  result_free(&r);
+  lk_test_result_free(&r);
   unlink(c);
-  unlink(tmp("b.csv"));
+  unlink(lk_test_scratch("b.csv"));
 }
 
 static void test_set_reaches_the_output(void) {
-  result r = run((const char *[]){"simulate", mech("pendulum"), "--duration", "0", "--set",
-                                  "initial.hinge.q=0.5", "--set", "links.bob.origin.xyz=[0, 0, 2]", NULL});
+  lk_test_result r = lk_test_run(
+      LK_TEST_LINKAGE,
+      (const char *[]){"simulate", lk_test_mechanism("pendulum"), "--duration", "0", "--set",
+                       "initial.hinge.q=0.5", "--set", "links.bob.origin.xyz=[0, 0, 2]", NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
   LK_ASSERT_MSG(strstr(r.out, "\n0,0,0,2,0.5,0\n"), "%s", r.out);
-  result_free(&r);
+  lk_test_result_free(&r);
   /* A bad override: exit 2, nothing written. */
-  const char *out = tmp("never.csv");
-  r = run((const char *[]){"simulate", mech("pendulum"), "--output", out, "--set",
-                           "materials.stel.mu_static=1", NULL});
+  const char *out = lk_test_scratch("never.csv");
+  r = lk_test_run(LK_TEST_LINKAGE,
+                  (const char *[]){"simulate", lk_test_mechanism("pendulum"), "--output", out,
+                                   "--set", "materials.stel.mu_static=1", NULL});
   LK_ASSERT_INT_EQ(r.status, 2);
   LK_ASSERT_MSG(strstr(r.err, "no item named 'stel' (did you mean 'steel'?)"), "%s", r.err);
-  CU_ASSERT_FALSE(exists(out));
-  result_free(&r);
+  CU_ASSERT_FALSE(lk_test_exists(out));
+  lk_test_result_free(&r);
 }
 
 static void test_plot(void) {
-  const char *svg = tmp("p.svg"), *out = tmp("p2.csv");
-  result r = run((const char *[]){"simulate", mech("pendulum"), "--duration", "0", "--output", out,
-                                  "--plot", svg, "--plot-columns", "hinge.q,bob.z", NULL});
+  const char *svg = lk_test_scratch("p.svg"), *out = lk_test_scratch("p2.csv");
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"),
+                                                    "--duration", "0", "--output", out, "--plot",
+                                                    svg, "--plot-columns", "hinge.q,bob.z", NULL});
   LK_ASSERT_MSG(r.status == 0, "%s", r.err);
-  char *s = slurp(svg);
+  char *s = lk_test_slurp(svg, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   CU_ASSERT_PTR_NOT_NULL(strstr(s, ">hinge.q</text>"));
   CU_ASSERT_PTR_NOT_NULL(strstr(s, ">bob.z</text>"));
   CU_ASSERT_PTR_NOT_NULL(strstr(s, ">pendulum</text>"));
   free(s);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "wrote "));
-  result_free(&r);
+  lk_test_result_free(&r);
   unlink(svg);
   /* Unknown column: a usage error with a suggestion, no files. */
-  r = run((const char *[]){"simulate", mech("pendulum"), "--output", out, "--plot", svg,
-                           "--plot-columns", "hinge.qq", NULL});
+  r = lk_test_run(LK_TEST_LINKAGE,
+                  (const char *[]){"simulate", lk_test_mechanism("pendulum"), "--output", out,
+                                   "--plot", svg, "--plot-columns", "hinge.qq", NULL});
   LK_ASSERT_INT_EQ(r.status, 2);
   LK_ASSERT_MSG(strstr(r.err, "no column 'hinge.qq' (did you mean 'hinge.q'?)"), "%s", r.err);
-  CU_ASSERT_FALSE(exists(svg));
-  result_free(&r);
+  CU_ASSERT_FALSE(lk_test_exists(svg));
+  lk_test_result_free(&r);
   unlink(out);
 }
 
 /* An output that cannot be written: exit 1, and nothing half-written. */
 static void test_unwritable_output_exits_1(void) {
-  result r = run((const char *[]){"simulate", mech("pendulum"), "--duration", "0", "--output",
-                                  tmp("missing-dir/traj.csv"), NULL});
+  lk_test_result r = lk_test_run(
+      NULL, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "--duration", "0",
+                             "--output", lk_test_scratch("missing-dir/traj.csv"), NULL});
   LK_ASSERT_INT_EQ(r.status, 1);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "cannot create the output file"));
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* A step that fails (a velocity so large the state overflows; without the
  * dynamics work every step fails): exit 1, and neither the trajectory nor
  * the plot appears, and no temporary file stays behind. */
 static void test_failed_run_leaves_no_files(void) {
-  const char *out = tmp("fail.csv"), *svg = tmp("fail.svg");
-  int before = entries();
-  result r = run((const char *[]){"simulate", mech("pendulum"), "--output", out, "--plot", svg,
-                                  "--set", "initial.hinge.v=1e308", "--set", "options.timestep=1e10", NULL});
+  const char *out = lk_test_scratch("fail.csv"), *svg = lk_test_scratch("fail.svg");
+  int before = lk_test_scratch_entries();
+  lk_test_result r = lk_test_run(
+      LK_TEST_LINKAGE,
+      (const char *[]){"simulate", lk_test_mechanism("pendulum"), "--output", out, "--plot", svg,
+                       "--set", "initial.hinge.v=1e308", "--set", "options.timestep=1e10", NULL});
   LK_ASSERT_MSG(r.status == 1, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "failed"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "no output file was written"));
-  CU_ASSERT_FALSE(exists(out));
-  CU_ASSERT_FALSE(exists(svg));
-  LK_ASSERT_INT_EQ(entries(), before);
-  result_free(&r);
+  CU_ASSERT_FALSE(lk_test_exists(out));
+  CU_ASSERT_FALSE(lk_test_exists(svg));
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), before);
+  lk_test_result_free(&r);
 }
 
 /* Rows: the initial state and every N-th of the duration / timestep steps. */
@@ -383,38 +279,43 @@ static void test_row_count_every_and_timestep(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     char set[64];
     snprintf(set, sizeof set, "options.timestep=%s", cases[i].timestep);
-    result r = run((const char *[]){"simulate", mech("double_pendulum"), "--duration", cases[i].duration,
-                                    "--every", cases[i].every, "--set", set, NULL});
+    lk_test_result r = lk_test_run(
+        NULL, (const char *[]){"simulate", lk_test_mechanism("double_pendulum"), "--duration",
+                               cases[i].duration, "--every", cases[i].every, "--set", set, NULL});
     LK_ASSERT_MSG(r.status == 0, "case %zu: %s", i, r.err);
-    LK_ASSERT_MSG(lines(r.out) == cases[i].rows + 1, "case %zu: %d lines, expected %d rows + header",
-                  i, lines(r.out), cases[i].rows);
-    result_free(&r);
+    LK_ASSERT_MSG(lk_test_lines(r.out) == cases[i].rows + 1,
+                  "case %zu: %d lines, expected %d rows + header", i, lk_test_lines(r.out),
+                  cases[i].rows);
+    lk_test_result_free(&r);
   }
   /* The file's own simulate: section (5 s, every 10 at 0.5 ms: 1001 rows). */
-  result r = run((const char *[]){"simulate", mech("double_pendulum"), NULL});
+  lk_test_result r = lk_test_run(
+      LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("double_pendulum"), NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
-  LK_ASSERT_INT_EQ(lines(r.out), 1002);
+  LK_ASSERT_INT_EQ(lk_test_lines(r.out), 1002);
   /* The last row is at t = 5 s (10 000 steps of 0.5 ms added up: to
    * rounding, which the exact number format shows). */
   char *last = r.out + strlen(r.out) - 1;
   while (last > r.out && last[-1] != '\n') last--;
   LK_ASSERT_NEAR(strtod(last, NULL), 5.0, 1e-9);
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* The pendulum swings: after a quarter period from 60 degrees it has
  * passed the bottom, the joint velocity is negative, energy is roughly
  * conserved (checked by the dynamics tests; here only that the CSV moves). */
 static void test_simulated_values_change(void) {
-  result r = run((const char *[]){"simulate", mech("pendulum"), "--duration", "0.2", "--every", "200", NULL});
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"),
+                                                    "--duration", "0.2", "--every", "200", NULL});
   LK_ASSERT_INT_EQ(r.status, 0);
-  LK_ASSERT_INT_EQ(lines(r.out), 3);
+  LK_ASSERT_INT_EQ(lk_test_lines(r.out), 3);
   char *row = strchr(strchr(r.out, '\n') + 1, '\n') + 1;
   double t, x, y, z, q, v;
   LK_ASSERT_INT_EQ(sscanf(row, "%lf,%lf,%lf,%lf,%lf,%lf", &t, &x, &y, &z, &q, &v), 6);
   LK_ASSERT_NEAR(t, 0.2, 1e-12);
   CU_ASSERT_TRUE(q < 1.0472 && v < 0);
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 void lk_test_register(void) {
@@ -436,5 +337,4 @@ void lk_test_register(void) {
       {NULL, NULL}};
   lk_test_suite("linkage", basics);
   lk_test_suite("linkage simulate", simulate);
-  atexit(cleanup);
 }

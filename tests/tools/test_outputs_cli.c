@@ -20,39 +20,7 @@
 #include <unistd.h>
 
 #include "harness.h"
-
-static char dir[4096];
-
-static const char *tmp(const char *name) {
-  static char buf[8][8192];
-  static int slot;
-  if (!dir[0]) {
-    const char *b = getenv("LK_TOP_BUILDDIR");
-    snprintf(dir, sizeof dir, "%s/tests/tools/outputs.XXXXXX", b && *b ? b : ".");
-    if (!mkdtemp(dir)) abort();
-  }
-  char *o = buf[slot++ & 7];
-  snprintf(o, sizeof buf[0], "%s/%s", dir, name);
-  return o;
-}
-
-static void clear_dir(void) {
-  if (!dir[0]) return;
-  DIR *d = opendir(dir);
-  struct dirent *e;
-  while (d && (e = readdir(d))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char p[8192];
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
-    unlink(p);
-  }
-  if (d) closedir(d);
-}
-
-static void cleanup(void) {
-  clear_dir();
-  if (dir[0]) rmdir(dir);
-}
+#include "proc.h"
 
 /* The names in the scratch directory, sorted, space-separated (hidden
  * temporaries included): what a run left behind. */
@@ -60,8 +28,7 @@ static const char *listing(void) {
   static char out[4096];
   char names[64][256];
   int n = 0;
-  tmp("x");
-  DIR *d = opendir(dir);
+  DIR *d = opendir(lk_test_scratch_dir());
   struct dirent *e;
   while (d && (e = readdir(d)) && n < 64)
     if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
@@ -82,51 +49,12 @@ static const char *listing(void) {
   return out;
 }
 
+/* A file's text, "" when it cannot be read. */
 static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return calloc(1, 1);
-  char *b = NULL;
-  size_t n = 0, cap = 0;
-  char chunk[8192];
-  size_t k;
-  while ((k = fread(chunk, 1, sizeof chunk, f)) > 0) {
-    if (n + k + 1 > cap) {
-      cap = 2 * (n + k + 1);
-      b = realloc(b, cap);
-    }
-    memcpy(b + n, chunk, k);
-    n += k;
-  }
-  fclose(f);
-  if (!b) b = calloc(1, 1);
-  else b[n] = '\0';
-  return b;
+  char *s = lk_test_slurp(path, NULL);
+  return s ? s : calloc(1, 1);
 }
 
-static void put(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  fputs(text, f);
-  fclose(f);
-}
-
-static const char *mech(const char *name) {
-  static char buf[4][4096];
-  static int slot;
-  char rel[256];
-  snprintf(rel, sizeof rel, "mechanisms/%s.yaml", name);
-  char *o = buf[slot++ & 3];
-  snprintf(o, sizeof buf[0], "%s", lk_test_srcpath(rel));
-  return o;
-}
-
-static int lines(const char *s) {
-  int n = 0;
-  for (; *s; s++) n += *s == '\n';
-  return n;
-}
-
-/* The last line of a text (without its newline). */
 static const char *last_line(const char *s, char *buf, size_t size) {
   size_t n = strlen(s);
   if (n && s[n - 1] == '\n') n--;
@@ -138,92 +66,13 @@ static const char *last_line(const char *s, char *buf, size_t size) {
 
 /* ------------------------------------------------------------ running */
 
-typedef struct {
-  const char *prog;   /* "linkage" or "grasp-planner" */
-  const char *stdout_path; /* NULL: a scratch file */
-  long fsize;         /* > 0: RLIMIT_FSIZE in bytes */
-} how;
-
-typedef struct {
-  int status; /* exit status; 128 + n when killed by signal n */
-  int killed; /* 1 when it did not exit by itself */
-  char *out, *err;
-} result;
-
-static void result_free(result *r) {
-  free(r->out);
-  free(r->err);
-}
-
-/* The child's stdout and stderr files, in buffers of their own (not
- * tmp()'s ring, which the tests' own names use). */
-static const char *capture(int which) {
-  static char buf[2][8192];
-  if (!buf[which][0]) {
-    tmp("x");
-    snprintf(buf[which], sizeof buf[which], "%s/%s", dir, which ? "..stderr" : "..stdout");
-  }
-  return buf[which];
-}
-
-static pid_t start(const how *h, const char *const *args) {
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char prog[4096];
-  snprintf(prog, sizeof prog, "%s/%s", b && *b ? b : ".",
-           strcmp(h->prog, "linkage") == 0 ? "tools/linkage" : "demos/grasp-planner");
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = prog;
-  for (int i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
-  argv[n] = NULL;
-  const char *out = h->stdout_path ? h->stdout_path : capture(0), *err = capture(1);
-  fflush(NULL);
-  pid_t pid = fork();
-  if (pid == 0) {
-    int in = open("/dev/null", O_RDONLY);
-    int o = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    int e = open(err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    if (in < 0 || o < 0 || e < 0) _exit(127);
-    dup2(in, 0), dup2(o, 1), dup2(e, 2);
-    if (h->fsize > 0) {
-      struct rlimit rl = {(rlim_t)h->fsize, (rlim_t)h->fsize};
-      setrlimit(RLIMIT_FSIZE, &rl);
-    }
-    execv(prog, (char *const *)argv);
-    _exit(127);
-  }
-  return pid;
-}
-
-static result finish(const how *h, pid_t pid) {
-  result r = {-1, 0, NULL, NULL};
-  int ws;
-  if (pid > 0 && waitpid(pid, &ws, 0) == pid) {
-    if (WIFEXITED(ws)) r.status = WEXITSTATUS(ws);
-    else if (WIFSIGNALED(ws)) r.status = 128 + WTERMSIG(ws), r.killed = 1;
-  }
-  const char *out = h->stdout_path ? h->stdout_path : capture(0), *err = capture(1);
-  r.out = h->stdout_path && strncmp(h->stdout_path, "/dev/", 5) == 0 ? calloc(1, 1) : slurp(out);
-  r.err = slurp(err);
-  if (!h->stdout_path) unlink(out);
-  unlink(err);
-  return r;
-}
-
-static result run_how(const how *h, const char *const *args) { return finish(h, start(h, args)); }
-
-static result run(const char *const *args) {
-  how h = {"linkage", NULL, 0};
-  return run_how(&h, args);
-}
-
 /* Wait until the scratch directory holds a hidden temporary whose name
  * starts with "." + base (the run has opened its outputs), at most 60 s. */
 static int wait_for_temporary(const char *base) {
   char prefix[300];
   snprintf(prefix, sizeof prefix, ".%s.", base);
   for (int i = 0; i < 6000; i++) {
-    DIR *d = opendir(dir);
+    DIR *d = opendir(lk_test_scratch_dir());
     struct dirent *e;
     int found = 0;
     while (d && (e = readdir(d)))
@@ -245,35 +94,39 @@ static int is_char_device(const char *p) {
 
 /* Item 1: a device is written, never replaced; its errors are the run's. */
 static void test_devices_are_written_directly(void) {
-  clear_dir();
-  result r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.1", "-o", "/dev/null",
-                                  "-c", "/dev/null", "-p", "/dev/null", NULL});
+  lk_test_scratch_clear();
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE,
+                  (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-d", "0.1",
+                                   "-o", "/dev/null", "-c", "/dev/null", "-p", "/dev/null", NULL});
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
   CU_ASSERT_TRUE(is_char_device("/dev/null"));
-  result_free(&r);
+  lk_test_result_free(&r);
 
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.1", "-o", "/dev/full", NULL});
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-d", "0.1", "-o", "/dev/full", NULL});
   LK_ASSERT_MSG(r.status == 1, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "/dev/full"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "No space left on device"));
   CU_ASSERT_TRUE(is_char_device("/dev/full"));
-  result_free(&r);
+  lk_test_result_free(&r);
 
   /* A device that fails beside a regular file: the file is not created. */
-  const char *csv = tmp("traj.csv");
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.1", "-o", csv, "-p",
-                           "/dev/full", NULL});
+  const char *csv = lk_test_scratch("traj.csv");
+  r = lk_test_run(LK_TEST_LINKAGE,
+                  (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-d", "0.1",
+                                   "-o", csv, "-p", "/dev/full", NULL});
   LK_ASSERT_MSG(r.status == 1, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "No space left on device"));
   CU_ASSERT_STRING_EQUAL(listing(), "");
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* Item 1: a FIFO is opened and written as it is (a reader gets the rows)
  * and stays a FIFO. */
 static void test_fifo_is_written_directly(void) {
-  clear_dir();
-  const char *fifo = tmp("pipe"), *got = tmp("got.csv");
+  lk_test_scratch_clear();
+  const char *fifo = lk_test_scratch("pipe"), *got = lk_test_scratch("got.csv");
   CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
   fflush(NULL);
   pid_t reader = fork();
@@ -285,7 +138,9 @@ static void test_fifo_is_written_directly(void) {
       if (write(out, b, (size_t)k) != k) _exit(1);
     _exit(0);
   }
-  result r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.01", "-o", fifo, NULL});
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-d", "0.01", "-o", fifo, NULL});
   int ws;
   waitpid(reader, &ws, 0);
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
@@ -293,10 +148,10 @@ static void test_fifo_is_written_directly(void) {
   CU_ASSERT_TRUE(stat(fifo, &sb) == 0 && S_ISFIFO(sb.st_mode));
   char *text = slurp(got);
   /* The header, the initial state and 10 steps of 1 ms. */
-  LK_ASSERT_INT_EQ(lines(text), 12);
+  LK_ASSERT_INT_EQ(lk_test_lines(text), 12);
   CU_ASSERT_EQUAL(strncmp(text, "t,bob.x,bob.y,bob.z,hinge.q,hinge.v\n", 36), 0);
   free(text);
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* ----------------------------------------------------- one file twice */
@@ -304,38 +159,44 @@ static void test_fifo_is_written_directly(void) {
 /* Item 2: two outputs naming one file, however named, exit 2 before
  * anything is written (the old file keeps its bytes). */
 static void test_one_file_named_twice_is_a_usage_error(void) {
-  clear_dir();
-  const char *x = tmp("x.csv");
-  result r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", x, "-c", x, NULL});
+  lk_test_scratch_clear();
+  const char *x = lk_test_scratch("x.csv");
+  lk_test_result r = lk_test_run(
+      LK_TEST_LINKAGE,
+      (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-o", x, "-c", x, NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "name the same file"));
   CU_ASSERT_STRING_EQUAL(listing(), "");
-  result_free(&r);
+  lk_test_result_free(&r);
 
-  put(x, "old\n");
+  lk_test_write(x, "old\n");
   char dotted[8300];
-  snprintf(dotted, sizeof dotted, "%s/./x.csv", dir);
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", x, "-p", dotted, NULL});
+  snprintf(dotted, sizeof dotted, "%s/./x.csv", lk_test_scratch_dir());
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-o", x, "-p", dotted, NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
-  result_free(&r);
+  lk_test_result_free(&r);
 
-  const char *lnk = tmp("l.csv"), *hard = tmp("h.csv");
+  const char *lnk = lk_test_scratch("l.csv"), *hard = lk_test_scratch("h.csv");
   CU_ASSERT_EQUAL(symlink("x.csv", lnk), 0);
   CU_ASSERT_EQUAL(link(x, hard), 0);
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-c", lnk, "-o", x, NULL});
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-c", lnk, "-o", x, NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
-  result_free(&r);
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", hard, "-p", x, NULL});
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-o", hard, "-p", x, NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
-  result_free(&r);
+  lk_test_result_free(&r);
 
   /* Standard output sent to the file another option names (the shell's
    * `> y.csv` has emptied it already). */
-  const char *y = tmp("y.csv");
-  how h = {"linkage", y, 0};
-  r = run_how(&h, (const char *[]){"simulate", mech("pendulum"), "-q", "-c", y, NULL});
+  const char *y = lk_test_scratch("y.csv");
+  lk_test_how h = {LK_TEST_LINKAGE, y, NULL, 0};
+  r = lk_test_run_how(
+      &h, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-c", y, NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
-  result_free(&r);
+  lk_test_result_free(&r);
 
   /* Nothing ran: x is as it was, and nothing else was made. */
   char *text = slurp(x);
@@ -348,19 +209,22 @@ static void test_one_file_named_twice_is_a_usage_error(void) {
 
   /* Item 16: a subnormal duration is a tiny duration (one step), not a
    * negative one; a negative one is refused. */
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "1e-320", NULL});
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-d", "1e-320", NULL});
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
-  LK_ASSERT_INT_EQ(lines(r.out), 3);
-  result_free(&r);
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "-1e-320", NULL});
+  LK_ASSERT_INT_EQ(lk_test_lines(r.out), 3);
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-d", "-1e-320", NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
-  result_free(&r);
+  lk_test_result_free(&r);
 
   /* Item 16: an empty path is a usage error too. */
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", "", NULL});
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-o", "", NULL});
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "empty"));
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* ------------------------------------------------------------ signals */
@@ -368,16 +232,16 @@ static void test_one_file_named_twice_is_a_usage_error(void) {
 /* Item 3: a signal in the middle of a run stops it at the end of a step,
  * removes the temporaries and keeps the old outputs: exit 128 + signal. */
 static void check_signal(int sig, const char *name) {
-  clear_dir();
-  const char *out = tmp("run.csv"), *con = tmp("run-contacts.csv");
-  put(out, "old trajectory\n");
-  put(con, "old contacts\n");
-  how h = {"linkage", NULL, 0};
-  pid_t pid = start(&h, (const char *[]){"simulate", mech("box_stack"), "-d", "1000", "-o", out,
-                                         "-c", con, NULL});
+  lk_test_scratch_clear();
+  const char *out = lk_test_scratch("run.csv"), *con = lk_test_scratch("run-contacts.csv");
+  lk_test_write(out, "old trajectory\n");
+  lk_test_write(con, "old contacts\n");
+  lk_test_how h = {LK_TEST_LINKAGE, NULL, NULL, 0};
+  pid_t pid = lk_test_start(&h, (const char *[]){"simulate", lk_test_mechanism("box_stack"), "-d",
+                                                 "1000", "-o", out, "-c", con, NULL});
   CU_ASSERT_TRUE(wait_for_temporary("run.csv"));
   kill(pid, sig);
-  result r = finish(&h, pid);
+  lk_test_result r = lk_test_finish(&h, pid);
   LK_ASSERT_MSG(r.status == 128 + sig && !r.killed, "%s: exit %d (killed %d): %s", name, r.status,
                 r.killed, r.err);
   char want[64];
@@ -392,7 +256,7 @@ static void check_signal(int sig, const char *name) {
   free(a);
   free(b);
   CU_ASSERT_STRING_EQUAL(listing(), "run-contacts.csv run.csv");
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 static void test_signals_keep_the_old_outputs(void) {
@@ -404,15 +268,16 @@ static void test_signals_keep_the_old_outputs(void) {
 /* Items 3 and 11: with --partial the rows up to the signal are kept, the
  * CSV ending in its marker, whose step count is the rows'. */
 static void test_partial_after_a_signal(void) {
-  clear_dir();
-  const char *out = tmp("run.csv"), *con = tmp("c.csv");
-  put(out, "old\n");
-  how h = {"linkage", NULL, 0};
-  pid_t pid = start(&h, (const char *[]){"simulate", mech("box_stack"), "-d", "1000", "-e", "2",
-                                         "-o", out, "-c", con, "--partial", NULL});
+  lk_test_scratch_clear();
+  const char *out = lk_test_scratch("run.csv"), *con = lk_test_scratch("c.csv");
+  lk_test_write(out, "old\n");
+  lk_test_how h = {LK_TEST_LINKAGE, NULL, NULL, 0};
+  pid_t pid =
+      lk_test_start(&h, (const char *[]){"simulate", lk_test_mechanism("box_stack"), "-d", "1000",
+                                         "-e", "2", "-o", out, "-c", con, "--partial", NULL});
   CU_ASSERT_TRUE(wait_for_temporary("run.csv"));
   kill(pid, SIGTERM);
-  result r = finish(&h, pid);
+  lk_test_result r = lk_test_finish(&h, pid);
   LK_ASSERT_MSG(r.status == 143 && !r.killed, "exit %d: %s", r.status, r.err);
   char *text = slurp(out), *ctext = slurp(con), line[512], cline[512];
   last_line(text, line, sizeof line);
@@ -422,12 +287,12 @@ static void test_partial_after_a_signal(void) {
   LK_ASSERT_INT_EQ(of, 1000000);
   /* The header, the initial state and every 2nd step up to `step`, then
    * the marker. */
-  LK_ASSERT_INT_EQ(lines(text), 1 + 1 + step / 2 + 1);
+  LK_ASSERT_INT_EQ(lk_test_lines(text), 1 + 1 + step / 2 + 1);
   CU_ASSERT_STRING_EQUAL(last_line(ctext, cline, sizeof cline), line);
   CU_ASSERT_STRING_EQUAL(listing(), "c.csv run.csv");
   free(text);
   free(ctext);
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* Item 11: a step that fails at step 46 (a force of 1e300 N from t =
@@ -435,45 +300,50 @@ static void test_partial_after_a_signal(void) {
  * --partial the 46 rows before it are kept and the failure is the last
  * line; exit 1 either way. */
 static void test_partial_after_a_failed_step(void) {
-  clear_dir();
-  const char *out = tmp("fail.csv"), *svg = tmp("fail.svg");
-  put(out, "old\n");
+  lk_test_scratch_clear();
+  const char *out = lk_test_scratch("fail.csv"), *svg = lk_test_scratch("fail.svg");
+  lk_test_write(out, "old\n");
   const char *load = "loads=[{link: bob, force: [1e300, 0, 0], point: [0, 0, -0.5], start: 0.0435}]";
-  result r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", out, "-p", svg, "--set",
-                                  load, NULL});
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-o", out, "-p", svg, "--set", load, NULL});
   LK_ASSERT_MSG(r.status == 1, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "step 46 (t = 0.045 s) failed"));
   char *text = slurp(out);
   CU_ASSERT_STRING_EQUAL(text, "old\n");
   free(text);
   CU_ASSERT_STRING_EQUAL(listing(), "fail.csv");
-  result_free(&r);
+  lk_test_result_free(&r);
 
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", out, "-p", svg, "--set", load,
-                           "--partial", NULL});
+  r = lk_test_run(LK_TEST_LINKAGE,
+                  (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-o", out, "-p",
+                                   svg, "--set", load, "--partial", NULL});
   LK_ASSERT_MSG(r.status == 1, "exit %d: %s", r.status, r.err);
   text = slurp(out);
   char line[512];
   CU_ASSERT_STRING_EQUAL(last_line(text, line, sizeof line),
                          "# partial: step 46 (t = 0.045 s) failed: non-finite value (NaN or Inf)");
   /* The header, t = 0 .. 0.045 s, the marker. */
-  LK_ASSERT_INT_EQ(lines(text), 1 + 46 + 1);
+  LK_ASSERT_INT_EQ(lk_test_lines(text), 1 + 46 + 1);
   free(text);
   char *plot = slurp(svg);
   CU_ASSERT_PTR_NOT_NULL(strstr(plot, "partial: step 46"));
   free(plot);
-  result_free(&r);
+  lk_test_result_free(&r);
 
   /* A variant: the load from t = 0 (step 1 makes the state huge, step 2
    * overflows it) keeps the initial row and the first step's. */
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-o", out, "--set",
-                           "loads=[{link: bob, force: [0, 1e300, 1e300], point: [0.5, 0, 0]}]", "--partial", NULL});
+  r = lk_test_run(
+      LK_TEST_LINKAGE,
+      (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-o", out, "--set",
+                       "loads=[{link: bob, force: [0, 1e300, 1e300], point: [0.5, 0, 0]}]",
+                       "--partial", NULL});
   LK_ASSERT_MSG(r.status == 1, "exit %d: %s", r.status, r.err);
   text = slurp(out);
-  LK_ASSERT_INT_EQ(lines(text), 1 + 2 + 1);
+  LK_ASSERT_INT_EQ(lk_test_lines(text), 1 + 2 + 1);
   CU_ASSERT_PTR_NOT_NULL(strstr(text, "\n# partial: step 2 (t = 0.001 s) failed"));
   free(text);
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* -------------------------------------------------- modes and links */
@@ -481,40 +351,46 @@ static void test_partial_after_a_failed_step(void) {
 /* Item 4: an overwritten file keeps its mode; a symbolic link stays one
  * and its target gets the new content. */
 static void test_mode_and_links_are_kept(void) {
-  clear_dir();
-  const char *out = tmp("m.csv"), *target = tmp("target.csv"), *link = tmp("link.csv");
+  lk_test_scratch_clear();
+  const char *out = lk_test_scratch("m.csv"), *target = lk_test_scratch("target.csv"),
+             *link = lk_test_scratch("link.csv");
   mode_t modes[2] = {0600, 0640};
   for (int k = 0; k < 2; k++) {
-    put(out, "old\n");
+    lk_test_write(out, "old\n");
     chmod(out, modes[k]);
-    result r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.01", "-o", out, NULL});
+    lk_test_result r =
+        lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"),
+                                                      "-q", "-d", "0.01", "-o", out, NULL});
     LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
     struct stat sb;
     CU_ASSERT_EQUAL_FATAL(stat(out, &sb), 0);
     LK_ASSERT_INT_EQ(sb.st_mode & 07777, modes[k]);
     char *text = slurp(out);
-    LK_ASSERT_INT_EQ(lines(text), 12);
+    LK_ASSERT_INT_EQ(lk_test_lines(text), 12);
     free(text);
-    result_free(&r);
+    lk_test_result_free(&r);
   }
-  put(target, "old\n");
+  lk_test_write(target, "old\n");
   CU_ASSERT_EQUAL(symlink("target.csv", link), 0);
-  result r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.01", "-o", link, NULL});
+  lk_test_result r =
+      lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-d", "0.01", "-o", link, NULL});
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
   struct stat sb;
   CU_ASSERT_TRUE(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
   char *text = slurp(target);
-  LK_ASSERT_INT_EQ(lines(text), 12);
+  LK_ASSERT_INT_EQ(lk_test_lines(text), 12);
   free(text);
-  result_free(&r);
+  lk_test_result_free(&r);
   /* A dangling link names the file to create. */
   unlink(target);
-  r = run((const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.01", "-o", link, NULL});
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q",
+                                                    "-d", "0.01", "-o", link, NULL});
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
   CU_ASSERT_TRUE(lstat(link, &sb) == 0 && S_ISLNK(sb.st_mode));
   CU_ASSERT_TRUE(lstat(target, &sb) == 0 && S_ISREG(sb.st_mode));
   CU_ASSERT_STRING_EQUAL(listing(), "link.csv m.csv target.csv");
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* ------------------------------------------------------ standard output */
@@ -522,32 +398,33 @@ static void test_mode_and_links_are_kept(void) {
 /* Item 5: every command's standard output is checked: to /dev/full they
  * exit 1 and say so. */
 static void test_stdout_to_a_full_device_exits_1(void) {
-  how h = {"linkage", "/dev/full", 0};
+  lk_test_how h = {LK_TEST_LINKAGE, "/dev/full", NULL, 0};
   char lcp[4096], statics[4096]; /* lk_test_data's buffer is reused */
   snprintf(lcp, sizeof lcp, "%s", lk_test_data("lcp/arm_pyramid4_degenerate.dat"));
   snprintf(statics, sizeof statics, "%s", lk_test_data("statics/pipe_support.yaml"));
   const char *const *cmds[] = {
-      (const char *[]){"info", mech("pendulum"), NULL},
-      (const char *[]){"check", mech("pendulum"), NULL},
+      (const char *[]){"info", lk_test_mechanism("pendulum"), NULL},
+      (const char *[]){"check", lk_test_mechanism("pendulum"), NULL},
       (const char *[]){"lcp", lcp, NULL},
       (const char *[]){"static", statics, NULL},
-      (const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.01", NULL},
-      (const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.01", "-o", "-", NULL},
+      (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-d", "0.01", NULL},
+      (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-d", "0.01", "-o", "-",
+                       NULL},
       (const char *[]){"--help", NULL},
       (const char *[]){"--version", NULL},
       (const char *[]){"simulate", "--help", NULL},
   };
   for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
-    result r = run_how(&h, cmds[i]);
+    lk_test_result r = lk_test_run_how(&h, cmds[i]);
     LK_ASSERT_MSG(r.status == 1, "linkage %s: exit %d: %s", cmds[i][0], r.status, r.err);
     LK_ASSERT_MSG(strstr(r.err, "No space left on device") != NULL, "linkage %s: %s", cmds[i][0],
                   r.err);
-    result_free(&r);
+    lk_test_result_free(&r);
     /* The same to /dev/null succeeds: the failure is the device's. */
-    how ok = {"linkage", "/dev/null", 0};
-    r = run_how(&ok, cmds[i]);
+    lk_test_how ok = {LK_TEST_LINKAGE, "/dev/null", NULL, 0};
+    r = lk_test_run_how(&ok, cmds[i]);
     LK_ASSERT_MSG(r.status == 0, "linkage %s > /dev/null: exit %d: %s", cmds[i][0], r.status, r.err);
-    result_free(&r);
+    lk_test_result_free(&r);
   }
 }
 
@@ -557,16 +434,18 @@ static void test_stdout_to_a_full_device_exits_1(void) {
  * old output as it was and no temporary: first the plot (the CSVs fit in
  * 4 KiB, the SVG does not), then the trajectory. */
 static void test_a_full_disk_replaces_nothing(void) {
-  clear_dir();
-  const char *csv = tmp("a.csv"), *con = tmp("b.csv"), *svg = tmp("c.svg");
-  put(csv, "old a\n");
-  put(con, "old b\n");
-  put(svg, "old c\n");
-  how h = {"linkage", NULL, 4096};
+  lk_test_scratch_clear();
+  const char *csv = lk_test_scratch("a.csv"), *con = lk_test_scratch("b.csv"),
+             *svg = lk_test_scratch("c.svg");
+  lk_test_write(csv, "old a\n");
+  lk_test_write(con, "old b\n");
+  lk_test_write(svg, "old c\n");
+  lk_test_how h = {LK_TEST_LINKAGE, NULL, NULL, 4096};
   const char *durations[2] = {"0.01", "5"};
   for (int k = 0; k < 2; k++) {
-    result r = run_how(&h, (const char *[]){"simulate", mech("pendulum"), "-q", "-d", durations[k],
-                                            "-o", csv, "-c", con, "-p", svg, NULL});
+    lk_test_result r =
+        lk_test_run_how(&h, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-d",
+                                             durations[k], "-o", csv, "-c", con, "-p", svg, NULL});
     LK_ASSERT_MSG(r.status == 1 && !r.killed, "-d %s: exit %d: %s", durations[k], r.status, r.err);
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "File too large"));
     CU_ASSERT_PTR_NOT_NULL(strstr(r.err, k == 0 ? "c.svg" : "a.csv"));
@@ -576,18 +455,19 @@ static void test_a_full_disk_replaces_nothing(void) {
     CU_ASSERT_STRING_EQUAL(c, "old c\n");
     free(a), free(b), free(c);
     CU_ASSERT_STRING_EQUAL(listing(), "a.csv b.csv c.svg");
-    result_free(&r);
+    lk_test_result_free(&r);
   }
   /* Without the limit the same run replaces all three. */
   h.fsize = 0;
-  result r = run_how(&h, (const char *[]){"simulate", mech("pendulum"), "-q", "-d", "0.01", "-o",
-                                          csv, "-c", con, "-p", svg, NULL});
+  lk_test_result r =
+      lk_test_run_how(&h, (const char *[]){"simulate", lk_test_mechanism("pendulum"), "-q", "-d",
+                                           "0.01", "-o", csv, "-c", con, "-p", svg, NULL});
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
   char *a = slurp(csv), *c = slurp(svg);
-  LK_ASSERT_INT_EQ(lines(a), 12);
+  LK_ASSERT_INT_EQ(lk_test_lines(a), 12);
   CU_ASSERT_PTR_NOT_NULL(strstr(c, "<svg"));
   free(a), free(c);
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* ------------------------------------------------------- grasp planner */
@@ -599,8 +479,8 @@ static const char *const kPlan[] = {"--hand", NULL, "--object", NULL, "-n", "40"
 static int plan_args(const char **argv, const char *const *more) {
   int n = 0;
   for (size_t i = 0; i < sizeof kPlan / sizeof kPlan[0]; i++) argv[n++] = kPlan[i];
-  argv[1] = mech("jaw_gripper");
-  argv[3] = mech("object_box");
+  argv[1] = lk_test_mechanism("jaw_gripper");
+  argv[3] = lk_test_mechanism("object_box");
   for (int i = 0; more[i]; i++) argv[n++] = more[i];
   argv[n] = NULL;
   return n;
@@ -609,56 +489,58 @@ static int plan_args(const char **argv, const char *const *more) {
 /* Items 5 and 6: the planner's stdout is checked; its CSV is replaced
  * whole or not at all (a size limit leaves the old file, no temporary). */
 static void test_planner_outputs(void) {
-  clear_dir();
+  lk_test_scratch_clear();
   const char *argv[40];
-  how full = {"grasp-planner", "/dev/full", 0};
+  lk_test_how full = {LK_TEST_PLANNER, "/dev/full", NULL, 0};
   plan_args(argv, (const char *[]){"-o", "-", NULL});
-  result r = run_how(&full, argv);
+  lk_test_result r = lk_test_run_how(&full, argv);
   LK_ASSERT_MSG(r.status == 1, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "No space left on device"));
-  result_free(&r);
+  lk_test_result_free(&r);
 
-  const char *csv = tmp("plan.csv");
-  put(csv, "old plan\n");
-  how limited = {"grasp-planner", NULL, 1024};
+  const char *csv = lk_test_scratch("plan.csv");
+  lk_test_write(csv, "old plan\n");
+  lk_test_how limited = {LK_TEST_PLANNER, NULL, NULL, 1024};
   plan_args(argv, (const char *[]){"-o", csv, NULL});
-  r = run_how(&limited, argv);
+  r = lk_test_run_how(&limited, argv);
   LK_ASSERT_MSG(r.status == 1 && !r.killed, "exit %d: %s", r.status, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "File too large"));
   char *text = slurp(csv);
   CU_ASSERT_STRING_EQUAL(text, "old plan\n");
   free(text);
   CU_ASSERT_STRING_EQUAL(listing(), "plan.csv");
-  result_free(&r);
+  lk_test_result_free(&r);
 
   /* Item 16: an invalid hand file is exit 2, as for linkage. */
-  how plain = {"grasp-planner", NULL, 0};
-  const char *bad[] = {"--hand", lk_test_data("io/syntax_tab.yaml"), "--object",
-                       mech("object_box"), "--quiet", "-o", csv, NULL};
-  r = run_how(&plain, bad);
+  lk_test_how plain = {LK_TEST_PLANNER, NULL, NULL, 0};
+  const char *bad[] = {"--hand",   lk_test_data("io/syntax_tab.yaml"),
+                       "--object", lk_test_mechanism("object_box"),
+                       "--quiet",  "-o",
+                       csv,        NULL};
+  r = lk_test_run_how(&plain, bad);
   LK_ASSERT_MSG(r.status == 2, "exit %d: %s", r.status, r.err);
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 /* Item 3 for the planner: a signal leaves the old CSV and no temporary. */
 static void test_planner_signal(void) {
-  clear_dir();
-  const char *csv = tmp("plan.csv");
-  put(csv, "old plan\n");
+  lk_test_scratch_clear();
+  const char *csv = lk_test_scratch("plan.csv");
+  lk_test_write(csv, "old plan\n");
   const char *argv[40];
   plan_args(argv, (const char *[]){"-n", "100000", "-o", csv, NULL});
-  how h = {"grasp-planner", NULL, 0};
-  pid_t pid = start(&h, argv);
+  lk_test_how h = {LK_TEST_PLANNER, NULL, NULL, 0};
+  pid_t pid = lk_test_start(&h, argv);
   CU_ASSERT_TRUE(wait_for_temporary("plan.csv"));
   kill(pid, SIGINT);
-  result r = finish(&h, pid);
+  lk_test_result r = lk_test_finish(&h, pid);
   LK_ASSERT_MSG(r.status == 130 && !r.killed, "exit %d (killed %d): %s", r.status, r.killed, r.err);
   CU_ASSERT_PTR_NOT_NULL(strstr(r.err, "interrupted by SIGINT"));
   char *text = slurp(csv);
   CU_ASSERT_STRING_EQUAL(text, "old plan\n");
   free(text);
   CU_ASSERT_STRING_EQUAL(listing(), "plan.csv");
-  result_free(&r);
+  lk_test_result_free(&r);
 }
 
 void lk_test_register(void) {
@@ -678,5 +560,4 @@ void lk_test_register(void) {
                                     {NULL, NULL}};
   lk_test_suite("linkage outputs", outputs);
   lk_test_suite("grasp-planner outputs", planner);
-  atexit(cleanup);
 }

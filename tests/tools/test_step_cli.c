@@ -1,105 +1,23 @@
 /* The step's messages as a user meets them through the linkage program:
  * integrator rk4 on contact-free models and when a contact arises
  * (issue 14.4). Files are written to a scratch folder. */
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "harness.h"
 #include "linkage/linkage.h"
-
-extern char **environ;
-
-typedef struct {
-  int status;
-  char out[65536], err[16384];
-} result;
-
-static char scratch[4096];
-
-static const char *path_in_scratch(const char *name) {
-  static char buf[4][4200];
-  static int slot;
-  char *p = buf[slot++ & 3];
-  snprintf(p, sizeof buf[0], "%s/%s", scratch, name);
-  return p;
-}
-
-static void write_file(const char *name, const char *text) {
-  FILE *f = fopen(path_in_scratch(name), "w");
-  if (!f) {
-    lk_test_fail(__LINE__, __FILE__, "cannot write %s", name);
-    return;
-  }
-  fputs(text, f);
-  fclose(f);
-}
-
-static void slurp(const char *path, char *buf, size_t size) {
-  buf[0] = '\0';
-  FILE *f = fopen(path, "rb");
-  if (!f) return;
-  size_t n = fread(buf, 1, size - 1, f);
-  buf[n] = '\0';
-  fclose(f);
-}
-
-/* Run build/tools/linkage with args (NULL-terminated). */
-static result *run(const char *const *args) {
-  static result r;
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char prog[4096];
-  snprintf(prog, sizeof prog, "%s/tools/linkage", b && *b ? b : ".");
-  const char *argv[32];
-  int n = 0;
-  argv[n++] = prog;
-  for (int i = 0; args[i] && n < 31; i++) argv[n++] = args[i];
-  argv[n] = NULL;
-  char out[4200], err[4200];
-  snprintf(out, sizeof out, "%s", path_in_scratch("stdout"));
-  snprintf(err, sizeof err, "%s", path_in_scratch("stderr"));
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  r.status = -1;
-  if (posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ) == 0) {
-    int ws;
-    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws)) r.status = WEXITSTATUS(ws);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  slurp(out, r.out, sizeof r.out);
-  slurp(err, r.err, sizeof r.err);
-  unlink(out);
-  unlink(err);
-  return &r;
-}
-
-static const char *mech(const char *name) {
-  static char buf[4][4096];
-  static int slot;
-  char rel[256];
-  snprintf(rel, sizeof rel, "mechanisms/%s.yaml", name);
-  char *o = buf[slot++ & 3];
-  snprintf(o, sizeof buf[0], "%s", lk_test_srcpath(rel));
-  return o;
-}
+#include "proc.h"
 
 /* ------------------------------------------------------------ rk4 */
 
 /* The shipped double pendulum (a capsule a bar, nothing else to touch)
  * runs with rk4, where it was refused as "unsupported". */
 static void test_rk4_double_pendulum(void) {
-  result *r = run((const char *[]){"simulate", mech("double_pendulum"), "--set",
-                                   "options.integrator=rk4", "--duration", "0.5", "-q", NULL});
+  const lk_test_result *r =
+      lk_test_linkage((const char *[]){"simulate", lk_test_mechanism("double_pendulum"), "--set",
+                                       "options.integrator=rk4", "--duration", "0.5", "-q", NULL});
   LK_ASSERT_INT_EQ(r->status, 0);
   if (r->status) printf("%s\n", r->err);
   /* 0.5 s at 0.5 ms: 1000 steps, written every 10th, plus the header. */
@@ -112,18 +30,19 @@ static void test_rk4_double_pendulum(void) {
  * names the two geoms and the time (the fall of sqrt(2 0.5 / 9.81) =
  * 0.3193 s ends within the step starting at 0.320 s). */
 static void test_rk4_contact_is_named(void) {
-  write_file("drop.yaml",
-             "options: {timestep: 0.001, integrator: rk4}\n"
-             "world:\n"
-             "  geoms: [{name: floor, type: plane}]\n"
-             "links:\n"
-             "  - name: ball\n"
-             "    origin: {xyz: [0, 0, 0.6]}\n"
-             "    joint: {type: free}\n"
-             "    mass: 0.2\n"
-             "    geoms: [{name: rubber, type: sphere, radius: 0.1}]\n");
-  result *r = run((const char *[]){"simulate", path_in_scratch("drop.yaml"), "--duration", "1",
-                                   "-o", path_in_scratch("drop.csv"), NULL});
+  lk_test_write(lk_test_scratch("drop.yaml"),
+                "options: {timestep: 0.001, integrator: rk4}\n"
+                "world:\n"
+                "  geoms: [{name: floor, type: plane}]\n"
+                "links:\n"
+                "  - name: ball\n"
+                "    origin: {xyz: [0, 0, 0.6]}\n"
+                "    joint: {type: free}\n"
+                "    mass: 0.2\n"
+                "    geoms: [{name: rubber, type: sphere, radius: 0.1}]\n");
+  const lk_test_result *r =
+      lk_test_linkage((const char *[]){"simulate", lk_test_scratch("drop.yaml"), "--duration", "1",
+                                       "-o", lk_test_scratch("drop.csv"), NULL});
   LK_ASSERT_INT_EQ(r->status, 1);
   LK_ASSERT_MSG(strstr(r->err, "'rubber' (link 'ball') and 'floor' (link 'world') touch"),
                 "stderr: %s", r->err);
@@ -140,32 +59,34 @@ static void test_rk4_contact_is_named(void) {
  * a stiff joint spring the Euler step takes explicitly (1e4 N m/rad on
  * 1.1e-3 kg m^2, h omega = 3) is reported unstable, from t = 0.002 s. */
 static void test_servo_arm_and_unstable_summary(void) {
-  write_file("arm.yaml",
-             "options: {timestep: 0.001, gravity: [0, 0, -9.81]}\n"
-             "links:\n"
-             "  - name: forearm\n"
-             "    origin: {xyz: [0, 0, 1]}\n"
-             "    joint: {name: elbow, type: revolute, axis: [0, 1, 0]}\n"
-             "    mass: 1.0\n"
-             "    com: [0.15, 0, 0]\n"
-             "    inertia: [0.001, 0.0085, 0.0085]\n"
-             "  - name: hand\n"
-             "    parent: forearm\n"
-             "    origin: {xyz: [0.3, 0, 0]}\n"
-             "    joint: {name: wrist, type: revolute, axis: [0, 1, 0]}\n"
-             "    mass: 0.2\n"
-             "    com: [0.04, 0, 0]\n"
-             "    inertia: [0.0001, 0.0002, 0.0002]\n"
-             "actuators:\n"
-             "  - {joint: elbow, type: position, kp: 200, kv: 10, target: 0.5, max_effort: 50}\n"
-             "  - {joint: wrist, type: position, kp: 100, kv: 5, target: -0.3, max_effort: 10}\n");
-  result *r = run((const char *[]){"simulate", path_in_scratch("arm.yaml"), "--duration", "2",
-                                   "--every", "100", "-o", path_in_scratch("arm.csv"), NULL});
+  lk_test_write(
+      lk_test_scratch("arm.yaml"),
+      "options: {timestep: 0.001, gravity: [0, 0, -9.81]}\n"
+      "links:\n"
+      "  - name: forearm\n"
+      "    origin: {xyz: [0, 0, 1]}\n"
+      "    joint: {name: elbow, type: revolute, axis: [0, 1, 0]}\n"
+      "    mass: 1.0\n"
+      "    com: [0.15, 0, 0]\n"
+      "    inertia: [0.001, 0.0085, 0.0085]\n"
+      "  - name: hand\n"
+      "    parent: forearm\n"
+      "    origin: {xyz: [0.3, 0, 0]}\n"
+      "    joint: {name: wrist, type: revolute, axis: [0, 1, 0]}\n"
+      "    mass: 0.2\n"
+      "    com: [0.04, 0, 0]\n"
+      "    inertia: [0.0001, 0.0002, 0.0002]\n"
+      "actuators:\n"
+      "  - {joint: elbow, type: position, kp: 200, kv: 10, target: 0.5, max_effort: 50}\n"
+      "  - {joint: wrist, type: position, kp: 100, kv: 5, target: -0.3, max_effort: 10}\n");
+  const lk_test_result *r =
+      lk_test_linkage((const char *[]){"simulate", lk_test_scratch("arm.yaml"), "--duration", "2",
+                                       "--every", "100", "-o", lk_test_scratch("arm.csv"), NULL});
   LK_ASSERT_INT_EQ(r->status, 0);
   LK_ASSERT_MSG(strstr(r->err, "unstable: no"), "stderr: %s", r->err);
   /* The last row: t, two links' x y z, elbow q v, wrist q v. */
-  char csv[1 << 18];
-  slurp(path_in_scratch("arm.csv"), csv, sizeof csv);
+  char *csv = lk_test_slurp(lk_test_scratch("arm.csv"), NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(csv);
   char *last = csv + strlen(csv) - 1;
   while (last > csv && last[-1] != '\n') last--;
   double v[11];
@@ -178,18 +99,19 @@ static void test_servo_arm_and_unstable_summary(void) {
   LK_ASSERT_NEAR(v[0], 2, 1e-9);
   LK_ASSERT_NEAR(v[10], 0, 1e-3); /* the wrist at rest, not chattering */
   LK_ASSERT_NEAR(v[8], 0, 1e-3);
-  write_file("spring.yaml",
-             "options: {timestep: 0.001}\n"
-             "links:\n"
-             "  - name: rotor\n"
-             "    joint: {name: hinge, type: revolute, axis: [0, 0, 1], stiffness: 1.0e4}\n"
-             "    mass: 0.1\n"
-             "    com: [0.1, 0, 0]\n"
-             "    inertia: [0.0001, 0.0001, 0.0001]\n"
-             "initial:\n"
-             "  - {joint: hinge, q: 0.01}\n");
-  r = run((const char *[]){"simulate", path_in_scratch("spring.yaml"), "--duration", "0.05", "-o",
-                           path_in_scratch("spring.csv"), NULL});
+  free(csv);
+  lk_test_write(lk_test_scratch("spring.yaml"),
+                "options: {timestep: 0.001}\n"
+                "links:\n"
+                "  - name: rotor\n"
+                "    joint: {name: hinge, type: revolute, axis: [0, 0, 1], stiffness: 1.0e4}\n"
+                "    mass: 0.1\n"
+                "    com: [0.1, 0, 0]\n"
+                "    inertia: [0.0001, 0.0001, 0.0001]\n"
+                "initial:\n"
+                "  - {joint: hinge, q: 0.01}\n");
+  r = lk_test_linkage((const char *[]){"simulate", lk_test_scratch("spring.yaml"), "--duration",
+                                       "0.05", "-o", lk_test_scratch("spring.csv"), NULL});
   LK_ASSERT_INT_EQ(r->status, 0);
   const char *u = strstr(r->err, "unstable: the energy grew without input");
   LK_ASSERT_MSG(u != NULL, "stderr: %s", r->err);
@@ -204,23 +126,23 @@ static void test_servo_arm_and_unstable_summary(void) {
  * simulate refuses it too; rpy [90, 0, 0] in radians is a warning at the
  * value, FILE:LINE:COLUMN; with options: {angle: degree} it is none. */
 static void test_check_units(void) {
-  write_file("big.yaml",
-             "world:\n"
-             "  geoms: [{name: floor, type: plane}]\n"
-             "links:\n"
-             "  - name: ball\n"
-             "    joint: {type: free}\n"
-             "    mass: 1\n"
-             "    geoms:\n"
-             "      - {name: shell, type: sphere, radius: 40}\n");
-  const char *big = path_in_scratch("big.yaml");
-  result *r = run((const char *[]){"check", big, NULL});
+  lk_test_write(lk_test_scratch("big.yaml"),
+                "world:\n"
+                "  geoms: [{name: floor, type: plane}]\n"
+                "links:\n"
+                "  - name: ball\n"
+                "    joint: {type: free}\n"
+                "    mass: 1\n"
+                "    geoms:\n"
+                "      - {name: shell, type: sphere, radius: 40}\n");
+  const char *big = lk_test_scratch("big.yaml");
+  const lk_test_result *r = lk_test_linkage((const char *[]){"check", big, NULL});
   LK_ASSERT_INT_EQ(r->status, 2);
   char want[4400];
   snprintf(want, sizeof want, "%s:8:9: error: geom 'shell': at the initial state it overlaps geom "
            "'floor' by 40 m", big);
   LK_ASSERT_MSG(strstr(r->err, want), "stderr: %s", r->err);
-  r = run((const char *[]){"simulate", big, "-o", path_in_scratch("big.csv"), NULL});
+  r = lk_test_linkage((const char *[]){"simulate", big, "-o", lk_test_scratch("big.csv"), NULL});
   LK_ASSERT_INT_EQ(r->status, 2);
   const char *arm =
       "options: {angle: %s}\n"
@@ -232,9 +154,9 @@ static void test_check_units(void) {
       "    inertia: [0.1, 0.1, 0.1]\n";
   char text[1024];
   snprintf(text, sizeof text, arm, "radian");
-  write_file("rad.yaml", text);
-  const char *rad = path_in_scratch("rad.yaml");
-  r = run((const char *[]){"check", rad, NULL});
+  lk_test_write(lk_test_scratch("rad.yaml"), text);
+  const char *rad = lk_test_scratch("rad.yaml");
+  r = lk_test_linkage((const char *[]){"check", rad, NULL});
   LK_ASSERT_INT_EQ(r->status, 0);
   snprintf(want, sizeof want, "%s:4:19: warning: link 'arm': origin: rpy [90, 0, 0] is beyond 2 pi",
            rad);
@@ -242,25 +164,13 @@ static void test_check_units(void) {
   snprintf(want, sizeof want, "%s:5:66: warning: link 'arm': joint 'hinge': limit: -30", rad);
   LK_ASSERT_MSG(strstr(r->err, want), "stderr: %s", r->err);
   snprintf(text, sizeof text, arm, "degree");
-  write_file("deg.yaml", text);
-  r = run((const char *[]){"check", path_in_scratch("deg.yaml"), NULL});
+  lk_test_write(lk_test_scratch("deg.yaml"), text);
+  r = lk_test_linkage((const char *[]){"check", lk_test_scratch("deg.yaml"), NULL});
   LK_ASSERT_INT_EQ(r->status, 0);
   LK_ASSERT_MSG(!strstr(r->err, "warning"), "stderr: %s", r->err);
 }
 
-static void cleanup(void) {
-  const char *names[] = {"drop.yaml", "drop.csv", "arm.yaml", "arm.csv", "spring.yaml",
-                         "spring.csv", "big.yaml", "big.csv", "rad.yaml", "deg.yaml",
-                         "stdout", "stderr"};
-  for (size_t i = 0; i < sizeof names / sizeof *names; i++) unlink(path_in_scratch(names[i]));
-  rmdir(scratch);
-}
-
 void lk_test_register(void) {
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  snprintf(scratch, sizeof scratch, "%s/tests/tools/step-cli-%d", b && *b ? b : ".", (int)getpid());
-  mkdir(scratch, 0755);
-  atexit(cleanup);
   static const lk_test rk4[] = {{"rk4 runs the double pendulum", test_rk4_double_pendulum},
                                 {"rk4 names the contact that stops it", test_rk4_contact_is_named},
                                 {NULL, NULL}};
