@@ -807,11 +807,14 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
  *     sticking (w = 0); else sliding, w_n = 0 and z_T = mu z_n d with
  *     d = x_T / |x_T| (the sliding velocity against d);
  *
- * solved by LU with partial pivoting on the rows whose w is to vanish (a
- * small ridge and refinement when the block is singular: redundant
- * contacts), the states read again from the result and the system solved
- * again, at most DIRECT_ROUNDS times. A sliding contact's direction
- * converges as a fixed point, its states usually in one or two rounds.
+ * solved on the rows whose w is to vanish (direct_solve: a ridged LU,
+ * refined from the iterate), and the step to that solution taken whole or
+ * by halves while it lowers the measure. After a whole step the states are
+ * read again from the new point; otherwise the state the solution
+ * contradicts most changes, one at a time (direct_pivot: contacts at the
+ * edge of taking off, z_n and w_n both near zero, are not read right by
+ * the projection), at most DIRECT_ROUNDS solves. A sliding contact's
+ * direction converges as a fixed point.
  * Nothing is taken on trust: the result, put into its bounds and cones,
  * must meet the same full measure as the sweeps (fc3d error and relative
  * residual <= tol), else the sweeps go on from their own iterate. Only
@@ -1012,12 +1015,98 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
   return lk_all_finite(z, (size_t)n);
 }
 
+/* After a solve whose result (zt, wt) lowered nothing: the one state that
+ * result contradicts most changes (a principal pivot: a normal gone
+ * negative takes off, a contact off whose gap closes touches, a sticking
+ * force beyond its cone slides along it, a slip against its force sticks),
+ * violations compared in w's units (z's times M_ii); with none, the
+ * sliding directions move to where the result points. Returns 0 when
+ * nothing changed. */
+static int direct_pivot(const nsgs *S, const double *zt, const double *wt, int *cls, double *c,
+                        int *lnk) {
+  const lk_lcp *p = S->p;
+  double worst = 0.0;
+  int wk = -1, wto = 0;
+  for (int k = 0; k < S->nb; k++) {
+    const block *b = &S->B[k];
+    int r = b->r[0];
+    double d = lk_lcp_entry(p, r, r);
+    if (!(d > 0.0)) d = S->dscale;
+    double v = 0.0;
+    int to = 0;
+    if (b->kind == B_ROW) {
+      double lo = lk_lcp_lo(p, r), hi = lk_lcp_hi(p, r);
+      if (cls[r] == C_EQ && zt[r] < lo) v = (lo - zt[r]) * d, to = 1;
+      else if (cls[r] == C_EQ && zt[r] > hi) v = (zt[r] - hi) * d, to = 2;
+      else if (cls[r] == C_FIX && c[r] == lo && wt[r] < 0.0) v = -wt[r], to = 0;
+      else if (cls[r] == C_FIX && c[r] == hi && wt[r] > 0.0) v = wt[r], to = 0;
+    } else {
+      int r1 = b->r[1], r2 = b->r[2];
+      double mu = p->mu[r1], t = hypot(zt[r1], zt[r2]);
+      if (cls[r] == C_FIX) {
+        if (wt[r] < 0.0) v = -wt[r], to = 0; /* touches: sticking */
+      } else if (zt[r] < 0.0) {
+        v = -zt[r] * d, to = 1; /* takes off */
+      } else if (cls[r1] == C_EQ) {
+        if (t > mu * zt[r]) v = (t - mu * zt[r]) * d, to = 2; /* slides */
+      } else if (mu > 0.0) {
+        double s = (wt[r1] * c[r1] + wt[r2] * c[r2]) / mu;
+        if (s > 0.0) v = s, to = 0; /* slips with its force: sticks */
+      }
+    }
+    if (v > worst) {
+      worst = v;
+      wk = k;
+      wto = to;
+    }
+  }
+  if (wk >= 0) {
+    const block *b = &S->B[wk];
+    int r = b->r[0];
+    if (b->kind == B_ROW) {
+      cls[r] = wto == 0 ? C_EQ : C_FIX;
+      c[r] = wto == 1 ? lk_lcp_lo(p, r) : wto == 2 ? lk_lcp_hi(p, r) : 0.0;
+      return 1;
+    }
+    int r1 = b->r[1], r2 = b->r[2];
+    double mu = p->mu[r1], t = hypot(zt[r1], zt[r2]);
+    if (wto == 0) {
+      cls[r] = cls[r1] = cls[r2] = C_EQ;
+    } else if (wto == 1) {
+      cls[r] = cls[r1] = cls[r2] = C_FIX;
+      c[r] = c[r1] = c[r2] = 0.0;
+    } else {
+      cls[r] = C_EQ;
+      cls[r1] = cls[r2] = C_LINK;
+      c[r1] = t > 0.0 ? mu * zt[r1] / t : mu;
+      c[r2] = t > 0.0 ? mu * zt[r2] / t : 0.0;
+      lnk[r1] = lnk[r2] = r;
+    }
+    return 1;
+  }
+  int moved = 0;
+  for (int k = 0; k < S->nb; k++) {
+    const block *b = &S->B[k];
+    if (b->kind != B_CONE || cls[b->r[1]] != C_LINK) continue;
+    int r = b->r[0], r1 = b->r[1], r2 = b->r[2];
+    double d = lk_lcp_entry(p, r, r), rho = d > 0.0 ? 1.0 / d : 1.0 / S->dscale;
+    double mu = p->mu[r1], x1 = zt[r1] - rho * wt[r1], x2 = zt[r2] - rho * wt[r2];
+    double t = hypot(x1, x2);
+    if (!(t > 0.0)) continue;
+    double c1 = mu * x1 / t, c2 = mu * x2 / t;
+    moved += fabs(c1 - c[r1]) + fabs(c2 - c[r2]) > 1e-12 * mu;
+    c[r1] = c1;
+    c[r2] = c2;
+  }
+  return moved > 0;
+}
+
 /* The direct finish from the iterate (z, w), whose measure (the larger of
- * fc3d error and relative residual) is m0: each round reads the states,
- * solves for them and steps towards that solution, the whole way when
- * that lowers the measure, else by halves (the states of nearly dependent
- * contacts are not always read right: the full step can leave the cone a
- * long way); a step that lowers nothing ends it. Returns 1 with a
+ * fc3d error and relative residual) is m0: each round solves for the
+ * states and steps towards that solution, the whole way when that lowers
+ * the measure (the states are then read again), else by halves and one
+ * state changes (direct_pivot); a round that changes nothing ends it.
+ * Returns 1 with a
  * verified answer in z, w (*res, *scale, *err its measures); else 0, with
  * z, w as they were (the sweeps go on from their own iterate). */
 static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double m0, double *z,
@@ -1036,10 +1125,10 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
     lnk[i] = i;
   }
   double cur = m0;
+  direct_states(S, z, w, cls, c, lnk);
   for (int round = 0; round < DIRECT_ROUNDS; round++) {
-    direct_states(S, z, w, cls, c, lnk);
     if (!direct_solve(S, ws, cls, c, lnk, z, zt, wt)) break;
-    int took = 0;
+    int took = 0, full = 0;
     for (double t = 1.0; t > 1e-3; t *= 0.5) {
       for (int i = 0; i < n; i++) zc[i] = t == 1.0 ? zt[i] : z[i] + t * (zt[i] - z[i]);
       lk_lcp_project(p, zc);
@@ -1054,10 +1143,14 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
       *scale = sc;
       *err = e;
       took = 1;
+      full = t == 1.0;
       break;
     }
-    if (!took) break;
-    if (*err <= tol && *res / *scale <= tol) return 1;
+    if (took && *err <= tol && *res / *scale <= tol) return 1;
+    if (full)
+      direct_states(S, z, w, cls, c, lnk);
+    else if (!direct_pivot(S, zt, wt, cls, c, lnk))
+      break;
   }
   memcpy(z, z0, sizeof *z * (size_t)n);
   memcpy(w, w0, sizeof *w * (size_t)n);
