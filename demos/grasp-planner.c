@@ -32,6 +32,7 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +78,8 @@ typedef struct {
 
 typedef struct {
   const char *hand, *output, *objects_arg;
+  const char *view, *plot; /* --view page, --plot summary (NULL: none) */
+  long view_top;
   const char *objects[MAX_OBJECTS];
   int nobjects;
   char *owned[MAX_OBJECTS]; /* the paths --objects made */
@@ -116,6 +119,10 @@ static void usage(FILE *f) {
           "  -j, --jobs J          threads per process (default 1)\n"
           "  -s, --seed S          random seed (default 1)\n"
           "  -o, --output FILE     the ranked CSV (default and '-': standard output)\n"
+          "  --view FILE.html      a viewer page replaying the trials of the best\n"
+          "                        verified grasps of each object (close, lift, shake)\n"
+          "  --view-top N          grasps per object on the page (default 3)\n"
+          "  --plot FILE.svg       a summary plot: every candidate's epsilon by outcome\n"
           "  --standoff MIN:MAX    palm distance range, m (uniform and surface sampling;\n"
           "                        default 0.5 to 1.0 times the fingers' reach)\n"
           "  --grip-force F        finger force of the trials, N (default 10)\n"
@@ -130,7 +137,8 @@ static void usage(FILE *f) {
           "\n"
           "Under mpirun every rank runs the same command; rank 0 hands out the work\n"
           "and writes the output, which is the same for any number of ranks and jobs.\n"
-          "The CSV replaces the output file when the sweep is complete, or not at all.\n"
+          "The CSV (and the page and the plot) replace their files when the sweep is\n"
+          "complete, or none is written.\n"
           "SIGINT, SIGTERM or SIGHUP stop the sweep and leave the old file.\n"
           "Exit status: 0 success, 1 a trial or an output failed, 2 a usage error or an\n"
           "invalid hand or object file, 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.\n");
@@ -233,6 +241,7 @@ static int parse_args(int argc, char **argv, args *a) {
   a->smin = a->smax = -1;
   a->sampler = LK_SAMPLE_AUTO;
   a->edges = 8;
+  a->view_top = 3;
   lk_grasp_trial_options_default(&a->trial);
   for (int i = 1; i < argc; i++) {
     const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -297,6 +306,18 @@ static int parse_args(int argc, char **argv, args *a) {
         return EXIT_USAGE;
       }
       a->output = v;
+    } else if (!strcmp(o, "--view") || !strcmp(o, "--plot")) {
+      NEED();
+      if (!*v) {
+        fprintf(stderr, "grasp-planner: %s: empty file name\n", o);
+        return EXIT_USAGE;
+      }
+      if (o[2] == 'v')
+        a->view = v;
+      else
+        a->plot = v;
+    } else if (!strcmp(o, "--view-top")) {
+      LONG(a->view_top, 1, 1000);
     } else if (!strcmp(o, "--sampler")) {
       NEED();
       int k = lk_grasp_sample_kind_from_name(v);
@@ -553,6 +574,121 @@ static void write_rows(FILE *f, const char *object, const row *rows, int n) {
   }
 }
 
+/* ------------------------------------------------- viewer page and plot */
+
+/* The page (--view): the best --view-top verified grasps of each object,
+ * each a scene replaying its trial. Rank 0 runs those trials again with an
+ * observer that records frames (60 a simulated second, each with the
+ * solver reports of the steps since the last, the last one at the trial's
+ * end): a trial is deterministic, so the replay is the verified trial, and
+ * it is checked to be (the same outcome, steps and epsilon). */
+typedef struct {
+  lk_view *v;
+  int scene;
+  const lk_model *m;
+  long pending; /* steps since the last frame */
+  int started;
+  lk_status st;
+  lk_error e;
+} recorder;
+
+/* An error of this program's own (lk_error_set is the library's). */
+static lk_status fail(lk_error *err, lk_status st, const char *fmt, ...) {
+  va_list ap;
+  lk_error_clear(err);
+  err->status = st;
+  va_start(ap, fmt);
+  vsnprintf(err->message, sizeof err->message, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+static void record(void *user, const lk_data *d, int phase) {
+  recorder *r = user;
+  (void)phase;
+  if (r->st) return;
+  if (r->started) {
+    lk_view_add_step(r->v, r->scene, d);
+    r->pending++;
+  }
+  r->started = 1;
+  if (lk_view_frame_due(r->v, r->scene, lk_data_time(d))) {
+    r->st = lk_view_add_frame(r->v, r->scene, r->m, d, &r->e);
+    r->pending = 0;
+  }
+}
+
+/* Replay row r's trial (object `name`, its rank) into a new scene of v.
+ * Nonzero (a message in err) on a failure or a replay that differs. */
+static lk_status view_grasp(lk_view *v, const lk_grasp_scene *scene, lk_data *d,
+                            const lk_grasp_trial_options *trial, const char *name, int rank,
+                            const row *r, lk_error *err) {
+  const lk_model *m = lk_grasp_scene_model(scene);
+  const lk_grasp_trial_report *t = &r->v.r;
+  char title[320], caption[512];
+  snprintf(title, sizeof title, "%s #%d", name, rank);
+  snprintf(caption, sizeof caption,
+           "%s, rank %d: candidate %d (round %d), epsilon %.4g; trial: %s%s%s, epsilon %.4g, "
+           "%d steps (%.3f s)",
+           name, rank, r->s.c.index, r->s.c.round, r->s.s.epsilon,
+           lk_grasp_outcome_name(t->outcome), t->held ? "" : " in the ",
+           t->held ? "" : (const char *[]){"close", "release", "lift", "shake", ""}[t->lost_in],
+           t->epsilon, t->steps, t->time);
+  recorder rec = {v, -1, m, 0, 0, LK_OK, {0}};
+  if ((rec.scene = lk_view_add_scene(v, m, title, caption, err)) < 0) return err->status;
+  lk_grasp_trial_options o = *trial;
+  o.observe = record;
+  o.observe_user = &rec;
+  lk_grasp_trial_report again;
+  lk_status st = lk_grasp_trial(scene, d, &r->s.c.pose, NULL, &o, &again, err);
+  if (st) return st;
+  if (rec.st) {
+    *err = rec.e;
+    return rec.st;
+  }
+  /* The trial's end (or, for a hand placed into the object, its pose). */
+  if ((st = lk_forward_kinematics(m, d)))
+    return fail(err, st, "%s: the replayed state is not valid", title);
+  if ((lk_view_nframes(v, rec.scene) == 0 || rec.pending > 0) &&
+      (st = lk_view_add_frame(v, rec.scene, m, d, err)))
+    return st;
+  if (again.outcome != t->outcome || again.steps != t->steps || again.held != t->held ||
+      !(again.epsilon == t->epsilon))
+    return fail(err, LK_INVALID_ARGUMENT,
+                        "%s: the replayed trial differs from the verified one (%s in %d steps, "
+                        "was %s in %d)",
+                        title, lk_grasp_outcome_name(again.outcome), again.steps,
+                        lk_grasp_outcome_name(t->outcome), t->steps);
+  return LK_OK;
+}
+
+/* The plot (--plot): every candidate's screening epsilon, in a row by its
+ * outcome: the trial's for the verified ones, else the screen's. */
+enum { P_HELD, P_DROPPED, P_TRIAL_FAILED, P_UNVERIFIED, P_NOT_CLOSED, P_NO_CONTACT, P_COLLISION,
+       P_ERROR, P_ROWS };
+static const char *const kPlotRows[P_ROWS] = {
+    "held", "dropped", "trial: no contact, collision", "closed, unverified", "not closed",
+    "no contact", "collision", "error, failed step"};
+
+static int plot_row(const row *r) {
+  if (r->verified) {
+    if (r->v.st) return P_ERROR;
+    switch (r->v.r.outcome) {
+      case LK_GRASP_HELD: return P_HELD;
+      case LK_GRASP_DROPPED: return P_DROPPED;
+      case LK_GRASP_SIM_FAILED: return P_ERROR;
+      default: return P_TRIAL_FAILED; /* collision, no contact */
+    }
+  }
+  if (r->s.st) return P_ERROR;
+  switch (r->s.s.outcome) {
+    case LK_SCREEN_CLOSED: return P_UNVERIFIED;
+    case LK_SCREEN_NOT_CLOSED: return P_NOT_CLOSED;
+    case LK_SCREEN_NO_CONTACT: return P_NO_CONTACT;
+    default: return P_COLLISION;
+  }
+}
+
 /* ------------------------------------------------------------ progress */
 
 static double now(void) {
@@ -638,14 +774,27 @@ int main(int argc, char **argv) {
   /* The output set: named (and refused) before any work. */
   lk_outputs *out = NULL;
   FILE *csv = NULL;
+  int view_at = -1, plot_at = -1; /* members of the set */
+  lk_view *view = NULL;
+  double *plot_x = NULL; /* the plot's points: epsilon and row */
+  int *plot_r = NULL;
+  long plot_n = 0, plot_cap = 0;
   if (root) {
     lk_error e;
     out = lk_outputs_new();
-    if (!out || lk_outputs_add(out, a.output ? a.output : "-", &e) < 0) {
+    if (!out || lk_outputs_add(out, a.output ? a.output : "-", &e) < 0 ||
+        (a.view && (view_at = lk_outputs_add(out, a.view, &e)) < 0) ||
+        (a.plot && (plot_at = lk_outputs_add(out, a.plot, &e)) < 0)) {
       fprintf(stderr, "grasp-planner: %s\n", out ? e.message : "out of memory");
       status = EXIT_USAGE;
-    } else if (lk_outputs_open(out, &e)) {
+    } else if (a.view && !(view = lk_view_new(&(lk_view_options){.title = "grasp-planner",
+                                                                 .fps = 60},
+                                              &e))) {
       fprintf(stderr, "grasp-planner: %s\n", e.message);
+      status = EXIT_FAILED;
+    } else if (lk_outputs_open(out, &e)) {
+      char buf[1024];
+      fprintf(stderr, "grasp-planner: %s\n", lk_error_format(&e, buf, sizeof buf));
       status = EXIT_FAILED;
     } else {
       csv = lk_outputs_file(out, 0);
@@ -769,6 +918,34 @@ int main(int argc, char **argv) {
         } else {
           status = EXIT_FAILED;
         }
+        if (rows && a.plot && status == EXIT_OK) {
+          if (plot_n + n > plot_cap) {
+            long cap = plot_cap ? 2 * plot_cap : 1024;
+            while (cap < plot_n + n) cap *= 2;
+            double *px = realloc(plot_x, sizeof *px * (size_t)cap);
+            if (px) plot_x = px;
+            int *pr = realloc(plot_r, sizeof *pr * (size_t)cap);
+            if (pr) plot_r = pr;
+            if (px && pr)
+              plot_cap = cap;
+            else
+              status = EXIT_FAILED;
+          }
+          for (int i = 0; i < n && plot_n < plot_cap; i++, plot_n++) {
+            plot_x[plot_n] = rows[i].s.st ? NAN : rows[i].s.s.epsilon;
+            plot_r[plot_n] = plot_row(&rows[i]);
+          }
+        }
+        for (int k = 0; view && rows && status == EXIT_OK && !g_signal && k < a.view_top &&
+                        k < n && rows[k].verified;
+             k++) {
+          lk_error ve;
+          if (view_grasp(view, scene, x.d[0], &a.trial, os->name, k + 1, &rows[k], &ve)) {
+            bar_clear(&pb);
+            fprintf(stderr, "grasp-planner: --view %s: %s\n", a.view, ve.message);
+            status = EXIT_FAILED;
+          }
+        }
         free(rows);
         os->seconds = now() - t0;
       }
@@ -800,7 +977,26 @@ int main(int argc, char **argv) {
   if (root) {
     bar_clear(&pb);
     lk_error e;
-    if (out && status != EXIT_USAGE && !g_signal) {
+    int written = 1;
+    if (csv && status != EXIT_USAGE && !g_signal) {
+      char title[512], hb[256];
+      snprintf(title, sizeof title, "%s: %ld candidates on %d object%s (seed %llu)",
+               base_name(a.hand, hb, sizeof hb), plot_n, a.nobjects, a.nobjects > 1 ? "s" : "",
+               a.seed);
+      lk_plot_options po;
+      lk_plot_options_default(&po);
+      po.title = title;
+      po.xlabel = "Ferrari-Canny epsilon of the screening";
+      if ((view && lk_view_write(view, lk_outputs_file(out, view_at), &e)) ||
+          (a.plot && lk_plot_strip_svg(lk_outputs_file(out, plot_at), &po, plot_x, plot_r,
+                                       (int)plot_n, kPlotRows, P_ROWS, &e))) {
+        fprintf(stderr, "grasp-planner: %s\n", e.message);
+        status = EXIT_FAILED;
+        written = 0;
+        lk_outputs_discard(out); /* all or nothing */
+      }
+    }
+    if (csv && written && status != EXIT_USAGE && !g_signal) {
       if (lk_outputs_commit(out, &e)) {
         fprintf(stderr, "grasp-planner: %s\n", e.message);
         status = EXIT_FAILED;
@@ -836,9 +1032,16 @@ int main(int argc, char **argv) {
               "best epsilon %.4g; %.2f s per object, %.2f s in all; ranked list in %s\n",
               with_held, done, best_held, done, median, done ? wall / done : 0, wall,
               a.output && strcmp(a.output, "-") ? a.output : "standard output");
+      if (a.view)
+        fprintf(stderr, "  the best grasps' trials: open %s in a browser (%d scene%s)\n", a.view,
+                lk_view_nscenes(view), lk_view_nscenes(view) == 1 ? "" : "s");
+      if (a.plot) fprintf(stderr, "  epsilon by outcome, every candidate: %s\n", a.plot);
       free(eps);
     }
   }
+  lk_view_free(view);
+  free(plot_x);
+  free(plot_r);
   if (sum)
     for (int oi = 0; oi < a.nobjects; oi++) free((char *)sum[oi].name);
   free(sum);

@@ -412,6 +412,13 @@ typedef struct {
    * center and torque_scale are set by the trial (object's centre of mass
    * and radius). */
   lk_grasp_options analysis;
+  /* An observer (NULL: none; for recording a trial, e.g. into an lk_view):
+   * called with observe_user once with the placed state before the first
+   * step (not when the hand overlaps the object), then after every step
+   * with the link kinematics current. It reads only: the trial is the same
+   * with or without it. */
+  void (*observe)(void *user, const lk_data *d, int phase); /* an lk_grasp_phase */
+  void *observe_user;
 } lk_grasp_trial_options;
 
 void lk_grasp_trial_options_default(lk_grasp_trial_options *o);

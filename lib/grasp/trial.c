@@ -139,6 +139,7 @@ typedef struct {
   double still[LK_GRASP_MAX_FINGERS];
   int ncontacts; /* hand-object contacts carrying force */
   double tmax_util;
+  lk_grasp_phase phase; /* for the observer */
 } ctl;
 
 static void ctl_free(ctl *c) {
@@ -434,7 +435,9 @@ static lk_status control_step(ctl *c, lk_data *d) {
   palm_servo(c, d);
   object_loads(c, d);
   if ((st = fingers(c, d))) return st;
-  return lk_step(c->m, d);
+  st = lk_step(c->m, d);
+  if (!st && c->o->observe) c->o->observe(c->o->observe_user, d, (int)c->phase);
+  return st;
 }
 
 /* ------------------------------------------------------------- phases */
@@ -745,6 +748,7 @@ lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform
   lk_grasp_phase phase = LK_GRASP_PHASE_CLOSE;
   int lost = 0;
   watch w;
+  if (o->observe) o->observe(o->observe_user, d, (int)phase);
   st = run_close(&c, d, r);
   if (st) goto failed;
   if (r->fingers_in_contact == 0) {
@@ -760,7 +764,7 @@ lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform
     c.holding = 1;
   }
 
-  phase = LK_GRASP_PHASE_RELEASE;
+  c.phase = phase = LK_GRASP_PHASE_RELEASE;
   double rt = o->release_time;
   if (rt > 0) {
     lost = run_phase(&c, d, &w, r, rt, set_release, &rt, &st);
@@ -769,7 +773,7 @@ lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform
   if (st) goto failed;
   if (lost) goto dropped;
 
-  phase = LK_GRASP_PHASE_LIFT;
+  c.phase = phase = LK_GRASP_PHASE_LIFT;
   if (o->lift_height > 0) {
     lift_arg la = {c.palm_target.p, o->lift_height, o->lift_time};
     lost = run_phase(&c, d, &w, r, o->lift_time, set_lift, &la, &st);
@@ -783,7 +787,7 @@ lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform
     if (lost) goto dropped;
   }
 
-  phase = LK_GRASP_PHASE_SHAKE;
+  c.phase = phase = LK_GRASP_PHASE_SHAKE;
   double g = lk_v3_norm(c.gravity), mg = s->object_mass * g;
   double fmag = o->shake_force >= 0 ? o->shake_force : mg;
   double tmag = o->shake_torque >= 0 ? o->shake_torque : 0.5 * mg * s->object_radius;

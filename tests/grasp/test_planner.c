@@ -4,6 +4,8 @@
  * holds in a fresh trial built from the pose in the CSV alone, and bad
  * arguments and files exit 2. */
 #include <fcntl.h>
+#include <math.h>
+#include <stdint.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
@@ -337,7 +339,7 @@ static void test_best_analytic_grasp_holds_on_every_object(void) {
 /* A sweep over objects (a list file) gives one CSV with every object's
  * rows, the same for --jobs 1 and 2 and, when MPI is built in, for
  * `mpirun -np 1` and `-np 2` (oversubscribed: this machine may have fewer
- * cores): byte for byte. */
+ * cores): byte for byte, and so are the --view page and the --plot. */
 static void test_sweep_is_the_same_for_jobs_and_ranks(void) {
   char list[4096], o1[4096], o2[4096];
   snprintf(list, sizeof list, "%s", lk_test_srcpath("mechanisms/objects.list"));
@@ -354,7 +356,14 @@ static void test_sweep_is_the_same_for_jobs_and_ranks(void) {
   args1[n] = "1", args2[n] = "2", n++;
   args1[n] = "-o", args2[n] = "-o", n++;
   args1[n] = o1, args2[n] = o2, n++;
-  args1[n] = args2[n] = NULL;
+  /* The first also writes a page and a plot, for the ranks to match. */
+  char h1[4096], g1[4096];
+  snprintf(h1, sizeof h1, "%s", scratch("sweep1.html"));
+  snprintf(g1, sizeof g1, "%s", scratch("sweep1.svg"));
+  args1[n] = "--view-top", args1[n + 1] = "1", args1[n + 2] = "--view", args1[n + 3] = h1;
+  args1[n + 4] = "--plot", args1[n + 5] = g1;
+  args2[n] = NULL;
+  args1[n + 6] = NULL;
   int st = run(args1, &err);
   LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
   free(err);
@@ -381,21 +390,32 @@ static void test_sweep_is_the_same_for_jobs_and_ranks(void) {
   if (mpirun && *mpirun) {
     const char *b = getenv("LK_TOP_BUILDDIR");
     for (int np = 1; np <= 2; np++) {
-      char o[4096], cmd[16384];
+      char o[4096], h[4096], g[4096], cmd[32768];
       snprintf(o, sizeof o, "%s", scratch(np == 1 ? "np1.csv" : "np2.csv"));
+      snprintf(h, sizeof h, "%s", scratch(np == 1 ? "np1.html" : "np2.html"));
+      snprintf(g, sizeof g, "%s", scratch(np == 1 ? "np1.svg" : "np2.svg"));
       snprintf(cmd, sizeof cmd,
                /* Open MPI keeps what MPI_Init allocates past MPI_Finalize:
                 * not ours, so no leak check in the sanitizer build. */
                "ASAN_OPTIONS=detect_leaks=0 OMPI_ALLOW_RUN_AS_ROOT=1 "
                "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 %s --oversubscribe -np %d "
                "%s/demos/grasp-planner --hand %s --objects %s -n 60 --verify 3 --refine 2 "
-               "--rounds 3 --quiet --jobs %d -o %s >/dev/null 2>&1",
-               mpirun, np, b && *b ? b : ".", hand, list, 3 - np, o);
+               "--rounds 3 --quiet --jobs %d -o %s --view-top 1 --view %s --plot %s "
+               ">/dev/null 2>&1",
+               mpirun, np, b && *b ? b : ".", hand, list, 3 - np, o, h, g);
       LK_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
       char *t = slurp(o);
       CU_ASSERT_FATAL(t != NULL);
       LK_ASSERT_MSG(strcmp(t, t1) == 0, "mpirun -np %d wrote another CSV", np);
       free(t);
+      const char *mine[2] = {h, g}, *ref[2] = {h1, g1};
+      for (int k = 0; k < 2; k++) {
+        char *x = slurp(mine[k]), *y = slurp(ref[k]);
+        LK_ASSERT_MSG(x && y && strcmp(x, y) == 0, "mpirun -np %d wrote another %s", np,
+                      k ? "plot" : "page");
+        free(x), free(y);
+        unlink(mine[k]);
+      }
       unlink(o);
     }
   } else {
@@ -405,6 +425,212 @@ static void test_sweep_is_the_same_for_jobs_and_ranks(void) {
   free(t2);
   unlink(o1);
   unlink(o2);
+  unlink(h1);
+  unlink(g1);
+}
+
+/* Base64 text up to the closing quote, decoded into a new buffer; its
+ * length in *n. */
+static unsigned char *unbase64(const char *p, size_t *n) {
+  const char *e = strchr(p, '"');
+  size_t len = e ? (size_t)(e - p) : 0;
+  unsigned char *out = malloc(len / 4 * 3 + 3);
+  *n = 0;
+  if (!out) return NULL;
+  static const char abc[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  unsigned acc = 0;
+  int bits = 0;
+  for (size_t i = 0; i < len && p[i] != '='; i++) {
+    const char *c = strchr(abc, p[i]);
+    if (!c || !*c) break;
+    acc = acc << 6 | (unsigned)(c - abc);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[(*n)++] = (unsigned char)(acc >> bits & 255);
+    }
+  }
+  return out;
+}
+
+/* The decoded array `"key":"...` of the scene that starts at scene. */
+static unsigned char *scene_array(const char *scene, const char *key, size_t *n) {
+  char pat[64];
+  snprintf(pat, sizeof pat, "\"%s\":\"", key);
+  const char *p = strstr(scene, pat);
+  *n = 0;
+  return p ? unbase64(p + strlen(pat), n) : NULL;
+}
+
+static double le_double(const unsigned char *b) {
+  uint64_t u = 0;
+  for (int k = 7; k >= 0; k--) u = u << 8 | b[k];
+  double x;
+  memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+static long le_int32(const unsigned char *b) {
+  return (long)(int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+                         (uint32_t)b[3] << 24);
+}
+
+/* --view and --plot (issue 16): the page replays the best --view-top
+ * verified grasps, one scene each, named and captioned by object, rank,
+ * epsilon and outcome; it is self-contained (no script from a URL); every
+ * step of each trial is in its frames (the steps the frames' reports sum
+ * are those of a fresh trial of the CSV's pose, the frames start at 0 and
+ * end at the trial's end, 60 a second between); the plot has a point per
+ * candidate, in the row of its outcome; CSV, page and plot are byte for
+ * byte the same for --jobs 1 and 2; and the three are written together
+ * or not at all. */
+static void test_planner_view_and_plot(void) {
+  const char *hand = mech("jaw_gripper"), *object = mech("object_box");
+  char csv[2][4096], page[2][4096], svg[2][4096];
+  for (int j = 0; j < 2; j++) {
+    char tag[32];
+    snprintf(tag, sizeof tag, "v%d.csv", j), snprintf(csv[j], sizeof csv[j], "%s", scratch(tag));
+    snprintf(tag, sizeof tag, "v%d.html", j), snprintf(page[j], sizeof page[j], "%s", scratch(tag));
+    snprintf(tag, sizeof tag, "v%d.svg", j), snprintf(svg[j], sizeof svg[j], "%s", scratch(tag));
+    char *err = NULL;
+    int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "150", "--verify", "4",
+                                  "--refine", "2", "--rounds", "3", "--seed", "5", "--view-top",
+                                  "3", "--jobs", j ? "2" : "1", "--quiet", "-o", csv[j], "--view",
+                                  page[j], "--plot", svg[j], NULL},
+                 &err);
+    LK_ASSERT_MSG(st == 0, "jobs %d: exit %d: %s", j + 1, st, err ? err : "");
+    free(err);
+  }
+  char *c0 = slurp(csv[0]), *c1 = slurp(csv[1]), *p0 = slurp(page[0]), *p1 = slurp(page[1]),
+       *s0 = slurp(svg[0]), *s1 = slurp(svg[1]);
+  CU_ASSERT_FATAL(c0 && c1 && p0 && p1 && s0 && s1);
+  LK_ASSERT_MSG(strcmp(c0, c1) == 0, "the CSV differs for --jobs 1 and 2");
+  LK_ASSERT_MSG(strcmp(p0, p1) == 0, "the page differs for --jobs 1 and 2");
+  LK_ASSERT_MSG(strcmp(s0, s1) == 0, "the plot differs for --jobs 1 and 2");
+  /* Self-contained. */
+  CU_ASSERT_PTR_NULL(strstr(p0, "<script src"));
+  CU_ASSERT_PTR_NULL(strstr(p0, "src=\"http"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(p0, "</html>"));
+  CU_ASSERT_PTR_NULL(strstr(p0, "\"name\":\"object_box #4\""));
+
+  int nl;
+  char *copy = slurp(csv[0]);
+  char **l = lines(copy, &nl);
+  CU_ASSERT_FATAL(l != NULL && nl == 151);
+  int c_px = column(l[0], "px"), c_qw = column(l[0], "qw"), c_eps = column(l[0], "epsilon"),
+      c_out = column(l[0], "outcome"), c_ver = column(l[0], "verified"),
+      c_scr = column(l[0], "screen");
+  lk_error e;
+  char hp[4096];
+  snprintf(hp, sizeof hp, "%s", hand);
+  lk_grasp_scene *gs = lk_grasp_scene_load(hp, object, NULL, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(gs);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(gs));
+  const int nlink = lk_model_nlink(lk_grasp_scene_model(gs));
+  for (int k = 1; k <= 3; k++) {
+    char name[64], buf[64];
+    snprintf(name, sizeof name, "\"name\":\"object_box #%d\",\"caption\":\"", k);
+    const char *sc = strstr(p0, name);
+    LK_ASSERT_MSG(sc != NULL, "no scene object_box #%d", k);
+    if (!sc) continue;
+    /* The caption: rank, the row's epsilon (4 digits) and outcome. */
+    const char *row = l[k];
+    char want[256];
+    snprintf(want, sizeof want, "object_box, rank %d: candidate %d (round %d), epsilon %.4g; trial: %s",
+             k, (int)field(row, column(l[0], "candidate")), (int)field(row, column(l[0], "round")),
+             field(row, c_eps), text_field(row, c_out, buf, sizeof buf));
+    LK_ASSERT_MSG(strncmp(sc + strlen(name), want, strlen(want)) == 0, "caption %.200s, want %s",
+                  sc + strlen(name), want);
+    /* A fresh trial of the row's pose. */
+    lk_transform pose;
+    pose.R = lk_q_to_mat3(lk_q(field(row, c_qw), field(row, c_qw + 1), field(row, c_qw + 2),
+                               field(row, c_qw + 3)));
+    pose.p = lk_v3(field(row, c_px), field(row, c_px + 1), field(row, c_px + 2));
+    lk_grasp_trial_report r;
+    LK_ASSERT_OK(lk_grasp_trial(gs, d, &pose, NULL, NULL, &r, &e), &e);
+    CU_ASSERT_STRING_EQUAL(lk_grasp_outcome_name(r.outcome), text_field(row, c_out, buf, sizeof buf));
+    long nframes = strtol(strstr(sc, "\"nframes\":") + 10, NULL, 10);
+    size_t nt, nrep, npose;
+    unsigned char *t = scene_array(sc, "t", &nt), *rep = scene_array(sc, "report", &nrep),
+                  *ps = scene_array(sc, "pose", &npose);
+    CU_ASSERT_FATAL(t && rep && ps);
+    LK_ASSERT_INT_EQ((long)nt, 8 * nframes);
+    LK_ASSERT_INT_EQ((long)nrep, 4 * 8 * nframes); /* 8 report fields a frame */
+    LK_ASSERT_INT_EQ((long)npose, 4 * 7 * (long)nlink * nframes);
+    long steps = 0;
+    for (long f = 0; f < nframes; f++) steps += le_int32(rep + 4 * (8 * f + 1));
+    LK_ASSERT_INT_EQ(steps, r.steps);
+    LK_ASSERT_NEAR(le_double(t), 0, 0);
+    LK_ASSERT_NEAR(le_double(t + 8 * (nframes - 1)), r.time, 1e-9);
+    long at60 = (long)floor(r.time * 60 + 1e-6);
+    LK_ASSERT_MSG(nframes == at60 + 1 || nframes == at60 + 2, "%ld frames for %.4f s", nframes,
+                  r.time);
+    for (long f = 1; f + 1 < nframes; f++) {
+      double dt = le_double(t + 8 * f) - le_double(t + 8 * (f - 1));
+      LK_ASSERT_MSG(dt > 1.0 / 60 - 0.0011 && dt < 1.0 / 60 + 0.0011, "frame %ld: dt %.5f", f, dt);
+    }
+    free(t), free(rep), free(ps);
+  }
+  lk_data_free(d);
+  lk_grasp_scene_free(gs);
+
+  /* The plot: one point per candidate; each row's label counts what the
+   * CSV says, and its points lie in its band. */
+  const char *names[] = {"held", "dropped", "trial: no contact, collision", "closed, unverified",
+                         "not closed", "no contact", "collision", "error, failed step"};
+  int want[8] = {0};
+  for (int k = 1; k < nl; k++) {
+    char b1[64], b2[64];
+    const char *out = text_field(l[k], c_out, b1, sizeof b1), *scr = text_field(l[k], c_scr, b2, sizeof b2);
+    int r;
+    if (field(l[k], c_ver) == 1)
+      r = !strcmp(out, "held") ? 0 : !strcmp(out, "dropped") ? 1
+          : !strcmp(out, "no contact") || !strcmp(out, "collision") ? 2 : 7;
+    else
+      r = !strcmp(scr, "closed") ? 3 : !strcmp(scr, "not closed") ? 4 : !strcmp(scr, "no contact") ? 5
+          : !strcmp(scr, "collision") ? 6 : 7;
+    want[r]++;
+  }
+  double label_y[8];
+  for (int r = 0; r < 8; r++) {
+    char lab[96];
+    snprintf(lab, sizeof lab, ">%s (%d)</text>", names[r], want[r]);
+    const char *at = strstr(s0, lab);
+    LK_ASSERT_MSG(at != NULL, "the plot has no %s", lab);
+    label_y[r] = NAN;
+    if (!at) continue;
+    while (at > s0 && strncmp(at, " y=\"", 4) != 0) at--;
+    label_y[r] = strtod(at + 4, NULL) - 4; /* the row's middle */
+  }
+  CU_ASSERT_TRUE(want[0] + want[1] == 4 && want[3] > 0);
+  int got[8] = {0}, circles = 0;
+  double band = label_y[1] - label_y[0];
+  for (const char *p = strstr(s0, "<circle"); p; p = strstr(p + 1, "<circle")) {
+    double cy = strtod(strstr(p, "cy=\"") + 4, NULL);
+    circles++;
+    for (int r = 0; r < 8; r++)
+      if (fabs(cy - label_y[r]) <= 0.26 * band) got[r]++;
+  }
+  LK_ASSERT_INT_EQ(circles, 150);
+  for (int r = 0; r < 8; r++) LK_ASSERT_MSG(got[r] == want[r], "row %s: %d points, %d candidates",
+                                            names[r], got[r], want[r]);
+  free(l), free(copy);
+  free(c0), free(c1), free(p0), free(p1), free(s0), free(s1);
+  for (int j = 0; j < 2; j++) unlink(csv[j]), unlink(page[j]), unlink(svg[j]);
+
+  /* All or nothing: a page that cannot be written leaves no CSV. */
+  char *err = NULL;
+  int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "20", "--verify", "1",
+                                "--quiet", "-o", csv[0], "--view", "/nonexistent/dir/page.html",
+                                NULL},
+               &err);
+  LK_ASSERT_MSG(st == 1 || st == 2, "exit %d", st);
+  LK_ASSERT_MSG(err && strstr(err, "page.html"), "%s", err ? err : "");
+  LK_ASSERT_INT_EQ(access(csv[0], F_OK), -1);
+  free(err);
+  st = run((const char *[]){"--hand", hand, "--object", object, "--view-top", "0", NULL}, &err);
+  LK_ASSERT_INT_EQ(st, 2);
+  free(err);
 }
 
 static void test_planner_arguments(void) {
@@ -448,6 +674,7 @@ void lk_test_register(void) {
       {"a sweep is the same for any --jobs and ranks", test_sweep_is_the_same_for_jobs_and_ranks},
       {"the best analytic grasp holds on every object",
        test_best_analytic_grasp_holds_on_every_object},
+      {"--view page and --plot summary", test_planner_view_and_plot},
       {"arguments", test_planner_arguments},
       {NULL, NULL}};
   lk_test_suite("grasp planner", tests);

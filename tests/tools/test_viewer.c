@@ -16,7 +16,7 @@
  * after 1 s the cube rests on the floor (centre z = 0.025, its half
  * size) and the pads are fully open (y = +-0.06). A copy of a lit picture
  * of the held cube is left in the build tree (tests/tools/viewer-gripper.png)
- * for the README. */
+ * for the README. The grasp planner's --view page is opened too. */
 #include <png.h>
 #include <stdlib.h>
 #include <string.h>
@@ -349,6 +349,66 @@ static void test_scenes(void) {
   }
 }
 
+/* A pixel within 6 per channel of colour c. */
+static int near_color(const unsigned char *p, unsigned c) {
+  return abs(p[0] - (int)(c >> 16 & 255)) <= 6 && abs(p[1] - (int)(c >> 8 & 255)) <= 6 &&
+         abs(p[2] - (int)(c & 255)) <= 6;
+}
+
+/* The grasp planner's page (demos/grasp-planner --view): its two scenes
+ * are listed by name, the first opens without a script error with its
+ * caption, and the flat
+ * picture mid-trial shows the object and the palm in their link colours
+ * (many pixels each), the fingers too. */
+static void test_planner_page(void) {
+  static char pg[8192];
+  snprintf(pg, sizeof pg, "%s", tmp("planner.html"));
+  const char *hand = lk_test_srcpath("mechanisms/jaw_gripper.yaml");
+  char hp[4096], cmd[65536];
+  snprintf(hp, sizeof hp, "%s", hand);
+  const char *object = lk_test_srcpath("mechanisms/object_box.yaml");
+  snprintf(cmd, sizeof cmd,
+           "'%s' --hand '%s' --object '%s' -n 40 --verify 2 --view-top 2 -q -o /dev/null "
+           "--view '%s'",
+           build_path("demos/grasp-planner"), hp, object, pg);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  LK_ASSERT_INT_EQ(chromium(pg, "?t=0.5", 800, 500, NULL, tmp("planner.dom"), tmp("planner.log")), 0);
+  char *dom = slurp(tmp("planner.dom"));
+  LK_ASSERT_MSG(dom && strstr(dom, "<pre id=\"lk-status\">ok</pre>"), "the page's status");
+  LK_ASSERT_MSG(dom && strstr(dom, ">object_box #1</option>") && strstr(dom, ">object_box #2</option>"),
+                "no list of the scenes object_box #1 and #2");
+  LK_ASSERT_MSG(dom && strstr(dom, "object_box, rank 1: candidate "), "no caption");
+  free(dom);
+  LK_ASSERT_INT_EQ(chromium(pg, "?flat=1&t=0.5", 600, 600, tmp("planner.png"), NULL,
+                            tmp("planner2.log")),
+                   0);
+  LK_ASSERT_INT_EQ(page_errors(tmp("planner.log")) + page_errors(tmp("planner2.log")), 0);
+  lk_error err;
+  lk_grasp_scene *gs = lk_grasp_scene_load(hp, object, NULL, &err);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(gs);
+  int obj = lk_grasp_scene_object(gs), palm = lk_grasp_scene_palm(gs);
+  lk_grasp_scene_free(gs);
+  image im = {0};
+  LK_ASSERT_MSG(read_png(tmp("planner.png"), &im), "screenshot unreadable");
+  if (!im.rgb) return;
+  long of = 0, pf = 0, other = 0;
+  unsigned oc = kPalette[(obj - 1) % 8], pc = kPalette[(palm - 1) % 8];
+  /* The 3D view: the picture above the control bar (the bottom 100 px). */
+  for (int y = 0; y < im.h - 100; y++)
+    for (int x = 0; x < im.w; x++) {
+      const unsigned char *p = im.rgb + 3 * ((size_t)y * (size_t)im.w + (size_t)x);
+      if (near_color(p, oc))
+        of++;
+      else if (near_color(p, pc))
+        pf++;
+      else if (!near_color(p, 0xffffff))
+        other++;
+    }
+  LK_ASSERT_MSG(of > 2000 && pf > 2000 && other > 500,
+                "object %ld, palm %ld, other %ld pixels of colour", of, pf, other);
+  free(im.rgb);
+}
+
 static void cleanup(void) {
   char cmd[8400];
   snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -359,6 +419,7 @@ void lk_test_register(void) {
   static const lk_test tests[] = {{"cube and fingers where the trajectory puts them", test_positions},
                                   {"the page as opened, no script error", test_as_opened},
                                   {"several scenes on one page", test_scenes},
+                                  {"the grasp planner's page", test_planner_page},
                                   {NULL, NULL}};
   static const lk_test cli[] = {{"linkage view --trajectory", test_view_command},
                                 {"the gripper's plot", test_demo_plot},
