@@ -285,13 +285,19 @@ lk_status lk_grasp_object_radius(const lk_model *m, int link, double *radius, lk
 #define LK_GRASP_MAX_FINGER_DOFS 4
 
 /* A finger: a child of the palm and everything below it, with the
- * actuators of its joints. Closing is the positive direction of every
- * finger joint (the hand files in mechanisms/ follow this). */
+ * actuators of its joints, and the joints that follow an actuated joint of
+ * the hand through a coupling (a URDF <mimic>: q = ratio q_leader + offset,
+ * ratio > 0) instead of an actuator of their own. A finger has at least one
+ * of either (a mimic jaw: ndof 0, ncoupled 1). Closing is the positive
+ * direction of every finger joint (the hand files in mechanisms/ follow
+ * this). */
 typedef struct {
   int base;                             /* the finger's first link */
   int ndof;
   int dof[LK_GRASP_MAX_FINGER_DOFS];    /* velocity indices */
   int actuator[LK_GRASP_MAX_FINGER_DOFS];
+  int ncoupled;
+  int coupled_dof[LK_GRASP_MAX_FINGER_DOFS]; /* velocity indices */
 } lk_grasp_finger;
 
 typedef struct lk_grasp_scene lk_grasp_scene;

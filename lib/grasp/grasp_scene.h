@@ -24,6 +24,14 @@ struct lk_grasp_scene {
   double act_kv[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   double stiffness[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS]; /* joint spring */
   double rest[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  /* Joints coupled to a finger DoF (lk_grasp_finger.coupled_dof, in
+   * finger order): q[cp_qadr] = cp_ratio q[fdof_qadr[cp_leader]] + cp_offset. */
+  int ncoupled;
+  int cp_qadr[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  int cp_link[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  int cp_leader[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS]; /* finger DoF index */
+  double cp_ratio[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  double cp_offset[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   int *finger_of_link;          /* nlink entries */
   unsigned char *hand_link;     /* nlink: mount, palm, everything below */
   double object_mass, object_radius, object_inertia; /* inertia: trace / 3 */

@@ -282,13 +282,16 @@ void lk_grasp_sampler_free(lk_grasp_sampler *sp) {
   lk_free(sp);
 }
 
-/* A parallel jaw: two fingers of one prismatic DoF each whose axes (palm
- * frame) are opposite. */
+/* A parallel jaw: two fingers of one prismatic DoF each (actuated, or one
+ * of them coupled to the other's: a mimic jaw) whose axes (palm frame) are
+ * opposite. */
 static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
-  if (s->nfinger != 2 || s->finger[0].ndof != 1 || s->finger[1].ndof != 1) return 0;
+  if (s->nfinger != 2) return 0;
   lk_vec3 a[2];
   for (int f = 0; f < 2; f++) {
-    int link = lk_model_dof_link(s->m, s->finger[f].dof[0]);
+    const lk_grasp_finger *fg = &s->finger[f];
+    if (fg->ndof + fg->ncoupled != 1) return 0;
+    int link = lk_model_dof_link(s->m, fg->ndof ? fg->dof[0] : fg->coupled_dof[0]);
     if (lk_model_joint_type(s->m, link) != LK_JOINT_PRISMATIC) return 0;
     /* The finger's joint axis in the palm frame (its link hangs straight
      * from the palm: a finger's first link). */

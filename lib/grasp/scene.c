@@ -35,6 +35,15 @@ static int is_in_subtree(const lk_model *m, int link, int root) {
   return 0;
 }
 
+static int is_actuated(const lk_model *m, int link) {
+  for (int a = 0; a < lk_model_nactuator(m); a++) {
+    lk_actuator_spec as;
+    lk_model_actuator(m, a, &as);
+    if (lk_model_joint_index(m, as.joint) == link) return 1;
+  }
+  return 0;
+}
+
 /* The model: mount, hand (on the mount), object. */
 static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *object_path,
                          const lk_grasp_scene_options *o, lk_error *err) {
@@ -197,7 +206,54 @@ static lk_status identify(lk_grasp_scene *s, lk_error *err) {
       f.actuator[k] = a;
       f.ndof++;
     }
-    if (st || f.ndof == 0) continue;
+    if (st) continue;
+    /* Joints of the finger without an actuator that a coupling ties to an
+     * actuated joint of the hand (cp_leader: the leader's link for now). */
+    int cp0 = s->ncoupled;
+    for (int c = 0; c < lk_model_ncoupling(m) && !st; c++) {
+      lk_coupling_spec cs;
+      lk_model_coupling(m, c, &cs);
+      int la = lk_model_joint_index(m, cs.joint_a), lb = lk_model_joint_index(m, cs.joint_b);
+      if (la < 0 || lb < 0) continue;
+      int follow = -1, lead = -1;
+      double ratio = cs.ratio, offset = cs.offset;
+      if (is_in_subtree(m, la, base) && !is_actuated(m, la) && is_actuated(m, lb) &&
+          s->hand_link[lb]) {
+        follow = la;
+        lead = lb;
+      } else if (is_in_subtree(m, lb, base) && !is_actuated(m, lb) && is_actuated(m, la) &&
+                 s->hand_link[la] && cs.ratio != 0) {
+        follow = lb; /* q_b = (q_a - offset) / ratio */
+        lead = la;
+        ratio = 1 / cs.ratio;
+        offset = -cs.offset / cs.ratio;
+      }
+      if (follow < 0) continue;
+      int dup = 0;
+      for (int j = cp0; j < s->ncoupled; j++) dup |= s->cp_link[j] == follow;
+      if (dup) continue;
+      if (!(ratio > 0)) {
+        st = lk_error_set(err, LK_UNSUPPORTED,
+                          "grasp scene: joint '%s' is coupled to '%s' with ratio %g: a finger "
+                          "joint must close (move positive) with its leader",
+                          lk_model_link_name(m, follow), lk_model_link_name(m, lead), ratio);
+        break;
+      }
+      if (f.ncoupled == LK_GRASP_MAX_FINGER_DOFS) {
+        st = lk_error_set(err, LK_UNSUPPORTED,
+                          "grasp scene: finger '%s' has more than %d coupled joints",
+                          lk_model_link_name(m, base), LK_GRASP_MAX_FINGER_DOFS);
+        break;
+      }
+      f.coupled_dof[f.ncoupled++] = lk_model_joint_vadr(m, follow);
+      s->cp_qadr[s->ncoupled] = lk_model_joint_qadr(m, follow);
+      s->cp_link[s->ncoupled] = follow;
+      s->cp_leader[s->ncoupled] = lead;
+      s->cp_ratio[s->ncoupled] = ratio;
+      s->cp_offset[s->ncoupled] = offset;
+      s->ncoupled++;
+    }
+    if (st || (f.ndof == 0 && f.ncoupled == 0)) continue;
     if (s->nfinger == LK_GRASP_MAX_FINGERS) {
       st = lk_error_set(err, LK_UNSUPPORTED, "grasp scene: the hand has more than %d fingers",
                         LK_GRASP_MAX_FINGERS);
@@ -224,9 +280,20 @@ static lk_status identify(lk_grasp_scene *s, lk_error *err) {
     }
     s->finger[s->nfinger++] = f;
   }
+  /* The coupled joints' leaders as finger DoF indices. */
+  for (int j = 0; j < s->ncoupled && !st; j++) {
+    int qa = lk_model_joint_qadr(m, s->cp_leader[j]), k = 0;
+    while (k < s->nfdof && s->fdof_qadr[k] != qa) k++;
+    if (k == s->nfdof)
+      st = lk_error_set(err, LK_UNSUPPORTED,
+                        "grasp scene: joint '%s' follows '%s', which is not a finger joint",
+                        lk_model_link_name(m, s->cp_link[j]),
+                        lk_model_link_name(m, s->cp_leader[j]));
+    s->cp_leader[j] = k;
+  }
   if (!st && s->nfinger == 0)
     st = lk_error_set(err, LK_INVALID_MODEL,
-                      "grasp scene: the hand has no fingers (no actuated joint below the palm)");
+                      "grasp scene: the hand has no fingers (no actuated or coupled joint below the palm)");
   lk_free(qi);
   lk_free(vi);
   return st;

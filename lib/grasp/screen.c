@@ -51,7 +51,11 @@ struct lk_grasp_screener {
   int dof_link[MAX_FDOF];
   int dof_prismatic[MAX_FDOF];
   double dof_upper[MAX_FDOF];
-  /* moves[k * nhand + g]: hand geom g is below DoF k's joint. */
+  /* Coupled joints (scene cp_*), in the scene's order. */
+  int cp_prismatic[MAX_FDOF];
+  double cp_upper[MAX_FDOF];
+  /* moves[k * nhand + g]: hand geom g is below DoF k's joint; row
+   * MAX_FDOF + j: below coupled joint j. */
   unsigned char *moves;
   double margin; /* pairs farther apart than this count as out of reach */
   double contact_tolerance;
@@ -207,7 +211,7 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
   sc->mu = LK_NEW_ARRAY(double, np > 0 ? np : 1);
   sc->torsion = LK_NEW_ARRAY(double, np > 0 ? np : 1);
   sc->pair_ok = lk_calloc(np > 0 ? np : 1, 1);
-  sc->moves = lk_calloc((size_t)MAX_FDOF * (size_t)(sc->nhand > 0 ? sc->nhand : 1), 1);
+  sc->moves = lk_calloc((size_t)(2 * MAX_FDOF) * (size_t)(sc->nhand > 0 ? sc->nhand : 1), 1);
   if (!sc->mu || !sc->torsion || !sc->pair_ok || !sc->moves) goto oom;
   lk_mix_rule mix = lk_model_options(m)->friction_mix;
   for (int h = 0; h < sc->nhand; h++)
@@ -236,6 +240,15 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
     sc->dof_upper[k] = ls.joint.limited ? ls.joint.upper : INFINITY;
     for (int h = 0; h < sc->nhand; h++)
       sc->moves[k * sc->nhand + h] = (unsigned char)is_below(m, sc->hand[h].link, link);
+  }
+  for (int j = 0; j < s->ncoupled; j++) {
+    lk_link_spec ls;
+    lk_model_link(m, s->cp_link[j], &ls);
+    sc->cp_prismatic[j] = lk_model_joint_type(m, s->cp_link[j]) == LK_JOINT_PRISMATIC;
+    sc->cp_upper[j] = ls.joint.limited ? ls.joint.upper : INFINITY;
+    for (int h = 0; h < sc->nhand; h++)
+      sc->moves[(MAX_FDOF + j) * sc->nhand + h] =
+          (unsigned char)is_below(m, sc->hand[h].link, s->cp_link[j]);
   }
   /* Out of reach: farther than the hand and the object together span. */
   sc->margin = 4 * (s->reach + s->object_radius) + 1.0;
@@ -275,13 +288,33 @@ typedef struct {
   int f;
   int active[LK_GRASP_MAX_FINGER_DOFS], nactive; /* scene DoF indices */
   double base[LK_GRASP_MAX_FINGER_DOFS];         /* their q at s = 0 */
+  /* follow[j]: coupled joint j's leader is active (1 + its active index). */
+  int follow[MAX_FDOF];
   int evals, max_evals;
 } closer;
+
+/* The coupled joints that move with the active joints. */
+static void set_followers(closer *c) {
+  const lk_grasp_scene *s = c->sc->s;
+  for (int j = 0; j < s->ncoupled; j++) {
+    c->follow[j] = 0;
+    for (int i = 0; i < c->nactive; i++)
+      if (c->active[i] == s->cp_leader[j]) c->follow[j] = 1 + i;
+  }
+}
 
 static int moving(const closer *c, int h) {
   for (int i = 0; i < c->nactive; i++)
     if (c->sc->moves[c->active[i] * c->sc->nhand + h]) return 1;
+  for (int j = 0; j < c->sc->s->ncoupled; j++)
+    if (c->follow[j] && c->sc->moves[(MAX_FDOF + j) * c->sc->nhand + h]) return 1;
   return 0;
+}
+
+/* Coupled joint j at (or within rounding of) its limit. */
+static int coupled_at_limit(const lk_grasp_screener *sc, const double *q, int j) {
+  double u = sc->cp_upper[j];
+  return q[sc->s->cp_qadr[j]] >= u - 1e-12 * (1 + fabs(u));
 }
 
 /* The active joints at s (clamped at their limits), the kinematics, and
@@ -292,12 +325,19 @@ static lk_status eval_at(closer *c, double s, double *depth, int *link) {
     int k = c->active[i];
     c->q[sc->s->fdof_qadr[k]] = fmin(c->base[i] + s, sc->dof_upper[k]);
   }
+  const lk_grasp_scene *sn = sc->s;
+  for (int j = 0; j < sn->ncoupled; j++)
+    if (c->follow[j])
+      c->q[sn->cp_qadr[j]] = fmin(
+          sn->cp_ratio[j] * c->q[sn->fdof_qadr[sn->cp_leader[j]]] + sn->cp_offset[j],
+          sc->cp_upper[j]);
   lk_status st = lk_forward_kinematics(sc->s->m, c->d);
   if (st) return st;
   c->evals++;
   *depth = -INFINITY;
   *link = -1;
-  for (int h = sc->fbeg[c->f]; h < sc->fbeg[c->f + 1]; h++) {
+  /* Every finger's geoms: a coupled joint moves another finger's. */
+  for (int h = sc->fbeg[0]; h < sc->fbeg[sn->nfinger]; h++) {
     if (!moving(c, h)) continue;
     double dh = pair_depth(sc, c->d, h);
     if (dh > *depth) {
@@ -308,10 +348,32 @@ static lk_status eval_at(closer *c, double s, double *depth, int *link) {
   return LK_OK;
 }
 
+/* How far from joint link's origin the geoms of moves row k reach. */
+static double arm(const closer *c, int k, int link) {
+  const lk_grasp_screener *sc = c->sc;
+  lk_vec3 o = lk_data_link_pose(c->d, link)->p;
+  double r = 0;
+  for (int h = sc->fbeg[0]; h < sc->fbeg[sc->s->nfinger]; h++) {
+    if (!sc->moves[k * sc->nhand + h]) continue;
+    lk_transform X = world_pose(c->d, &sc->hand[h]);
+    lk_vec3 lo, hi;
+    if (lk_grasp_shape_aabb(sc->hand[h].type, sc->hand[h].size, sc->hand[h].mesh, &X, &lo, &hi) !=
+        LK_OK)
+      continue;
+    lk_vec3 mid = lk_v3_scale(lk_v3_add(lo, hi), 0.5);
+    r = fmax(r, lk_v3_norm(lk_v3_sub(mid, o)) + 0.5 * lk_v3_norm(lk_v3_sub(hi, lo)));
+  }
+  return r;
+}
+
 /* The fastest any moving geom's point travels per unit of s. */
 static double speed_bound(const closer *c) {
   const lk_grasp_screener *sc = c->sc;
   double v = 0;
+  for (int j = 0; j < sc->s->ncoupled; j++) /* q_j moves ratio per unit of s */
+    if (c->follow[j])
+      v += sc->s->cp_ratio[j] *
+           (sc->cp_prismatic[j] ? 1 : arm(c, MAX_FDOF + j, sc->s->cp_link[j]));
   for (int i = 0; i < c->nactive; i++) {
     int k = c->active[i];
     if (sc->dof_prismatic[k]) {
@@ -345,6 +407,10 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
   double s_lim = INFINITY; /* where the first active joint reaches its limit */
   for (int i = 0; i < c->nactive; i++)
     s_lim = fmin(s_lim, sc->dof_upper[c->active[i]] - c->base[i]);
+  for (int j = 0; j < sc->s->ncoupled; j++) /* where a coupled joint reaches its limit */
+    if (c->follow[j])
+      s_lim = fmin(s_lim, (sc->cp_upper[j] - sc->s->cp_offset[j]) / sc->s->cp_ratio[j] -
+                              c->base[c->follow[j] - 1]);
   *touched = 0;
   *touch = -1;
   double s = 0, g, sp = NAN, gp = NAN;
@@ -416,9 +482,9 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
   return LK_OK;
 }
 
-/* Close finger f (its joints start at their preshape in q). */
-static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, double *gap_out,
-                              int *evals) {
+/* Close finger f (its joints start at their preshape in q), with the
+ * joints coupled to them (which may be another finger's). */
+static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, int *evals) {
   const lk_grasp_scene *s = sc->s;
   closer c = {.sc = sc, .d = d, .q = lk_data_q(d), .f = f, .max_evals = sc->o.max_evaluations};
   /* The finger's DoFs, in the scene's order. */
@@ -430,6 +496,7 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, do
   }
   while (c.nactive > 0 && c.evals < c.max_evals) {
     for (int i = 0; i < c.nactive; i++) c.base[i] = c.q[s->fdof_qadr[c.active[i]]];
+    set_followers(&c);
     int touched, touch;
     double gap;
     lk_status st = advance(&c, &touched, &touch, &gap);
@@ -441,18 +508,17 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, do
       int k = c.active[i];
       double qk = c.q[s->fdof_qadr[k]];
       int stop = qk >= sc->dof_upper[k] || (touched && is_below(s->m, touch, sc->dof_link[k]));
+      /* A joint stops with the joints that follow it. */
+      for (int j = 0; j < s->ncoupled; j++)
+        if (c.follow[j] == 1 + i)
+          stop |= coupled_at_limit(sc, c.q, j) ||
+                  (touched && is_below(s->m, touch, s->cp_link[j]));
       if (!stop) c.active[n++] = k;
     }
     if (n == c.nactive) break; /* no joint stopped: out of evaluations or
                                   stuck in doubles */
     c.nactive = n;
   }
-  /* The finger's final separation over all its geoms. */
-  lk_status st = lk_forward_kinematics(s->m, d);
-  if (st) return st;
-  double best = -INFINITY;
-  for (int h = sc->fbeg[f]; h < sc->fbeg[f + 1]; h++) best = fmax(best, pair_depth(sc, d, h));
-  *gap_out = best > -sc->margin ? -best : INFINITY;
   *evals += c.evals;
   return LK_OK;
 }
@@ -482,12 +548,19 @@ lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_tran
       return LK_OK;
     }
   for (int f = 0; f < s->nfinger; f++) {
-    if ((st = close_finger(sc, d, f, &r->gap[f], &r->evaluations)))
+    if ((st = close_finger(sc, d, f, &r->evaluations)))
       return lk_error_set(err, st, "grasp screen: forward kinematics failed while closing");
   }
   for (int k = 0; k < s->nfdof; k++) r->q[k] = q[s->fdof_qadr[k]];
   if ((st = lk_forward_kinematics(m, d)))
     return lk_error_set(err, st, "grasp screen: forward kinematics failed");
+  /* Each finger's final separation over all its geoms (after all closed:
+   * a coupled finger moves while another closes). */
+  for (int f = 0; f < s->nfinger; f++) {
+    double best = -INFINITY;
+    for (int h = sc->fbeg[f]; h < sc->fbeg[f + 1]; h++) best = fmax(best, pair_depth(sc, d, h));
+    r->gap[f] = best > -sc->margin ? -best : INFINITY;
+  }
 
   /* The contacts the closed fingers make. */
   double cd = sc->o.contact_distance;

@@ -317,6 +317,12 @@ static lk_status fingers(ctl *c, lk_data *d) {
       tau[j] = clampd(c->kclose[slot] * (vc - vj), -c->limit[slot], c->limit[slot]);
       moving = fmax(moving, fabs(vj) / vc);
     }
+    for (int j = 0; j < fg->ncoupled; j++) { /* a mimic finger moves too */
+      int pr = lk_model_joint_type(c->m, lk_model_dof_link(c->m, fg->coupled_dof[j])) ==
+               LK_JOINT_PRISMATIC;
+      double vc = pr ? o->close_speed_prismatic : o->close_speed_revolute;
+      moving = fmax(moving, fabs(v[fg->coupled_dof[j]]) / vc);
+    }
     c->pressing[f] = c->F[f] > 0;
     if (c->pressing[f]) {
       /* Press along the mean normal at the centroid of the contacts of the
@@ -463,6 +469,8 @@ lk_status lk_grasp_scene_pose_q(const lk_grasp_scene *s, double *q, const lk_tra
     if (!isfinite(v)) return lk_error_set(err, LK_NON_FINITE, "grasp place: preshape[%d]", k);
     q[s->fdof_qadr[k]] = v;
   }
+  for (int j = 0; j < s->ncoupled; j++)
+    q[s->cp_qadr[j]] = s->cp_ratio[j] * q[s->fdof_qadr[s->cp_leader[j]]] + s->cp_offset[j];
   return LK_OK;
 }
 

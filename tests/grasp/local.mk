@@ -31,3 +31,10 @@ TESTS += tests/grasp/test_mesh_objects
 tests_grasp_test_mesh_objects_SOURCES = %reldir%/test_mesh_objects.c
 tests_grasp_test_mesh_objects_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_mesh_objects_LDADD = $(LK_TESTLIBS)
+
+# A URDF hand with <mimic>-coupled jaws (issue 15); runs demos/grasp-planner.
+check_PROGRAMS += tests/grasp/test_mimic
+TESTS += tests/grasp/test_mimic
+tests_grasp_test_mimic_SOURCES = %reldir%/test_mimic.c
+tests_grasp_test_mimic_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_mimic_LDADD = $(LK_TESTLIBS)

@@ -1,0 +1,271 @@
+/* A URDF hand whose fingers are coupled by <mimic> (issue 15): the grasp
+ * layer takes a joint that follows an actuated joint through a coupling as
+ * a finger joint. mechanisms/jaw_gripper_urdf.yaml (jaw-gripper.urdf: the
+ * right jaw mimics the left, one servo) screens like the two-servo
+ * jaw_gripper.yaml where the two close to the same q, its coupled jaws stop
+ * together when either touches, the coupling holds in a dynamic trial, and
+ * the planner ranks grasps with it on a mesh object. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+#include "proc.h"
+
+#define CAP 64
+
+static lk_grasp_scene *scene(const char *hand, const char *object) {
+  char hpath[4096], opath[4096];
+  snprintf(hpath, sizeof hpath, "%s", lk_test_mechanism(hand));
+  snprintf(opath, sizeof opath, "%s", lk_test_mechanism(object));
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, NULL, &e);
+  LK_ASSERT_MSG(s != NULL, "%s + %s: %s", hand, object, e.message);
+  return s;
+}
+
+/* The q of a hand joint (scene name "hand_" + joint). */
+static double joint_q(const lk_grasp_scene *s, const lk_data *d, const char *joint) {
+  const lk_model *m = lk_grasp_scene_model(s);
+  char name[64];
+  snprintf(name, sizeof name, "hand_%s", joint);
+  int l = lk_model_joint_index(m, name);
+  CU_ASSERT_FATAL(l > 0);
+  return lk_data_q(d)[lk_model_joint_qadr(m, l)];
+}
+
+/* The palm above the box's centre shifted by dy along the jaws' axis. */
+static lk_transform above(double standoff, double yaw, double dy) {
+  lk_mat3 R = lk_m3_from_axis_angle(lk_v3(0, 0, 1), yaw);
+  return lk_tf(&R, lk_v3(-sin(yaw) * dy, cos(yaw) * dy, standoff));
+}
+
+/* Two fingers: the left on its servo, the right on the coupling only. */
+static void test_the_mimic_jaw_is_a_finger(void) {
+  lk_grasp_scene *s = scene("jaw_gripper_urdf", "object_box");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(s), 2);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger_dofs(s), 1);
+  const lk_grasp_finger *l = lk_grasp_scene_finger(s, 0), *r = lk_grasp_scene_finger(s, 1);
+  LK_ASSERT_INT_EQ(l->ndof, 1);
+  LK_ASSERT_INT_EQ(l->ncoupled, 0);
+  LK_ASSERT_INT_EQ(r->ndof, 0);
+  LK_ASSERT_INT_EQ(r->ncoupled, 1);
+  const lk_model *m = lk_grasp_scene_model(s);
+  CU_ASSERT_STRING_EQUAL(lk_model_link_name(m, lk_model_dof_link(m, r->coupled_dof[0])),
+                         "hand_right_finger");
+  /* The antipodal sampler takes it for a parallel jaw. */
+  lk_grasp_sample_options so;
+  lk_grasp_sample_options_default(&so);
+  so.kind = LK_SAMPLE_ANTIPODAL;
+  lk_error e;
+  lk_grasp_sampler *sp = lk_grasp_sampler_new(s, &so, &e);
+  LK_ASSERT_MSG(sp != NULL, "%s", e.message);
+  lk_grasp_sampler_free(sp);
+  lk_grasp_scene_free(s);
+}
+
+/* From above, centred (yaw 0: the faces; yaw 0.3: the far corners) both
+ * jaws stop at q = 0.055 - 0.025 (cos yaw + sin yaw), to 1e-9, like the
+ * YAML gripper's. Off centre by dy the coupled jaws stop together where the
+ * nearer touches, q = 0.03 - |dy| (the YAML gripper's close on to 0.03 +
+ * |dy| and 0.03 - |dy|), the other 2 |dy| short of its face. Above the box
+ * they close to their limit, 0.05. */
+static void test_coupled_jaws_stop_together(void) {
+  lk_grasp_scene *s = scene("jaw_gripper_urdf", "object_box");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+  const double yaw[] = {0, 0.3, 0, 0, 0.2};
+  const double dy[] = {0, 0, 0.01, -0.004, 0.007};
+  for (int i = 0; i < 5; i++) {
+    lk_transform pose = above(0.06, yaw[i], dy[i]);
+    lk_grasp_screen_report r;
+    lk_grasp_contact c[CAP];
+    lk_error e;
+    LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
+    double ql = joint_q(s, d, "left"), qr = joint_q(s, d, "right");
+    LK_ASSERT_NEAR(r.q[0], ql, 0);
+    LK_ASSERT_NEAR(qr, ql, 1e-15);
+    if (dy[i] == 0) {
+      double want = 0.055 - 0.025 * (cos(yaw[i]) + sin(yaw[i]));
+      LK_ASSERT_NEAR(ql, want, 1e-9);
+      LK_ASSERT_INT_EQ(r.fingers_in_contact, 2);
+      LK_ASSERT_MSG(r.gap[0] <= 1e-10 && r.gap[1] <= 1e-10, "gaps %g %g", r.gap[0], r.gap[1]);
+      if (yaw[i] == 0) {
+        LK_ASSERT_INT_EQ(r.ncontacts, 8);
+        LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
+      }
+    } else if (yaw[i] == 0) {
+      LK_ASSERT_NEAR(ql, 0.03 - fabs(dy[i]), 1e-9);
+      LK_ASSERT_INT_EQ(r.fingers_in_contact, 1);
+      int near = dy[i] > 0; /* +dy: the right jaw is nearer its face */
+      CU_ASSERT(r.gap[near] <= 1e-10);
+      LK_ASSERT_NEAR(r.gap[1 - near], 2 * fabs(dy[i]), 1e-9);
+      LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_NOT_CLOSED);
+    } else { /* turned and off centre: the nearer corner */
+      double want = 0.055 - 0.025 * (cos(yaw[i]) + sin(yaw[i])) - fabs(dy[i]);
+      LK_ASSERT_NEAR(ql, want, 1e-9);
+      LK_ASSERT_INT_EQ(r.fingers_in_contact, 1);
+    }
+  }
+  /* Above the box (pads 2 cm over its top): both jaws to their limit. */
+  lk_transform high = above(0.14 + 0.04, 0, 0);
+  lk_grasp_screen_report r;
+  lk_grasp_contact c[CAP];
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_screen(sc, d, &high, NULL, &r, c, CAP, &e), &e);
+  LK_ASSERT_NEAR(joint_q(s, d, "left"), 0.05, 0);
+  LK_ASSERT_NEAR(joint_q(s, d, "right"), 0.05, 1e-15);
+  LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_NO_CONTACT);
+  lk_grasp_screener_free(sc);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+}
+
+/* 100 antipodal candidates on the box, screened with both grippers: the
+ * same poses (the same geometry), and wherever the YAML gripper's jaws
+ * close to the same q (a centred candidate) the URDF one's close to it too
+ * (1e-9) with the same outcome and epsilon (1e-9). */
+static void test_screens_like_the_yaml_gripper(void) {
+  lk_grasp_scene *su = scene("jaw_gripper_urdf", "object_box");
+  lk_grasp_scene *sy = scene("jaw_gripper", "object_box");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(su);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sy);
+  lk_data *du = lk_data_new(lk_grasp_scene_model(su));
+  lk_data *dy = lk_data_new(lk_grasp_scene_model(sy));
+  lk_grasp_screener *cu = lk_grasp_screener_new(su, NULL, NULL);
+  lk_grasp_screener *cy = lk_grasp_screener_new(sy, NULL, NULL);
+  lk_grasp_sampler *pu = lk_grasp_sampler_new(su, NULL, NULL);
+  lk_grasp_sampler *py = lk_grasp_sampler_new(sy, NULL, NULL);
+  CU_ASSERT_FATAL(du && dy && cu && cy && pu && py);
+  LK_ASSERT_INT_EQ(lk_grasp_sampler_kind(pu), LK_SAMPLE_ANTIPODAL);
+  int same = 0, closed = 0, nonsym = 0;
+  for (int i = 0; i < 100; i++) {
+    lk_grasp_candidate a, b;
+    lk_error e;
+    LK_ASSERT_OK(lk_grasp_sampler_draw(pu, i, &a, &e), &e);
+    LK_ASSERT_OK(lk_grasp_sampler_draw(py, i, &b, &e), &e);
+    LK_ASSERT_NEAR(lk_v3_norm(lk_v3_sub(a.pose.p, b.pose.p)), 0, 1e-15);
+    lk_grasp_screen_report ru, ry;
+    lk_grasp_contact c[CAP];
+    LK_ASSERT_OK(lk_grasp_screen(cu, du, &a.pose, NULL, &ru, c, CAP, &e), &e);
+    LK_ASSERT_OK(lk_grasp_screen(cy, dy, &b.pose, NULL, &ry, c, CAP, &e), &e);
+    if (ry.outcome == LK_SCREEN_COLLISION) {
+      LK_ASSERT_INT_EQ(ru.outcome, LK_SCREEN_COLLISION);
+      continue;
+    }
+    if (fabs(ry.q[0] - ry.q[1]) > 1e-9) {
+      nonsym++;
+      /* coupled: both at the smaller of the two */
+      LK_ASSERT_NEAR(joint_q(su, du, "left"), fmin(ry.q[0], ry.q[1]), 1e-9);
+      continue;
+    }
+    LK_ASSERT_INT_EQ(ru.outcome, ry.outcome);
+    LK_ASSERT_NEAR(joint_q(su, du, "left"), ry.q[0], 1e-9);
+    LK_ASSERT_NEAR(joint_q(su, du, "right"), ry.q[1], 1e-9);
+    LK_ASSERT_INT_EQ(ru.ncontacts, ry.ncontacts);
+    if (ry.outcome == LK_SCREEN_CLOSED) {
+      LK_ASSERT_NEAR(ru.epsilon, ry.epsilon, 1e-9);
+      closed++;
+    }
+    same++;
+  }
+  printf("  [mimic] %d of 100 the same (%d closed), %d off centre\n", same, closed, nonsym);
+  CU_ASSERT(same >= 50);
+  CU_ASSERT(closed >= 30);
+  lk_grasp_sampler_free(pu);
+  lk_grasp_sampler_free(py);
+  lk_grasp_screener_free(cu);
+  lk_grasp_screener_free(cy);
+  lk_data_free(du);
+  lk_data_free(dy);
+  lk_grasp_scene_free(su);
+  lk_grasp_scene_free(sy);
+}
+
+/* A dynamic trial of the centred face grasp: held, and the coupling holds
+ * (|q_right - q_left| <= 1e-6 m at the end). */
+static void test_the_trial_keeps_the_coupling(void) {
+  lk_grasp_scene *s = scene("jaw_gripper_urdf", "object_box");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_transform pose = above(0.06, 0, 0);
+  lk_grasp_trial_report r;
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &r, &e), &e);
+  LK_ASSERT_MSG(r.held, "outcome %d", (int)r.outcome);
+  double ql = joint_q(s, d, "left"), qr = joint_q(s, d, "right");
+  printf("  [mimic] trial: q_left %.9f q_right %.9f\n", ql, qr);
+  LK_ASSERT_NEAR(qr, ql, 1e-6);
+  CU_ASSERT(ql > 0.029 && ql < 0.031); /* on the box's faces */
+  LK_ASSERT_INT_EQ(r.fingers_in_contact, 2);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+}
+
+/* The planner with the URDF hand on the shipped stone mesh: grasps ranked,
+ * the best verified one held, --jobs 1 and 2 byte-identical. */
+static void test_planner_with_the_urdf_hand(void) {
+  char hand[4096], stone[4096], out1[4096], out2[4096];
+  snprintf(hand, sizeof hand, "%s", lk_test_mechanism("jaw_gripper_urdf"));
+  snprintf(stone, sizeof stone, "%s", lk_test_srcpath("mechanisms/meshes/stone.stl"));
+  snprintf(out1, sizeof out1, "%s", lk_test_scratch("mimic1.csv"));
+  snprintf(out2, sizeof out2, "%s", lk_test_scratch("mimic2.csv"));
+  const char *jobs[] = {"1", "2"};
+  const char *outs[] = {out1, out2};
+  for (int j = 0; j < 2; j++) {
+    const char *argv[] = {"--hand", hand,   "--object", stone,   "--mass", "0.3", "-n", "60",
+                          "--verify", "2", "--jobs",  jobs[j], "-q",     "-o",  outs[j], NULL};
+    lk_test_result r = lk_test_run(LK_TEST_PLANNER, argv);
+    LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err ? r.err : "");
+    lk_test_result_free(&r);
+  }
+  char *t1 = lk_test_slurp(out1, NULL), *t2 = lk_test_slurp(out2, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(t1);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(t2);
+  LK_ASSERT_MSG(strcmp(t1, t2) == 0, "the CSVs of --jobs 1 and 2 differ");
+  /* The header's "held" and "outcome" columns; the first row is the best
+   * verified grasp. */
+  const char *nl = strchr(t1, '\n');
+  CU_ASSERT_PTR_NOT_NULL_FATAL(nl);
+  int col = -1, k = 0;
+  for (const char *p = t1; p < nl; k++) {
+    const char *e = strpbrk(p, ",\n");
+    if ((size_t)(e - p) == 4 && strncmp(p, "held", 4) == 0) col = k;
+    p = e + 1;
+    if (*e == '\n') break;
+  }
+  CU_ASSERT_FATAL(col >= 0);
+  const char *p = nl + 1;
+  for (int i = 0; i < col && p; i++) p = strchr(p, ',') + 1;
+  CU_ASSERT_FATAL(p != NULL);
+  LK_ASSERT_MSG(atoi(p) == 1, "the best verified grasp did not hold");
+  int rows = lk_test_lines(t1) - 1, closed = 0;
+  for (const char *line = nl + 1; *line; line = strchr(line, '\n') + 1) {
+    closed += strstr(line, ",closed,") != NULL && strstr(line, ",closed,") < strchr(line, '\n');
+    if (!strchr(line, '\n')) break;
+  }
+  printf("  [mimic] stone: %d rows, %d closed\n", rows, closed);
+  LK_ASSERT_INT_EQ(rows, 60);
+  CU_ASSERT(closed >= 5); /* measured 9 (jaw_gripper.yaml: 36) */
+  free(t1);
+  free(t2);
+  unlink(out1);
+  unlink(out2);
+}
+
+void lk_test_register(void) {
+  static const lk_test tests[] = {
+      {"the mimic jaw is a finger", test_the_mimic_jaw_is_a_finger},
+      {"coupled jaws stop together", test_coupled_jaws_stop_together},
+      {"screens like the YAML gripper", test_screens_like_the_yaml_gripper},
+      {"the trial keeps the coupling", test_the_trial_keeps_the_coupling},
+      {"the planner with the URDF hand", test_planner_with_the_urdf_hand},
+      {NULL, NULL}};
+  lk_test_suite("mimic", tests);
+}
