@@ -383,6 +383,8 @@ static void test_cli_reports(void) {
   snprintf(args, sizeof args, "simulate -d 0.1 -o '%s/out.csv' '%s'", dir, path);
   LK_ASSERT_INT_EQ(run_linkage(args, err, sizeof err), 1);
   LK_ASSERT_MSG(strstr(err, "failed: unphysical state: the energy grew"), "stderr: %s", err);
+  LK_ASSERT_MSG(strstr(err, "box.yaml:4:") && strstr(err, ": warning: joint 's': stiffness"),
+                "simulate prints the warning too: %s", err);
   snprintf(path, sizeof path, "%s/out.csv", dir);
   LK_ASSERT_MSG(access(path, F_OK) != 0, "out.csv written");
   /* simulate of a sound file: exit 0. */
