@@ -563,7 +563,7 @@ int lk_cmd_simulate(int argc, char **argv) {
       if (rep->energy_growth > unstable_growth) unstable_growth = rep->energy_growth;
     }
     if (rep->unphysical) { /* issue 18.9: a failed step, though it was taken */
-      snprintf(why, sizeof why, "step %ld (t = %g s) failed: unphysical state: %.170s", step,
+      snprintf(why, sizeof why, "step %ld (t = %g s) failed: unphysical state: %.150s", step,
                lk_data_time(d), rep->message);
       status = LK_EXIT_FAILED;
       break;
