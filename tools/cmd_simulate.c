@@ -436,6 +436,7 @@ int lk_cmd_simulate(int argc, char **argv) {
     lk_outputs_free(o.set);
     return LK_EXIT_USAGE;
   }
+  lk_cli_print_warnings(a.file, m); /* as linkage check does (issue 18.9) */
   double duration = a.has_duration ? a.duration : (run.duration >= 0 ? run.duration : 1.0);
   long every = a.has_every ? a.every : (run.every > 0 ? run.every : 1);
   double h = lk_model_options(m)->timestep;
