@@ -129,6 +129,9 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->rw = LK_ARENA_ARRAY(a, double, ic);
   sd->findex = LK_ARENA_ARRAY(a, int, ic);
   sd->basis = LK_ARENA_ARRAY(a, unsigned char, ic);
+  sd->hold = LK_ARENA_ARRAY(a, unsigned char, ic);
+  sd->hdir = LK_ARENA_ARRAY(a, double, ic);
+  sd->hval = LK_ARENA_ARRAY(a, double, ic);
   sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);
   sd->qx = LK_ARENA_ARRAY(a, double, sd->xcap);
   sd->lox = LK_ARENA_ARRAY(a, double, sd->xcap);

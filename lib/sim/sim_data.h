@@ -80,6 +80,7 @@ typedef struct {
    * a servo target was set since the last step (an input). */
   long long e_steps;
   double e_min, e_tmax;
+  double e_scale, e_t0; /* the stretch's energy at its start, and that time */
   int targets_set;
 } lk_sim_scalars;
 
@@ -139,6 +140,11 @@ typedef struct {
   double *A, *adiag, *b, *lo, *hi, *mu, *z, *w, *zfix, *rw;
   int *findex;
   unsigned char *basis;
+  /* The held trial (solve.c): per island row whether it is held at its
+   * friction bound, the unit direction component it is held along, and
+   * this solve's value. */
+  unsigned char *hold;
+  double *hdir, *hval;
   double *Ax, *qx, *lox, *hix, *zx, *wx;
   unsigned char *basisx;
   int *xr1, *xr2;   /* expanded variable -> rows it maps to (-1: none) */

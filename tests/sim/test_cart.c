@@ -1,12 +1,14 @@
-/* Indeterminate supports (issue 14, item 6; the part that holds): a
- * four-wheeled cart rolling freely down a 10 degree ramp, set on it
- * exactly as a user would (the plane by its normal, the cart turned with
- * it), has all four wheels rolling alike from the first step and the
- * loads of the closed form, left and right equal, with both solvers.
- * Its four contacts stick (rolling without slip), so the sticking trial's
- * least-norm split applies. (With rolling resistance a wheel's rolling
- * rows are at their bound, the island goes to the friction LCP, and its
- * split is a vertex one: docs/contact.md, known limits.) */
+/* Indeterminate supports (issue 14, item 6): a four-wheeled cart rolling
+ * freely down a 10 degree ramp, set on it exactly as a user would (the
+ * plane by its normal, the cart turned with it), has all four wheels
+ * rolling alike from the first step and the loads of the closed form,
+ * left and right equal, with both solvers: without rolling resistance (its
+ * four contacts stick: the sticking trial's least-norm split) and with it
+ * (each wheel's rolling rows at their bound: the held trial's, where the
+ * friction LCP's pivoting gave 0.17 / 77.3 / 77.1 / 0 N and two wheels
+ * that did not turn). Likewise the least-norm split of a table's four
+ * feet under an off-centre load. (A box sliding on its four corners still
+ * gets the friction LCP's vertex split: docs/contact.md, known limits.) */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,12 +20,13 @@
 
 static const char *kSolverNames[2] = {"lemke", "dantzig"};
 static const char *kWheels[4] = {"fl", "fr", "rl", "rr"};
+#define RP 0.01 /* the wheels' patch radius, m */
 
 /* Chassis 10 kg (0.6 x 0.4 x 0.1 m box, centre 0.15 above the ramp),
  * four 1.5 kg solid sphere wheels of radius r at (+-0.22, +-0.26, -0.05)
  * on axles along y; mu 0.9 / 0.8. The ramp rises along +x: downhill is
  * -x of the cart, so the "r" wheels lead. */
-static lk_model *cart(double theta, double r, const char *solver) {
+static lk_model *cart(double theta, double r, double mu_rolling, const char *solver) {
   double nx = -sin(theta), nz = cos(theta), h = 0.05 + r;
   char wheels[1024] = "";
   for (int k = 0; k < 4; k++) {
@@ -38,32 +41,37 @@ static lk_model *cart(double theta, double r, const char *solver) {
   char text[4096];
   snprintf(text, sizeof text,
            "options: {solver: %s}\n"
-           "materials:\n  - {name: rubber, mu_static: 0.9, mu_dynamic: 0.8}\n"
+           "materials:\n  - {name: rubber, mu_static: 0.9, mu_dynamic: 0.8, mu_rolling: %.17g,"
+           " patch_radius: %.17g}\n"
            "world:\n  geoms:\n"
            "    - {type: plane, normal: [%.17g, 0, %.17g], point: [0, 0, 0], material: rubber}\n"
            "links:\n  - name: chassis\n    joint: {type: free}\n    mass: 10\n"
            "    geoms:\n      - {type: box, half_extents: [0.3, 0.2, 0.05], material: rubber,"
            " group: 2, mask: 2}\n%s"
            "initial:\n  - {joint: chassis, q: [%.17g, 0, %.17g, %.17g, 0, %.17g, 0]}\n",
-           solver, nx, nz, wheels, h * nx, h * nz, cos(-theta / 2), sin(-theta / 2));
+           solver, mu_rolling, RP, nx, nz, wheels, h * nx, h * nz, cos(-theta / 2), sin(-theta / 2));
   lk_error err;
   lk_model *m = lk_model_load_string(text, strlen(text), "cart.yaml", NULL, &err);
   LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
   return m;
 }
 
-static void check_cart(double theta_deg, double r) {
+static void check_cart(double theta_deg, double r, double mur) {
   double th = theta_deg * DEG, g = 9.81, M = 16, Iw = 0.4 * 1.5 * r * r;
-  /* rolling without slip: a = M g sin / (M + 4 I_w / r^2); loads: the sum
-   * M g cos, and the moments about the centre of mass (height zG above
-   * the ramp) with the wheels' spin-up: N_lead - N_trail = 4 I_w a
-   * (zG / r^2 - 1 / r) / (2 * 0.22) per wheel pair */
-  double a = M * g * sin(th) / (M + 4 * Iw / (r * r));
-  double zG = (10 * (0.05 + r) + 6 * r) / M;
-  double diff = 4 * Iw * a * (zG / (r * r) - 1 / r) / 0.44;
+  /* rolling without slip against the rolling resistance, whose moments
+   * sum to C = mu_rolling r_p M g cos whatever the split: a = (M g sin -
+   * C / r) / (M + 4 I_w / r^2); the friction F = 4 I_w a / r^2 + C / r up
+   * the ramp. Loads: the sum M g cos, and the moments about the centre of
+   * mass (height zG above the ramp) with the wheels' spin-up and the
+   * resistance's moments: N_lead - N_trail = (F zG - C - 4 I_w a / r) /
+   * (2 * 0.22) per wheel pair. */
+  double C = mur * RP * M * g * cos(th);
+  double a = (M * g * sin(th) - C / r) / (M + 4 * Iw / (r * r));
+  double zG = (10 * (0.05 + r) + 6 * r) / M, F = 4 * Iw * a / (r * r) + C / r;
+  double diff = (F * zG - C - 4 * Iw * a / r) / 0.44;
   double lead = (M * g * cos(th) / 2 + diff) / 2, trail = (M * g * cos(th) / 2 - diff) / 2;
   for (int s = 0; s < 2; s++) {
-    lk_model *m = cart(th, r, kSolverNames[s]);
+    lk_model *m = cart(th, r, mur, kSolverNames[s]);
     if (!m) return;
     lk_data *d = lk_data_new(m);
     for (int i = 0; i < 500; i++) {
@@ -83,19 +91,74 @@ static void check_cart(double theta_deg, double r) {
       const lk_contact_report *c = lk_data_contact_report(d, i);
       int lead_wheel = c->link == lk_model_link_index(m, "rl") || c->link == lk_model_link_index(m, "rr");
       LK_ASSERT_REL(c->fn, lead_wheel ? lead : trail, 1e-4, 0);
+      /* a rolling wheel's resistance at its bound, mu_rolling r_p f_n */
+      LK_ASSERT_REL(lk_v3_norm(c->rolling_moment), mur * RP * c->fn, 1e-9, 1e-15);
     }
     lk_data_free(d);
     lk_model_free(m);
   }
 }
 
-static void test_cart_10_degrees(void) { check_cart(10, 0.1); }
+static void test_cart_10_degrees(void) { check_cart(10, 0.1, 0); }
 /* other numbers: 20 degrees, wheels of 8 cm */
-static void test_cart_20_degrees(void) { check_cart(20, 0.08); }
+static void test_cart_20_degrees(void) { check_cart(20, 0.08, 0); }
+/* with rolling resistance: was 0.17 / 77.3 / 77.1 / 0 N */
+static void test_cart_rolling_resistance(void) { check_cart(10, 0.1, 0.03); }
+static void test_cart_rolling_resistance_20(void) { check_cart(20, 0.08, 0.05); }
+
+/* A table (top and four sphere feet on one free link, mass m, its centre
+ * of mass off the middle by (cx, cy)) resting on the floor: the feet at
+ * (+-a, +-b) carry the least-norm split m g / 4 (1 +- cx / a +- cy / b)
+ * (the three balances leave one mode, the diagonal one, which the least
+ * norm sets to zero). */
+static void check_table(double mass, double a, double b, double cx, double cy, const char *solver) {
+  char feet[1024] = "";
+  for (int k = 0; k < 4; k++) {
+    char f[200];
+    snprintf(f, sizeof f, "      - {type: sphere, radius: 0.02, origin: {xyz: [%g, %g, -0.4]}}\n",
+             k & 1 ? -a : a, k & 2 ? -b : b);
+    strcat(feet, f);
+  }
+  char text[2048];
+  snprintf(text, sizeof text,
+           "options: {solver: %s}\n"
+           "world:\n  geoms:\n    - {type: plane, normal: [0, 0, 1]}\n"
+           "links:\n  - name: table\n    joint: {type: free}\n    mass: %g\n"
+           "    com: [%g, %g, 0]\n    inertia: [2, 3, 4]\n    geoms:\n%s"
+           "initial:\n  - {joint: table, q: [0, 0, 0.42, 1, 0, 0, 0]}\n",
+           solver, mass, cx, cy, feet);
+  lk_error err;
+  lk_model *m = lk_model_load_string(text, strlen(text), "table.yaml", NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  for (int i = 0; i < 200; i++) LK_ASSERT_OK(lk_step(m, d), NULL);
+  int n = lk_data_ncontacts(d);
+  LK_ASSERT_INT_EQ(n, 4);
+  double W = mass * 9.81;
+  for (int i = 0; i < n; i++) {
+    const lk_contact_report *c = lk_data_contact_report(d, i);
+    double s = c->position.x > 0 ? 1 : -1, t = c->position.y > 0 ? 1 : -1;
+    LK_ASSERT_REL(c->fn, W / 4 * (1 + s * cx / a + t * cy / b), 1e-6, 0);
+  }
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static void test_table_four_feet(void) {
+  for (int s = 0; s < 2; s++) {
+    check_table(20, 0.5, 0.3, 0.1, 0.05, kSolverNames[s]);
+    check_table(7, 0.4, 0.4, -0.15, 0.12, kSolverNames[s]); /* other numbers */
+  }
+}
 
 static const lk_test tests[] = {
     {"cart on a 10 deg ramp: four wheels roll alike, loads of the closed form", test_cart_10_degrees},
     {"variant: 20 deg, 8 cm wheels", test_cart_20_degrees},
+    {"with rolling resistance 0.03: loads of the closed form, not a vertex split",
+     test_cart_rolling_resistance},
+    {"variant: rolling resistance 0.05, 20 deg, 8 cm wheels", test_cart_rolling_resistance_20},
+    {"a table's four feet: the least-norm split of an off-centre load", test_table_four_feet},
     {NULL, NULL},
 };
 
