@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,15 +92,20 @@ typedef struct {
   lk_grasp_screen_report *rep;
   int n;
   atomic_int next;
+  atomic_long cpu_ns; /* CPU time of the screens, all threads */
 } screen_job;
 
 static void *screen_worker(void *arg) {
   screen_job *j = arg;
   lk_data *d = lk_data_new(lk_grasp_scene_model(j->s));
   lk_grasp_contact *c = malloc(512 * sizeof *c);
+  struct timespec c0, c1;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c0);
   if (d && c)
     for (int i; (i = atomic_fetch_add(&j->next, 1)) < j->n;)
       lk_grasp_screen(j->sc, d, &j->cand[i].pose, NULL, &j->rep[i], c, 512, NULL);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &c1);
+  atomic_fetch_add(&j->cpu_ns, (long)(c1.tv_sec - c0.tv_sec) * 1000000000L + (c1.tv_nsec - c0.tv_nsec));
   free(c);
   lk_data_free(d);
   return NULL;
@@ -130,7 +136,7 @@ static double run(const lk_grasp_scene *s, const lk_transform *poses, lk_grasp_t
 
 static double run_screens(const lk_grasp_scene *s, const lk_grasp_screener *sc,
                           const lk_grasp_candidate *cand, lk_grasp_screen_report *rep, int n,
-                          int threads);
+                          int threads, double *cpu);
 
 /* Screening: candidates per second per thread, for the scene's antipodal
  * (or surface) draws and for uniform ones. */
@@ -156,10 +162,11 @@ static void bench_screening(const lk_grasp_scene *s, int n, int rounds, int jobs
     for (int i = 0; i < n; i++) lk_grasp_sampler_draw(sp, i, &cand[i], NULL);
     double base = 0;
     for (int t = 1; t <= jobs; t++) {
-      double best = INFINITY;
+      double best = INFINITY, cpu_best = INFINITY;
       for (int r = 0; r < rounds; r++) {
-        double w = run_screens(s, sc, cand, rep, n, t);
+        double cpu, w = run_screens(s, sc, cand, rep, n, t, &cpu);
         if (w < best) best = w;
+        if (cpu < cpu_best) cpu_best = cpu;
       }
       int closed = 0, qh = 0;
       for (int i = 0; i < n; i++) {
@@ -168,10 +175,12 @@ static void bench_screening(const lk_grasp_scene *s, int n, int rounds, int jobs
       }
       double rate = n / best;
       if (t == 1) base = rate;
-      printf("  screening, %-9s %d thread%s: %8.0f candidates/s (%7.0f per thread), closed "
-             "%d/%d, epsilon by qhull %d",
+      /* Per CPU second: what a thread does when it has a core to itself
+       * (the wall rate is lower whenever the machine is shared). */
+      printf("  screening, %-9s %d thread%s: %8.0f candidates/s (%7.0f per thread, %7.0f per CPU "
+             "second), closed %d/%d, epsilon by qhull %d",
              lk_grasp_sample_kind_name(lk_grasp_sampler_kind(sp)), t, t > 1 ? "s" : " ", rate,
-             rate / t, closed, n, qh);
+             rate / t, n / cpu_best, closed, n, qh);
       if (t > 1) printf(", speed-up %.2f", rate / base);
       printf("\n");
     }
@@ -185,21 +194,43 @@ done:
 
 static double run_screens(const lk_grasp_scene *s, const lk_grasp_screener *sc,
                           const lk_grasp_candidate *cand, lk_grasp_screen_report *rep, int n,
-                          int threads) {
+                          int threads, double *cpu) {
   screen_job j = {.s = s, .sc = sc, .cand = cand, .rep = rep, .n = n};
   atomic_init(&j.next, 0);
+  atomic_init(&j.cpu_ns, 0);
   pthread_t th[64];
   double t0 = now();
   for (int k = 0; k < threads; k++) pthread_create(&th[k], NULL, screen_worker, &j);
   for (int k = 0; k < threads; k++) pthread_join(th[k], NULL);
+  *cpu = 1e-9 * (double)atomic_load(&j.cpu_ns);
   return now() - t0;
 }
 
-/* Run a shell command; its wall time, or -1 if it failed. */
-static double timed(const char *cmd) {
-  double t0 = now();
+/* CPU time (user + system) of the waited-for children so far, s. */
+static double children_cpu(void) {
+  struct rusage u;
+  getrusage(RUSAGE_CHILDREN, &u);
+  return (double)u.ru_utime.tv_sec + 1e-6 * (double)u.ru_utime.tv_usec +
+         (double)u.ru_stime.tv_sec + 1e-6 * (double)u.ru_stime.tv_usec;
+}
+
+/* Run a shell command; its wall time, or -1 if it failed; the CPU time it
+ * and its children took in *cpu. */
+static double timed_cpu(const char *cmd, double *cpu) {
+  double t0 = now(), c0 = children_cpu();
   int rc = system(cmd);
+  *cpu = children_cpu() - c0;
   return rc == 0 ? now() - t0 : -1;
+}
+
+static double load1(void) {
+  double l = NAN;
+  FILE *f = fopen("/proc/loadavg", "r");
+  if (f) {
+    if (fscanf(f, "%lf", &l) != 1) l = NAN;
+    fclose(f);
+  }
+  return l;
 }
 
 static int same_file(const char *a, const char *b) {
@@ -216,34 +247,43 @@ static int same_file(const char *a, const char *b) {
 }
 
 /* The sweep by the planner, under mpirun with 1 and 2 ranks (one thread
- * each), by turns, best of `rounds`. */
+ * each), by turns, best of `rounds`. `--bind-to none`: Open MPI binds each
+ * of 2 ranks to a core by default, all of a rank's threads on it, and on a
+ * shared machine a rank then waits behind whatever else runs on its core.
+ * The machine may be loaded, so the CPU time of each run is measured too:
+ * work / CPU of 2 ranks against 1 is the efficiency the CPU overhead
+ * (MPI, the dispatcher, loading every object on every rank) allows, what
+ * the wall times would show on two free cores if nothing waited. */
 static void bench_sweep(const char *hand, int rounds) {
 #if defined(LK_MPIRUN) && defined(LK_BUILDDIR)
   const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
   char out[2][4096], cmd[2][16384];
-  double best[2] = {INFINITY, INFINITY};
+  double best[2] = {INFINITY, INFINITY}, cpu[2] = {INFINITY, INFINITY}, load[2] = {0, 0};
   for (int k = 0; k < 2; k++) {
     snprintf(out[k], sizeof out[k], "%s/bench-grasp-sweep-%d-np%d.csv", tmp, (int)getpid(), k + 1);
     snprintf(cmd[k], sizeof cmd[k],
-             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 %s --oversubscribe -np %d "
+             "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 %s --oversubscribe "
+             "--bind-to none -np %d "
              "%s/demos/grasp-planner --hand %s --objects %s/objects.list -n 1000 --jobs 1 "
              "--quiet -o %s",
              LK_MPIRUN, k + 1, LK_BUILDDIR, hand, LK_MECHANISMS, out[k]);
   }
   for (int r = 0; r < rounds; r++)
     for (int k = 0; k < 2; k++) {
-      double w = timed(cmd[k]);
+      double l = load1(), c, w = timed_cpu(cmd[k], &c);
       if (w < 0) {
         printf("  sweep: '%s' failed\n", cmd[k]);
         return;
       }
-      if (w < best[k]) best[k] = w;
+      if (w < best[k]) best[k] = w, load[k] = l;
+      if (c < cpu[k]) cpu[k] = c;
     }
   int same = same_file(out[0], out[1]);
   printf("  sweep of mechanisms/objects.list, 1000 candidates each: mpirun -np 1 %.2f s, -np 2 "
-         "%.2f s: speed-up %.2f, parallel efficiency %.0f%%; CSVs %s\n",
-         best[0], best[1], best[0] / best[1], 100 * best[0] / (2 * best[1]),
-         same ? "identical" : "DIFFER");
+         "%.2f s (load %.1f, %.1f): speed-up %.2f, parallel efficiency %.0f%%; CPU %.2f s, "
+         "%.2f s: CPU efficiency %.0f%%; CSVs %s\n",
+         best[0], best[1], load[0], load[1], best[0] / best[1], 100 * best[0] / (2 * best[1]),
+         cpu[0], cpu[1], 100 * cpu[0] / cpu[1], same ? "identical" : "DIFFER");
   unlink(out[0]);
   unlink(out[1]);
 #else

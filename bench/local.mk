@@ -68,3 +68,11 @@ bench_piles_SOURCES += %reldir%/ode_scene.c %reldir%/ode_scene.h
 bench_piles_CFLAGS = $(AM_CFLAGS) $(ODE_CFLAGS)
 bench_piles_LDADD += $(ODE_LIBS)
 endif
+# bench/humanoid: MuJoCo's humanoid.xml through Linkage and MuJoCo from the
+# same file, falling onto its floor (issue 15): us a step by turns, ratio.
+noinst_PROGRAMS += bench/humanoid
+bench_humanoid_SOURCES = %reldir%/humanoid.c
+bench_humanoid_LDADD = $(LK_PROGLIBS)
+if HAVE_MUJOCO
+bench_humanoid_LDADD += $(MUJOCO_LIBS)
+endif

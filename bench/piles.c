@@ -102,8 +102,11 @@ static int write_mjcf(const scene *s, const lk_model *m, char *path, size_t size
   if (fd < 0) return -1;
   FILE *f = fdopen(fd, "w");
   if (!f) return -1;
-  /* MuJoCo 2.2 preallocates 100 contacts by default: room for the pile's */
-  int ncon = 12 * s->n + 100;
+  /* MuJoCo 2.2 preallocates 100 contacts by default: room for the pile's
+   * (4 a face resting on a face), within what mj_makeData can allocate
+   * (it makes a dense njmax x njmax matrix: njmax^2 doubles under 2 GB). */
+  int ncon = 5 * s->n + 100;
+  if (ncon > 3900) ncon = 3900;
   fprintf(f, "<mujoco>\n <option timestep=\"%g\"/>\n <size nconmax=\"%d\" njmax=\"%d\"/>\n <worldbody>\n",
           s->h, ncon, 4 * ncon);
   const char *fr = "friction=\"0.5 0.005 0.0001\"";

@@ -37,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -93,6 +94,7 @@ typedef struct {
   int nh, no;
   lk_grasp_trial_options trial;
   int edges;
+  double mass; /* --mass: of the objects given as mesh files, kg */
 } args;
 
 static void usage(FILE *f) {
@@ -107,9 +109,14 @@ static void usage(FILE *f) {
           "stderr.\n"
           "\n"
           "  --hand FILE           the hand (mechanism file)\n"
-          "  --object FILE         an object (repeatable)\n"
+          "  --object FILE         an object (repeatable): a mechanism file, or a mesh\n"
+          "                        file (STL, OBJ, ...: not .yaml, .urdf or .xml), the\n"
+          "                        object then its parts' convex hulls\n"
           "  --objects LIST|DIR    objects: a file listing one path per line (relative\n"
-          "                        to the list), or every .yaml file of a directory\n"
+          "                        to the list), or every .yaml, .stl and .obj file of\n"
+          "                        a directory\n"
+          "  --mass KG             the mass of the objects given as mesh files\n"
+          "                        (required with one)\n"
           "  -n, --candidates N    candidates screened per object (default 1000)\n"
           "  --verify K            best candidates verified by a trial (default 16)\n"
           "  --refine R            best candidates refined after screening (default 8)\n"
@@ -131,7 +138,7 @@ static void usage(FILE *f) {
           "  --shake-torque T      disturbance torque, N m (default: weight x radius / 2)\n"
           "  --edges K             friction cone edges of the analysis (default 8)\n"
           "  --set-hand KEY=VALUE  override in the hand file (repeatable)\n"
-          "  --set-object KEY=VALUE  override in the object files (repeatable)\n"
+          "  --set-object KEY=VALUE  override in the object mechanism files (repeatable)\n"
           "  -q, --quiet           no progress bar and no summary\n"
           "  -h, --help            show this help\n"
           "\n"
@@ -169,6 +176,17 @@ static int is_dir(const char *path) {
   return 1;
 }
 
+/* Mechanism files by their ending; any other file is a mesh. */
+static int ends_with(const char *s, const char *tail) {
+  size_t n = strlen(s), k = strlen(tail);
+  return n > k && strcasecmp(s + n - k, tail) == 0;
+}
+
+static int is_mesh_file(const char *path) {
+  return !ends_with(path, ".yaml") && !ends_with(path, ".yml") && !ends_with(path, ".urdf") &&
+         !ends_with(path, ".xml");
+}
+
 static int by_name(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -183,7 +201,9 @@ static int add_objects(args *a, const char *arg) {
     int first = a->nobjects;
     while ((e = readdir(d))) {
       size_t len = strlen(e->d_name);
-      if (len < 6 || strcmp(e->d_name + len - 5, ".yaml") != 0) continue;
+      if (!ends_with(e->d_name, ".yaml") && !ends_with(e->d_name, ".stl") &&
+          !ends_with(e->d_name, ".obj"))
+        continue;
       if (a->nobjects == MAX_OBJECTS) break;
       char *p = malloc(strlen(arg) + len + 2);
       if (!p) break;
@@ -193,7 +213,7 @@ static int add_objects(args *a, const char *arg) {
     closedir(d);
     qsort(a->objects + first, (size_t)(a->nobjects - first), sizeof *a->objects, by_name);
     if (a->nobjects == first) {
-      fprintf(stderr, "grasp-planner: --objects %s: no .yaml files there\n", arg);
+      fprintf(stderr, "grasp-planner: --objects %s: no .yaml, .stl or .obj files there\n", arg);
       return 0;
     }
     return 1;
@@ -346,6 +366,12 @@ static int parse_args(int argc, char **argv, args *a) {
       NUMBER(a->trial.shake_force);
     } else if (!strcmp(o, "--shake-torque")) {
       NUMBER(a->trial.shake_torque);
+    } else if (!strcmp(o, "--mass")) {
+      NUMBER(a->mass);
+      if (!(a->mass > 0)) {
+        fprintf(stderr, "grasp-planner: --mass: expected a mass > 0, got '%s'\n", v);
+        return EXIT_USAGE;
+      }
     } else if (!strcmp(o, "--edges")) {
       long e;
       LONG(e, 3, 64);
@@ -378,6 +404,12 @@ static int parse_args(int argc, char **argv, args *a) {
     usage(stderr);
     return EXIT_USAGE;
   }
+  for (int k = 0; k < a->nobjects; k++)
+    if (is_mesh_file(a->objects[k]) && !(a->mass > 0)) {
+      fprintf(stderr, "grasp-planner: %s is a mesh file: give the object's mass with --mass KG\n",
+              a->objects[k]);
+      return EXIT_USAGE;
+    }
   a->trial.analysis.edges = a->edges;
   return 0;
 }
@@ -818,6 +850,13 @@ int main(int argc, char **argv) {
     so.nhand_set = a.nh;
     so.object_set = a.oset;
     so.nobject_set = a.no;
+    lk_grasp_mesh_object mo;
+    lk_grasp_mesh_object_default(&mo);
+    mo.mass = a.mass;
+    if (is_mesh_file(a.objects[oi])) {
+      so.object_mesh = &mo;
+      so.nobject_set = 0; /* --set-object is for the mechanism files */
+    }
     lk_grasp_scene *scene = lk_grasp_scene_load(a.hand, a.objects[oi], &so, &e);
     lk_grasp_sample_options sopt;
     lk_grasp_sample_options_default(&sopt);

@@ -104,6 +104,41 @@ static void nap(long us) {
   nanosleep(&ts, NULL);
 }
 
+static double seconds(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+#ifdef HAVE_MPI
+/* Waiting without spinning. Open MPI's blocking calls poll at full speed
+ * (with --oversubscribe, yielding between polls): a rank waiting for rank
+ * 0 takes a core's worth of CPU from the ranks and threads that work, on a
+ * shared or oversubscribed machine. These test and sleep instead, from
+ * 20 us up to 1 ms, so an answer is seen within about a millisecond. */
+static void settle(MPI_Request *req) {
+  long us = 20;
+  for (;;) {
+    int flag = 0;
+    MPI_Test(req, &flag, MPI_STATUS_IGNORE);
+    if (flag) return;
+    nap(us);
+    if (us < 1000) us *= 2;
+  }
+}
+
+static void probe_quietly(int source, int tag, MPI_Status *status) {
+  long us = 20;
+  for (;;) {
+    int flag = 0;
+    MPI_Iprobe(source, tag, MPI_COMM_WORLD, &flag, status);
+    if (flag) return;
+    nap(us);
+    if (us < 1000) us *= 2;
+  }
+}
+#endif
+
 pool *pool_new(int jobs, int *argc, char ***argv) {
   pool *p = calloc(1, sizeof *p);
   if (!p) return NULL;
@@ -177,7 +212,11 @@ int pool_jobs(const pool *p) { return p->nthreads; }
 
 int pool_bcast_int(pool *p, int value) {
 #ifdef HAVE_MPI
-  if (p->size > 1) MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (p->size > 1) {
+    MPI_Request req;
+    MPI_Ibcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD, &req);
+    settle(&req);
+  }
 #else
   (void)p;
 #endif
@@ -199,16 +238,42 @@ static int map_local(pool *p, void *ctx, pool_fn fn, int n, const void *in, size
 }
 
 #ifdef HAVE_MPI
+/* The chunk a rank gets: what it does in about kChunkTime (its own speed
+ * measured on its last chunk, else rank 0's so far, else one item per
+ * thread), at most a share of what is left (left / (2 x all threads), so
+ * that the ranks finish together) and at most 256 items. Trials (0.1 s and
+ * more) then go one at a time and screens (under a millisecond) by tens,
+ * and a slow rank (a loaded machine, a slower node) gets smaller chunks. */
+#define kChunkTime 0.02
+
+static int chunk_for(const pool *p, int n, double per_item, double t0, int done_here) {
+  int left = n - atomic_load(&p->next);
+  int jobs_all = p->size * p->nthreads;
+  int cap = left / (2 * jobs_all);
+  if (cap < 1) cap = 1;
+  if (cap > 256) cap = 256;
+  if (!(per_item > 0) && done_here > 0) per_item = (seconds() - t0) / done_here;
+  double want = per_item > 0 ? kChunkTime / per_item : p->nthreads;
+  if (want < 1) want = 1;
+  return want < cap ? (int)want : cap;
+}
+
 /* Rank 0: serve chunks to the other ranks while its own threads work on
  * the same counter. */
 static int map_root(pool *p, void *ctx, pool_fn fn, int n, const void *in, size_t in_size,
                     void *out, size_t out_size, void (*progress)(void *, int), void *pctx) {
+  double t0 = seconds();
   start(p, ctx, fn, n, in, in_size, out, out_size);
   int stopped = 0, remote_done = 0, rc = 0;
   char *buf = NULL;
   size_t cap = 0;
-  int jobs_all = p->size * p->nthreads;
-  while (stopped < p->size - 1) {
+  /* Per rank: when its last chunk went out, how many items, and the time
+   * an item took it (0: not known yet). */
+  double *sent_at = calloc((size_t)p->size, sizeof *sent_at);
+  double *per_item = calloc((size_t)p->size, sizeof *per_item);
+  int *sent_n = calloc((size_t)p->size, sizeof *sent_n);
+  if (!sent_at || !per_item || !sent_n) rc = -1;
+  while (!rc && stopped < p->size - 1) {
     int flag = 0;
     MPI_Status status;
     MPI_Iprobe(MPI_ANY_SOURCE, TAG_REQUEST, MPI_COMM_WORLD, &flag, &status);
@@ -241,12 +306,11 @@ static int map_root(pool *p, void *ctx, pool_fn fn, int n, const void *in, size_
       q += out_size;
     }
     remote_done += nres;
-    /* The next chunk: a share of what is left, smaller towards the end so
-     * that the ranks finish together. */
-    int left = n - atomic_load(&p->next);
-    int chunk = left / (2 * jobs_all);
-    if (chunk < 1) chunk = 1;
-    if (chunk > 256) chunk = 256;
+    int src = status.MPI_SOURCE;
+    double t = seconds();
+    if (nres > 0 && sent_n[src] == nres) per_item[src] = (t - sent_at[src]) / nres;
+    /* p->done counts rank 0's own items only. */
+    int chunk = chunk_for(p, n, per_item[src], t0, atomic_load(&p->done));
     int first = atomic_fetch_add(&p->next, chunk);
     int count = first >= n ? 0 : (first + chunk > n ? n - first : chunk);
     size_t need = sizeof(int) + (size_t)count * (sizeof(int) + in_size);
@@ -265,11 +329,16 @@ static int map_root(pool *p, void *ctx, pool_fn fn, int n, const void *in, size_
       memcpy(r, (const char *)in + (size_t)idx * in_size, in_size);
       r += in_size;
     }
-    MPI_Send(reply, (int)need, MPI_BYTE, status.MPI_SOURCE, TAG_REPLY, MPI_COMM_WORLD);
+    sent_at[src] = seconds();
+    sent_n[src] = count;
+    MPI_Send(reply, (int)need, MPI_BYTE, src, TAG_REPLY, MPI_COMM_WORLD);
     free(reply);
     if (count == 0) stopped++;
   }
   free(buf);
+  free(sent_at);
+  free(per_item);
+  free(sent_n);
   wait_idle(p);
   if (progress) progress(pctx, n);
   return rc;
@@ -296,9 +365,11 @@ static int map_worker(pool *p, void *ctx, pool_fn fn, size_t in_size, size_t out
       memcpy(q, outb + (size_t)k * out_size, out_size);
       q += out_size;
     }
-    MPI_Send(req, (int)need, MPI_BYTE, 0, TAG_REQUEST, MPI_COMM_WORLD);
+    MPI_Request sent;
+    MPI_Isend(req, (int)need, MPI_BYTE, 0, TAG_REQUEST, MPI_COMM_WORLD, &sent);
+    settle(&sent);
     MPI_Status status;
-    MPI_Probe(0, TAG_REPLY, MPI_COMM_WORLD, &status);
+    probe_quietly(0, TAG_REPLY, &status);
     int bytes;
     MPI_Get_count(&status, MPI_BYTE, &bytes);
     char *reply = malloc((size_t)bytes);

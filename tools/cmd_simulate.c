@@ -561,6 +561,12 @@ int lk_cmd_simulate(int argc, char **argv) {
       if (unstable++ == 0) unstable_t = lk_data_time(d);
       if (rep->energy_growth > unstable_growth) unstable_growth = rep->energy_growth;
     }
+    if (rep->unphysical) { /* issue 18.9: a failed step, though it was taken */
+      snprintf(why, sizeof why, "step %ld (t = %g s) failed: unphysical state: %.150s", step,
+               lk_data_time(d), rep->message);
+      status = LK_EXIT_FAILED;
+      break;
+    }
     if ((step & 255) == 0) progress_update(&pr, step, nsteps, lk_data_time(d), duration);
   }
   double wall = now() - wall0;

@@ -306,9 +306,37 @@ typedef struct {
   const char *const *object_set;
   int nobject_set;
   double timestep;           /* > 0: replaces the hand file's time step */
+  /* Non-NULL: the object file is a mesh file (STL, OBJ, ... as
+   * lk_mesh_load_file reads), made into the object by
+   * lk_grasp_add_mesh_object with these settings, the link named
+   * object_prefix + "mesh"; object_set must then be empty. */
+  const struct lk_grasp_mesh_object *object_mesh;
 } lk_grasp_scene_options;
 
 void lk_grasp_scene_options_default(lk_grasp_scene_options *o);
+
+/* An object given as a mesh file rather than a model file. */
+typedef struct lk_grasp_mesh_object {
+  double mass;       /* kg, > 0; required (lk_grasp_mesh_object_default: 0) */
+  double scale;      /* of the file's coordinates (> 0; default 1; a file in
+                        millimetres: 0.001) */
+  double mu_static;  /* its material (default 0.5 and 0.4, as the shipped */
+  double mu_dynamic; /* objects' wood and ceramic) */
+} lk_grasp_mesh_object;
+
+void lk_grasp_mesh_object_default(lk_grasp_mesh_object *o);
+
+/* Adds to m (not finalized) an object made of the mesh file at path: a
+ * material "<name>_material", a link `name` on a free joint from the world
+ * with one mesh geom per part of the file (lk_mesh_load_part: an OBJ
+ * file's objects, as a pre-decomposed non-convex object is; a file of one
+ * part is one convex hull), its mass properties from the hulls' volume
+ * integrals at a uniform density (mass / total volume), and its frame
+ * placed so that the object stands at the world origin: the centroid
+ * above (0, 0), the lowest point at z = 0. Errors: the file's (as
+ * lk_mesh_load_file's, naming it), bad options, the model's. */
+lk_status lk_grasp_add_mesh_object(lk_model *m, const char *name, const char *path,
+                                   const lk_grasp_mesh_object *o, lk_error *err);
 
 /* A scene from a hand file and an object file (linkage/io.h composition).
  * The model gets the hand file's options; a link "grasp_mount" on a free
@@ -550,7 +578,8 @@ typedef struct {
 
 void lk_grasp_sample_options_default(lk_grasp_sample_options *o);
 
-/* A scene's sampler: the object's surface (its primitive geoms by area),
+/* A scene's sampler: the object's surface (its solid geoms by area, a
+ * mesh geom by its hull's faces),
  * the jaws' closing axis; read-only once made (threads may draw at once). */
 typedef struct lk_grasp_sampler lk_grasp_sampler;
 

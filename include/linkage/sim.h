@@ -83,6 +83,8 @@ typedef struct {
   int unstable;           /* 1: the energy grew without input (see below) */
   double energy_growth;   /* ... by this much, J, since its lowest value in
                              the input-free stretch */
+  int unphysical;         /* 1: the state is clearly unphysical (message
+                             says how; see below); the step is committed */
 } lk_step_report;
 
 /* The energy watch: over a stretch of steps without input (tau and link
@@ -95,6 +97,15 @@ typedef struct {
  * oscillates by about h omega of it), the step reports unstable: an
  * explicit stiffness or damping (joint springs, RK4) too high for the
  * timestep. Steps with constraint rows are not judged. */
+/* Clearly unphysical states (issue 18.9; docs/format.md, "Physical
+ * plausibility"): a contact at the step's start deeper than the smaller of
+ * its two shapes' sizes (a box's smallest half extent, a radius; planes
+ * and meshes have none), or an energy growth without input beyond 100
+ * times the energy the input-free stretch started with (kinetic, springs
+ * and servos, and gravity's over the mechanism's largest length). The
+ * step still returns LK_OK with the new state committed; the report says
+ * unphysical and why in message. Programs treat it as a failed step
+ * (linkage simulate stops and exits 1). */
 const lk_step_report *lk_data_step_report(const lk_data *d);
 
 #ifdef __cplusplus

@@ -4,6 +4,7 @@
 
 #include "core/internal.h"
 #include "grasp/grasp_internal.h"
+#include "linkage/collision.h"
 #include "linkage/constraint.h"
 
 void lk_grasp_extract_options_default(lk_grasp_extract_options *o) {
@@ -124,9 +125,36 @@ static double farthest(const lk_geom_spec *g, lk_vec3 c) {
       }
       return best;
     }
+    case LK_GEOM_MESH: {
+      /* The farthest hull vertex. */
+      int nv = lk_mesh_nvertex(g->mesh);
+      const double *v = lk_mesh_vertices(g->mesh);
+      double best = -1;
+      for (int i = 0; i < nv; i++)
+        best = fmax(best, lk_v3_norm(lk_v3_sub(lk_tf_point(T, lk_v3(v[3 * i], v[3 * i + 1],
+                                                                     v[3 * i + 2])),
+                                               c)));
+      return best;
+    }
     default:
       return -1;
   }
+}
+
+lk_status lk_grasp_shape_aabb(lk_geom_type type, const double size[3], const lk_mesh *mesh,
+                              const lk_transform *pose, lk_vec3 *lo, lk_vec3 *hi) {
+  if (type != LK_GEOM_MESH) return lk_geom_aabb(type, size, pose, 0, lo, hi);
+  int nv = lk_mesh_nvertex(mesh);
+  if (nv == 0) return LK_INVALID_ARGUMENT;
+  const double *v = lk_mesh_vertices(mesh);
+  *lo = lk_v3(INFINITY, INFINITY, INFINITY);
+  *hi = lk_v3(-INFINITY, -INFINITY, -INFINITY);
+  for (int i = 0; i < nv; i++) {
+    lk_vec3 w = lk_tf_point(pose, lk_v3(v[3 * i], v[3 * i + 1], v[3 * i + 2]));
+    *lo = lk_v3(fmin(lo->x, w.x), fmin(lo->y, w.y), fmin(lo->z, w.z));
+    *hi = lk_v3(fmax(hi->x, w.x), fmax(hi->y, w.y), fmax(hi->z, w.z));
+  }
+  return LK_OK;
 }
 
 lk_status lk_grasp_object_radius(const lk_model *m, int link, double *radius, lk_error *err) {

@@ -39,6 +39,13 @@ enum { LK_GLP_TEXTBOOK_TIES = 1, LK_GLP_NO_BLAND = 2 };
 lk_status lk_glp_solve_flags(const lk_glp *p, int max_pivots, int flags, lk_glp_result *result,
                              double *x, double *y, double *objective, int *pivots);
 
+/* ------------------------------------------------------------- shapes */
+
+/* The world box of a shape (lk_geom_aabb, and a mesh's from its hull's
+ * vertices; contacts.c). LK_UNSUPPORTED for a plane. */
+lk_status lk_grasp_shape_aabb(lk_geom_type type, const double size[3], const lk_mesh *mesh,
+                              const lk_transform *pose, lk_vec3 *lo, lk_vec3 *hi);
+
 /* ------------------------------------------------------------ wrenches */
 
 /* Options with the defaults filled in for a NULL pointer; checks them. */

@@ -27,8 +27,10 @@ static void qhull_message(const char *text, char *out, size_t size) {
   out[n] = 0;
 }
 
-lk_status lk_grasp_quality_compute(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
-                                   lk_grasp_quality *q, lk_error *err) {
+/* The whole hull by qhull; its volume (qh_getarea: a determinant per
+ * facet) only when asked: epsilon alone does not need it. */
+static lk_status quality_hull(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                              lk_grasp_quality *q, int volume, lk_error *err) {
   if (!q) return lk_error_set(err, LK_INVALID_ARGUMENT, "quality: NULL output");
   memset(q, 0, sizeof *q);
   lk_grasp_options opt;
@@ -86,8 +88,10 @@ lk_status lk_grasp_quality_compute(const lk_grasp_contact *c, int nc, const lk_g
     q->nfacets = nf;
     q->force_closure = inside && nf > 0;
     q->epsilon = q->force_closure ? eps : 0.0;
-    qh_getarea(qh, qh->facet_list);
-    q->volume = qh->totvol;
+    if (volume) {
+      qh_getarea(qh, qh->facet_list);
+      q->volume = qh->totvol;
+    }
   }
   qh_freeqhull(qh, !qh_ALL);
   int curlong, totlong;
@@ -103,6 +107,11 @@ done:
   lk_free(W);
   lk_free(centered);
   return st;
+}
+
+lk_status lk_grasp_quality_compute(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                                   lk_grasp_quality *q, lk_error *err) {
+  return quality_hull(c, nc, o, q, 1, err);
 }
 
 lk_status lk_grasp_epsilon(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
@@ -141,7 +150,7 @@ lk_status lk_grasp_epsilon(const lk_grasp_contact *c, int nc, const lk_grasp_opt
   }
   if (used_qhull) *used_qhull = 1;
   lk_grasp_quality q;
-  if ((st = lk_grasp_quality_compute(c, nc, o, &q, err))) return st;
+  if ((st = quality_hull(c, nc, o, &q, 0, err))) return st;
   *epsilon = q.epsilon;
   return LK_OK;
 }

@@ -4,8 +4,9 @@
  * Uniform: the palm's approach axis (-z of the palm frame, along which
  * the fingers reach) aims at the object's centre of mass from a direction
  * uniform on the sphere. Surface: it aims at a point of the object's
- * surface, drawn by area, along that point's inward normal (the palm faces
- * the surface). Antipodal, for a parallel-jaw hand (two fingers on
+ * surface, drawn by area (a mesh geom's hull by its faces, each point
+ * with its face's normal), along that point's inward normal (the palm
+ * faces the surface). Antipodal, for a parallel-jaw hand (two fingers on
  * prismatic joints closing along one axis): the closing axis is the
  * surface point's normal and the jaws straddle the object's width there
  * (Nguyen 1988; the antipodal sampling of Dex-Net, Mahler et al. 2017), the
@@ -23,6 +24,13 @@ typedef struct {
   double size[3];
   lk_transform pose; /* in the object's frame */
   double area;
+  /* LK_GEOM_MESH: the hull (the model's) and its faces as a triangle fan
+   * each: ntri triangles (vertex indices, 3 each) and their cumulative
+   * areas, for drawing a point by area. */
+  const lk_mesh *mesh;
+  int ntri;
+  int *tri;
+  double *cum;
 } surface;
 
 struct lk_grasp_sampler {
@@ -115,12 +123,77 @@ static double surface_area(lk_geom_type t, const double *sz) {
   }
 }
 
+static lk_vec3 vertex(const lk_mesh *m, int i) {
+  const double *v = lk_mesh_vertices(m) + 3 * i;
+  return lk_v3(v[0], v[1], v[2]);
+}
+
+/* A hull's faces as triangle fans: the triangles' vertex indices and
+ * cumulative areas into g (allocated), the total area returned (0: out of
+ * memory or no faces). */
+static double mesh_triangles(surface *g, const lk_mesh *m) {
+  int nf = lk_mesh_nface(m), nv = lk_mesh_nvertex(m), nt = 0;
+  int *idx = LK_NEW_ARRAY(int, nv > 0 ? nv : 1);
+  if (!idx) return 0;
+  for (int f = 0; f < nf; f++) {
+    int k = lk_mesh_face(m, f, idx, nv);
+    if (k >= 3) nt += k - 2;
+  }
+  g->tri = LK_NEW_ARRAY(int, 3 * (size_t)(nt > 0 ? nt : 1));
+  g->cum = LK_NEW_ARRAY(double, nt > 0 ? nt : 1);
+  if (!g->tri || !g->cum) {
+    lk_free(idx);
+    return 0;
+  }
+  double area = 0;
+  g->ntri = 0;
+  for (int f = 0; f < nf; f++) {
+    int k = lk_mesh_face(m, f, idx, nv);
+    for (int j = 1; j + 1 < k; j++) {
+      lk_vec3 a = vertex(m, idx[0]), b = vertex(m, idx[j]), c = vertex(m, idx[j + 1]);
+      area += 0.5 * lk_v3_norm(lk_v3_cross(lk_v3_sub(b, a), lk_v3_sub(c, a)));
+      int *t = g->tri + 3 * g->ntri;
+      t[0] = idx[0];
+      t[1] = idx[j];
+      t[2] = idx[j + 1];
+      g->cum[g->ntri++] = area;
+    }
+  }
+  lk_free(idx);
+  return area;
+}
+
+/* A point of a hull drawn by area: a triangle by its area (the first
+ * whose cumulative area exceeds t), a uniform point in it (Osada et al.
+ * 2002, sqrt of the first variate), the face's normal (faces are counter-
+ * clockwise seen from outside). */
+static void mesh_point(const surface *g, double u, double v, double w, lk_vec3 *p, lk_vec3 *n) {
+  double t = u * g->area;
+  int lo = 0, hi = g->ntri - 1;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (g->cum[mid] > t)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  const int *tr = g->tri + 3 * lo;
+  lk_vec3 a = vertex(g->mesh, tr[0]), b = vertex(g->mesh, tr[1]), c = vertex(g->mesh, tr[2]);
+  double r = sqrt(v);
+  *p = lk_v3_add(lk_v3_add(lk_v3_scale(a, 1 - r), lk_v3_scale(b, r * (1 - w))),
+                 lk_v3_scale(c, r * w));
+  *n = lk_v3_normalize(lk_v3_cross(lk_v3_sub(b, a), lk_v3_sub(c, a)));
+}
+
 /* A point of the geom's surface drawn by area, and its outward normal, in
  * the geom's frame. */
 static void surface_point(const surface *g, uint64_t *x, lk_vec3 *p, lk_vec3 *n) {
   const double *s = g->size;
   double u = uniform01(x), v = uniform01(x), w = uniform01(x);
   switch (g->type) {
+    case LK_GEOM_MESH:
+      mesh_point(g, u, v, w, p, n);
+      return;
     case LK_GEOM_SPHERE:
       *n = unit_sphere(x);
       *p = lk_v3_scale(*n, s[0]);
@@ -185,6 +258,13 @@ static double support(const surface *g, lk_vec3 d) {
       return s[0] * fabs(d.x) + s[1] * fabs(d.y) + s[2] * fabs(d.z);
     case LK_GEOM_CYLINDER:
       return s[0] * sqrt(d.x * d.x + d.y * d.y) + s[1] * fabs(d.z);
+    case LK_GEOM_MESH: {
+      /* The largest over the hull's vertices. */
+      int nv = lk_mesh_nvertex(g->mesh);
+      double best = -INFINITY;
+      for (int i = 0; i < nv; i++) best = fmax(best, lk_v3_dot(d, vertex(g->mesh, i)));
+      return nv ? best : 0;
+    }
     default:
       return 0;
   }
@@ -194,6 +274,10 @@ static double support(const surface *g, lk_vec3 d) {
 
 void lk_grasp_sampler_free(lk_grasp_sampler *sp) {
   if (!sp) return;
+  for (int i = 0; i < sp->nsurf; i++) {
+    lk_free(sp->surf[i].tri);
+    lk_free(sp->surf[i].cum);
+  }
   lk_free(sp->surf);
   lk_free(sp);
 }
@@ -216,6 +300,70 @@ static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
   if (lk_v3_dot(a[0], a[1]) > -1 + 1e-9) return 0;
   *axis = a[0];
   return 1;
+}
+
+/* Whether x (the geom's frame) is inside the hull or on it, within tol. */
+static int in_hull(const lk_mesh *m, lk_vec3 x, double tol, int *idx) {
+  int nf = lk_mesh_nface(m), nv = lk_mesh_nvertex(m);
+  for (int f = 0; f < nf; f++) {
+    int k = lk_mesh_face(m, f, idx, nv);
+    if (k < 3) continue;
+    lk_vec3 a = vertex(m, idx[0]), b = vertex(m, idx[1]), c = vertex(m, idx[2]);
+    lk_vec3 n = lk_v3_normalize(lk_v3_cross(lk_v3_sub(b, a), lk_v3_sub(c, a)));
+    if (lk_v3_dot(n, lk_v3_sub(x, a)) > tol) return 0;
+  }
+  return 1;
+}
+
+/* A pre-decomposed object's parts meet on faces inside the object (the
+ * side of a mug's wall segment against the next one): a hull triangle
+ * whose centroid is inside or on another mesh geom of the object is not
+ * surface and is not drawn (its area taken out). Surfaces left without
+ * area are dropped. Nonzero: out of memory. */
+static int drop_inner_faces(lk_grasp_sampler *sp) {
+  int maxv = 1;
+  for (int i = 0; i < sp->nsurf; i++)
+    if (sp->surf[i].mesh && lk_mesh_nvertex(sp->surf[i].mesh) > maxv)
+      maxv = lk_mesh_nvertex(sp->surf[i].mesh);
+  int *idx = LK_NEW_ARRAY(int, maxv);
+  if (!idx) return 1;
+  for (int i = 0; i < sp->nsurf; i++) {
+    surface *g = &sp->surf[i];
+    if (!g->mesh) continue;
+    double prev = 0, area = 0;
+    for (int t = 0; t < g->ntri; t++) {
+      double at = g->cum[t] - prev;
+      prev = g->cum[t];
+      const int *tr = g->tri + 3 * t;
+      lk_vec3 c = lk_v3_scale(
+          lk_v3_add(lk_v3_add(vertex(g->mesh, tr[0]), vertex(g->mesh, tr[1])), vertex(g->mesh, tr[2])),
+          1.0 / 3);
+      lk_vec3 x = lk_tf_point(&g->pose, c);
+      for (int j = 0; j < sp->nsurf && at > 0; j++) {
+        const surface *h = &sp->surf[j];
+        if (j == i || !h->mesh) continue;
+        /* the files' coordinates are floats: 1e-6 of the part's size */
+        double tol = 1e-6 * lk_mesh_radius(h->mesh);
+        if (in_hull(h->mesh, lk_tf_inv_point(&h->pose, x), tol, idx)) at = 0;
+      }
+      area += at;
+      g->cum[t] = area;
+    }
+    sp->total_area += area - g->area;
+    g->area = area;
+  }
+  lk_free(idx);
+  int k = 0;
+  for (int i = 0; i < sp->nsurf; i++) {
+    if (sp->surf[i].area > 0) {
+      sp->surf[k++] = sp->surf[i];
+    } else {
+      lk_free(sp->surf[i].tri);
+      lk_free(sp->surf[i].cum);
+    }
+  }
+  sp->nsurf = k;
+  return 0;
 }
 
 lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_sample_options *o,
@@ -251,7 +399,7 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
   }
   const lk_model *m = s->m;
   int ng = lk_model_ngeom(m);
-  sp->surf = LK_NEW_ARRAY(surface, ng > 0 ? ng : 1);
+  sp->surf = lk_calloc((size_t)(ng > 0 ? ng : 1), sizeof *sp->surf);
   if (!sp->surf) {
     lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
     lk_grasp_sampler_free(sp);
@@ -261,14 +409,36 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
     if (lk_model_geom_link(m, g) != s->object) continue;
     lk_geom_spec gs;
     lk_model_geom(m, g, &gs);
-    double a = surface_area(gs.type, gs.size);
-    if (!(a > 0)) continue;
-    surface *sf = &sp->surf[sp->nsurf++];
+    surface *sf = &sp->surf[sp->nsurf];
+    double a;
+    if (gs.type == LK_GEOM_MESH) {
+      sf->mesh = gs.mesh;
+      a = gs.mesh ? mesh_triangles(sf, gs.mesh) : 0;
+      if (!(a > 0)) {
+        int oom = !sf->tri || !sf->cum;
+        lk_free(sf->tri);
+        lk_free(sf->cum);
+        memset(sf, 0, sizeof *sf);
+        if (!oom) continue;
+        lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+        lk_grasp_sampler_free(sp);
+        return NULL;
+      }
+    } else {
+      a = surface_area(gs.type, gs.size);
+      if (!(a > 0)) continue;
+    }
+    sp->nsurf++;
     sf->type = gs.type;
     memcpy(sf->size, gs.size, sizeof sf->size);
     sf->pose = gs.pose;
     sf->area = a;
     sp->total_area += a;
+  }
+  if (drop_inner_faces(sp)) {
+    lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+    lk_grasp_sampler_free(sp);
+    return NULL;
   }
   int jaw = jaw_axis(s, &sp->close_axis);
   sp->kind = sp->o.kind;
@@ -283,7 +453,7 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
   if (sp->kind != LK_SAMPLE_UNIFORM && sp->nsurf == 0) {
     lk_error_set(err, LK_UNSUPPORTED,
                  "grasp sampler: %s sampling needs the object's surface, and it has no "
-                 "primitive geoms to sample (use uniform)",
+                 "solid geoms to sample (use uniform)",
                  lk_grasp_sample_kind_name(sp->kind));
     lk_grasp_sampler_free(sp);
     return NULL;

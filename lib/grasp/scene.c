@@ -76,6 +76,18 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   st = lk_model_load_file_into(s->m, hand_path, &lo, &mo, err);
   lk_free(set);
   if (st) return st;
+  if (o->object_mesh) {
+    /* A mesh file: the object made from it, standing at the origin. */
+    if (o->nobject_set > 0)
+      return lk_error_set(err, LK_INVALID_ARGUMENT,
+                          "grasp scene: %s is a mesh file: it has no keys to --set", object_path);
+    char name[LK_IO_NAME_MAX + 8];
+    if (snprintf(name, sizeof name, "%smesh", o->object_prefix) >= (int)sizeof name)
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp scene: object prefix too long");
+    st = lk_grasp_add_mesh_object(s->m, name, object_path, o->object_mesh, err);
+    if (st) return st;
+    return lk_model_finalize(s->m, err);
+  }
   lk_load_options_default(&lo);
   lo.set = o->object_set;
   lo.nset = o->nobject_set;
@@ -248,7 +260,7 @@ static lk_status measure(lk_grasp_scene *s, lk_error *err) {
     lk_transform world = lk_tf_mul(lk_data_link_pose(d, l), &gs.pose);
     lk_transform in_palm = lk_tf_inv_mul(&palm, &world);
     lk_vec3 lo, hi;
-    if (lk_geom_aabb(gs.type, gs.size, &in_palm, 0, &lo, &hi) == LK_OK)
+    if (lk_grasp_shape_aabb(gs.type, gs.size, gs.mesh, &in_palm, &lo, &hi) == LK_OK)
       s->reach = fmax(s->reach, -lo.z);
   }
   lk_data_free(d);

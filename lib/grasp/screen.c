@@ -31,6 +31,7 @@ typedef struct {
   lk_geom_type type;
   double size[3];
   lk_transform pose; /* in the link frame */
+  const lk_mesh *mesh; /* LK_GEOM_MESH: the model's hull */
   int material;
 } sgeom;
 
@@ -106,7 +107,26 @@ static void geom_of(const lk_model *m, int g, sgeom *out) {
   out->type = gs.type;
   memcpy(out->size, gs.size, sizeof out->size);
   out->pose = gs.pose;
+  out->mesh = gs.mesh;
   out->material = lk_model_geom_material(m, g);
+}
+
+/* The manifold of object geom a and hand geom b at their world poses
+ * (lk_collide_specs, which takes meshes; the margin given). */
+static lk_status collide(const sgeom *a, const lk_transform *Xa, const sgeom *b,
+                         const lk_transform *Xb, double margin, lk_manifold *man) {
+  lk_geom_spec sa, sb;
+  lk_geom_spec_default(&sa);
+  lk_geom_spec_default(&sb);
+  sa.type = a->type;
+  sb.type = b->type;
+  memcpy(sa.size, a->size, sizeof sa.size);
+  memcpy(sb.size, b->size, sizeof sb.size);
+  sa.mesh = a->mesh;
+  sb.mesh = b->mesh;
+  sa.margin = margin;
+  sb.margin = 0;
+  return lk_collide_specs(&sa, Xa, &sb, Xb, man, NULL);
 }
 
 static lk_status check_options(const lk_grasp_screen_options *o, lk_error *err) {
@@ -241,9 +261,7 @@ static double pair_depth(const lk_grasp_screener *sc, const lk_data *d, int h) {
     if (!sc->pair_ok[(size_t)h * sc->nobj + b]) continue;
     lk_transform Xb = world_pose(d, &sc->obj[b]);
     lk_manifold man;
-    if (lk_collide_geoms(sc->obj[b].type, sc->obj[b].size, &Xb, sc->hand[h].type,
-                         sc->hand[h].size, &Xh, sc->margin, &man, NULL) != LK_OK)
-      continue;
+    if (collide(&sc->obj[b], &Xb, &sc->hand[h], &Xh, sc->margin, &man) != LK_OK) continue;
     for (int i = 0; i < man.n; i++) best = fmax(best, man.pt[i].depth);
   }
   return best;
@@ -306,7 +324,9 @@ static double speed_bound(const closer *c) {
       if (!sc->moves[k * sc->nhand + h]) continue;
       lk_transform X = world_pose(c->d, &sc->hand[h]);
       lk_vec3 lo, hi;
-      if (lk_geom_aabb(sc->hand[h].type, sc->hand[h].size, &X, 0, &lo, &hi) != LK_OK) continue;
+      if (lk_grasp_shape_aabb(sc->hand[h].type, sc->hand[h].size, sc->hand[h].mesh, &X, &lo,
+                              &hi) != LK_OK)
+        continue;
       lk_vec3 mid = lk_v3_scale(lk_v3_add(lo, hi), 0.5);
       r = fmax(r, lk_v3_norm(lk_v3_sub(mid, o)) + 0.5 * lk_v3_norm(lk_v3_sub(hi, lo)));
     }
@@ -481,9 +501,7 @@ lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_tran
         if (!sc->pair_ok[pi]) continue;
         lk_transform Xb = world_pose(d, &sc->obj[b]);
         lk_manifold man;
-        if (lk_collide_geoms(sc->obj[b].type, sc->obj[b].size, &Xb, sc->hand[h].type,
-                             sc->hand[h].size, &Xh, cd, &man, NULL) != LK_OK)
-          continue;
+        if (collide(&sc->obj[b], &Xb, &sc->hand[h], &Xh, cd, &man) != LK_OK) continue;
         for (int i = 0; i < man.n; i++) {
           if (man.pt[i].depth < -cd) continue;
           touching |= 1u << f;

@@ -11,6 +11,7 @@
 
 #include "core/internal.h"
 #include "io/ydoc.h" /* lk_suggest */
+#include "model/model_impl.h" /* finalize's warnings, located */
 
 void lk_builder_init(lk_builder *b, lk_model *m, const lk_merge_options *mo,
                      const lk_source *ops, void *src, lk_error *err) {
@@ -488,9 +489,7 @@ lk_status lk_builder_set_name(lk_builder *b, const char *name) {
 /* lk_model_finalize() names the element at fault ("link 'arm': ...",
  * "geom #3 (on 'base'): ...", "options: ..."). Find where the source
  * described it; the source may then point at the part the message names. */
-void lk_builder_locate(lk_builder *b) {
-  lk_error *e = b->err;
-  if (!e) return;
+static int find_site(const lk_builder *b, const char *msg, const char **restp) {
   static const struct {
     const char *prefix;
     lk_bkind kind;
@@ -503,7 +502,6 @@ void lk_builder_locate(lk_builder *b) {
       {"duplicate link name '", LK_BK_LINK},
       {"duplicate material name '", LK_BK_MATERIAL},
   };
-  const char *msg = e->message;
   int loc = 0;
   const char *rest = msg;
   if (strncmp(msg, "options:", 8) == 0) {
@@ -537,17 +535,48 @@ void lk_builder_locate(lk_builder *b) {
       }
     }
   }
-  if (!loc) return; /* keep finalize's message, with the file but no line */
+  if (!loc) return 0;
   int at = b->ops->refine ? b->ops->refine(b->src, loc, rest) : loc;
+  *restp = rest;
+  return at ? at : loc;
+}
+
+void lk_builder_locate(lk_builder *b) {
+  lk_error *e = b->err;
+  if (!e) return;
+  const char *rest;
+  int at = find_site(b, e->message, &rest);
+  if (!at) return; /* keep finalize's message, with the file but no line */
   char copy[LK_ERROR_MESSAGE_MAX];
-  snprintf(copy, sizeof copy, "%s", msg);
-  b->ops->error(b->src, at ? at : loc, e->status, e, copy);
+  snprintf(copy, sizeof copy, "%s", e->message);
+  b->ops->error(b->src, at, e->status, e, copy);
+}
+
+/* Finalize's warnings (plausible.c) located as its errors are, written
+ * "LINE:COLUMN: MESSAGE" as the loader's own (sources with columns). */
+static void locate_warnings(lk_builder *b) {
+  if (!b->ops->columns || !b->ops->position) return;
+  for (int w = 0; w < b->m->nwarn; w++) {
+    char *text = b->m->warn[w];
+    const char *rest;
+    int line = 0, col = 0, at = find_site(b, text, &rest);
+    if (!at) continue;
+    b->ops->position(b->src, at, &line, &col);
+    if (line <= 0 || col <= 0) continue;
+    char out[sizeof b->m->warn[0] + 32];
+    snprintf(out, sizeof out, "%d:%d: %s", line, col, text);
+    size_t n = strlen(out);
+    if (n >= sizeof b->m->warn[0]) n = sizeof b->m->warn[0] - 1;
+    memcpy(text, out, n);
+    text[n] = '\0';
+  }
 }
 
 lk_status lk_builder_finalize(lk_builder *b) {
   if (b->mo) return LK_OK; /* the caller finalizes the whole */
   lk_status st = lk_model_finalize(b->m, b->err);
   if (st) lk_builder_locate(b);
+  else locate_warnings(b);
   return st;
 }
 

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -61,6 +62,8 @@ typedef struct {
   const char *link; /* the link whose geoms come next */
   int geoms;        /* of that link, so far */
   char unsupported[64];
+  char mesh[4096]; /* the next mesh geom's file (absolute) and scale */
+  double mesh_scale[3];
 } writer;
 
 /* A number that reads back as itself. */
@@ -195,6 +198,20 @@ static void one_geom(writer *w, const lk_geom_spec *g) {
   if (w->geoms++ == 0) put(s, "    geoms:\n");
   put(s, "      - type: %s\n", lk_geom_type_name(g->type));
   switch (g->type) {
+    case LK_GEOM_MESH:
+      /* The same file and scale read back as the same hull. */
+      if (!w->mesh[0]) {
+        snprintf(w->unsupported, sizeof w->unsupported, "a mesh geom without its file");
+        return;
+      }
+      put(s, "        file: \"");
+      for (const char *c = w->mesh; *c; c++)
+        put(s, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
+      put(s, "\"\n        scale: ");
+      vec(s, w->mesh_scale, 3);
+      put(s, "\n");
+      w->mesh[0] = 0;
+      break;
     case LK_GEOM_BOX:
       put(s, "        half_extents: ");
       vec(s, g->size, 3);
@@ -232,6 +249,15 @@ static void one_coupling(writer *w, const lk_coupling_spec *c) {
   name(s, c->joint_b);
   put(s, ", ratio: %s", num(c->ratio, b));
   put(s, ", offset: %s}\n", num(c->offset, b));
+}
+
+static void mesh_file(void *user, const char *path, const double scale[3]) {
+  writer *w = user;
+  /* Absolute, since the YAML file need not be next to the URDF. */
+  char *abs = realpath(path, NULL);
+  snprintf(w->mesh, sizeof w->mesh, "%s", abs ? abs : path);
+  free(abs);
+  for (int k = 0; k < 3; k++) w->mesh_scale[k] = scale[k];
 }
 
 static void record(void *user, int kind, const void *spec) {
@@ -277,6 +303,7 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   lk_urdf_options_default(&uo);
   uo.record = record;
   uo.record_user = &w;
+  uo.mesh_file = mesh_file;
   lk_model *m = lk_model_new();
   st = m ? lk_urdf_read(m, NULL, text, len, path, opts, &uo, err)
          : lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");

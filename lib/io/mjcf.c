@@ -19,9 +19,13 @@
  *     rule: each geom's mass is `mass` or `density` (default 1000) times its
  *     volume, solid bodies combined about their centre of mass.
  * <default> classes (nested, `class` and `childclass`) apply to joint, geom,
- * motor and position attributes. Elements that only draw (asset, visual,
- * light, camera, site, statistic) are ignored; any other element this
- * reader does not know is an error naming it and its line. */
+ * motor and position attributes. <asset><mesh> files are read into hulls
+ * (lk_mesh_load_file) that mesh geoms name; a mesh geom's vertices sit at
+ * its pos/quat as in the file (MuJoCo recentres a mesh on its inertial
+ * frame and moves the geom frame to match: the same place). Elements that
+ * only draw (textures and materials, visual, light, camera, site,
+ * statistic) are ignored; any other element this reader does not know is
+ * an error naming it and its line. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +60,12 @@ typedef struct {
   char **mats; /* friction materials made so far ("mjcf_mu_<f>") */
   double *mat_mu;
   int nmats;
+  char meshdir[4096]; /* <compiler meshdir|assetdir>, as given */
+  struct {
+    const char *name;
+    lk_mesh *mesh; /* owned here; the model copies it per geom */
+  } *meshes;       /* <asset><mesh> */
+  int nmeshes;
 } mreader;
 
 #define X (&R->x)
@@ -75,7 +85,7 @@ static lk_status read_default(mreader *R, xmlNode *e, int parent) {
   c->parent = parent;
   int me = R->ncls++;
   static const char *const known[] = {"default", "joint", "geom", "motor", "position", NULL};
-  static const char *const ignored[] = {"site", "camera", "light", "material", "mesh", NULL};
+  static const char *const ignored[] = {"site", "camera", "light", "material", NULL};
   lk_status st = lk_xdoc_children(X, e, "default", known, ignored);
   if (st) return st;
   for (xmlNode *k = lk_xml_first(e); k; k = lk_xml_next(k)) {
@@ -212,13 +222,24 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
   g->link = link;
   const char *t = attr(R, e, "type", cls);
   if (!t) t = "sphere";
-  static const char *const types[] = {"plane", "sphere", "capsule", "box", "cylinder"};
+  static const char *const types[] = {"plane", "sphere", "capsule", "box", "cylinder", "mesh"};
   int k = 0;
-  while (k < 5 && strcmp(t, types[k]) != 0) k++;
-  if (k == 5)
+  while (k < 6 && strcmp(t, types[k]) != 0) k++;
+  if (k == 6)
     return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<geom>: type \"%.40s\" is not supported (plane, "
-                         "sphere, capsule, box, cylinder)", t);
+                         "sphere, capsule, box, cylinder, mesh)", t);
   g->type = (lk_geom_type)k;
+  if (g->type == LK_GEOM_MESH) {
+    const char *mn = attr(R, e, "mesh", cls);
+    if (!mn)
+      return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: a mesh geom needs mesh=\"NAME\"");
+    int i = 0;
+    while (i < R->nmeshes && strcmp(R->meshes[i].name, mn) != 0) i++;
+    if (i == R->nmeshes)
+      return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: no <mesh name=\"%.60s\"> in <asset>",
+                           mn);
+    g->mesh = R->meshes[i].mesh;
+  }
   double size[3] = {0, 0, 0}, ft[6];
   int ns;
   lk_status st = nums(R, e, "size", cls, 3, size, &ns);
@@ -250,7 +271,7 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
       g->size[1] = size[1];
       break;
   }
-  if (g->type != LK_GEOM_PLANE && !(g->size[0] > 0))
+  if (g->type != LK_GEOM_PLANE && g->type != LK_GEOM_MESH && !(g->size[0] > 0))
     return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: size must be positive");
   double ct = 1, ca = 1, fr[3] = {1, 0.005, 0.0001}, dens = 1000;
   int nf;
@@ -267,6 +288,13 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
 }
 
 /* ---------------------------------------------------------------- bodies */
+
+/* A solid geom's centre of volume in the body frame (a primitive's is its
+ * origin, a mesh's its hull's centroid). */
+static lk_vec3 solid_centre(const lk_geom_spec *g) {
+  if (g->type == LK_GEOM_MESH) return lk_tf_point(&g->pose, lk_mesh_centroid(g->mesh));
+  return g->pose.p;
+}
 
 typedef struct {
   lk_geom_spec g[64];
@@ -499,16 +527,22 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     lk_vec3 c = lk_v3_zero();
     for (int i = 0; i < bg->n; i++) {
       M += bg->mass[i];
-      c = lk_v3_madd(c, bg->g[i].pose.p, bg->mass[i]);
+      c = lk_v3_madd(c, solid_centre(&bg->g[i]), bg->mass[i]);
     }
     if (M > 0) {
       c = lk_v3_scale(c, 1.0 / M);
       lk_mat3 acc = lk_m3_zero();
       for (int i = 0; i < bg->n; i++) {
         lk_mat3 Ig;
-        if (lk_geom_solid_inertia(bg->g[i].type, bg->g[i].size, bg->mass[i], &Ig, NULL)) continue;
+        if (bg->g[i].type == LK_GEOM_MESH) {
+          /* the hull's, at a density of mass / volume */
+          lk_mat3 Iu = lk_mesh_inertia(bg->g[i].mesh);
+          Ig = lk_m3_scale(&Iu, bg->mass[i] / lk_mesh_volume(bg->g[i].mesh));
+        } else if (lk_geom_solid_inertia(bg->g[i].type, bg->g[i].size, bg->mass[i], &Ig, NULL)) {
+          continue;
+        }
         lk_mat3 Ir = lk_m3_rotate_tensor(&bg->g[i].pose.R, &Ig);
-        lk_vec3 d = lk_v3_sub(bg->g[i].pose.p, c);
+        lk_vec3 d = lk_v3_sub(solid_centre(&bg->g[i]), c);
         double d2 = lk_v3_norm2(d);
         lk_mat3 dd = lk_m3_outer(d, d);
         for (int r = 0; r < 3; r++)
@@ -592,12 +626,80 @@ static lk_status actuators(mreader *R, xmlNode *e) {
   return st;
 }
 
+/* <asset>: meshes are read (their hulls, lk_mesh_load_file); textures,
+ * materials and the rest only draw. A mesh's file is relative to meshdir
+ * (or assetdir), itself relative to the model file's directory. */
+static lk_status assets(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"mesh", NULL};
+  static const char *const ignored[] = {"texture", "material", "hfield", "skin", NULL};
+  lk_status st = lk_xdoc_children(X, e, "asset", known, ignored);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "mesh")) continue;
+    static const char *const unsupported[] = {"vertex", "face", "normal", "refpos", "refquat",
+                                              "smoothnormal", "texcoord", NULL};
+    for (int k = 0; unsupported[k]; k++)
+      if (lk_xml_attr(c, unsupported[k]))
+        return lk_xdoc_error(X, c, LK_UNSUPPORTED,
+                             "<mesh>: %s is not supported (give the mesh as a file)",
+                             unsupported[k]);
+    const char *file = lk_xml_attr(c, "file");
+    if (!file || !*file)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<mesh>: missing required attribute 'file'");
+    double scale[3] = {1, 1, 1};
+    if ((st = nums(R, c, "scale", -1, 3, scale, NULL))) return st;
+    if (!(scale[0] > 0 && scale[1] > 0 && scale[2] > 0))
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
+                           "<mesh>: scale must be positive, got %g %g %g (a mirrored mesh is not "
+                           "supported)",
+                           scale[0], scale[1], scale[2]);
+    /* The name: given, else the file's name without its extension. */
+    const char *name = lk_xml_attr(c, "name");
+    char base[256];
+    if (!name) {
+      const char *b = strrchr(file, '/');
+      b = b ? b + 1 : file;
+      snprintf(base, sizeof base, "%s", b);
+      char *dot = strrchr(base, '.');
+      if (dot && dot != base) *dot = 0;
+      name = lk_builder_strdup(B, base);
+      if (!name) return lk_builder_oom(B);
+    }
+    for (int i = 0; i < R->nmeshes; i++)
+      if (strcmp(R->meshes[i].name, name) == 0)
+        return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<mesh>: a second mesh named '%.60s'", name);
+    char path[3 * 4096];
+    const char *slash = strrchr(R->x.path, '/');
+    int dl = slash ? (int)(slash - R->x.path) : 1;
+    const char *dir = slash ? R->x.path : ".";
+    if (file[0] == '/')
+      snprintf(path, sizeof path, "%s", file);
+    else if (R->meshdir[0] == '/')
+      snprintf(path, sizeof path, "%s/%s", R->meshdir, file);
+    else if (R->meshdir[0])
+      snprintf(path, sizeof path, "%.*s/%s/%s", dl, dir, R->meshdir, file);
+    else
+      snprintf(path, sizeof path, "%.*s/%s", dl, dir, file);
+    void *grown = lk_realloc(R->meshes, (size_t)(R->nmeshes + 1) * sizeof *R->meshes);
+    if (!grown) return lk_builder_oom(B);
+    R->meshes = grown;
+    lk_mesh *mesh = NULL;
+    lk_error me;
+    lk_error_clear(&me);
+    if ((st = lk_mesh_load_file(path, scale, &mesh, &me)))
+      return lk_xdoc_error(X, c, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR,
+                           "<mesh> '%s': %s: %s", name, path, me.message);
+    R->meshes[R->nmeshes].name = name;
+    R->meshes[R->nmeshes++].mesh = mesh;
+  }
+  return st;
+}
+
 static lk_status build(mreader *R) {
   xmlNode *root = xmlDocGetRootElement(R->x.doc);
   lk_status st;
   static const char *const known[] = {"compiler", "option", "default", "worldbody", "actuator",
-                                      NULL};
-  static const char *const ignored[] = {"asset", "visual", "statistic", "size", NULL};
+                                      "asset", NULL};
+  static const char *const ignored[] = {"visual", "statistic", "size", NULL};
   if ((st = lk_xdoc_children(X, root, "mujoco", known, ignored))) return st;
   const char *model = lk_xml_attr(root, "model");
   if (model && *model && (st = lk_builder_set_name(B, model))) return st;
@@ -614,9 +716,13 @@ static lk_status build(mreader *R) {
       if (a) R->degree = strcmp(a, "radian") != 0;
       const char *ig = lk_xml_attr(c, "inertiafromgeom");
       if (ig) R->inertia_from_geom = strcmp(ig, "true") == 0 ? 1 : strcmp(ig, "false") == 0 ? 0 : 2;
-      if (lk_xml_attr(c, "eulerseq") || lk_xml_attr(c, "meshdir") || lk_xml_attr(c, "coordinate"))
+      if (lk_xml_attr(c, "eulerseq") || lk_xml_attr(c, "coordinate"))
         return lk_xdoc_error(X, c, LK_UNSUPPORTED,
-                             "<compiler>: only angle and inertiafromgeom are supported");
+                             "<compiler>: only angle, inertiafromgeom, meshdir and assetdir are "
+                             "supported");
+      const char *md = lk_xml_attr(c, "meshdir");
+      if (!md) md = lk_xml_attr(c, "assetdir");
+      if (md) snprintf(R->meshdir, sizeof R->meshdir, "%s", md);
     } else if (lk_xml_is(c, "option")) {
       double g[3];
       if (lk_xml_first(c))
@@ -633,7 +739,7 @@ static lk_status build(mreader *R) {
     } else if (lk_xml_is(c, "default")) {
       /* the top <default> is the class "main" */
       static const char *const dk[] = {"default", "joint", "geom", "motor", "position", NULL};
-      static const char *const di[] = {"site", "camera", "light", "material", "mesh", NULL};
+      static const char *const di[] = {"site", "camera", "light", "material", NULL};
       if ((st = lk_xdoc_children(X, c, "default", dk, di))) return st;
       for (xmlNode *k = lk_xml_first(c); k; k = lk_xml_next(k)) {
         if (lk_xml_is(k, "joint")) R->cls[0].joint = k;
@@ -645,6 +751,8 @@ static lk_status build(mreader *R) {
     }
   }
   if ((st = lk_builder_set_options(B, &R->opt, lk_xdoc_loc(X, root)))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "asset") && (st = assets(R, c))) return st;
   xmlNode *wb = lk_xml_child(root, "worldbody");
   if (!wb) return lk_xdoc_error(X, root, LK_SCHEMA_ERROR, "<mujoco>: no <worldbody>");
   if ((st = worldbody(R, wb))) return st;
@@ -668,6 +776,8 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
     st = build(R);
     lk_builder_free(&R->b);
   }
+  for (int i = 0; i < R->nmeshes; i++) lk_mesh_free(R->meshes[i].mesh);
+  lk_free(R->meshes);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

@@ -269,12 +269,25 @@ static lk_status geometry(ureader *R, xmlNode *owner, const char *ctx, lk_geom_s
                            what);
     double scale[3] = {1, 1, 1};
     if ((st = lk_xdoc_doubles(X, s, "scale", what, 3, 0, scale))) return st;
+    for (int i = 0; i < 3; i++)
+      if (!(scale[i] > 0))
+        return lk_xdoc_error(X, s, LK_SCHEMA_ERROR,
+                             "%s: scale must be positive, got %g %g %g (a mirrored mesh is not "
+                             "supported: mirror the file instead)",
+                             what, scale[0], scale[1], scale[2]);
     char path[4096];
     if ((st = resolve_mesh(R, s, what, fn, path, sizeof path))) return st;
-    /* Until convex mesh geoms are in the model (issue 15), a mesh is
-     * reported rather than left out. */
-    return lk_xdoc_error(X, s, LK_UNSUPPORTED,
-                         "%s: mesh geometry: not supported yet (file '%s')", what, path);
+    /* The geom's shape is the hull of the file's vertices, scaled; the
+     * caller frees it once the model has its copy. */
+    lk_mesh *mesh = NULL;
+    lk_error e;
+    lk_error_clear(&e);
+    if ((st = lk_mesh_load_file(path, scale, &mesh, &e)))
+      return lk_xdoc_error(X, s, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR,
+                           "%s: mesh '%s': %s", what, path, e.message);
+    g->type = LK_GEOM_MESH;
+    g->mesh = mesh;
+    if (R->uo->mesh_file) R->uo->mesh_file(R->uo->record_user, path, scale);
   }
   return LK_OK;
 }
@@ -430,7 +443,7 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
     if (!(g.link = pfx(R, lname))) return lk_builder_oom(B);
     if (!st) st = origin(R, c, what, &g.pose);
     if (!st) st = geometry(R, c, what, &g);
-    if (st) return st;
+    if (st) return st; /* geometry() keeps no mesh when it fails */
     if (visual) {
       g.group = 0;
       g.mask = 0;
@@ -440,7 +453,9 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
         if (strcmp(R->uo->overrides[i].link, lname) == 0 && R->uo->overrides[i].material)
           g.material = R->uo->overrides[i].material;
     }
-    if ((st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c)))) return st;
+    st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c));
+    lk_mesh_free((lk_mesh *)g.mesh); /* the model keeps its own copy */
+    if (st) return st;
   }
   return LK_OK;
 }

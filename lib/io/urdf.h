@@ -30,6 +30,9 @@ typedef struct {
   /* Optional: the builder's record hook (builder.h), for convert.c. */
   void (*record)(void *user, int kind, const void *spec);
   void *record_user;
+  /* Optional, for convert.c: called with record_user for a mesh geom
+   * (before its record) with the file's resolved path and the scale. */
+  void (*mesh_file)(void *user, const char *path, const double scale[3]);
 } lk_urdf_options;
 
 void lk_urdf_options_default(lk_urdf_options *o);

@@ -55,6 +55,10 @@ static lk_lcp_workspace *workspace_new(int nmax, int dense) {
   if (ok) ok = (ws->nsgs_d = LK_NEW_ARRAY(double, LK_NSGS_DOUBLES * m)) != NULL;
   if (ok) ok = (ws->nsgs_i = LK_NEW_ARRAY(int, LK_NSGS_INTS * m + 1)) != NULL;
   if (ok) ok = (ws->nsgs_b = LK_NEW_ARRAY(unsigned char, 2 * m)) != NULL;
+  size_t dm = m < LK_NSGS_DIRECT_MAX ? m : LK_NSGS_DIRECT_MAX;
+  ws->nsgs_dm = (int)dm;
+  if (ok) ok = (ws->nsgs_dd = LK_NEW_ARRAY(double, dm * dm + LK_NSGS_DD * dm)) != NULL;
+  if (ok) ok = (ws->nsgs_di = LK_NEW_ARRAY(int, LK_NSGS_DI * dm)) != NULL;
   if (!ok) {
     lk_lcp_workspace_free(ws);
     return NULL;
@@ -79,6 +83,8 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
   lk_free(ws->nsgs_d);
   lk_free(ws->nsgs_i);
   lk_free(ws->nsgs_b);
+  lk_free(ws->nsgs_dd);
+  lk_free(ws->nsgs_di);
   lk_free(ws);
 }
 

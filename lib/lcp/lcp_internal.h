@@ -41,6 +41,10 @@ enum { LK_LCP_NMAT = 3, LK_LCP_NVEC = 12, LK_LCP_NIVEC = 13, LK_LCP_NBVEC = 5 };
  * its blocks' matrices, 6 a row at most, then Anderson's history). */
 enum { LK_NSGS_ANDERSON_MAX = 6 };
 enum { LK_NSGS_DOUBLES = 6 + 2 * LK_NSGS_ANDERSON_MAX + 3, LK_NSGS_INTS = 4 };
+/* NSGS's direct finish (nsgs.c) on problems of at most this many rows: a
+ * dense d x d system, d = min(nmax, LK_NSGS_DIRECT_MAX), and LK_NSGS_DD
+ * vectors (doubles) and LK_NSGS_DI (ints) of d entries. */
+enum { LK_NSGS_DIRECT_MAX = 384, LK_NSGS_DD = 9, LK_NSGS_DI = 5 };
 struct lk_lcp_workspace {
   int nmax;
   int dense; /* mat[] allocated: room for the pivoting solvers */
@@ -52,6 +56,9 @@ struct lk_lcp_workspace {
   double *nsgs_d;        /* LK_NSGS_DOUBLES nmax */
   int *nsgs_i;           /* LK_NSGS_INTS nmax + 1 */
   unsigned char *nsgs_b; /* 2 nmax */
+  int nsgs_dm;           /* min(nmax, LK_NSGS_DIRECT_MAX) */
+  double *nsgs_dd;       /* dm^2 + LK_NSGS_DD dm */
+  int *nsgs_di;          /* LK_NSGS_DI dm */
   /* The last solve's L D L^T of its clamped block, when that solve was
    * Dantzig's frictionless path and succeeded (fk >= 0; -1 otherwise):
    * see lk_lcp_last_factor. */

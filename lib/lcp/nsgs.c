@@ -791,6 +791,372 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
   }
 }
 
+/* ------------------------------------------------------- direct finish */
+
+/* Gauss-Seidel through a long articulated tree converges slowly: the
+ * draped chain's islands (issue 20, tests/sim/test_scale) reach their
+ * contact states within tens of sweeps, but 1e-9 only after thousands
+ * (the Delassus matrix of 22 contacts on a 66-DoF chain is nearly
+ * singular). Once the states show, the answer is a linear system: each
+ * row's state read off the iterate as Alart and Curnier's projection
+ * reads it (x = z - rho w, rho = 1 / M_ii):
+ *
+ *   a row of constant bounds: x below lo or above hi, z at that bound;
+ *     else w = 0;
+ *   a contact on its circle cone: x_n <= 0, off (z = 0); |x_T| <= mu x_n,
+ *     sticking (w = 0); else sliding, w_n = 0 and z_T = mu z_n d with
+ *     d = x_T / |x_T| (the sliding velocity against d);
+ *
+ * solved on the rows whose w is to vanish (direct_solve: a ridged LU,
+ * refined from the iterate), and the step to that solution taken whole or
+ * by halves while it lowers the measure. After a whole step the states are
+ * read again from the new point; otherwise the state the solution
+ * contradicts most changes, one at a time (direct_pivot: contacts at the
+ * edge of taking off, z_n and w_n both near zero, are not read right by
+ * the projection), at most DIRECT_ROUNDS solves. A sliding contact's
+ * direction converges as a fixed point.
+ * Nothing is taken on trust: the result, put into its bounds and cones,
+ * must meet the same full measure as the sweeps (fc3d error and relative
+ * residual <= tol), else the sweeps go on from their own iterate. Only
+ * problems of rows of constant bounds and circle-cone contacts are so
+ * finished (others: the sweeps alone), of at most LK_NSGS_DIRECT_MAX rows
+ * (a dense system), of two blocks or more. */
+enum { DIRECT_ROUNDS = 8, DIRECT_REFINE = 40 };
+#define DIRECT_RIDGE 1e-8
+enum { C_EQ = 0, C_FIX, C_LINK };
+
+/* LU with partial pivoting of the k x k A (leading dimension k) in place;
+ * 0 when a pivot is below tol. */
+static int lu_factor(double *A, int k, int *piv, double tol) {
+  for (int c = 0; c < k; c++) {
+    int pr = c;
+    for (int i = c + 1; i < k; i++)
+      if (fabs(A[(size_t)i * k + c]) > fabs(A[(size_t)pr * k + c])) pr = i;
+    piv[c] = pr;
+    if (!(fabs(A[(size_t)pr * k + c]) > tol)) return 0;
+    if (pr != c)
+      for (int j = 0; j < k; j++) {
+        double t = A[(size_t)pr * k + j];
+        A[(size_t)pr * k + j] = A[(size_t)c * k + j];
+        A[(size_t)c * k + j] = t;
+      }
+    const double *ac = A + (size_t)c * k;
+    double inv = 1.0 / ac[c];
+    for (int i = c + 1; i < k; i++) {
+      double *ai = A + (size_t)i * k, f = ai[c] * inv;
+      ai[c] = f;
+      if (f != 0.0) lk_lcp_axpy(ai + c + 1, -f, ac + c + 1, k - c - 1);
+    }
+  }
+  return 1;
+}
+
+static void lu_solve(const double *A, int k, const int *piv, double *b) {
+  for (int c = 0; c < k; c++) {
+    if (piv[c] != c) {
+      double t = b[piv[c]];
+      b[piv[c]] = b[c];
+      b[c] = t;
+    }
+    const double *ai = A + (size_t)c * k;
+    b[c] -= lk_lcp_dot(ai, b, c);
+  }
+  for (int i = k - 1; i >= 0; i--) {
+    const double *ai = A + (size_t)i * k;
+    b[i] = (b[i] - lk_lcp_dot(ai + i + 1, b + i + 1, k - i - 1)) / ai[i];
+  }
+}
+
+/* Row i of M as (column, value) pairs, for either storage. */
+#define FOR_ROW(p, i, j, v, body)                                              \
+  do {                                                                         \
+    if (lk_lcp_sparse(p)) {                                                    \
+      for (int e_ = (p)->csr.row[i]; e_ < (p)->csr.row[(i) + 1]; e_++) {       \
+        int j = (p)->csr.col[e_];                                              \
+        double v = (p)->csr.val[e_];                                           \
+        body                                                                   \
+      }                                                                        \
+    } else {                                                                   \
+      const double *r_ = (p)->M + (size_t)(i) * (size_t)lk_lcp_ldm(p);         \
+      for (int j = 0; j < (p)->n; j++) {                                       \
+        double v = r_[j];                                                      \
+        if (v == 0.0) continue;                                                \
+        body                                                                   \
+      }                                                                        \
+    }                                                                          \
+  } while (0)
+
+/* Whether the problem is of the kinds the direct finish takes. */
+static int direct_possible(const nsgs *S, const lk_lcp_workspace *ws) {
+  /* one block is solved exactly by its own sweep */
+  if (S->p->n > ws->nsgs_dm || S->nb < 2) return 0;
+  for (int k = 0; k < S->nb; k++)
+    if (S->B[k].kind != B_ROW && S->B[k].kind != B_CONE) return 0;
+  return 1;
+}
+
+/* The states read off (z, w) into cls/c/lnk; returns how many changed
+ * (a direction that turned by more than 1e-12 counts). */
+static int direct_states(const nsgs *S, const double *z, const double *w, int *cls, double *c,
+                         int *lnk) {
+  const lk_lcp *p = S->p;
+  int changed = 0;
+  for (int k = 0; k < S->nb; k++) {
+    const block *b = &S->B[k];
+    int r = b->r[0];
+    double d = lk_lcp_entry(p, r, r), rho = d > 0.0 ? 1.0 / d : 1.0 / S->dscale;
+    if (b->kind == B_ROW) {
+      double lo = lk_lcp_lo(p, r), hi = lk_lcp_hi(p, r), x = z[r] - rho * w[r];
+      int nc = C_EQ;
+      double v = 0.0;
+      if (x <= lo && isfinite(lo)) {
+        nc = C_FIX;
+        v = lo;
+      } else if (x >= hi && isfinite(hi)) {
+        nc = C_FIX;
+        v = hi;
+      }
+      changed += nc != cls[r] || (nc == C_FIX && v != c[r]);
+      cls[r] = nc;
+      c[r] = v;
+      continue;
+    }
+    int r1 = b->r[1], r2 = b->r[2];
+    double mu = p->mu[r1];
+    double xn = z[r] - rho * w[r], x1 = z[r1] - rho * w[r1], x2 = z[r2] - rho * w[r2];
+    double t = hypot(x1, x2);
+    int cn, ct;
+    double c1 = 0.0, c2 = 0.0;
+    if (xn <= 0.0) {
+      cn = ct = C_FIX;
+    } else if (t <= mu * xn) {
+      cn = ct = C_EQ;
+    } else {
+      cn = C_EQ;
+      ct = C_LINK;
+      c1 = mu * x1 / t;
+      c2 = mu * x2 / t;
+    }
+    changed += cn != cls[r] || ct != cls[r1];
+    if (ct == C_LINK && cls[r1] == C_LINK)
+      changed += fabs(c1 - c[r1]) + fabs(c2 - c[r2]) > 1e-12 * (mu > 0 ? mu : 1);
+    cls[r] = cn;
+    c[r] = 0.0;
+    cls[r1] = cls[r2] = ct;
+    c[r1] = c1;
+    c[r2] = c2;
+    lnk[r1] = lnk[r2] = r;
+  }
+  return changed;
+}
+
+/* z from the unknowns x of the rows in the system (pos >= 0). */
+static void direct_z(const lk_lcp *p, const int *cls, const double *c, const int *lnk,
+                     const int *pos, const double *x, double *z) {
+  for (int i = 0; i < p->n; i++)
+    if (cls[i] == C_EQ) z[i] = x[pos[i]];
+    else if (cls[i] == C_FIX) z[i] = c[i];
+  for (int i = 0; i < p->n; i++)
+    if (cls[i] == C_LINK) z[i] = c[i] * z[lnk[i]];
+}
+
+/* One linear solve for the states in cls from z0: z (and w = M z + q)
+ * out; 0 when the system could not be factored. The rows of redundant
+ * contacts (two capsules' ends at a joint of the chain, on one plane) are
+ * nearly dependent and leave the split between them free: the system is
+ * factored with a ridge (1e-8 of its largest entry) and its answer
+ * refined from z0 (a proximal point iteration), so that a free split stays
+ * where the sweeps had it and every determined part converges. */
+static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, const double *c,
+                        const int *lnk, const double *z0, double *z, double *w) {
+  const lk_lcp *p = S->p;
+  int n = p->n, dm = ws->nsgs_dm, k = 0;
+  double *A = ws->nsgs_dd, *x = A + (size_t)dm * dm, *rhs = x + dm;
+  int *pos = ws->nsgs_di + 2 * dm, *piv = pos + dm;
+  for (int i = 0; i < n; i++) pos[i] = cls[i] == C_EQ ? k++ : -1;
+  for (int i = 0; i < n; i++)
+    if (pos[i] >= 0) x[pos[i]] = z0[i];
+  if (k > 0) {
+    memset(A, 0, sizeof *A * (size_t)k * (size_t)k);
+    for (int i = 0; i < n; i++) {
+      if (pos[i] < 0) continue;
+      double *ai = A + (size_t)pos[i] * k;
+      FOR_ROW(p, i, j, v, {
+        if (cls[j] == C_EQ)
+          ai[pos[j]] += v;
+        else if (cls[j] == C_LINK && pos[lnk[j]] >= 0)
+          ai[pos[lnk[j]]] += v * c[j];
+      });
+    }
+    double amax = 0.0;
+    for (size_t e = 0; e < (size_t)k * k; e++) amax = lk_maxd(amax, fabs(A[e]));
+    if (!(amax > 0.0) || !isfinite(amax)) return 0;
+    for (int i = 0; i < k; i++) A[(size_t)i * k + i] += DIRECT_RIDGE * amax;
+    if (!lu_factor(A, k, piv, 1e-14 * amax)) return 0;
+  }
+  double last = INFINITY;
+  for (int it = 0;; it++) {
+    direct_z(p, cls, c, lnk, pos, x, z);
+    double r2 = 0.0;
+    for (int i = 0; i < n; i++) {
+      double mag;
+      w[i] = p->q[i] + lk_lcp_row_dot(p, i, z, &mag);
+      if (pos[i] >= 0) {
+        rhs[pos[i]] = -w[i];
+        r2 += w[i] * w[i];
+      }
+    }
+    /* until the rows' w stop shrinking (rounding), or the rounds run out */
+    if (k == 0 || it == DIRECT_REFINE || !(r2 < 0.25 * last) || r2 == 0.0) break;
+    last = r2;
+    lu_solve(A, k, piv, rhs);
+    for (int i = 0; i < k; i++) x[i] += rhs[i];
+  }
+  return lk_all_finite(z, (size_t)n);
+}
+
+/* After a solve whose result (zt, wt) lowered nothing: the one state that
+ * result contradicts most changes (a principal pivot: a normal gone
+ * negative takes off, a contact off whose gap closes touches, a sticking
+ * force beyond its cone slides along it, a slip against its force sticks),
+ * violations compared in w's units (z's times M_ii); with none, the
+ * sliding directions move to where the result points. Returns 0 when
+ * nothing changed. */
+static int direct_pivot(const nsgs *S, const double *zt, const double *wt, int *cls, double *c,
+                        int *lnk) {
+  const lk_lcp *p = S->p;
+  double worst = 0.0;
+  int wk = -1, wto = 0;
+  for (int k = 0; k < S->nb; k++) {
+    const block *b = &S->B[k];
+    int r = b->r[0];
+    double d = lk_lcp_entry(p, r, r);
+    if (!(d > 0.0)) d = S->dscale;
+    double v = 0.0;
+    int to = 0;
+    if (b->kind == B_ROW) {
+      double lo = lk_lcp_lo(p, r), hi = lk_lcp_hi(p, r);
+      if (cls[r] == C_EQ && zt[r] < lo) v = (lo - zt[r]) * d, to = 1;
+      else if (cls[r] == C_EQ && zt[r] > hi) v = (zt[r] - hi) * d, to = 2;
+      else if (cls[r] == C_FIX && c[r] == lo && wt[r] < 0.0) v = -wt[r], to = 0;
+      else if (cls[r] == C_FIX && c[r] == hi && wt[r] > 0.0) v = wt[r], to = 0;
+    } else {
+      int r1 = b->r[1], r2 = b->r[2];
+      double mu = p->mu[r1], t = hypot(zt[r1], zt[r2]);
+      if (cls[r] == C_FIX) {
+        if (wt[r] < 0.0) v = -wt[r], to = 0; /* touches: sticking */
+      } else if (zt[r] < 0.0) {
+        v = -zt[r] * d, to = 1; /* takes off */
+      } else if (cls[r1] == C_EQ) {
+        if (t > mu * zt[r]) v = (t - mu * zt[r]) * d, to = 2; /* slides */
+      } else if (mu > 0.0) {
+        double s = (wt[r1] * c[r1] + wt[r2] * c[r2]) / mu;
+        if (s > 0.0) v = s, to = 0; /* slips with its force: sticks */
+      }
+    }
+    if (v > worst) {
+      worst = v;
+      wk = k;
+      wto = to;
+    }
+  }
+  if (wk >= 0) {
+    const block *b = &S->B[wk];
+    int r = b->r[0];
+    if (b->kind == B_ROW) {
+      cls[r] = wto == 0 ? C_EQ : C_FIX;
+      c[r] = wto == 1 ? lk_lcp_lo(p, r) : wto == 2 ? lk_lcp_hi(p, r) : 0.0;
+      return 1;
+    }
+    int r1 = b->r[1], r2 = b->r[2];
+    double mu = p->mu[r1], t = hypot(zt[r1], zt[r2]);
+    if (wto == 0) {
+      cls[r] = cls[r1] = cls[r2] = C_EQ;
+    } else if (wto == 1) {
+      cls[r] = cls[r1] = cls[r2] = C_FIX;
+      c[r] = c[r1] = c[r2] = 0.0;
+    } else {
+      cls[r] = C_EQ;
+      cls[r1] = cls[r2] = C_LINK;
+      c[r1] = t > 0.0 ? mu * zt[r1] / t : mu;
+      c[r2] = t > 0.0 ? mu * zt[r2] / t : 0.0;
+      lnk[r1] = lnk[r2] = r;
+    }
+    return 1;
+  }
+  int moved = 0;
+  for (int k = 0; k < S->nb; k++) {
+    const block *b = &S->B[k];
+    if (b->kind != B_CONE || cls[b->r[1]] != C_LINK) continue;
+    int r = b->r[0], r1 = b->r[1], r2 = b->r[2];
+    double d = lk_lcp_entry(p, r, r), rho = d > 0.0 ? 1.0 / d : 1.0 / S->dscale;
+    double mu = p->mu[r1], x1 = zt[r1] - rho * wt[r1], x2 = zt[r2] - rho * wt[r2];
+    double t = hypot(x1, x2);
+    if (!(t > 0.0)) continue;
+    double c1 = mu * x1 / t, c2 = mu * x2 / t;
+    moved += fabs(c1 - c[r1]) + fabs(c2 - c[r2]) > 1e-12 * mu;
+    c[r1] = c1;
+    c[r2] = c2;
+  }
+  return moved > 0;
+}
+
+/* The direct finish from the iterate (z, w), whose measure (the larger of
+ * fc3d error and relative residual) is m0: each round solves for the
+ * states and steps towards that solution, the whole way when that lowers
+ * the measure (the states are then read again), else by halves and one
+ * state changes (direct_pivot); a round that changes nothing ends it.
+ * Returns 1 with a
+ * verified answer in z, w (*res, *scale, *err its measures); else 0, with
+ * z, w as they were (the sweeps go on from their own iterate). */
+static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double m0, double *z,
+                         double *w, double *res, double *scale, double *err) {
+  const lk_lcp *p = S->p;
+  int n = p->n, dm = ws->nsgs_dm;
+  double *c = ws->nsgs_dd + (size_t)dm * dm + 2 * (size_t)dm, *zt = c + dm, *zc = zt + dm,
+         *wc = zc + dm, *wt = wc + dm;
+  int *cls = ws->nsgs_di, *lnk = cls + dm;
+  double *z0 = wt + dm, *w0 = z0 + dm;
+  memcpy(z0, z, sizeof *z * (size_t)n);
+  memcpy(w0, w, sizeof *w * (size_t)n);
+  for (int i = 0; i < n; i++) {
+    cls[i] = -1;
+    c[i] = 0.0;
+    lnk[i] = i;
+  }
+  double cur = m0;
+  direct_states(S, z, w, cls, c, lnk);
+  for (int round = 0; round < DIRECT_ROUNDS; round++) {
+    if (!direct_solve(S, ws, cls, c, lnk, z, zt, wt)) break;
+    int took = 0, full = 0;
+    for (double t = 1.0; t > 1e-3; t *= 0.5) {
+      for (int i = 0; i < n; i++) zc[i] = t == 1.0 ? zt[i] : z[i] + t * (zt[i] - z[i]);
+      lk_lcp_project(p, zc);
+      double sc, r = lk_lcp_residual_scaled(p, zc, NULL, wc, &sc);
+      double e = lk_lcp_fc3d_error_w(p, zc, wc, ws->nsgs_i);
+      double m = lk_maxd(e, r / sc);
+      if (!(m < cur)) continue;
+      memcpy(z, zc, sizeof *z * (size_t)n);
+      memcpy(w, wc, sizeof *w * (size_t)n);
+      cur = m;
+      *res = r;
+      *scale = sc;
+      *err = e;
+      took = 1;
+      full = t == 1.0;
+      break;
+    }
+    if (took && *err <= tol && *res / *scale <= tol) return 1;
+    if (full)
+      direct_states(S, z, w, cls, c, lnk);
+    else if (!direct_pivot(S, zt, wt, cls, c, lnk))
+      break;
+  }
+  memcpy(z, z0, sizeof *z * (size_t)n);
+  memcpy(w, w0, sizeof *w * (size_t)n);
+  return 0;
+}
+
 static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws,
                             double *z, double *w, lk_lcp_report *rep, lk_lcp_verified *v) {
   int n = p->n;
@@ -829,6 +1195,10 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   static const double kOmegas[] = {0.7, 1.0, 0.85, 0.5};
   double best = INFINITY;
   int best_sweep = 0, om_k = 0;
+  /* The direct finish: tried after the first sweep, then after 8, 16, 32
+   * ... more while it fails, and once more at the sweep limit. */
+  const int direct = direct_possible(&S, ws);
+  int next_direct = 1, direct_gap = 8, finished = 0;
   while (sweep < max_sweeps) {
     double dz2 = 0.0, z2 = 0.0;
     if (aam) memcpy(A.x, z, (size_t)n * sizeof *z);
@@ -851,7 +1221,7 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
     /* The full measure when the light one says so, and every 16 sweeps
      * anyway: z can drift along a null direction of a rank-deficient M
      * (the light error stays up) while the answer is already one. */
-    if (light > light_tol && sweep % 16 != 0) continue;
+    if (light > light_tol && sweep % 16 != 0 && !(direct && sweep >= next_direct)) continue;
     /* The full measure, as the final check computes it. */
     res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
     err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
@@ -859,6 +1229,14 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
     if (err <= tol && res / scale <= tol) {
       done = 1;
       break;
+    }
+    if (direct && sweep >= next_direct) {
+      if (direct_finish(&S, ws, tol, lk_maxd(err, res / scale), z, w, &res, &scale, &err)) {
+        done = finished = 1;
+        break;
+      }
+      next_direct = sweep + direct_gap;
+      direct_gap *= 2;
     }
     if (light == 0.0) {
       rep->detail = "stalled: no block moved, yet the answer misses the tolerance";
@@ -881,14 +1259,24 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
     }
   }
   rep->sweeps = sweep;
-  if (done) {
-    s = LK_OK;
-    rep->detail = S.regularized ? "converged (regularized blocks: a proximal term)" : "converged";
-  }
   if (!checked) {
     for (int i = 0; i < n; i++)
       if (!isfinite(z[i])) z[i] = 0.0;
     res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  }
+  if (!done && direct) {
+    if (!checked) err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
+    if (direct_finish(&S, ws, tol, lk_maxd(err, res / scale), z, w, &res, &scale, &err))
+      done = finished = 1;
+  }
+  if (done) {
+    s = LK_OK;
+    rep->detail = finished && S.regularized
+                      ? "converged (a direct solve of the contact states after the sweeps; "
+                        "regularized blocks: a proximal term)"
+                  : finished      ? "converged (a direct solve of the contact states after the sweeps)"
+                  : S.regularized ? "converged (regularized blocks: a proximal term)"
+                                  : "converged";
   }
   v->done = isfinite(res);
   v->residual = res;

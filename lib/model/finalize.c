@@ -282,8 +282,8 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
 
   /* ---- links: local checks, duplicates, parents ---- */
   /* Hashed: comparing every pair was 68 % of checking a 10 000-link chain. */
-  lk_name_index names = {0}, joints = {0};
-  int *par = NULL, *order = NULL, *stack = NULL, *rank = NULL;
+  lk_name_index names = {0}, joints = {0}, geom_names = {0};
+  int *par = NULL, *order = NULL, *stack = NULL, *rank = NULL, *kids = NULL;
   for (int i = 0; i < ns; i++) {
     if ((st = check_link(&m->staged[i], err))) goto fail_names;
     int k, r = lk_name_index_put(&names, m->staged[i].name, i, &k);
@@ -303,6 +303,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   ALLOC(order, ns);
   ALLOC(stack, ns + 1);
   ALLOC(rank, ns);
+  ALLOC(kids, 2 * ns + 2);
   for (int i = 0; i < ns; i++) {
     const char *pn = m->staged[i].parent_name;
     if (!pn || strcmp(pn, "world") == 0) {
@@ -320,7 +321,18 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
       }
     }
   }
-  /* Depth-first preorder from the world; children in insertion order. The
+  /* Each link's children in insertion order, kid[kid0[i]] ..
+   * kid[kid0[i + 1] - 1] (counting sort by parent: O(n), where a scan of
+   * all links for each one's children was quadratic). */
+  int *kid0 = kids, *kid = kids + ns + 1;
+  for (int i = 0; i < ns; i++)
+    if (par[i] >= 0) kid0[par[i] + 1]++;
+  for (int i = 0; i < ns; i++) kid0[i + 1] += kid0[i];
+  for (int c = 0; c < ns; c++)
+    if (par[c] >= 0) kid[kid0[par[c]]++] = c;
+  for (int i = ns; i > 0; i--) kid0[i] = kid0[i - 1];
+  kid0[0] = 0;
+  /* Depth-kid0 preorder from the world; children in insertion order. The
    * stack holds links to visit; pushing children in reverse keeps order. */
   int norder = 0, top = 0;
   for (int i = ns - 1; i >= 0; i--)
@@ -329,8 +341,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
     int i = stack[--top];
     rank[i] = norder;
     order[norder++] = i;
-    for (int c = ns - 1; c >= 0; c--)
-      if (par[c] == i) stack[top++] = c;
+    for (int k = kid0[i + 1] - 1; k >= kid0[i]; k--) stack[top++] = kid[k];
   }
   if (norder < ns) {
     /* Some link is unreachable from the world: its ancestry loops. */
@@ -406,12 +417,14 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
         goto fail;
       }
     }
-    if (gs->name)
-      for (int k = 0; k < g; k++)
-        if (m->geoms_in[k].spec.name && strcmp(m->geoms_in[k].spec.name, gs->name) == 0) {
-          st = lk_error_set(err, LK_INVALID_MODEL, "duplicate geom name '%s'", gs->name);
-          goto fail;
-        }
+    if (gs->name) {
+      int r = lk_name_index_put(&geom_names, gs->name, g, NULL);
+      if (r < 0) goto oom;
+      if (r == 0) {
+        st = lk_error_set(err, LK_INVALID_MODEL, "duplicate geom name '%s'", gs->name);
+        goto fail;
+      }
+    }
   }
 
   /* ---- build the finalized arrays ---- */
@@ -542,6 +555,12 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
       m->mat[k++] = m->mats_in[i];
     }
   }
+  /* The built links' names, for the geoms and initial states below,
+   * lk_model_link_index and the elements. */
+  for (int i = 0; i < nl; i++)
+    if (lk_name_index_put(&m->link_index, m->link[i].name, i, NULL) < 0 ||
+        (i > 0 && lk_name_index_put(&m->joint_index, m->link[i].joint.name, i, NULL) < 0))
+      goto oom;
   /* Geoms. */
   m->ngeom = m->ngeom_in;
   ALLOC(m->geom, m->ngeom);
@@ -552,10 +571,8 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
     m->geom[g].spec.pose.R = lk_m3_orthonormalize(&m->geom[g].spec.pose.R);
     if (isnan(m->geom[g].spec.margin)) m->geom[g].spec.margin = m->opt.contact_margin;
     const char *ln = m->geom[g].spec.link;
-    int li = 0;
-    for (int i = 1; i < nl; i++)
-      if (strcmp(m->link[i].name, ln) == 0) li = i;
-    m->geom_link[g] = li;
+    int li = lk_name_index_get(&m->link_index, ln);
+    m->geom_link[g] = li > 0 ? li : 0;
     const char *mn = m->geom[g].spec.material;
     int mi = 0;
     for (int k = 1; mn && k < nmat; k++)
@@ -585,10 +602,8 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   memcpy(m->q_init, m->q_neutral, (size_t)nq * sizeof(double));
   for (int r = 0; r < m->ninit; r++) {
     const lk_initial_rec *in = &m->inits[r];
-    int i = 0;
-    for (int k = 1; k < nl; k++)
-      if (strcmp(m->link[k].joint.name, in->joint) == 0) i = k;
-    if (i == 0) {
+    int i = lk_name_index_get(&m->joint_index, in->joint);
+    if (i <= 0) {
       st = lk_error_set(err, LK_INVALID_MODEL, "initial state for unknown joint '%s'", in->joint);
       goto fail_built;
     }
@@ -622,19 +637,17 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
     if (in->has_v) memcpy(m->v_init + m->vadr[i], in->v, (size_t)m->jnv[i] * sizeof(double));
   }
 
-  /* The built links' names, for lk_model_link_index and the elements. */
-  for (int i = 0; i < m->nlink; i++)
-    if (lk_name_index_put(&m->link_index, m->link[i].name, i, NULL) < 0 ||
-        (i > 0 && lk_name_index_put(&m->joint_index, m->link[i].joint.name, i, NULL) < 0))
-      goto oom;
   if ((st = lk_model_finalize_elements(m, err))) goto fail_built;
+  if ((st = lk_model_check_plausible(m, err))) goto fail_built;
 
   lk_name_index_free(&names);
   lk_name_index_free(&joints);
+  lk_name_index_free(&geom_names);
   lk_free(par);
   lk_free(order);
   lk_free(stack);
   lk_free(rank);
+  lk_free(kids);
   m->finalized = 1;
   return LK_OK;
 
@@ -645,12 +658,14 @@ fail:
 fail_names:
   lk_name_index_free(&names);
   lk_name_index_free(&joints);
+  lk_name_index_free(&geom_names);
   lk_name_index_free(&m->link_index);
   lk_name_index_free(&m->joint_index);
   lk_free(par);
   lk_free(order);
   lk_free(stack);
   lk_free(rank);
+  lk_free(kids);
   /* Drop any partially built arrays so a corrected model can retry. */
   if (m->link) lk_free(m->link[0].name);
   lk_free(m->link);

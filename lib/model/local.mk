@@ -3,6 +3,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/model_impl.h \
 	%reldir%/model.c \
 	%reldir%/finalize.c \
+	%reldir%/plausible.c \
 	%reldir%/elements.c
 # Mesh geoms' convex hulls (qhull) and their mass properties.
 lib_liblinkage_la_SOURCES += \

@@ -157,7 +157,9 @@ struct lk_model {
   int ncompliant_mat; /* materials with compliant contact */
 
   int nwarn;
-  char warn[LK_MODEL_MAX_WARNINGS][160];
+  char warn[LK_MODEL_MAX_WARNINGS][256];
+  double length_scale; /* the largest distance the description places anything
+                          at (plausible.c), m; 0 if none */
 
   double total_mass;
   int contact_capacity; /* contacts an lk_data can hold (options or auto) */
@@ -172,6 +174,16 @@ int lk_model_finite_tf(const lk_transform *t);
 lk_status lk_model_finalize_elements(lk_model *m, lk_error *err);
 void lk_model_free_elements(lk_model *m);
 int lk_model_grow(void **arr, int *cap, int n, size_t elem);
+
+/* plausible.c: parameters far outside what the step resolves (issue
+ * 18.9; docs/format.md, "Physical plausibility"): errors, or warnings
+ * added to the model's list. Run by finalize on the built arrays. */
+lk_status lk_model_check_plausible(lk_model *m, lk_error *err);
+/* A geom's smallest extent (a box's smallest half extent, a radius, ...);
+ * INFINITY for planes and meshes. */
+double lk_model_geom_extent(const lk_geom_spec *g);
+/* Per-step growth of a spring k with implicit damping b on inertia M. */
+double lk_model_spring_growth(double M, double k, double b, double h);
 
 /* Checks shared by the layers' public entry points. */
 static inline int lk_model_ok(const lk_model *m) { return m && m->finalized; }

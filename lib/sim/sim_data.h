@@ -80,6 +80,7 @@ typedef struct {
    * a servo target was set since the last step (an input). */
   long long e_steps;
   double e_min, e_tmax;
+  double e_scale, e_t0; /* the stretch's energy at its start, and that time */
   int targets_set;
 } lk_sim_scalars;
 

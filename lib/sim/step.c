@@ -21,7 +21,12 @@
 #include "dynamics/dynamics_impl.h"
 #include "linkage/collision.h"
 #include "linkage/sim.h"
+#include "model/model_impl.h"
 #include "sim/sim_internal.h"
+
+/* Energy growth without input, in units of the energy the input-free
+ * stretch started with, that makes a step unphysical (issue 18.9). */
+#define LK_UNPHYSICAL_GROWTH 100.0
 
 /* Step 2: the total generalized force f = tau + springs (+ damping) +
  * actuators at (q, v) and the total link wrenches (user + scheduled loads)
@@ -219,14 +224,14 @@ static int input_free(const lk_model *m, const lk_data *d, double t) {
   return !d->sim.st->targets_set && d->sim.st->report.nrows == 0;
 }
 
-/* Kinetic energy (*T) plus gravity, springs and position servos at the
- * data's state; the kinematics current. */
-static double mechanical_energy(const lk_model *m, const lk_data *d, double *T) {
-  double t = 0, v = lk_dyn_spring_energy(m, d->q);
+/* Kinetic energy (*T) plus gravity, springs (*Vs, with the servos) and
+ * position servos at the data's state; the kinematics current. */
+static double mechanical_energy(const lk_model *m, const lk_data *d, double *T, double *Vs) {
+  double t = 0, v = lk_dyn_spring_energy(m, d->q), g = 0;
   for (int i = 1; i < m->nlink; i++) {
     t += lk_inertia_energy(&m->inertia[i], d->vl[i]);
     lk_vec3 c = lk_tf_point(&d->xw[i], m->link[i].com);
-    v -= m->link[i].mass * lk_v3_dot(m->opt.gravity, c);
+    g -= m->link[i].mass * lk_v3_dot(m->opt.gravity, c);
   }
   for (int k = 0; k < m->nv; k++) t += 0.5 * m->dof_armature[k] * d->v[k] * d->v[k];
   for (int i = 0; i < m->nact; i++) {
@@ -236,7 +241,8 @@ static double mechanical_energy(const lk_model *m, const lk_data *d, double *T) 
     v += s->kp * e <= F ? 0.5 * s->kp * e * e : F * e - 0.5 * F * F / s->kp;
   }
   *T = t;
-  return t + v;
+  *Vs = v;
+  return t + v + g;
 }
 
 /* The energy watch after a committed step (sim.h). */
@@ -251,11 +257,16 @@ static void watch_energy(const lk_model *m, lk_data *d, double t_start) {
     sc->e_steps = 0;
     return;
   }
-  double T, E = mechanical_energy(m, d, &T);
+  double T, Vs, E = mechanical_energy(m, d, &T, &Vs);
   if (!isfinite(E)) return;
   if (sc->e_steps++ == 0) {
     sc->e_min = E;
     sc->e_tmax = T;
+    /* The energy the stretch has to spend: its kinetic and elastic energy
+     * and gravity's over the mechanism's size (issue 18.9). */
+    sc->e_scale = T + fmax(Vs, 0) +
+                  m->total_mass * lk_v3_norm(m->opt.gravity) * m->length_scale + 1e-9;
+    sc->e_t0 = d->s->time;
     return;
   }
   if (T > sc->e_tmax) sc->e_tmax = T;
@@ -263,8 +274,37 @@ static void watch_energy(const lk_model *m, lk_data *d, double t_start) {
   if (growth > 0.5 * sc->e_tmax + 1e-9 * (1 + fabs(sc->e_min))) {
     rep->unstable = 1;
     rep->energy_growth = growth;
+    if (growth > LK_UNPHYSICAL_GROWTH * sc->e_scale && !rep->unphysical) {
+      rep->unphysical = 1;
+      snprintf(rep->message, sizeof rep->message,
+               "the energy grew without input by %.3g J since t = %.6g s, %.3g times the %.3g J "
+               "the mechanism had",
+               growth, sc->e_t0, growth / sc->e_scale, sc->e_scale);
+    }
   }
   if (E < sc->e_min) sc->e_min = E;
+}
+
+/* Issue 18.9: a contact deeper than the smaller of its two shapes' sizes
+ * (lk_model_geom_extent) is no resting or impact state the step can have
+ * produced: the step reports the state unphysical. The contacts are those
+ * of the step's start. */
+static void watch_depth(const lk_model *m, lk_data *d) {
+  lk_sim_report *rep = &d->sim.st->report;
+  for (int i = 0, n = lk_data_ncontact(d); i < n && !rep->unphysical; i++) {
+    const lk_contact *c = lk_data_contact(d, i);
+    double size = fmin(lk_model_geom_extent(&m->geom[c->geom_a].spec),
+                       lk_model_geom_extent(&m->geom[c->geom_b].spec));
+    if (!(c->depth > size)) continue;
+    char a[96], b[96];
+    lk_model_geom_label(m, c->geom_a, a, sizeof a);
+    lk_model_geom_label(m, c->geom_b, b, sizeof b);
+    rep->unphysical = 1;
+    snprintf(rep->message, sizeof rep->message,
+             "geom '%.60s' is %.3g m deep in geom '%.60s' at t = %.6g s, more than the shapes' "
+             "size (%.3g m)",
+             a, c->depth, b, d->s->time - m->opt.timestep, size);
+  }
 }
 
 lk_status lk_step(const lk_model *m, lk_data *d) {
@@ -302,6 +342,9 @@ lk_status lk_step(const lk_model *m, lk_data *d) {
    * written in between), so this costs one comparison of q and v a step,
    * not a second forward kinematics. */
   st = lk_dyn_kinematics(m, d, d->q, d->v);
+  d->sim.st->report.unphysical = 0;
+  d->sim.st->report.message[0] = 0;
+  if (!st) watch_depth(m, d);
   if (!st) watch_energy(m, d, d->s->time - h);
   return st;
 }

@@ -24,3 +24,10 @@ TESTS += tests/grasp/test_screen
 tests_grasp_test_screen_SOURCES = %reldir%/test_screen.c
 tests_grasp_test_screen_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_screen_LDADD = $(LK_TESTLIBS)
+
+# Mesh files as grasp objects (issue 15); runs demos/grasp-planner too.
+check_PROGRAMS += tests/grasp/test_mesh_objects
+TESTS += tests/grasp/test_mesh_objects
+tests_grasp_test_mesh_objects_SOURCES = %reldir%/test_mesh_objects.c
+tests_grasp_test_mesh_objects_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_mesh_objects_LDADD = $(LK_TESTLIBS)

@@ -292,6 +292,85 @@ static void test_trial_outcomes(void) {
   lk_grasp_scene_free(s);
 }
 
+/* What the trial observer saw: calls, times, phases, the object's height. */
+typedef struct {
+  int calls, bad_time, bad_phase, phases_seen;
+  double t0, t_last, h, z_first, z_last;
+  int last_phase, object;
+} watched;
+
+static void watch_trial(void *user, const lk_data *d, int phase) {
+  watched *w = user;
+  double t = lk_data_time(d);
+  double z = lk_data_link_pose(d, w->object)->p.z;
+  if (w->calls == 0) {
+    w->t0 = t;
+    w->z_first = z;
+  } else {
+    if (fabs(t - w->t_last - w->h) > 1e-9) w->bad_time++;
+    if (phase < w->last_phase) w->bad_phase++;
+  }
+  w->phases_seen |= 1 << phase;
+  w->t_last = t;
+  w->z_last = z;
+  w->last_phase = phase;
+  w->calls++;
+}
+
+/* The observer (lk_grasp_trial_options.observe) sees the placed state at
+ * t = 0 and every step after it, one time step apart, through close,
+ * release, lift and shake in that order, the object lifted by the lift
+ * height at the end of a held grasp; the report is the same with and
+ * without it. Variants: a grasp shaken loose (its last call in the
+ * shake, 1 + steps calls), and a hand placed into the box (no call). */
+static void test_trial_observer(void) {
+  lk_grasp_scene *s = scene("jaw_gripper", "object_box", NULL, 0, NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  const double h = lk_model_options(lk_grasp_scene_model(s))->timestep;
+  for (int variant = 0; variant < 3; variant++) {
+    lk_grasp_trial_options o;
+    lk_grasp_trial_options_default(&o);
+    if (variant == 1) o.shake_force = 10 * 0.2 * 9.81;
+    lk_transform pose = from_above(variant == 2 ? 0.0 : 0.06, 0);
+    lk_grasp_trial_report plain, seen;
+    lk_error e;
+    LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, &o, &plain, &e), &e);
+    watched w = {.h = h, .object = lk_grasp_scene_object(s)};
+    o.observe = watch_trial;
+    o.observe_user = &w;
+    LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, &o, &seen, &e), &e);
+    LK_ASSERT_INT_EQ(seen.outcome, plain.outcome);
+    LK_ASSERT_INT_EQ(seen.steps, plain.steps);
+    CU_ASSERT_TRUE(seen.epsilon == plain.epsilon && seen.time == plain.time &&
+                   seen.slip_translation == plain.slip_translation &&
+                   seen.slip_rotation == plain.slip_rotation &&
+                   seen.peak_utilization == plain.peak_utilization);
+    if (variant == 2) {
+      LK_ASSERT_INT_EQ(seen.outcome, LK_GRASP_COLLISION);
+      LK_ASSERT_INT_EQ(w.calls, 0);
+      continue;
+    }
+    LK_ASSERT_INT_EQ(w.calls, 1 + seen.steps);
+    LK_ASSERT_NEAR(w.t0, 0, 0);
+    LK_ASSERT_NEAR(w.t_last, seen.time, 1e-9);
+    LK_ASSERT_INT_EQ(w.bad_time, 0);
+    LK_ASSERT_INT_EQ(w.bad_phase, 0);
+    LK_ASSERT_INT_EQ(w.phases_seen, 1 << LK_GRASP_PHASE_CLOSE | 1 << LK_GRASP_PHASE_RELEASE |
+                                        1 << LK_GRASP_PHASE_LIFT | 1 << LK_GRASP_PHASE_SHAKE);
+    LK_ASSERT_INT_EQ(w.last_phase, LK_GRASP_PHASE_SHAKE);
+    if (variant == 0) {
+      CU_ASSERT_TRUE(seen.held);
+      /* Lifted 0.1 m with the palm, less the slip (under 2 mm). */
+      LK_ASSERT_NEAR(w.z_last - w.z_first, o.lift_height, 3e-3);
+    } else {
+      LK_ASSERT_INT_EQ(seen.outcome, LK_GRASP_DROPPED);
+    }
+  }
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+}
+
 /* The same trial in two datas, one of them used before for another trial,
  * gives the same report, to the last bit. */
 static void test_trial_is_deterministic(void) {
@@ -418,6 +497,7 @@ void lk_test_register(void) {
       {"the guarded close keeps the object in place", test_guarded_close_keeps_the_object_in_place},
       {"trial outcomes: collision, no contact, held, dropped", test_trial_outcomes},
       {"trials are deterministic", test_trial_is_deterministic},
+      {"the trial observer sees every step", test_trial_observer},
       {"soft fingers: force closure, no spin", test_soft_fingers_stop_the_spin},
       {"both hands on every object", test_every_hand_and_object},
       {"scene errors", test_scene_errors},

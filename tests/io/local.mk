@@ -64,3 +64,11 @@ TESTS += tests/io/test_units
 tests_io_test_units_SOURCES = %reldir%/test_units.c
 tests_io_test_units_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_units_LDADD = $(LK_TESTLIBS)
+
+# Physical plausibility (issue 18.9): parameters the step cannot resolve
+# refused or warned about, unphysical steps reported; runs tools/linkage.
+check_PROGRAMS += tests/io/test_plausibility
+TESTS += tests/io/test_plausibility
+tests_io_test_plausibility_SOURCES = %reldir%/test_plausibility.c
+tests_io_test_plausibility_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_plausibility_LDADD = $(LK_TESTLIBS)

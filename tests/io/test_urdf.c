@@ -387,9 +387,77 @@ static void test_reader_by_content(void) {
   LK_ASSERT_MSG(strstr(err.message, "--set") != NULL, "%s", err.message);
 }
 
+static lk_model *load_yaml(const char *path, const char *text, lk_error *err);
+
+/* An ASCII STL of the box [c - h, c + h] (12 triangles, outward). */
+static void put_box_stl(const char *path, const double c[3], const double h[3]) {
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fprintf(f, "solid box\n");
+  for (int ax = 0; ax < 3; ax++)
+    for (int sg = -1; sg <= 1; sg += 2) {
+      int u = (ax + 1) % 3, v = (ax + 2) % 3;
+      /* corners of the face in (u, v), counter-clockwise seen from outside */
+      double uv[4][2] = {{-1, -1}, {1, -1}, {1, 1}, {-1, 1}};
+      if (sg < 0)
+        for (int k = 0; k < 4; k++) uv[k][1] = -uv[k][1];
+      double p[4][3];
+      for (int k = 0; k < 4; k++) {
+        p[k][ax] = c[ax] + sg * h[ax];
+        p[k][u] = c[u] + uv[k][0] * h[u];
+        p[k][v] = c[v] + uv[k][1] * h[v];
+      }
+      static const int tri[2][3] = {{0, 1, 2}, {0, 2, 3}};
+      for (int t = 0; t < 2; t++) {
+        double n[3] = {0, 0, 0};
+        n[ax] = sg;
+        fprintf(f, " facet normal %g %g %g\n  outer loop\n", n[0], n[1], n[2]);
+        for (int k = 0; k < 3; k++)
+          fprintf(f, "   vertex %.17g %.17g %.17g\n", p[tri[t][k]][0], p[tri[t][k]][1],
+                  p[tri[t][k]][2]);
+        fprintf(f, "  endloop\n endfacet\n");
+      }
+    }
+  fprintf(f, "endsolid box\n");
+  fclose(f);
+}
+
+/* The model's mesh geoms of a loaded URDF, in order (at most max). */
+static int mesh_geoms(const lk_model *m, lk_geom_spec *g, int max) {
+  int n = 0;
+  for (int i = 0; i < lk_model_ngeom(m) && n < max; i++) {
+    lk_geom_spec s;
+    if (lk_model_geom(m, i, &s) == LK_OK && s.type == LK_GEOM_MESH) g[n++] = s;
+  }
+  return n;
+}
+
+/* A hull is the box [lo, hi]: 8 vertices, 6 faces, its volume and bounds. */
+static void expect_box_hull(const lk_mesh *h, const double lo[3], const double hi[3]) {
+  CU_ASSERT_PTR_NOT_NULL_FATAL(h);
+  LK_ASSERT_INT_EQ(lk_mesh_nvertex(h), 8);
+  LK_ASSERT_INT_EQ(lk_mesh_nface(h), 6);
+  double V = (hi[0] - lo[0]) * (hi[1] - lo[1]) * (hi[2] - lo[2]);
+  /* Mesh files hold floats (assimp's ai_real): a relative 1e-7. */
+  const double t = 1e-7 * (hi[2] - lo[2] + hi[1] - lo[1] + hi[0] - lo[0]);
+  LK_ASSERT_NEAR(lk_mesh_volume(h), V, 3e-7 * V);
+  lk_vec3 a, b;
+  lk_mesh_bounds(h, &a, &b);
+  LK_ASSERT_NEAR(a.x, lo[0], t);
+  LK_ASSERT_NEAR(a.y, lo[1], t);
+  LK_ASSERT_NEAR(a.z, lo[2], t);
+  LK_ASSERT_NEAR(b.x, hi[0], t);
+  LK_ASSERT_NEAR(b.y, hi[1], t);
+  LK_ASSERT_NEAR(b.z, hi[2], t);
+  lk_vec3 c = lk_mesh_centroid(h);
+  LK_ASSERT_NEAR(c.x, 0.5 * (lo[0] + hi[0]), t);
+  LK_ASSERT_NEAR(c.y, 0.5 * (lo[1] + hi[1]), t);
+  LK_ASSERT_NEAR(c.z, 0.5 * (lo[2] + hi[2]), t);
+}
+
 /* package://PKG/rest in --package-path (D/PKG or D being PKG), above the
- * URDF file, and names relative to the URDF file. Meshes are not in the
- * model yet: a found file is reported as unsupported, naming it. */
+ * URDF file, and names relative to the URDF file; the file found becomes a
+ * mesh geom, the hull of its vertices times the scale. */
 static void test_mesh_paths(void) {
   char d[8192];
   snprintf(d, sizeof d, "%s", scratch("share"));
@@ -398,14 +466,19 @@ static void test_mesh_paths(void) {
   mkdir(d, 0755);
   mkdir(scratch("share/gripper/urdf"), 0755);
   mkdir(scratch("share/gripper/meshes"), 0755);
-  put(scratch("share/gripper/meshes/finger.stl"), "solid x\nendsolid x\n");
+  /* a finger pad 2 x 1 x 4 cm, its centre at (0, 0.005, 0.02) */
+  const double c[3] = {0, 0.005, 0.02}, h[3] = {0.01, 0.005, 0.02};
+  put_box_stl(scratch("share/gripper/meshes/finger.stl"), c, h);
+  /* scaled by 2 1 0.5: [-0.02, 0.02] x [0, 0.01] x [0, 0.02] */
+  const double lo[3] = {-0.02, 0, 0}, hi[3] = {0.02, 0.01, 0.02};
   const char *fmt =
       "<robot name=\"g\">\n<link name=\"a\">\n<collision><geometry>\n"
-      "<mesh filename=\"%s\" scale=\"1 1 1\"/>\n</geometry></collision>\n</link>\n</robot>\n";
+      "<mesh filename=\"%s\" scale=\"2 1 0.5\"/>\n</geometry></collision>\n</link>\n</robot>\n";
   char text[1024];
   lk_error err;
   lk_load_options o;
   lk_load_options_default(&o);
+  lk_geom_spec g[2];
   /* not found anywhere */
   snprintf(text, sizeof text, fmt, "package://gripper/meshes/finger.stl");
   lk_model *m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
@@ -417,33 +490,85 @@ static void test_mesh_paths(void) {
   snprintf(pp, sizeof pp, "/nonexistent:%s", scratch("share"));
   o.package_path = pp;
   m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
-  CU_ASSERT_PTR_NULL(m);
-  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
-  LK_ASSERT_MSG(strstr(err.message, "not supported yet") &&
-                    strstr(err.message, "share/gripper/meshes/finger.stl"),
-                "%s", err.message);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) {
+    LK_ASSERT_INT_EQ(mesh_geoms(m, g, 2), 1);
+    LK_ASSERT_INT_EQ(g[0].group, 1);
+    LK_ASSERT_INT_EQ(g[0].mask, 1);
+    expect_box_hull(g[0].mesh, lo, hi);
+  }
+  lk_model_free(m);
   /* the search path entry is the package itself */
   snprintf(pp, sizeof pp, "%s", scratch("share/gripper"));
   m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
-  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
+  LK_ASSERT_MSG(m != NULL && mesh_geoms(m, g, 2) == 1, "%s", err.message);
+  lk_model_free(m);
   /* no search path: the URDF file in gripper/urdf finds its package */
   o.package_path = NULL;
   const char *up = scratch("share/gripper/urdf/g.urdf");
   put(up, text);
   m = lk_model_load_file(up, &o, &err);
-  CU_ASSERT_PTR_NULL(m);
-  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
-  /* relative to the file */
-  snprintf(text, sizeof text, fmt, "../meshes/finger.stl");
+  LK_ASSERT_MSG(m != NULL && mesh_geoms(m, g, 2) == 1, "%s", err.message);
+  lk_model_free(m);
+  /* relative to the file, as a collision and a visual mesh (unscaled):
+   * the visual one is kept for drawing and collides with nothing */
+  snprintf(text, sizeof text,
+           "<robot name=\"g\">\n<link name=\"a\">\n"
+           "<collision><geometry><mesh filename=\"../meshes/finger.stl\"/></geometry></collision>\n"
+           "<visual><geometry><mesh filename=\"../meshes/finger.stl\"/></geometry></visual>\n"
+           "</link>\n</robot>\n");
   put(up, text);
   m = lk_model_load_file(up, &o, &err);
-  LK_ASSERT_INT_EQ(err.status, LK_UNSUPPORTED);
-  LK_ASSERT_MSG(strstr(err.message, "urdf/../meshes/finger.stl") != NULL, "%s", err.message);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) {
+    LK_ASSERT_INT_EQ(mesh_geoms(m, g, 2), 2);
+    const double lo1[3] = {-0.01, 0, 0}, hi1[3] = {0.01, 0.01, 0.04};
+    expect_box_hull(g[0].mesh, lo1, hi1);
+    expect_box_hull(g[1].mesh, lo1, hi1);
+    LK_ASSERT_INT_EQ(g[0].mask, 1);
+    LK_ASSERT_INT_EQ(g[1].group, 0);
+    LK_ASSERT_INT_EQ(g[1].mask, 0);
+  }
+  lk_model_free(m);
+  /* a missing file: its element's line, the path tried */
   snprintf(text, sizeof text, fmt, "meshes/finger.stl");
   put(up, text);
   m = lk_model_load_file(up, &o, &err);
+  CU_ASSERT_PTR_NULL(m);
   LK_ASSERT_INT_EQ(err.status, LK_IO_ERROR);
-  LK_ASSERT_MSG(strstr(err.message, "not found") != NULL, "%s", err.message);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  CU_ASSERT_STRING_EQUAL(err.path, up);
+  LK_ASSERT_MSG(strstr(err.message, "urdf/meshes/finger.stl") && strstr(err.message, "not found"),
+                "%s", err.message);
+  /* a file that is not a solid (no vertices; one triangle: flat), and a
+   * mirroring scale: errors at the element, naming the file */
+  const char *bad = scratch("share/gripper/meshes/bad.stl");
+  const char *const bodies[] = {
+      "solid x\nendsolid x\n",
+      "solid x\n facet normal 0 0 1\n  outer loop\n   vertex 0 0 0\n   vertex 1 0 0\n"
+      "   vertex 0 1 0\n  endloop\n endfacet\nendsolid x\n"};
+  for (int k = 0; k < 2; k++) {
+    put(bad, bodies[k]);
+    snprintf(text, sizeof text,
+             "<robot name=\"g\">\n<link name=\"a\">\n<collision><geometry>\n\n"
+             "<mesh filename=\"../meshes/bad.stl\"/>\n</geometry></collision>\n</link>\n</robot>\n");
+    put(up, text);
+    m = lk_model_load_file(up, &o, &err);
+    CU_ASSERT_PTR_NULL(m);
+    lk_model_free(m);
+    LK_ASSERT_INT_EQ(err.status, LK_SCHEMA_ERROR);
+    LK_ASSERT_INT_EQ(err.line, 5);
+    LK_ASSERT_MSG(strstr(err.message, "meshes/bad.stl"), "%s", err.message);
+  }
+  snprintf(text, sizeof text, fmt, "../meshes/finger.stl");
+  char *sc = strstr(text, "scale=\"2 1 0.5\"");
+  memcpy(sc, "scale=\"2 -1 .5\"", 15);
+  put(up, text);
+  m = lk_model_load_file(up, &o, &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "scale must be positive"), "%s", err.message);
+  unlink(bad);
   unlink(up);
   unlink(scratch("share/gripper/meshes/finger.stl"));
   rmdir(scratch("share/gripper/meshes"));
@@ -452,6 +577,43 @@ static void test_mesh_paths(void) {
   rmdir(scratch("share"));
 }
 
+/* A falling link whose only shape is a URDF mesh (a meshed 4 x 6 x 2 cm
+ * box, its inertial given) rests on a YAML floor at the box's half
+ * height, as the primitive box does: the hull collides. */
+static void test_mesh_link_rests(void) {
+  const double c[3] = {0, 0, 0}, h[3] = {0.02, 0.03, 0.01};
+  put_box_stl(scratch("pad.stl"), c, h);
+  put(scratch("pad.urdf"),
+      "<robot name=\"pad\"><link name=\"pad\">\n"
+      "<inertial><mass value=\"0.1\"/>"
+      "<inertia ixx=\"1e-5\" iyy=\"1e-5\" izz=\"1e-5\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+      "<collision><geometry><mesh filename=\"pad.stl\"/></geometry></collision>\n"
+      "</link></robot>\n");
+  lk_error err;
+  lk_model *m = load_yaml(scratch("floor.yaml"),
+                          "include:\n  - {file: pad.urdf, base: free, origin: {xyz: [0, 0, 0.03]}}\n"
+                          "world:\n  geoms:\n    - {type: plane, normal: [0, 0, 1]}\n",
+                          &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  if (m) {
+    lk_data *d = lk_data_new(m);
+    for (int k = 0; k < 1000 && d; k++) LK_ASSERT_OK(lk_step(m, d), NULL);
+    if (d) {
+      lk_forward_kinematics(m, d);
+      const lk_transform *T = lk_data_link_pose(d, lk_model_link_index(m, "pad"));
+      /* the hull's corners are floats (assimp): 1e-9 of the 1 cm */
+      LK_ASSERT_NEAR(T->p.z, 0.01, 2e-4);
+      LK_ASSERT_NEAR(T->p.x, 0, 1e-9);
+      LK_ASSERT_NEAR(T->p.y, 0, 1e-9);
+      LK_ASSERT_NEAR(T->R.m[2][2], 1, 1e-9);
+    }
+    lk_data_free(d);
+  }
+  lk_model_free(m);
+  unlink(scratch("pad.stl"));
+  unlink(scratch("pad.urdf"));
+  unlink(scratch("floor.yaml"));
+}
 
 /* ------------------------------------------------------------- include */
 
@@ -615,6 +777,14 @@ static void same_models(const lk_model *a, const lk_model *b) {
     SAME(x.pose, y.pose);
     LK_ASSERT_INT_EQ(x.group, y.group);
     LK_ASSERT_INT_EQ(x.mask, y.mask);
+    if (x.type == LK_GEOM_MESH && y.type == LK_GEOM_MESH) {
+      int nv = lk_mesh_nvertex(x.mesh);
+      LK_ASSERT_INT_EQ(nv, lk_mesh_nvertex(y.mesh));
+      if (nv == lk_mesh_nvertex(y.mesh))
+        LK_ASSERT_MSG(memcmp(lk_mesh_vertices(x.mesh), lk_mesh_vertices(y.mesh),
+                             3 * (size_t)nv * sizeof(double)) == 0,
+                      "geom %d: the hulls differ", g);
+    }
   }
   for (int i = 0; i < lk_model_ncoupling(a); i++) {
     lk_coupling_spec x, y;
@@ -684,7 +854,24 @@ static void round_trip(const char *urdf, const char *label) {
   unlink(yp);
 }
 
+/* A swinging link with a scaled collision mesh and a visual one. */
+static const char *kMeshed =
+    "<robot name=\"meshed\">\n"
+    "  <link name=\"base\"/>\n"
+    "  <joint name=\"j\" type=\"continuous\"><parent link=\"base\"/><child link=\"pad\"/>\n"
+    "    <origin xyz=\"0 0 1\"/><axis xyz=\"0 1 0\"/></joint>\n"
+    "  <link name=\"pad\"><inertial><origin xyz=\"0.3 0 0\"/><mass value=\"0.4\"/>\n"
+    "    <inertia ixx=\"0.001\" iyy=\"0.002\" izz=\"0.003\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <collision><origin xyz=\"0.3 0 0\" rpy=\"0.1 0.2 0.3\"/>\n"
+    "      <geometry><mesh filename=\"rt_pad.stl\" scale=\"1.5 0.7 1\"/></geometry></collision>\n"
+    "    <visual><geometry><mesh filename=\"rt_pad.stl\"/></geometry></visual></link>\n"
+    "</robot>\n";
+
 static void test_convert_round_trip(void) {
+  const double pc[3] = {0.01, -0.02, 0.005}, ph[3] = {0.03, 0.02, 0.01};
+  put_box_stl(scratch("rt_pad.stl"), pc, ph);
+  round_trip(kMeshed, "meshed");
+  unlink(scratch("rt_pad.stl"));
   round_trip(kArm, "arm");
   round_trip(kMimic, "jaw");
   round_trip(kOdd, "odd");
@@ -841,7 +1028,26 @@ static void test_mjcf_errors(void) {
                           "</body>\n</worldbody>\n</mujoco>\n", &err);
   CU_ASSERT_PTR_NULL(m);
   LK_ASSERT_INT_EQ(err.line, 5);
-  LK_ASSERT_MSG(strstr(err.message, "type \"mesh\" is not supported"), "%s", err.message);
+  LK_ASSERT_MSG(strstr(err.message, "no <mesh name=\"m\"> in <asset>"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom type=\"mesh\"/>\n"
+                "</body>\n</worldbody>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 5);
+  LK_ASSERT_MSG(strstr(err.message, "needs mesh="), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<asset>\n<mesh file=\"/nonexistent/m.stl\"/>\n</asset>\n"
+                "<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "/nonexistent/m.stl"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<asset>\n<mesh vertex=\"0 0 0 1 0 0 0 1 0 0 0 1\"/>\n</asset>\n"
+                "<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
+  LK_ASSERT_MSG(strstr(err.message, "vertex is not supported"), "%s", err.message);
+  m = load_mjcf("<mujoco>\n<default>\n<mesh scale=\"2 2 2\"/>\n</default>\n"
+                "<worldbody/>\n</mujoco>\n", &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 3);
   m = load_mjcf("<mujoco>\n<worldbody>\n<body>\n<joint/>\n<geom size=\"0.1\"/>\n<tendon/>\n"
                 "</body>\n</worldbody>\n</mujoco>\n", &err);
   CU_ASSERT_PTR_NULL(m);
@@ -973,6 +1179,7 @@ void lk_test_register(void) {
       {"pendulum acceleration", test_pendulum_acceleration},
       {"reader by content", test_reader_by_content},
       {"mesh paths", test_mesh_paths},
+      {"mesh link rests", test_mesh_link_rests},
       {"YAML include", test_yaml_include},
       {"convert round trip", test_convert_round_trip},
       {"shipped gripper", test_shipped_gripper},

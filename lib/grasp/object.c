@@ -1,0 +1,136 @@
+/* An object given as a mesh file (grasp-planner --object mug.stl --mass
+ * 0.3): one link on a free joint with a mesh geom per part of the file,
+ * its mass properties from the hulls (lk_mesh_volume, _centroid,
+ * _inertia: volume integrals over the faces) at a uniform density, the
+ * parts combined about their common centroid by the parallel-axis rule. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/internal.h"
+#include "linkage/grasp.h"
+#include "linkage/io.h"
+
+void lk_grasp_mesh_object_default(lk_grasp_mesh_object *o) {
+  if (!o) return;
+  memset(o, 0, sizeof *o);
+  o->scale = 1;
+  o->mu_static = 0.5;
+  o->mu_dynamic = 0.4;
+}
+
+static void free_parts(lk_mesh **part, int n) {
+  for (int i = 0; i < n; i++) lk_mesh_free(part[i]);
+  lk_free(part);
+}
+
+/* Every part of the file, in order (a file of one part: one mesh). */
+static lk_status load_parts(const char *path, double scale, lk_mesh ***out, int *nout,
+                            lk_error *err) {
+  double sc[3] = {scale, scale, scale};
+  lk_mesh **part = NULL;
+  int n = 0, cap = 0;
+  for (;;) {
+    lk_mesh *mesh = NULL;
+    lk_error e;
+    lk_error_clear(&e);
+    lk_status st = lk_mesh_load_part(path, n, sc, &mesh, &e);
+    /* Past the last part (the file is read, the part does not exist). */
+    if (st == LK_INVALID_ARGUMENT && n > 0) break;
+    if (st) {
+      free_parts(part, n);
+      if (err) *err = e;
+      return st;
+    }
+    if (n == cap) {
+      int nc = cap ? 2 * cap : 8;
+      lk_mesh **np = lk_realloc(part, (size_t)nc * sizeof *np);
+      if (!np) {
+        lk_mesh_free(mesh);
+        free_parts(part, n);
+        return lk_error_set(err, LK_OUT_OF_MEMORY, "mesh object: out of memory");
+      }
+      part = np;
+      cap = nc;
+    }
+    part[n++] = mesh;
+  }
+  *out = part;
+  *nout = n;
+  return LK_OK;
+}
+
+lk_status lk_grasp_add_mesh_object(lk_model *m, const char *name, const char *path,
+                                   const lk_grasp_mesh_object *o, lk_error *err) {
+  if (!m || !name || !*name || !path || !o)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh object: NULL model, name, path or options");
+  if (!(o->mass > 0) || !isfinite(o->mass))
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh object %s: mass %g must be > 0", path,
+                        o->mass);
+  if (!(o->scale > 0) || !isfinite(o->scale))
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh object %s: scale %g must be > 0", path,
+                        o->scale);
+  lk_mesh **part = NULL;
+  int np = 0;
+  lk_status st = load_parts(path, o->scale, &part, &np, err);
+  if (st) return st;
+  /* Mass properties in the file's frame. */
+  double V = 0, zmin = INFINITY;
+  lk_vec3 com = lk_v3_zero();
+  for (int i = 0; i < np; i++) {
+    double v = lk_mesh_volume(part[i]);
+    V += v;
+    com = lk_v3_madd(com, lk_mesh_centroid(part[i]), v);
+    lk_vec3 lo, hi;
+    lk_mesh_bounds(part[i], &lo, &hi);
+    zmin = fmin(zmin, lo.z);
+  }
+  com = lk_v3_scale(com, 1 / V);
+  double rho = o->mass / V;
+  lk_mat3 I = lk_m3_zero();
+  for (int i = 0; i < np; i++) {
+    double v = lk_mesh_volume(part[i]);
+    lk_mat3 Iu = lk_mesh_inertia(part[i]);
+    lk_vec3 d = lk_v3_sub(lk_mesh_centroid(part[i]), com);
+    double d2 = lk_v3_norm2(d);
+    lk_mat3 dd = lk_m3_outer(d, d);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++)
+        I.m[r][c] += rho * (Iu.m[r][c] + v * ((r == c ? d2 : 0) - dd.m[r][c]));
+  }
+  for (int r = 0; r < 3; r++)
+    for (int c = r + 1; c < 3; c++) I.m[r][c] = I.m[c][r] = 0.5 * (I.m[r][c] + I.m[c][r]);
+
+  char mat[LK_ERROR_MESSAGE_MAX];
+  snprintf(mat, sizeof mat, "%s_material", name);
+  lk_material_spec ms;
+  lk_material_spec_default(&ms);
+  ms.name = mat;
+  ms.mu_static = o->mu_static;
+  ms.mu_dynamic = o->mu_dynamic;
+  st = lk_model_add_material(m, &ms, err);
+  if (!st) {
+    lk_link_spec ls;
+    lk_link_spec_default(&ls);
+    ls.name = name;
+    ls.joint.type = LK_JOINT_FREE;
+    /* Standing at the origin: the link frame is the file's, moved. */
+    ls.origin = lk_tf_identity();
+    ls.origin.p = lk_v3(-com.x, -com.y, -zmin);
+    ls.mass = o->mass;
+    ls.com = com;
+    ls.inertia = I;
+    st = lk_model_add_link(m, &ls, err);
+  }
+  for (int i = 0; i < np && !st; i++) {
+    lk_geom_spec gs;
+    lk_geom_spec_default(&gs);
+    gs.link = name;
+    gs.type = LK_GEOM_MESH;
+    gs.mesh = part[i];
+    gs.material = mat;
+    st = lk_model_add_geom(m, &gs, err);
+  }
+  free_parts(part, np);
+  return st;
+}
