@@ -49,6 +49,17 @@ const char *lk_cli_package_path(void) {
   return pp;
 }
 
+void lk_cli_print_warnings(const char *path, const lk_model *m) {
+  for (int w = 0; w < lk_model_nwarnings(m); w++) {
+    const char *text = lk_model_warning(m, w);
+    int line = 0, col = 0, len = 0;
+    if (sscanf(text, "%d:%d: %n", &line, &col, &len) == 2 && len > 0)
+      fprintf(stderr, "%s:%d:%d: warning: %s\n", path, line, col, text + len);
+    else
+      fprintf(stderr, "%s: warning: %s\n", path, text);
+  }
+}
+
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
                       lk_run_settings *run) {
   lk_load_options o;

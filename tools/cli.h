@@ -18,6 +18,11 @@ void lk_cli_print_error(const char *cmd, const lk_error *err);
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
                       lk_run_settings *run);
 
+/* Print a loaded model's warnings to stderr: FILE:LINE:COLUMN: warning:
+ * MESSAGE when the loader located it ("LINE:COLUMN: " in front), else
+ * FILE: warning: MESSAGE. */
+void lk_cli_print_warnings(const char *path, const lk_model *m);
+
 /* --package-path DIR (repeatable): directories where a URDF's
  * package://PKG/ names are looked for, before those of ROS_PACKAGE_PATH,
  * for every later lk_cli_load. Returns LK_EXIT_USAGE when the paths are

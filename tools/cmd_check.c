@@ -95,16 +95,9 @@ int lk_cmd_check(int argc, char **argv) {
       status = LK_EXIT_USAGE;
       continue;
     }
-    for (int w = 0; w < lk_model_nwarnings(m); w++) {
-      /* A located warning starts "LINE:COLUMN: " (the loader's): printed
-       * as FILE:LINE:COLUMN: warning: MESSAGE, like the errors. */
-      const char *text = lk_model_warning(m, w);
-      int line = 0, col = 0, len = 0;
-      if (sscanf(text, "%d:%d: %n", &line, &col, &len) == 2 && len > 0)
-        fprintf(stderr, "%s:%d:%d: warning: %s\n", argv[i], line, col, text + len);
-      else
-        fprintf(stderr, "%s: warning: %s\n", argv[i], text);
-    }
+    /* A located warning starts "LINE:COLUMN: " (the loader's): printed
+     * as FILE:LINE:COLUMN: warning: MESSAGE, like the errors. */
+    lk_cli_print_warnings(argv[i], m);
     if (!quiet) summary(argv[i], m);
     lk_model_free(m);
   }

@@ -436,6 +436,7 @@ int lk_cmd_simulate(int argc, char **argv) {
     lk_outputs_free(o.set);
     return LK_EXIT_USAGE;
   }
+  lk_cli_print_warnings(a.file, m); /* as linkage check does (issue 18.9) */
   double duration = a.has_duration ? a.duration : (run.duration >= 0 ? run.duration : 1.0);
   long every = a.has_every ? a.every : (run.every > 0 ? run.every : 1);
   double h = lk_model_options(m)->timestep;
@@ -562,7 +563,7 @@ int lk_cmd_simulate(int argc, char **argv) {
       if (rep->energy_growth > unstable_growth) unstable_growth = rep->energy_growth;
     }
     if (rep->unphysical) { /* issue 18.9: a failed step, though it was taken */
-      snprintf(why, sizeof why, "step %ld (t = %g s) failed: unphysical state: %.190s", step,
+      snprintf(why, sizeof why, "step %ld (t = %g s) failed: unphysical state: %.150s", step,
                lk_data_time(d), rep->message);
       status = LK_EXIT_FAILED;
       break;

@@ -465,6 +465,9 @@ void lk_model_free(lk_model *m);
 lk_status lk_model_add_link(lk_model *m, const lk_link_spec *s, lk_error *err);
 lk_status lk_model_add_geom(lk_model *m, const lk_geom_spec *s, lk_error *err);
 lk_status lk_model_add_material(lk_model *m, const lk_material_spec *s, lk_error *err);
+/* Options may be set after finalize too; then a timestep or gravity that
+ * the plausibility checks refuse (docs/format.md, "Physical
+ * plausibility") fails with LK_INVALID_MODEL and the options stay. */
 lk_status lk_model_set_options(lk_model *m, const lk_options *o, lk_error *err);
 /* The name given to the model (a mechanism name); copied. */
 lk_status lk_model_set_name(lk_model *m, const char *name, lk_error *err);

@@ -638,7 +638,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   }
 
   if ((st = lk_model_finalize_elements(m, err))) goto fail_built;
-  if ((st = lk_model_check_plausible(m, err))) goto fail_built;
+  if ((st = lk_model_check_plausible(m, 1, err))) goto fail_built;
 
   lk_name_index_free(&names);
   lk_name_index_free(&joints);

@@ -301,8 +301,12 @@ lk_status lk_model_set_options(lk_model *m, const lk_options *o, lk_error *err) 
   if (!m || !o) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL model or options");
   lk_status st = lk_model_check_options(o, err);
   if (st) return st;
+  lk_options old = m->opt;
   m->opt = *o;
-  return LK_OK;
+  /* A finalized model's new timestep or gravity meets the plausibility
+   * checks' errors (issue 18.9); refused, the options stay as they were. */
+  if (m->finalized && (st = lk_model_check_plausible(m, 0, err))) m->opt = old;
+  return st;
 }
 
 lk_status lk_model_set_name(lk_model *m, const char *name, lk_error *err) {

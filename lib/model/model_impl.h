@@ -177,8 +177,10 @@ int lk_model_grow(void **arr, int *cap, int n, size_t elem);
 
 /* plausible.c: parameters far outside what the step resolves (issue
  * 18.9; docs/format.md, "Physical plausibility"): errors, or warnings
- * added to the model's list. Run by finalize on the built arrays. */
-lk_status lk_model_check_plausible(lk_model *m, lk_error *err);
+ * added to the model's list (warnings 0: errors only, the list as it
+ * was). Run by finalize on the built arrays, and by lk_model_set_options
+ * on a finalized model. */
+lk_status lk_model_check_plausible(lk_model *m, int warnings, lk_error *err);
 /* A geom's smallest extent (a box's smallest half extent, a radius, ...);
  * INFINITY for planes and meshes. */
 double lk_model_geom_extent(const lk_geom_spec *g);

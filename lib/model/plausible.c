@@ -212,7 +212,7 @@ static const char *dof_axis(const lk_model *m, int dof) {
   return m->jtype[i] == LK_JOINT_BALL ? names[3 + k] : names[k];
 }
 
-lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
+static lk_status check_plausible(lk_model *m, lk_error *err) {
   const double h = m->opt.timestep, g = lk_v3_norm(m->opt.gravity);
   /* Length scales: the largest distance the description places anything
    * at (geoms' reach from their frames, link origins, centres of mass),
@@ -277,7 +277,7 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
 
   /* Joint springs and dampers, servos: the DoF's inertia at the reference
    * configuration against the step. */
-  if (m->nv == 0) return LK_OK;
+  if (m->nv == 0) goto done;
   double *M = lk_calloc((size_t)m->nv, sizeof *M);
   if (!M || reference_mass_diagonal(m, M)) {
     lk_free(M);
@@ -365,5 +365,13 @@ lk_status lk_model_check_plausible(lk_model *m, lk_error *err) {
                     ms->name, kn, k, mass, period / h, LK_PLAUSIBLE_PERIOD_WARN);
     }
   }
+done:
   return LK_OK;
+}
+
+lk_status lk_model_check_plausible(lk_model *m, int warnings, lk_error *err) {
+  const int nwarn0 = m->nwarn;
+  lk_status st = check_plausible(m, err);
+  if (!warnings) m->nwarn = nwarn0; /* the options changed: errors only */
+  return st;
 }

@@ -1264,10 +1264,11 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
  * neither moves; a held row whose motion comes out along its impulse is
  * released (it sticks). The answer stands if every free friction row fits
  * its cone, as the trial's; otherwise the passes decide, as before.
- * Circle cone only. (Sliding contacts held at mu_dynamic f_n the same way
- * split a sliding box's corners by the least norm too, but changed the
- * grasp trials' closing on the can beyond their tolerance: not adopted
- * yet, see docs/contact.md.) */
+ * The same for an island where something slides: its sliding contacts'
+ * tangent pairs are held at mu_dynamic f_n against their slip (a box
+ * sliding on four corners: the least-norm split, where pivoting gave 0 /
+ * 9.81 / 5.89 / 3.92 N). Circle cone only (the box and the pyramid slide
+ * by other laws). */
 #define HELD_ITERS 6
 /* The held impulses are iterated to 1e-6 of their bound (of the island's
  * largest normal impulse), their directions until the motion's sideways
@@ -1282,10 +1283,11 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
 
 /* Mark the rows to hold: a rolling pair or a twist row whose contact turns
  * (the current relative angular velocity along the rows, or, from_trial,
- * the plain trial's impulse beyond its bound), and the tangent pair of a
- * dynamic contact, or of an unloaded static one that slips, against its
- * slip. Returns the rows held. */
-static int held_select(island *is, int from_trial) {
+ * the plain trial's impulse beyond its bound), and, with tangents (an
+ * island where something slides), the tangent pair of a dynamic contact,
+ * or of one that carried nothing and slips, against its slip. Returns the
+ * rows held. */
+static int held_select(island *is, int from_trial, int tangents) {
   lk_sim_data *sd = is->sd;
   const lk_data *d = is->d;
   int n = is->n, count = 0;
@@ -1293,10 +1295,21 @@ static int held_select(island *is, int from_trial) {
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->kind != LK_ROW_FRICTION || R->ckind != LK_CONSTRAINT_CONTACT) continue;
-    if (!(R->crow == 3 || (R->crow == 4 && R->pair >= 0))) continue;
+    if (!(R->crow == 3 || ((R->crow == 1 || R->crow == 4) && R->pair >= 0))) continue;
     int i2 = R->crow == 3 ? -1 : sd->rowloc[R->pair];
     double d1, d2;
-    if (from_trial) {
+    if (R->crow == 1) {
+      /* a dynamic contact, or one that carried nothing and slips: against
+       * its slip, with mu_dynamic */
+      const lk_contact_mem *mem = &sd->cmem[R->cindex];
+      if (from_trial || !tangents || !mem->valid) continue;
+      if (mem->state != LK_FRICTION_DYNAMIC && !(mem->z[0] <= 0)) continue;
+      double v1 = lk_rows_dot(d, is->rows[i], d->v), v2 = lk_rows_dot(d, R->pair, d->v);
+      double sp = norm2(v1, v2);
+      if (!(sp > SLIDE_EPS)) continue;
+      d1 = -v1 / sp;
+      d2 = -v2 / sp;
+    } else if (from_trial) {
       double z1 = sd->z[i], z2 = i2 >= 0 ? sd->z[i2] : 0, f = norm2(z1, z2);
       double bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
       if (!(f > bound * (1 + 1e-9) + 1e-15)) continue;
@@ -1328,8 +1341,8 @@ static void held_values(island *is) {
   for (int i = 0; i < is->n; i++) {
     if (!sd->hold[i]) continue;
     const lk_row *R = &sd->row[is->rows[i]];
-    const lk_row *F = R->crow == 5 ? &sd->row[R->pair] : R; /* the pair's first */
-    double mu = F->mu;
+    const lk_row *F = R->crow == 2 || R->crow == 5 ? &sd->row[R->pair] : R; /* the pair's first */
+    double mu = F->crow == 1 ? sd->contact[R->cindex].mu_dynamic : F->mu;
     sd->hval[i] = mu * fmax(sd->z[sd->rowloc[R->normal]], 0) * sd->hdir[i];
   }
 }
@@ -1354,9 +1367,9 @@ static int held_trial(island *is, lk_sim_report *report, int *pass) {
     int again = 0;
     for (int i = 0; i < n; i++) {
       const lk_row *R = &sd->row[is->rows[i]];
-      if (!sd->hold[i] || R->crow == 5) continue;
+      if (!sd->hold[i] || R->crow == 2 || R->crow == 5) continue;
       int i2 = R->crow == 3 ? -1 : sd->rowloc[R->pair];
-      double mu = R->mu;
+      double mu = R->crow == 1 ? sd->contact[R->cindex].mu_dynamic : R->mu;
       double b = mu * fmax(sd->z[sd->rowloc[R->normal]], 0), tol = HELD_TOL * mu * zmax;
       double d1 = sd->hdir[i], d2 = i2 >= 0 ? sd->hdir[i2] : 0;
       if (fabs(b * d1 - sd->hval[i]) > tol || (i2 >= 0 && fabs(b * d2 - sd->hval[i2]) > tol))
@@ -1389,8 +1402,20 @@ static int held_trial(island *is, lk_sim_report *report, int *pass) {
   is->held = 0;
   if (!ok) return 0;
   held_values(is);
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n; i++) {
+    lk_row *R = &sd->row[is->rows[i]];
     if (sd->hold[i]) sd->z[i] = sd->hval[i];
+    /* a held tangent pair that carries load slides: dynamic */
+    if (R->crow == 1 && sd->hold[i] && sd->z[sd->rowloc[R->normal]] > 0) {
+      lk_contact_mem *mem = &sd->cmem[R->cindex];
+      if (mem->state != LK_FRICTION_DYNAMIC) {
+        mem->state = LK_FRICTION_DYNAMIC;
+        report->state_changes++;
+      }
+      R->mu = sd->contact[R->cindex].mu_dynamic;
+      if (sd->row[R->pair].mu != 0) sd->row[R->pair].mu = R->mu;
+    }
+  }
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
@@ -1462,7 +1487,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
     /* A contact that turns (a rolling wheel): its rolling rows are at
      * their bound, so the plain trial cannot stand; straight to the held
      * trial, from the last step's impulses. */
-    if (circle && !iterative_pays(is) && held_select(is, 0) > 0) {
+    if (circle && !iterative_pays(is) && held_select(is, 0, 0) > 0) {
       if (!is->weighted) set_ridge_weights(is, 0);
       held = held_trial(is, report, &hpass);
       if (!held) in_hand(is);
@@ -1489,7 +1514,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       /* Rolling rows beyond their bound in the trial: held there instead
        * (the trial's answer is kept in zx / basisx, free in a boxed solve,
        * for the stages below if that does not stand either). */
-      if (changed && st == LK_OK && circle && !iterative_pays(is) && held_select(is, 1) > 0) {
+      if (changed && st == LK_OK && circle && !iterative_pays(is) && held_select(is, 1, 0) > 0) {
         memcpy(sd->zx, sd->z, (size_t)n * sizeof *sd->z);
         memcpy(sd->basisx, sd->basis, (size_t)n);
         hpass = 0;
@@ -1539,6 +1564,21 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
   if (changed && has_friction && sliding && iterative_pays(is)) {
     is->iterative = 1; /* sliding already: NSGS from the last impulses */
     return LK_OK;
+  }
+  /* Some contact slides: the held trial, from the last step's impulses,
+   * before the friction LCP (whose pivoting splits redundant sliding
+   * supports at a vertex). */
+  if (changed && has_friction && sliding && circle && held_select(is, 0, 1) > 0) {
+    if (!is->weighted) set_ridge_weights(is, 0);
+    hpass = 0;
+    held = held_trial(is, report, &hpass);
+    for (int i = 0; i < n; i++) sd->rw[i] = 1;
+    if (held) {
+      changed = 0;
+      pass = hpass;
+    } else {
+      in_hand(is);
+    }
   }
   while (changed && pass < o->friction_iterations + (has_friction ? 1 : 0)) {
     pass++;

@@ -110,6 +110,26 @@ static void test_timestep_against_gravity(void) {
       box_text(1, 0.1, "", "options: {timestep: 1e9, gravity: [0, 0, 0]}\n"), "", 0));
 }
 
+/* A finalized model's options changed through the API meet the errors
+ * (not the warnings) too; a refused change leaves the options as they were. */
+static void test_options_set_after_finalize(void) {
+  lk_error err;
+  lk_model *m = load(box_text(1, 0.1, "", ""), &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (!m) return;
+  int nw = lk_model_nwarnings(m);
+  lk_options o = *lk_model_options(m);
+  o.timestep = 1e9;
+  LK_ASSERT_INT_EQ(lk_model_set_options(m, &o, &err), LK_INVALID_MODEL);
+  LK_ASSERT_MSG(strstr(err.message, "timestep 1e+09 s is far too large"), "'%s'", err.message);
+  LK_ASSERT_NEAR(lk_model_options(m)->timestep, 0.001, 0);
+  o.timestep = 0.15; /* a warning at finalize: accepted, the list unchanged */
+  LK_ASSERT_OK(lk_model_set_options(m, &o, &err), &err);
+  LK_ASSERT_NEAR(lk_model_options(m)->timestep, 0.15, 0);
+  LK_ASSERT_INT_EQ(lk_model_nwarnings(m), nw);
+  lk_model_free(m);
+}
+
 /* ---------------------------------------------------------- springs */
 
 /* A 1 kg ball on a prismatic joint along x (no gravity along it): its DoF
@@ -383,6 +403,8 @@ static void test_cli_reports(void) {
   snprintf(args, sizeof args, "simulate -d 0.1 -o '%s/out.csv' '%s'", dir, path);
   LK_ASSERT_INT_EQ(run_linkage(args, err, sizeof err), 1);
   LK_ASSERT_MSG(strstr(err, "failed: unphysical state: the energy grew"), "stderr: %s", err);
+  LK_ASSERT_MSG(strstr(err, "box.yaml:4:") && strstr(err, ": warning: joint 's': stiffness"),
+                "simulate prints the warning too: %s", err);
   snprintf(path, sizeof path, "%s/out.csv", dir);
   LK_ASSERT_MSG(access(path, F_OK) != 0, "out.csv written");
   /* simulate of a sound file: exit 0. */
@@ -400,6 +422,7 @@ void lk_test_register(void) {
   static const lk_test finalize[] = {
       {"inertia far below the geoms", test_inertia_far_below_the_geoms},
       {"timestep against gravity", test_timestep_against_gravity},
+      {"options set after finalize", test_options_set_after_finalize},
       {"spring periods", test_spring_periods},
       {"spring growth is the step's", test_spring_growth_is_the_steps},
       {"contact stiffness", test_contact_stiffness},

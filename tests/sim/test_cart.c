@@ -7,8 +7,9 @@
  * (each wheel's rolling rows at their bound: the held trial's, where the
  * friction LCP's pivoting gave 0.17 / 77.3 / 77.1 / 0 N and two wheels
  * that did not turn). Likewise the least-norm split of a table's four
- * feet under an off-centre load. (A box sliding on its four corners still
- * gets the friction LCP's vertex split: docs/contact.md, known limits.) */
+ * feet under an off-centre load, and of a box sliding on its four
+ * corners (left = right, front and rear by the moment of the friction;
+ * the friction LCP's pivoting gave 0 / 9.81 / 5.89 / 3.92 N). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -152,6 +153,54 @@ static void test_table_four_feet(void) {
   }
 }
 
+/* A box (half extents hx, hy, hz; mass 2) launched along x or y on the
+ * floor slides on its four corners at g mu_d; the moment of the friction
+ * about the centre loads the leading corners: N / 4 (1 + mu_d hz / h)
+ * each (h: the half extent along the motion), the trailing ones N / 4
+ * (1 - mu_d hz / h), left and right alike (the least-norm split of the
+ * four corners; the friction LCP's pivoting split them at a vertex). */
+static void check_sliding_box(double hx, double hy, double hz, double mu_d, int along_y,
+                              const char *solver) {
+  char text[2048];
+  double v0 = 1.5;
+  snprintf(text, sizeof text,
+           "options: {solver: %s}\n"
+           "materials:\n  - {name: m, mu_static: %g, mu_dynamic: %g}\n"
+           "world:\n  geoms:\n    - {type: plane, normal: [0, 0, 1], material: m}\n"
+           "links:\n  - name: box\n    joint: {type: free}\n    mass: 2\n"
+           "    geoms:\n      - {type: box, half_extents: [%g, %g, %g], material: m}\n"
+           "initial:\n  - {joint: box, q: [0, 0, %.17g, 1, 0, 0, 0], v: [%g, %g, 0, 0, 0, 0]}\n",
+           solver, mu_d + 0.2, mu_d, hx, hy, hz, hz, along_y ? 0 : v0, along_y ? v0 : 0);
+  lk_error err;
+  lk_model *m = lk_model_load_string(text, strlen(text), "box.yaml", NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  for (int i = 0; i < 150; i++) LK_ASSERT_OK(lk_step(m, d), NULL);
+  const double *v = lk_data_v(d);
+  double t = 150 * 1e-3, g = 9.81;
+  LK_ASSERT_REL(v[along_y ? 1 : 0], v0 - mu_d * g * t, 1e-6, 0);
+  int n = lk_data_ncontacts(d);
+  LK_ASSERT_INT_EQ(n, 4);
+  double N = 2 * g, h = along_y ? hy : hx;
+  const lk_transform *pose = lk_data_link_pose(d, lk_model_link_index(m, "box"));
+  for (int i = 0; i < n; i++) {
+    const lk_contact_report *c = lk_data_contact_report(d, i);
+    double ahead = (along_y ? c->position.y - pose->p.y : c->position.x - pose->p.x) > 0 ? 1 : -1;
+    LK_ASSERT_INT_EQ(c->state, LK_FRICTION_DYNAMIC);
+    LK_ASSERT_REL(c->fn, N / 4 * (1 + ahead * mu_d * hz / h), 1e-6, 0);
+  }
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static void test_sliding_box_four_corners(void) {
+  for (int s = 0; s < 2; s++) {
+    check_sliding_box(0.1, 0.1, 0.1, 0.4, 0, kSolverNames[s]);
+    check_sliding_box(0.1, 0.15, 0.05, 0.3, 1, kSolverNames[s]); /* other numbers */
+  }
+}
+
 static const lk_test tests[] = {
     {"cart on a 10 deg ramp: four wheels roll alike, loads of the closed form", test_cart_10_degrees},
     {"variant: 20 deg, 8 cm wheels", test_cart_20_degrees},
@@ -159,6 +208,8 @@ static const lk_test tests[] = {
      test_cart_rolling_resistance},
     {"variant: rolling resistance 0.05, 20 deg, 8 cm wheels", test_cart_rolling_resistance_20},
     {"a table's four feet: the least-norm split of an off-centre load", test_table_four_feet},
+    {"a box sliding on its four corners: left = right, front and rear by the moment",
+     test_sliding_box_four_corners},
     {NULL, NULL},
 };
 
