@@ -188,6 +188,72 @@ static void test_screens_like_the_yaml_gripper(void) {
   lk_grasp_scene_free(sy);
 }
 
+/* jaw_gripper.yaml with one servo (left) and the right jaw coupled to it
+ * in YAML: "right = RATIO left" written as coupling text. */
+static const char *coupled_hand(const char *name, const char *coupling) {
+  char text[4096];
+  snprintf(text, sizeof text,
+           "name: coupled_jaw\n"
+           "materials:\n  - {name: rubber, mu_static: 1.0, mu_dynamic: 0.9}\n"
+           "links:\n"
+           "  - name: palm\n    origin: {xyz: [0, 0, 0.3]}\n    joint: fixed\n    mass: 0.5\n"
+           "    geoms:\n      - {type: box, half_extents: [0.03, 0.08, 0.015], origin: {xyz: "
+           "[0, 0, 0.015]}}\n"
+           "  - name: left_finger\n    parent: palm\n    origin: {xyz: [0, 0.06, -0.05]}\n"
+           "    joint: {name: left, type: prismatic, axis: [0, -1, 0], limit: [0, 0.05]}\n"
+           "    mass: 0.05\n    geoms:\n      - {type: box, half_extents: [0.02, 0.005, 0.03], "
+           "material: rubber}\n"
+           "  - name: right_finger\n    parent: palm\n    origin: {xyz: [0, -0.06, -0.05]}\n"
+           "    joint: {name: right, type: prismatic, axis: [0, 1, 0], limit: [0, 0.05]}\n"
+           "    mass: 0.05\n    geoms:\n      - {type: box, half_extents: [0.02, 0.005, 0.03], "
+           "material: rubber}\n"
+           "actuators:\n  - {joint: left, type: position, kp: 2000, kv: 40, max_effort: 20}\n"
+           "constraints:\n  couplings:\n    - %s\n",
+           coupling);
+  const char *path = lk_test_scratch(name);
+  lk_test_write(path, text);
+  return path;
+}
+
+/* The coupling written the other way round (left = 2 right: the right jaw
+ * at half the left's q): centred on the box the left jaw touches at 0.03,
+ * the right at 0.015 is 0.015 short. A negative ratio (the follower
+ * opening as its leader closes) is refused. */
+static void test_other_ratios(void) {
+  char hpath[4096], opath[4096];
+  snprintf(hpath, sizeof hpath, "%s",
+           coupled_hand("half.yaml", "{joint_a: left, joint_b: right, ratio: 2}"));
+  snprintf(opath, sizeof opath, "%s", lk_test_mechanism("object_box"));
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, NULL, &e);
+  LK_ASSERT_MSG(s != NULL, "%s", e.message);
+  CU_ASSERT_FATAL(s != NULL);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_finger(s, 1)->ncoupled, 1);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+  lk_transform pose = above(0.06, 0, 0);
+  lk_grasp_screen_report r;
+  lk_grasp_contact c[CAP];
+  LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
+  LK_ASSERT_NEAR(joint_q(s, d, "left"), 0.03, 1e-9);
+  LK_ASSERT_NEAR(joint_q(s, d, "right"), 0.015, 1e-9);
+  LK_ASSERT_INT_EQ(r.fingers_in_contact, 1);
+  LK_ASSERT_NEAR(r.gap[1], 0.015, 1e-9);
+  lk_grasp_screener_free(sc);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+  snprintf(hpath, sizeof hpath, "%s",
+           coupled_hand("negative.yaml", "{joint_a: right, joint_b: left, ratio: -1}"));
+  s = lk_grasp_scene_load(hpath, opath, NULL, &e);
+  CU_ASSERT_PTR_NULL(s);
+  LK_ASSERT_INT_EQ(e.status, LK_UNSUPPORTED);
+  LK_ASSERT_MSG(strstr(e.message, "ratio -1") != NULL, "%s", e.message);
+  lk_grasp_scene_free(s);
+  unlink(lk_test_scratch("half.yaml"));
+  unlink(lk_test_scratch("negative.yaml"));
+}
+
 /* A dynamic trial of the centred face grasp: held, and the coupling holds
  * (|q_right - q_left| <= 1e-6 m at the end). */
 static void test_the_trial_keeps_the_coupling(void) {
@@ -264,6 +330,7 @@ void lk_test_register(void) {
       {"the mimic jaw is a finger", test_the_mimic_jaw_is_a_finger},
       {"coupled jaws stop together", test_coupled_jaws_stop_together},
       {"screens like the YAML gripper", test_screens_like_the_yaml_gripper},
+      {"other ratios", test_other_ratios},
       {"the trial keeps the coupling", test_the_trial_keeps_the_coupling},
       {"the planner with the URDF hand", test_planner_with_the_urdf_hand},
       {NULL, NULL}};
