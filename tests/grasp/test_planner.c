@@ -3,83 +3,26 @@
  * documented, its best grasp on the box with the parallel-jaw gripper
  * holds in a fresh trial built from the pose in the CSV alone, and bad
  * arguments and files exit 2. */
-#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "proc.h"
 #include "linkage/linkage.h"
 
-extern char **environ;
-
-static char *slurp(const char *path) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = malloc((size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) n = 0;
-  fclose(f);
-  if (b) b[n] = '\0';
-  return b;
-}
-
-static const char *scratch(const char *name) {
-  static char buf[4][4096];
-  static int slot;
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char *o = buf[slot++ & 3];
-  snprintf(o, sizeof buf[0], "%s/tests/grasp/planner-%d-%s", b && *b ? b : ".", (int)getpid(),
-           name);
-  return o;
-}
+/* A file's text (malloc'd), NULL when it cannot be read. */
+static char *slurp(const char *path) { return lk_test_slurp(path, NULL); }
 
 /* Run the planner with args; its exit status (-1 if it did not exit), and
  * its stderr in *err (caller frees). */
 static int run(const char *const *args, char **err) {
-  const char *b = getenv("LK_TOP_BUILDDIR");
-  char prog[4096];
-  snprintf(prog, sizeof prog, "%s/demos/grasp-planner", b && *b ? b : ".");
-  const char *argv[64];
-  int n = 0;
-  argv[n++] = prog;
-  for (int i = 0; args[i] && n < 63; i++) argv[n++] = args[i];
-  argv[n] = NULL;
-  const char *out = scratch("stdout.txt"), *errf = scratch("stderr.txt");
-  char errpath[4096];
-  snprintf(errpath, sizeof errpath, "%s", errf);
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&fa, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&fa, 2, errpath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid;
-  int status = -1;
-  if (posix_spawn(&pid, prog, &fa, NULL, (char *const *)argv, environ) == 0) {
-    int ws;
-    if (waitpid(pid, &ws, 0) == pid && WIFEXITED(ws)) status = WEXITSTATUS(ws);
-  }
-  posix_spawn_file_actions_destroy(&fa);
-  if (err) *err = slurp(errpath);
-  unlink(out);
-  unlink(errpath);
-  return status;
-}
-
-static const char *mech(const char *name) {
-  static char buf[4][4096];
-  static int slot;
-  char rel[256];
-  snprintf(rel, sizeof rel, "mechanisms/%s.yaml", name);
-  char *o = buf[slot++ & 3];
-  snprintf(o, sizeof buf[0], "%s", lk_test_srcpath(rel));
-  return o;
+  lk_test_result r = lk_test_run(LK_TEST_PLANNER, args);
+  if (err) *err = r.err, r.err = NULL;
+  lk_test_result_free(&r);
+  return r.status;
 }
 
 /* Field k (0-based) of a CSV line as a number. */
@@ -146,9 +89,9 @@ static const char *text_field(const char *line, int k, char *buf, size_t size) {
  * lk_grasp_screen gives for its pose. */
 static void test_planner_jobs_rank_and_best_grasp(void) {
   char a[4096], b[4096];
-  snprintf(a, sizeof a, "%s", scratch("jobs1.csv"));
-  snprintf(b, sizeof b, "%s", scratch("jobs2.csv"));
-  const char *hand = mech("jaw_gripper"), *object = mech("object_box");
+  snprintf(a, sizeof a, "%s", lk_test_scratch("jobs1.csv"));
+  snprintf(b, sizeof b, "%s", lk_test_scratch("jobs2.csv"));
+  const char *hand = lk_test_mechanism("jaw_gripper"), *object = lk_test_mechanism("object_box");
   char *err = NULL;
   int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "200", "--verify", "6",
                                 "--refine", "4", "--rounds", "4", "--seed", "3", "--jobs", "1",
@@ -256,8 +199,8 @@ static void test_planner_jobs_rank_and_best_grasp(void) {
  * must not rank above one that barely moved. */
 static void test_planner_ranks_equal_epsilon_by_slip(void) {
   char out[4096];
-  snprintf(out, sizeof out, "%s", scratch("sphere.csv"));
-  const char *hand = mech("jaw_gripper"), *object = mech("object_sphere");
+  snprintf(out, sizeof out, "%s", lk_test_scratch("sphere.csv"));
+  const char *hand = lk_test_mechanism("jaw_gripper"), *object = lk_test_mechanism("object_sphere");
   char *err = NULL;
   int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "40", "--verify", "16",
                                 "--seed", "1", "--quiet", "-o", out, NULL},
@@ -309,8 +252,8 @@ static void test_best_analytic_grasp_holds_on_every_object(void) {
   } k[] = {{"jaw_gripper", "1"}, {"three_finger_hand", "1"}, {"three_finger_hand", "2"}};
   for (size_t i = 0; i < sizeof k / sizeof *k; i++) {
     char o[4096], *err = NULL;
-    snprintf(o, sizeof o, "%s", scratch("best.csv"));
-    int st = run((const char *[]){"--hand", mech(k[i].hand), "--objects", list, "-n", "300",
+    snprintf(o, sizeof o, "%s", lk_test_scratch("best.csv"));
+    int st = run((const char *[]){"--hand", lk_test_mechanism(k[i].hand), "--objects", list, "-n", "300",
                                   "--verify", "1", "--seed", k[i].seed, "--quiet", "-o", o, NULL},
                  &err);
     LK_ASSERT_MSG(st == 0, "%s: exit %d: %s", k[i].hand, st, err ? err : "");
@@ -343,9 +286,9 @@ static void test_best_analytic_grasp_holds_on_every_object(void) {
 static void test_sweep_is_the_same_for_jobs_and_ranks(void) {
   char list[4096], o1[4096], o2[4096];
   snprintf(list, sizeof list, "%s", lk_test_srcpath("mechanisms/objects.list"));
-  snprintf(o1, sizeof o1, "%s", scratch("sweep1.csv"));
-  snprintf(o2, sizeof o2, "%s", scratch("sweep2.csv"));
-  const char *hand = mech("jaw_gripper");
+  snprintf(o1, sizeof o1, "%s", lk_test_scratch("sweep1.csv"));
+  snprintf(o2, sizeof o2, "%s", lk_test_scratch("sweep2.csv"));
+  const char *hand = lk_test_mechanism("jaw_gripper");
   char *err = NULL;
   const char *common[] = {"--hand", hand, "--objects", list, "-n", "60", "--verify", "3",
                           "--refine", "2", "--rounds", "3", "--quiet"};
@@ -358,8 +301,8 @@ static void test_sweep_is_the_same_for_jobs_and_ranks(void) {
   args1[n] = o1, args2[n] = o2, n++;
   /* The first also writes a page and a plot, for the ranks to match. */
   char h1[4096], g1[4096];
-  snprintf(h1, sizeof h1, "%s", scratch("sweep1.html"));
-  snprintf(g1, sizeof g1, "%s", scratch("sweep1.svg"));
+  snprintf(h1, sizeof h1, "%s", lk_test_scratch("sweep1.html"));
+  snprintf(g1, sizeof g1, "%s", lk_test_scratch("sweep1.svg"));
   args1[n] = "--view-top", args1[n + 1] = "1", args1[n + 2] = "--view", args1[n + 3] = h1;
   args1[n + 4] = "--plot", args1[n + 5] = g1;
   args2[n] = NULL;
@@ -391,9 +334,9 @@ static void test_sweep_is_the_same_for_jobs_and_ranks(void) {
     const char *b = getenv("LK_TOP_BUILDDIR");
     for (int np = 1; np <= 2; np++) {
       char o[4096], h[4096], g[4096], cmd[32768];
-      snprintf(o, sizeof o, "%s", scratch(np == 1 ? "np1.csv" : "np2.csv"));
-      snprintf(h, sizeof h, "%s", scratch(np == 1 ? "np1.html" : "np2.html"));
-      snprintf(g, sizeof g, "%s", scratch(np == 1 ? "np1.svg" : "np2.svg"));
+      snprintf(o, sizeof o, "%s", lk_test_scratch(np == 1 ? "np1.csv" : "np2.csv"));
+      snprintf(h, sizeof h, "%s", lk_test_scratch(np == 1 ? "np1.html" : "np2.html"));
+      snprintf(g, sizeof g, "%s", lk_test_scratch(np == 1 ? "np1.svg" : "np2.svg"));
       snprintf(cmd, sizeof cmd,
                /* Open MPI keeps what MPI_Init allocates past MPI_Finalize:
                 * not ours, so no leak check in the sanitizer build. */
@@ -485,13 +428,13 @@ static long le_int32(const unsigned char *b) {
  * byte the same for --jobs 1 and 2; and the three are written together
  * or not at all. */
 static void test_planner_view_and_plot(void) {
-  const char *hand = mech("jaw_gripper"), *object = mech("object_box");
+  const char *hand = lk_test_mechanism("jaw_gripper"), *object = lk_test_mechanism("object_box");
   char csv[2][4096], page[2][4096], svg[2][4096];
   for (int j = 0; j < 2; j++) {
     char tag[32];
-    snprintf(tag, sizeof tag, "v%d.csv", j), snprintf(csv[j], sizeof csv[j], "%s", scratch(tag));
-    snprintf(tag, sizeof tag, "v%d.html", j), snprintf(page[j], sizeof page[j], "%s", scratch(tag));
-    snprintf(tag, sizeof tag, "v%d.svg", j), snprintf(svg[j], sizeof svg[j], "%s", scratch(tag));
+    snprintf(tag, sizeof tag, "v%d.csv", j), snprintf(csv[j], sizeof csv[j], "%s", lk_test_scratch(tag));
+    snprintf(tag, sizeof tag, "v%d.html", j), snprintf(page[j], sizeof page[j], "%s", lk_test_scratch(tag));
+    snprintf(tag, sizeof tag, "v%d.svg", j), snprintf(svg[j], sizeof svg[j], "%s", lk_test_scratch(tag));
     char *err = NULL;
     int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "150", "--verify", "4",
                                   "--refine", "2", "--rounds", "3", "--seed", "5", "--view-top",
@@ -635,10 +578,10 @@ static void test_planner_view_and_plot(void) {
 
 static void test_planner_arguments(void) {
   char *err = NULL;
-  int st = run((const char *[]){"--hand", mech("jaw_gripper"), NULL}, &err);
+  int st = run((const char *[]){"--hand", lk_test_mechanism("jaw_gripper"), NULL}, &err);
   LK_ASSERT_INT_EQ(st, 2);
   free(err);
-  st = run((const char *[]){"--hand", mech("jaw_gripper"), "--object", mech("object_box"), "-n",
+  st = run((const char *[]){"--hand", lk_test_mechanism("jaw_gripper"), "--object", lk_test_mechanism("object_box"), "-n",
                             "zero", NULL},
            &err);
   LK_ASSERT_INT_EQ(st, 2);
@@ -646,21 +589,21 @@ static void test_planner_arguments(void) {
   free(err);
   /* A hand file that does not exist or is not valid is bad input, exit 2
    * as `linkage` gives it, naming the file. */
-  st = run((const char *[]){"--hand", "/nonexistent.yaml", "--object", mech("object_box"), NULL},
+  st = run((const char *[]){"--hand", "/nonexistent.yaml", "--object", lk_test_mechanism("object_box"), NULL},
            &err);
   LK_ASSERT_INT_EQ(st, 2);
   LK_ASSERT_MSG(err && strstr(err, "nonexistent"), "%s", err ? err : "");
   free(err);
-  st = run((const char *[]){"--hand", mech("object_box"), "--object", mech("object_box"), NULL},
+  st = run((const char *[]){"--hand", lk_test_mechanism("object_box"), "--object", lk_test_mechanism("object_box"), NULL},
            &err);
   LK_ASSERT_INT_EQ(st, 2);
   free(err);
-  st = run((const char *[]){"--hand", mech("jaw_gripper"), "--object", mech("object_box"),
+  st = run((const char *[]){"--hand", lk_test_mechanism("jaw_gripper"), "--object", lk_test_mechanism("object_box"),
                             "--sampler", "random", NULL},
            &err);
   LK_ASSERT_INT_EQ(st, 2);
   free(err);
-  st = run((const char *[]){"--hand", mech("jaw_gripper"), "--objects", "/nonexistent.list", NULL},
+  st = run((const char *[]){"--hand", lk_test_mechanism("jaw_gripper"), "--objects", "/nonexistent.list", NULL},
            &err);
   LK_ASSERT_INT_EQ(st, 2);
   free(err);
