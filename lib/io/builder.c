@@ -582,24 +582,6 @@ lk_status lk_builder_finalize(lk_builder *b) {
 
 /* ------------------------------------------------------- mass properties */
 
-double lk_geom_volume(const lk_geom_spec *g) {
-  const double *s = g->size;
-  switch (g->type) {
-    case LK_GEOM_SPHERE:
-      return 4.0 / 3.0 * LK_PI * s[0] * s[0] * s[0];
-    case LK_GEOM_BOX:
-      return 8.0 * s[0] * s[1] * s[2];
-    case LK_GEOM_CYLINDER:
-      return LK_PI * s[0] * s[0] * 2.0 * s[1];
-    case LK_GEOM_CAPSULE:
-      return LK_PI * s[0] * s[0] * 2.0 * s[1] + 4.0 / 3.0 * LK_PI * s[0] * s[0] * s[0];
-    case LK_GEOM_MESH:
-      return g->mesh ? lk_mesh_volume(g->mesh) : 0;
-    default:
-      return 0;
-  }
-}
-
 /* A solid's centroid in the link frame: the frame origin of a primitive,
  * a mesh's volume centroid. */
 static lk_vec3 geom_centroid(const lk_geom_spec *g) {

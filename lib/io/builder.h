@@ -184,8 +184,7 @@ void lk_builder_locate(lk_builder *b);
 
 /* ------------------------------------------------------ mass properties */
 
-/* Volume of a solid geom (a mesh's hull; 0 for a plane). */
-double lk_geom_volume(const lk_geom_spec *g);
+/* lk_geom_volume: model/model_impl.h. */
 /* Mass properties of a link from its solid geoms: the mass split in
  * proportion to volume (uniform density), the centre of mass the volume
  * centroid unless com_given, the inertia each solid's rotated into the

@@ -36,6 +36,7 @@
 #include "io/mjcf.h"
 #include "io/xml.h"
 #include "linkage/io.h"
+#include "model/model_impl.h" /* lk_geom_volume */
 
 #define MAX_CLASSES 64
 #define TINY_MASS 1e-12

@@ -1975,22 +1975,6 @@ static const ytable kTop = TABLE(kTopKeys, NULL, NULL);
 
 /* ---------------------------------------------- initial penetration */
 
-/* A geom's smallest extent (its "size"): INFINITY for a plane or a shape
- * without one. */
-static double geom_size(const lk_geom_spec *g) {
-  switch (g->type) {
-    case LK_GEOM_SPHERE:
-    case LK_GEOM_CAPSULE:
-      return g->size[0];
-    case LK_GEOM_CYLINDER:
-      return fmin(g->size[0], g->size[1]);
-    case LK_GEOM_BOX:
-      return fmin(g->size[0], fmin(g->size[1], g->size[2]));
-    default:
-      return INFINITY;
-  }
-}
-
 /* Issue 14.8: two geoms overlapping at the initial state by more than the
  * smaller one's size is a unit or placement mistake (a sphere of radius 40
  * sunk 40 m into the floor): an error at the geom; by more than a tenth of
@@ -2024,7 +2008,7 @@ static lk_status check_penetration(yreader *R) {
          i++)
       depth = fmax(depth, lk_data_contact(d, i)->depth);
     const lk_geom_spec *ga = &m->geom[c->geom_a].spec, *gb = &m->geom[c->geom_b].spec;
-    double size = fmin(geom_size(ga), geom_size(gb));
+    double size = fmin(lk_model_geom_extent(ga), lk_model_geom_extent(gb));
     if (!(depth > 0.1 * size)) continue;
     char a[96], b[96];
     lk_model_geom_label(m, c->geom_a, a, sizeof a);

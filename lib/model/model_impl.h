@@ -181,6 +181,8 @@ int lk_model_grow(void **arr, int *cap, int n, size_t elem);
  * was). Run by finalize on the built arrays, and by lk_model_set_options
  * on a finalized model. */
 lk_status lk_model_check_plausible(lk_model *m, int warnings, lk_error *err);
+/* Volume of a solid geom (a mesh's hull; 0 for a plane). */
+double lk_geom_volume(const lk_geom_spec *g);
 /* A geom's smallest extent (a box's smallest half extent, a radius, ...);
  * INFINITY for planes and meshes. */
 double lk_model_geom_extent(const lk_geom_spec *g);

@@ -62,7 +62,7 @@ static double geom_radius(const lk_geom_spec *g) {
   }
 }
 
-static double geom_volume(const lk_geom_spec *g) {
+double lk_geom_volume(const lk_geom_spec *g) {
   const double *s = g->size;
   switch (g->type) {
     case LK_GEOM_SPHERE:
@@ -90,11 +90,11 @@ static void reference_inertias(const lk_model *m, double *V, lk_mat3 *J) {
     V[i] = 0;
     J[i] = lk_m3_zero();
   }
-  for (int g = 0; g < m->ngeom; g++) V[m->geom_link[g]] += geom_volume(&m->geom[g].spec);
+  for (int g = 0; g < m->ngeom; g++) V[m->geom_link[g]] += lk_geom_volume(&m->geom[g].spec);
   for (int g = 0; g < m->ngeom; g++) {
     const lk_geom_spec *gs = &m->geom[g].spec;
     int i = m->geom_link[g];
-    double v = geom_volume(gs);
+    double v = lk_geom_volume(gs);
     if (i == 0 || !(v > 0) || !(V[i] > 0) || !isfinite(V[i])) continue;
     const lk_link_rec *r = &m->link[i];
     double mi = r->mass * v / V[i];

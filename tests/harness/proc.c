@@ -52,34 +52,28 @@ const char *lk_test_scratch(const char *name) {
   return o;
 }
 
-void lk_test_scratch_clear(void) {
-  DIR *d = opendir(lk_test_scratch_dir());
+/* Remove what is in folder d, folders too (a link is removed, not
+ * followed). */
+static void empty_folder(const char *d) {
+  DIR *dd = opendir(d);
   struct dirent *e;
-  while (d && (e = readdir(d))) {
+  while (dd && (e = readdir(dd))) {
     if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
     char p[8448];
-    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    snprintf(p, sizeof p, "%s/%s", d, e->d_name);
     struct stat sb;
-    /* Tests make folders and links there too; a link is removed, not
-     * followed. */
     if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-      DIR *s = opendir(p);
-      struct dirent *f;
-      while (s && (f = readdir(s))) {
-        if (!strcmp(f->d_name, ".") || !strcmp(f->d_name, "..")) continue;
-        char q[8800];
-        snprintf(q, sizeof q, "%s/%s", p, f->d_name);
-        unlink(q);
-      }
-      if (s) closedir(s);
-      chmod(p, 0700);
+      chmod(p, 0700); /* tests make unwritable folders too */
+      empty_folder(p);
       rmdir(p);
     } else {
       unlink(p);
     }
   }
-  if (d) closedir(d);
+  if (dd) closedir(dd);
 }
+
+void lk_test_scratch_clear(void) { empty_folder(lk_test_scratch_dir()); }
 
 int lk_test_scratch_entries(void) {
   DIR *d = opendir(lk_test_scratch_dir());

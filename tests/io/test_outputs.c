@@ -2,7 +2,6 @@
  * files written directly, modes, owners and links kept, one file never
  * named twice, write errors (a full device, a file size limit) reported
  * with their errno. */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -15,59 +14,7 @@
 
 #include "harness.h"
 #include "linkage/linkage.h"
-
-static char dir[4096];
-
-static const char *path(const char *name) {
-  static char buf[8][8192];
-  static int slot;
-  if (!dir[0]) {
-    const char *b = getenv("LK_TOP_BUILDDIR");
-    snprintf(dir, sizeof dir, "%s/tests/io/outputs.XXXXXX", b && *b ? b : ".");
-    if (!mkdtemp(dir)) abort();
-  }
-  char *o = buf[slot++ & 7];
-  snprintf(o, sizeof buf[0], "%s/%s", dir, name);
-  return o;
-}
-
-static void remove_tree(const char *d) {
-  DIR *dd = opendir(d);
-  struct dirent *e;
-  while (dd && (e = readdir(dd))) {
-    if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
-    char p[8192];
-    snprintf(p, sizeof p, "%s/%s", d, e->d_name);
-    struct stat sb;
-    if (lstat(p, &sb) == 0 && S_ISDIR(sb.st_mode))
-      remove_tree(p);
-    else
-      unlink(p);
-  }
-  if (dd) closedir(dd);
-  rmdir(d);
-}
-
-static void cleanup(void) {
-  if (dir[0]) remove_tree(dir);
-}
-
-/* Start each test from an empty scratch directory. */
-static void fresh(void) {
-  path("x");
-  remove_tree(dir);
-  mkdir(dir, 0755);
-}
-
-static int entries(void) {
-  DIR *d = opendir(dir);
-  int n = 0;
-  struct dirent *e;
-  while (d && (e = readdir(d)))
-    if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) n++;
-  if (d) closedir(d);
-  return n;
-}
+#include "proc.h"
 
 static void put(const char *p, const char *text, mode_t mode) {
   FILE *f = fopen(p, "w");
@@ -116,8 +63,9 @@ static lk_outputs *open_set(const char *const *paths, int n) {
 /* Three members, new and existing: nothing changes until the commit, then
  * all are replaced; modes are kept; no temporary is left. */
 static void test_all_replaced_at_the_commit(void) {
-  fresh();
-  const char *a = path("a.csv"), *b = path("b.csv"), *c = path("c.svg");
+  lk_test_scratch_clear();
+  const char *a = lk_test_scratch("a.csv"), *b = lk_test_scratch("b.csv"),
+             *c = lk_test_scratch("c.svg");
   put(a, "old a\n", 0600);
   put(c, "old c\n", 0640);
   const char *paths[] = {a, b, c};
@@ -131,7 +79,7 @@ static void test_all_replaced_at_the_commit(void) {
   CU_ASSERT_STRING_EQUAL(text_of(a), "old a\n");
   CU_ASSERT_FALSE(access(b, F_OK) == 0);
   CU_ASSERT_STRING_EQUAL(text_of(c), "old c\n");
-  LK_ASSERT_INT_EQ(entries(), 2 + 3); /* the old files and three temporaries */
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 2 + 3); /* the old files and three temporaries */
   lk_error e;
   LK_ASSERT_OK(lk_outputs_commit(s, &e), &e);
   CU_ASSERT_PTR_NULL(lk_outputs_file(s, 0));
@@ -145,15 +93,15 @@ static void test_all_replaced_at_the_commit(void) {
   mode_t mask = umask(0);
   umask(mask);
   LK_ASSERT_INT_EQ(mode_of(b) & 07777, 0666 & ~mask);
-  LK_ASSERT_INT_EQ(entries(), 3);
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 3);
 }
 
 /* A member that cannot be written (/dev/full) fails the commit: every
  * regular member keeps its old contents, the temporaries go, and the
  * device is still a device. */
 static void test_a_failing_member_replaces_nothing(void) {
-  fresh();
-  const char *a = path("traj.csv"), *b = path("contacts.csv");
+  lk_test_scratch_clear();
+  const char *a = lk_test_scratch("traj.csv"), *b = lk_test_scratch("contacts.csv");
   put(a, "old trajectory\n", 0644);
   put(b, "old contacts\n", 0644);
   const char *paths[] = {a, b, "/dev/full"};
@@ -170,7 +118,7 @@ static void test_a_failing_member_replaces_nothing(void) {
   lk_outputs_free(s);
   CU_ASSERT_STRING_EQUAL(text_of(a), "old trajectory\n");
   CU_ASSERT_STRING_EQUAL(text_of(b), "old contacts\n");
-  LK_ASSERT_INT_EQ(entries(), 2);
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 2);
   CU_ASSERT_TRUE(S_ISCHR(mode_of("/dev/full")));
 }
 
@@ -178,8 +126,8 @@ static void test_a_failing_member_replaces_nothing(void) {
  * reader gets the bytes and the FIFO is still a FIFO; /dev/null stays the
  * machine's /dev/null and may take two members. */
 static void test_special_files_are_written_directly(void) {
-  fresh();
-  const char *fifo = path("pipe"), *a = path("a.csv");
+  lk_test_scratch_clear();
+  const char *fifo = lk_test_scratch("pipe"), *a = lk_test_scratch("a.csv");
   CU_ASSERT_EQUAL_FATAL(mkfifo(fifo, 0600), 0);
   int rd = open(fifo, O_RDONLY | O_NONBLOCK);
   CU_ASSERT_TRUE_FATAL(rd >= 0);
@@ -201,16 +149,17 @@ static void test_special_files_are_written_directly(void) {
   CU_ASSERT_TRUE(S_ISFIFO(mode_of(fifo)));
   CU_ASSERT_TRUE(S_ISCHR(mode_of("/dev/null")));
   CU_ASSERT_STRING_EQUAL(text_of(a), "member 2\n");
-  LK_ASSERT_INT_EQ(entries(), 2);
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 2);
 }
 
 /* Through a symbolic link (relative, and a chain of two) the link stays and
  * its target is replaced, with its mode; a dangling link creates its
  * target. */
 static void test_links_are_followed(void) {
-  fresh();
-  const char *t = path("target.csv"), *l1 = path("link1"), *l2 = path("link2");
-  const char *dangling = path("dangling"), *born = path("born.csv");
+  lk_test_scratch_clear();
+  const char *t = lk_test_scratch("target.csv"), *l1 = lk_test_scratch("link1"),
+             *l2 = lk_test_scratch("link2");
+  const char *dangling = lk_test_scratch("dangling"), *born = lk_test_scratch("born.csv");
   put(t, "old\n", 0604);
   CU_ASSERT_EQUAL_FATAL(symlink("target.csv", l1), 0);
   CU_ASSERT_EQUAL_FATAL(symlink("link1", l2), 0);
@@ -229,20 +178,20 @@ static void test_links_are_followed(void) {
   CU_ASSERT_STRING_EQUAL(text_of(t), "new\n");
   LK_ASSERT_INT_EQ(mode_of(t) & 07777, 0604);
   CU_ASSERT_STRING_EQUAL(text_of(born), "born\n");
-  LK_ASSERT_INT_EQ(entries(), 5);
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 5);
 }
 
 /* Two names of one file are refused when added, before anything exists. */
 static void test_one_file_named_twice_is_refused(void) {
-  fresh();
+  lk_test_scratch_clear();
   char x[8300], fifo[8300], xlink[8300], xhard[8300], dotted[8300], up[8300];
-  snprintf(x, sizeof x, "%s", path("x.csv"));
-  snprintf(fifo, sizeof fifo, "%s", path("fifo"));
-  snprintf(xlink, sizeof xlink, "%s", path("x-link"));
-  snprintf(xhard, sizeof xhard, "%s", path("x-hard"));
-  snprintf(dotted, sizeof dotted, "%s/./x.csv", dir);
-  snprintf(up, sizeof up, "%s/sub/../x.csv", dir);
-  mkdir(path("sub"), 0755);
+  snprintf(x, sizeof x, "%s", lk_test_scratch("x.csv"));
+  snprintf(fifo, sizeof fifo, "%s", lk_test_scratch("fifo"));
+  snprintf(xlink, sizeof xlink, "%s", lk_test_scratch("x-link"));
+  snprintf(xhard, sizeof xhard, "%s", lk_test_scratch("x-hard"));
+  snprintf(dotted, sizeof dotted, "%s/./x.csv", lk_test_scratch_dir());
+  snprintf(up, sizeof up, "%s/sub/../x.csv", lk_test_scratch_dir());
+  mkdir(lk_test_scratch("sub"), 0755);
   mkfifo(fifo, 0600);
   struct {
     const char *first, *second;
@@ -267,7 +216,7 @@ static void test_one_file_named_twice_is_refused(void) {
       CU_ASSERT_EQUAL(symlink("x.csv", xlink), 0);
       CU_ASSERT_EQUAL(link(x, xhard), 0);
     }
-    int before = entries();
+    int before = lk_test_scratch_entries();
     lk_outputs *s = lk_outputs_new();
     lk_error e;
     LK_ASSERT_INT_EQ(lk_outputs_add(s, cases[i].first, &e), 0);
@@ -276,14 +225,14 @@ static void test_one_file_named_twice_is_refused(void) {
     LK_ASSERT_MSG(strstr(e.message, cases[i].fragment), "case %zu: %s", i, e.message);
     LK_ASSERT_INT_EQ(lk_outputs_count(s), 1);
     lk_outputs_free(s);
-    LK_ASSERT_INT_EQ(entries(), before); /* nothing created */
+    LK_ASSERT_INT_EQ(lk_test_scratch_entries(), before); /* nothing created */
     if (cases[i].existing) CU_ASSERT_STRING_EQUAL(text_of(x), "old\n");
   }
   /* Different files are fine, and so are two character devices. */
   lk_outputs *s = lk_outputs_new();
   lk_error e;
   LK_ASSERT_INT_EQ(lk_outputs_add(s, x, &e), 0);
-  LK_ASSERT_INT_EQ(lk_outputs_add(s, path("y.csv"), &e), 1);
+  LK_ASSERT_INT_EQ(lk_outputs_add(s, lk_test_scratch("y.csv"), &e), 1);
   LK_ASSERT_INT_EQ(lk_outputs_add(s, "/dev/null", &e), 2);
   LK_ASSERT_INT_EQ(lk_outputs_add(s, "/dev/null", &e), 3);
   LK_ASSERT_INT_EQ(lk_outputs_add(s, "-", &e), 4);
@@ -292,8 +241,8 @@ static void test_one_file_named_twice_is_refused(void) {
 
 /* Standard output redirected to a file that another member names. */
 static void test_stdout_and_its_file_are_one(void) {
-  fresh();
-  const char *x = path("out.csv");
+  lk_test_scratch_clear();
+  const char *x = lk_test_scratch("out.csv");
   put(x, "", 0644);
   fflush(stdout);
   int saved = dup(STDOUT_FILENO);
@@ -324,37 +273,37 @@ static void test_stdout_and_its_file_are_one(void) {
 }
 
 static void test_bad_paths(void) {
-  fresh();
+  lk_test_scratch_clear();
   lk_outputs *s = lk_outputs_new();
   lk_error e;
   LK_ASSERT_INT_EQ(lk_outputs_add(s, "", &e), -1);
   LK_ASSERT_INT_EQ(e.status, LK_INVALID_ARGUMENT);
   LK_ASSERT_MSG(strstr(e.message, "empty"), "%s", e.message);
-  LK_ASSERT_INT_EQ(lk_outputs_add(s, dir, &e), -1);
+  LK_ASSERT_INT_EQ(lk_outputs_add(s, lk_test_scratch_dir(), &e), -1);
   LK_ASSERT_INT_EQ(e.status, LK_INVALID_ARGUMENT);
   LK_ASSERT_MSG(strstr(e.message, "names a directory"), "%s", e.message);
-  const char *loop = path("loop");
+  const char *loop = lk_test_scratch("loop");
   symlink("loop", loop);
   LK_ASSERT_INT_EQ(lk_outputs_add(s, loop, &e), -1);
   LK_ASSERT_INT_EQ(e.status, LK_IO_ERROR);
   LK_ASSERT_INT_EQ(lk_outputs_count(s), 0);
   /* A missing directory is found when the set is opened: nothing is left. */
-  LK_ASSERT_INT_EQ(lk_outputs_add(s, path("fine.csv"), &e), 0);
-  LK_ASSERT_INT_EQ(lk_outputs_add(s, path("no/such/dir.csv"), &e), 1);
+  LK_ASSERT_INT_EQ(lk_outputs_add(s, lk_test_scratch("fine.csv"), &e), 0);
+  LK_ASSERT_INT_EQ(lk_outputs_add(s, lk_test_scratch("no/such/dir.csv"), &e), 1);
   LK_ASSERT_INT_EQ(lk_outputs_open(s, &e), LK_IO_ERROR);
   LK_ASSERT_MSG(strstr(e.message, "cannot create the output file: No such file or directory"), "%s",
                 e.message);
   CU_ASSERT_PTR_NULL(lk_outputs_file(s, 0));
   lk_outputs_free(s);
-  LK_ASSERT_INT_EQ(entries(), 1); /* the link */
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 1); /* the link */
   lk_outputs_free(NULL);
 }
 
 /* Discarded, or freed without a commit: the destinations stay as they
  * were and the temporaries go. */
 static void test_discard_leaves_everything(void) {
-  fresh();
-  const char *a = path("a"), *b = path("b");
+  lk_test_scratch_clear();
+  const char *a = lk_test_scratch("a"), *b = lk_test_scratch("b");
   put(a, "old\n", 0644);
   const char *paths[] = {a, b};
   for (int round = 0; round < 2; round++) {
@@ -371,15 +320,16 @@ static void test_discard_leaves_everything(void) {
     lk_outputs_free(s);
     CU_ASSERT_STRING_EQUAL(text_of(a), "old\n");
     CU_ASSERT_FALSE(access(b, F_OK) == 0);
-    LK_ASSERT_INT_EQ(entries(), 1);
+    LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 1);
   }
 }
 
 /* The second rename fails (its destination became a directory while the
  * run wrote): the first member, already renamed, is put back. */
 static void test_a_failing_rename_puts_back_the_others(void) {
-  fresh();
-  const char *a = path("a.csv"), *b = path("b.csv"), *c = path("c.csv");
+  lk_test_scratch_clear();
+  const char *a = lk_test_scratch("a.csv"), *b = lk_test_scratch("b.csv"),
+             *c = lk_test_scratch("c.csv");
   put(a, "old a\n", 0644);
   put(b, "old b\n", 0644);
   const char *paths[] = {a, c, b};
@@ -388,7 +338,7 @@ static void test_a_failing_rename_puts_back_the_others(void) {
   for (int i = 0; i < 3; i++) fputs("new\n", lk_outputs_file(s, i));
   unlink(b);
   mkdir(b, 0755);
-  put(path("b.csv/inside"), "x", 0644);
+  put(lk_test_scratch("b.csv/inside"), "x", 0644);
   lk_error e;
   LK_ASSERT_INT_EQ(lk_outputs_commit(s, &e), LK_IO_ERROR);
   CU_ASSERT_STRING_EQUAL(e.path, b);
@@ -398,15 +348,15 @@ static void test_a_failing_rename_puts_back_the_others(void) {
   lk_outputs_free(s);
   CU_ASSERT_STRING_EQUAL(text_of(a), "old a\n");
   CU_ASSERT_FALSE(access(c, F_OK) == 0); /* c did not exist: it still does not */
-  LK_ASSERT_INT_EQ(entries(), 2);        /* a and the directory: no temporary, no backup */
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 2); /* a and the directory: no temporary, no backup */
 }
 
 /* A file size limit (RLIMIT_FSIZE, SIGXFSZ ignored: writes fail with
  * EFBIG), as a full disk would fail them: the commit reports the errno and
  * the old file is intact. Run in a child, whose limit it is. */
 static void test_a_write_error_keeps_its_errno(void) {
-  fresh();
-  const char *a = path("big.csv"), *b = path("small.csv");
+  lk_test_scratch_clear();
+  const char *a = lk_test_scratch("big.csv"), *b = lk_test_scratch("small.csv");
   put(a, "old big\n", 0644);
   put(b, "old small\n", 0644);
   pid_t pid = fork();
@@ -434,7 +384,7 @@ static void test_a_write_error_keeps_its_errno(void) {
   LK_ASSERT_MSG(WIFEXITED(ws) && WEXITSTATUS(ws) == 0, "child: status %d", ws);
   CU_ASSERT_STRING_EQUAL(text_of(a), "old big\n");
   CU_ASSERT_STRING_EQUAL(text_of(b), "old small\n");
-  LK_ASSERT_INT_EQ(entries(), 2);
+  LK_ASSERT_INT_EQ(lk_test_scratch_entries(), 2);
 }
 
 /* Owner and group are kept where the process may set them (as root). */
@@ -443,8 +393,8 @@ static void test_owner_is_kept(void) {
     CU_PASS("not root: the owner cannot be set, only the mode is kept");
     return;
   }
-  fresh();
-  const char *a = path("owned.csv");
+  lk_test_scratch_clear();
+  const char *a = lk_test_scratch("owned.csv");
   put(a, "old\n", 0640);
   CU_ASSERT_EQUAL_FATAL(chown(a, 4321, 4322), 0);
   const char *paths[] = {a};
@@ -497,5 +447,4 @@ void lk_test_register(void) {
       {"single writers on devices", test_single_writers_on_devices},
       {NULL, NULL}};
   lk_test_suite("io outputs", tests);
-  atexit(cleanup);
 }

@@ -185,6 +185,27 @@ static chain_run run_chain(lk_model *m, int steps) {
   return c;
 }
 
+/* A draped chain's run: no bad step, failure, fallback or unconverged
+ * friction; NSGS took more than min_nsgs islands; kinetic energy at the
+ * end within ke_tol of 0 (and no joint moving more than moved_tol over the
+ * last 100 steps when moved_tol > 0); the lowest joint above the floor by
+ * the capsules' radius. */
+static void check_chain_drape(int n, double h, int steps, long min_nsgs, double ke_tol,
+                              double moved_tol) {
+  lk_model *m = piles_chain(n, 0.1, h);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  chain_run c = run_chain(m, steps);
+  LK_ASSERT_INT_EQ(c.bad, 0);
+  LK_ASSERT_INT_EQ(c.failures, 0);
+  LK_ASSERT_INT_EQ(c.fallbacks, 0);
+  LK_ASSERT_INT_EQ(c.unconverged, 0);
+  LK_ASSERT_MSG(c.iterative > min_nsgs, "NSGS took %ld islands", c.iterative);
+  LK_ASSERT_NEAR(c.ke, 0, ke_tol);
+  if (moved_tol > 0) LK_ASSERT_NEAR(c.moved, 0, moved_tol);
+  LK_ASSERT_MSG(c.zmin > 0.02 - 1e-3, "lowest joint at %g m", c.zmin);
+  lk_model_free(m);
+}
+
 /* The issue's chain: 20 capsules on ball joints (0.1 kg, mu 0.5, 2 ms)
  * dropped 0.1 m over a box onto the floor: one island of 20-30 contacts
  * on one 63-DoF tree, sliding as it drapes. Before: 3 108 solver failures,
@@ -199,19 +220,7 @@ static chain_run run_chain(lk_model *m, int steps) {
  * the box (no joint below the capsules' radius, 0.02, by more than the
  * contact tolerance) and loses most of the 6 J it fell with (kinetic
  * energy below 0.05 J). */
-static void test_chain_drape(void) {
-  lk_model *m = piles_chain(20, 0.1, 2e-3);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-  chain_run c = run_chain(m, 400);
-  LK_ASSERT_INT_EQ(c.bad, 0);
-  LK_ASSERT_INT_EQ(c.failures, 0);
-  LK_ASSERT_INT_EQ(c.fallbacks, 0);
-  LK_ASSERT_INT_EQ(c.unconverged, 0);
-  LK_ASSERT_MSG(c.iterative > 100, "NSGS took %ld islands", c.iterative);
-  LK_ASSERT_NEAR(c.ke, 0, 5e-2);
-  LK_ASSERT_MSG(c.zmin > 0.02 - 1e-3, "lowest joint at %g m", c.zmin);
-  lk_model_free(m);
-}
+static void test_chain_drape(void) { check_chain_drape(20, 2e-3, 400, 100, 5e-2, 0); }
 
 /* The 10-link chain: its islands (7-15 contacts) are below the 16 pairs
  * from which NSGS pays, and on the pivoting passes 243 of 400 steps ended
@@ -221,38 +230,13 @@ static void test_chain_drape(void) {
  * drape and the rest (3 s) no failure, no fallback, none unconverged,
  * nearly at rest (kinetic energy below 1e-6 J, no joint moving 0.1 mm
  * over the last 0.2 s; 3.4e-5 m measured). */
-static void test_chain10_drape(void) {
-  lk_model *m = piles_chain(10, 0.1, 2e-3);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-  chain_run c = run_chain(m, 1500);
-  LK_ASSERT_INT_EQ(c.bad, 0);
-  LK_ASSERT_INT_EQ(c.failures, 0);
-  LK_ASSERT_INT_EQ(c.fallbacks, 0);
-  LK_ASSERT_INT_EQ(c.unconverged, 0);
-  LK_ASSERT_MSG(c.iterative > 1000, "NSGS took %ld islands", c.iterative);
-  LK_ASSERT_NEAR(c.ke, 0, 1e-6);
-  LK_ASSERT_NEAR(c.moved, 0, 1e-4); /* over the last 100 steps */
-  LK_ASSERT_MSG(c.zmin > 0.02 - 1e-3, "lowest joint at %g m", c.zmin);
-  lk_model_free(m);
-}
+static void test_chain10_drape(void) { check_chain_drape(10, 2e-3, 1500, 1000, 1e-6, 1e-4); }
 
 /* The 20-link chain at 1 ms (other numbers): 400 steps, 0.4 s of the
  * drop and the drape; the direct finish once read contacts at the edge of
  * taking off wrongly here (13 unconverged before its pivots): none now,
  * and most of the 6 J gone (kinetic energy below 0.1 J, still draping). */
-static void test_chain_drape_1ms(void) {
-  lk_model *m = piles_chain(20, 0.1, 1e-3);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
-  chain_run c = run_chain(m, 400);
-  LK_ASSERT_INT_EQ(c.bad, 0);
-  LK_ASSERT_INT_EQ(c.failures, 0);
-  LK_ASSERT_INT_EQ(c.fallbacks, 0);
-  LK_ASSERT_INT_EQ(c.unconverged, 0);
-  LK_ASSERT_MSG(c.iterative > 100, "NSGS took %ld islands", c.iterative);
-  LK_ASSERT_NEAR(c.ke, 0, 0.1);
-  LK_ASSERT_MSG(c.zmin > 0.02 - 1e-3, "lowest joint at %g m", c.zmin);
-  lk_model_free(m);
-}
+static void test_chain_drape_1ms(void) { check_chain_drape(20, 1e-3, 400, 100, 0.1, 0); }
 
 /* The same chain laid straight on the floor: 40 contacts (2 a capsule),
  * all sticking: the dense path's exact sticking trial answers every step
