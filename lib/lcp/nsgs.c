@@ -71,6 +71,7 @@ typedef struct {
   double *pool;
   double dscale; /* max |M_ii|, 1 if all zero: the scale of eps */
   int regularized;
+  double *u;     /* products: u = H^T z, kept through the sweep (NULL else) */
 } nsgs;
 
 /* ------------------------------------------------------ small algebra */
@@ -698,7 +699,9 @@ static void block_matrices(nsgs *S) {
 
 /* -------------------------------------------------------------- sweep */
 
-static inline double row_times(const lk_lcp *p, int i, const double *z) {
+static inline double row_times(const nsgs *S, int i, const double *z) {
+  const lk_lcp *p = S->p;
+  if (S->u) return lk_lcp_prod_row(p, i, z, S->u, NULL, NULL);
   if (lk_lcp_sparse(p)) {
     const int *col = p->csr.col;
     const double *val = p->csr.val;
@@ -724,7 +727,7 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
   for (int i = 0; i < m; i++) old[i] = z[bk->r[i]];
   for (int i = 0; i < m; i++) {
     int r = bk->r[i];
-    double s = p->q[r] + row_times(p, r, z);
+    double s = p->q[r] + row_times(S, r, z);
     /* less the block's own part (W holds eps on its diagonal: the
      * proximal term's -eps z_old cancels it) */
     for (int j = 0; j < m; j++) s -= W[i * m + j] * old[j];
@@ -788,6 +791,7 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
     *dz2 += d * d;
     *z2 += loc[i] * loc[i];
     z[bk->r[i]] = loc[i];
+    if (S->u && d != 0.0) lk_lcp_prod_add(p, bk->r[i], d, S->u);
   }
 }
 
@@ -867,10 +871,26 @@ static void lu_solve(const double *A, int k, const int *piv, double *b) {
   }
 }
 
-/* Row i of M as (column, value) pairs, for either storage. */
-#define FOR_ROW(p, i, j, v, body)                                              \
+/* Row i of M as (column, value) pairs, for any storage (a product's
+ * formed here: G_i scattered into t, m doubles of zeros, then each
+ * H_j . G_i; O(entries of H) a row, t zeros again after). */
+#define FOR_ROW(p, i, j, v, t, body)                                           \
   do {                                                                         \
-    if (lk_lcp_sparse(p)) {                                                    \
+    if (lk_lcp_prodf(p)) {                                                     \
+      const lk_lcp_csr *g_ = &(p)->prod.g, *h_ = &(p)->prod.h;                 \
+      for (int e_ = g_->row[i]; e_ < g_->row[(i) + 1]; e_++)                   \
+        (t)[g_->col[e_]] = g_->val[e_];                                        \
+      for (int j = 0; j < (p)->n; j++) {                                       \
+        double v = 0.0;                                                        \
+        for (int e_ = h_->row[j]; e_ < h_->row[j + 1]; e_++)                   \
+          v += h_->val[e_] * (t)[h_->col[e_]];                                 \
+        if (j == (i) && (p)->prod.d) v += (p)->prod.d[i];                      \
+        if (v == 0.0) continue;                                                \
+        body                                                                   \
+      }                                                                        \
+      for (int e_ = g_->row[i]; e_ < g_->row[(i) + 1]; e_++)                   \
+        (t)[g_->col[e_]] = 0.0;                                                \
+    } else if (lk_lcp_sparse(p)) {                                             \
       for (int e_ = (p)->csr.row[i]; e_ < (p)->csr.row[(i) + 1]; e_++) {       \
         int j = (p)->csr.col[e_];                                              \
         double v = (p)->csr.val[e_];                                           \
@@ -973,6 +993,9 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
   int n = p->n, dm = ws->nsgs_dm, k = 0;
   double *A = ws->nsgs_dd, *x = A + (size_t)dm * dm, *rhs = x + dm;
   int *pos = ws->nsgs_di + 2 * dm, *piv = pos + dm;
+  double *t = ws->nsgs_u + 2 * (size_t)ws->mmax; /* a product's rows, zeros */
+  if (lk_lcp_prodf(p))
+    for (int e = 0; e < p->prod.m; e++) t[e] = 0.0;
   for (int i = 0; i < n; i++) pos[i] = cls[i] == C_EQ ? k++ : -1;
   for (int i = 0; i < n; i++)
     if (pos[i] >= 0) x[pos[i]] = z0[i];
@@ -981,7 +1004,7 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
     for (int i = 0; i < n; i++) {
       if (pos[i] < 0) continue;
       double *ai = A + (size_t)pos[i] * k;
-      FOR_ROW(p, i, j, v, {
+      FOR_ROW(p, i, j, v, t, {
         if (cls[j] == C_EQ)
           ai[pos[j]] += v;
         else if (cls[j] == C_LINK && pos[lnk[j]] >= 0)
@@ -998,9 +1021,8 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
   for (int it = 0;; it++) {
     direct_z(p, cls, c, lnk, pos, x, z);
     double r2 = 0.0;
+    lk_lcp_times(p, z, w, ws->nsgs_u);
     for (int i = 0; i < n; i++) {
-      double mag;
-      w[i] = p->q[i] + lk_lcp_row_dot(p, i, z, &mag);
       if (pos[i] >= 0) {
         rhs[pos[i]] = -w[i];
         r2 += w[i] * w[i];
@@ -1132,7 +1154,7 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
     for (double t = 1.0; t > 1e-3; t *= 0.5) {
       for (int i = 0; i < n; i++) zc[i] = t == 1.0 ? zt[i] : z[i] + t * (zt[i] - z[i]);
       lk_lcp_project(p, zc);
-      double sc, r = lk_lcp_residual_scaled(p, zc, NULL, wc, &sc);
+      double sc, r = lk_lcp_residual_scaled(p, zc, NULL, wc, &sc, ws->nsgs_u);
       double e = lk_lcp_fc3d_error_w(p, zc, wc, ws->nsgs_i);
       double m = lk_maxd(e, r / sc);
       if (!(m < cur)) continue;
@@ -1164,6 +1186,11 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   S.p = p;
   S.B = ws->nsgs_blk;
   S.pool = ws->nsgs_d;
+  /* A product keeps u = H^T z (the residual's first scratch: a check at z
+   * leaves it so), formed again whenever z moved outside the blocks'
+   * updates (a start, Anderson's step, the direct finish). */
+  S.u = lk_lcp_prodf(p) ? ws->nsgs_u : NULL;
+  int stale = 1;
   build_blocks(&S, ws->nsgs_i, ws->nsgs_i + n);
   block_matrices(&S);
   rep->regularized = S.regularized;
@@ -1202,13 +1229,18 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   while (sweep < max_sweeps) {
     double dz2 = 0.0, z2 = 0.0;
     if (aam) memcpy(A.x, z, (size_t)n * sizeof *z);
+    if (S.u && stale) lk_lcp_prod_ht(p, z, S.u, NULL);
+    stale = 0;
     for (int k = 0; k < S.nb; k++) solve_block(&S, &S.B[k], z, omega, &dz2, &z2);
     sweep++;
     if (aam && isfinite(dz2)) {
       double fn = sqrt(dz2);
       if (fn > prev_f) lk_anderson_reset(&A);
       prev_f = fn;
-      if (lk_anderson_step(&A, z)) lk_lcp_project(p, z);
+      if (lk_anderson_step(&A, z)) {
+        lk_lcp_project(p, z);
+        stale = 1;
+      }
     }
     if (!isfinite(dz2) || !isfinite(z2)) {
       rep->detail = "the iterates diverged";
@@ -1223,7 +1255,8 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
      * (the light error stays up) while the answer is already one. */
     if (light > light_tol && sweep % 16 != 0 && !(direct && sweep >= next_direct)) continue;
     /* The full measure, as the final check computes it. */
-    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
+    stale = 0; /* the check formed u at z */
     err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
     checked = 1;
     if (err <= tol && res / scale <= tol) {
@@ -1235,6 +1268,7 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
         done = finished = 1;
         break;
       }
+      stale = 1;
       next_direct = sweep + direct_gap;
       direct_gap *= 2;
     }
@@ -1262,7 +1296,7 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   if (!checked) {
     for (int i = 0; i < n; i++)
       if (!isfinite(z[i])) z[i] = 0.0;
-    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
   }
   if (!done && direct) {
     if (!checked) err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
