@@ -255,7 +255,7 @@ int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws);
  * lk_lcp_workspace_new. */
 lk_lcp_workspace *lk_lcp_workspace_new_for(const lk_lcp_solver *type, int nmax);
 /* A workspace of lk_lcp_nsgs for problems of up to nmax rows whose product
- * form (lk_lcp_prod) has up to mmax columns (3 mmax doubles more; the
+ * form (lk_lcp_prod) has up to mmax columns (O(mmax) more memory; the
  * other constructors take mmax = nmax). A product problem with more
  * columns than its workspace holds: LK_CAPACITY_EXCEEDED. */
 lk_lcp_workspace *lk_lcp_workspace_new_nsgs(int nmax, int mmax);

@@ -60,7 +60,13 @@ static lk_lcp_workspace *workspace_new(int nmax, int dense, int mmax) {
   if (ok) ok = (ws->nsgs_dd = LK_NEW_ARRAY(double, dm * dm + LK_NSGS_DD * dm)) != NULL;
   if (ok) ok = (ws->nsgs_di = LK_NEW_ARRAY(int, LK_NSGS_DI * dm)) != NULL;
   ws->mmax = mmax;
-  if (ok) ok = (ws->nsgs_u = LK_NEW_ARRAY(double, 3 * (mmax > 0 ? (size_t)mmax : 1))) != NULL;
+  size_t um = mmax > 0 ? (size_t)mmax : 1, tcap = (size_t)LK_NSGS_PROD_ROW * dm;
+  if (ok) ok = (ws->nsgs_u = LK_NEW_ARRAY(double, 2 * um)) != NULL;
+  if (ok) ok = (ws->nsgs_tp = LK_NEW_ARRAY(int, um + 1)) != NULL;
+  if (ok) ok = (ws->nsgs_tr = LK_NEW_ARRAY(int, tcap)) != NULL;
+  if (ok) ok = (ws->nsgs_tv = LK_NEW_ARRAY(double, tcap)) != NULL;
+  if (ok) ok = (ws->nsgs_ra = LK_NEW_ARRAY(double, dm)) != NULL;
+  if (ok) ok = (ws->nsgs_rm = LK_NEW_ARRAY(int, 2 * dm)) != NULL;
   if (!ok) {
     lk_lcp_workspace_free(ws);
     return NULL;
@@ -92,6 +98,11 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
   lk_free(ws->nsgs_dd);
   lk_free(ws->nsgs_di);
   lk_free(ws->nsgs_u);
+  lk_free(ws->nsgs_tp);
+  lk_free(ws->nsgs_tr);
+  lk_free(ws->nsgs_tv);
+  lk_free(ws->nsgs_ra);
+  lk_free(ws->nsgs_rm);
   lk_free(ws);
 }
 
@@ -195,7 +206,16 @@ static lk_status check_prod(const lk_lcp *p, lk_error *err) {
     return lk_error_set(err, LK_INVALID_ARGUMENT, "product with m = %d columns", c->m);
   if (!c->h.row) return lk_error_set(err, LK_INVALID_ARGUMENT, "product without H");
   lk_status s = check_rows(&c->g, p->n, c->m, "G", err);
-  if (s == LK_OK) s = check_rows(&c->h, p->n, c->m, "H", err);
+  if (s == LK_OK && c->h.row == c->g.row && c->h.col == c->g.col && c->h.val) {
+    /* one pattern for both (a time stepper's J and M^-1 J^T): H's values */
+    int nnz = c->g.row[p->n];
+    if (!lk_lcp_finite(c->h.val, nnz))
+      for (int i = 0; i < p->n; i++)
+        if (!lk_lcp_finite(c->h.val + c->g.row[i], c->g.row[i + 1] - c->g.row[i]))
+          return lk_error_set(err, LK_NON_FINITE, "row %d of H is not finite", i);
+  } else if (s == LK_OK) {
+    s = check_rows(&c->h, p->n, c->m, "H", err);
+  }
   if (s == LK_OK && c->d && !lk_lcp_finite(c->d, p->n))
     for (int i = 0; i < p->n; i++)
       if (!isfinite(c->d[i]))

@@ -44,7 +44,7 @@ enum { LK_NSGS_DOUBLES = 6 + 2 * LK_NSGS_ANDERSON_MAX + 3, LK_NSGS_INTS = 4 };
 /* NSGS's direct finish (nsgs.c) on problems of at most this many rows: a
  * dense d x d system, d = min(nmax, LK_NSGS_DIRECT_MAX), and LK_NSGS_DD
  * vectors (doubles) and LK_NSGS_DI (ints) of d entries. */
-enum { LK_NSGS_DIRECT_MAX = 384, LK_NSGS_DD = 9, LK_NSGS_DI = 5 };
+enum { LK_NSGS_DIRECT_MAX = 384, LK_NSGS_DD = 9, LK_NSGS_DI = 5, LK_NSGS_PROD_ROW = 64 };
 struct lk_lcp_workspace {
   int nmax;
   int dense; /* mat[] allocated: room for the pivoting solvers */
@@ -57,7 +57,14 @@ struct lk_lcp_workspace {
   int *nsgs_i;           /* LK_NSGS_INTS nmax + 1 */
   unsigned char *nsgs_b; /* 2 nmax */
   int mmax;              /* columns of a product problem at most */
-  double *nsgs_u;        /* 3 mmax: u = H^T z, |H|^T |z|, a row of G */
+  double *nsgs_u;        /* 2 mmax: u = H^T z, |H|^T |z| */
+  /* A product's H by columns for the direct finish's rows of M
+   * (LK_NSGS_PROD_ROW dm entries at most: else no direct finish), and a
+   * row's accumulator: values, marks (-1) and the list of its columns. */
+  int *nsgs_tp, *nsgs_tr; /* mmax + 1; LK_NSGS_PROD_ROW dm */
+  double *nsgs_tv;        /* LK_NSGS_PROD_ROW dm */
+  double *nsgs_ra;        /* dm */
+  int *nsgs_rm;           /* 2 dm */
   int nsgs_dm;           /* min(nmax, LK_NSGS_DIRECT_MAX) */
   double *nsgs_dd;       /* dm^2 + LK_NSGS_DD dm */
   int *nsgs_di;          /* LK_NSGS_DI dm */

@@ -871,25 +871,73 @@ static void lu_solve(const double *A, int k, const int *piv, double *b) {
   }
 }
 
+/* A product's H by columns (ws->nsgs_tp/tr/tv: for column c, the rows j
+ * and values H_jc), for the rows of M the direct finish needs; 0 when its
+ * entries exceed the workspace's room. */
+static int prod_transpose(const lk_lcp *p, lk_lcp_workspace *ws) {
+  const lk_lcp_csr *h = &p->prod.h;
+  int n = p->n, m = p->prod.m, *tp = ws->nsgs_tp, *tr = ws->nsgs_tr;
+  if ((size_t)h->row[n] > (size_t)LK_NSGS_PROD_ROW * (size_t)ws->nsgs_dm) return 0;
+  for (int c = 0; c <= m; c++) tp[c] = 0;
+  for (int e = 0; e < h->row[n]; e++) tp[h->col[e] + 1]++;
+  for (int c = 0; c < m; c++) tp[c + 1] += tp[c];
+  for (int j = 0; j < n; j++) /* rows ascending within a column; tp[c] moves to its end */
+    for (int e = h->row[j]; e < h->row[j + 1]; e++) {
+      int at = tp[h->col[e]]++;
+      tr[at] = j;
+      ws->nsgs_tv[at] = h->val[e];
+    }
+  for (int c = m; c > 0; c--) tp[c] = tp[c - 1];
+  tp[0] = 0;
+  for (int j = 0; j < n; j++) ws->nsgs_rm[j] = -1;
+  return 1;
+}
+
+/* Row i of a product's M, M_ij = G_i . H_j (+ d_i), over the rows j that
+ * share a column with it (H transposed): values in ws->nsgs_ra[j], the j
+ * in the list (first-reached order) whose length it returns. */
+static int prod_row_entries(const lk_lcp *p, lk_lcp_workspace *ws, int i) {
+  const lk_lcp_csr *g = &p->prod.g;
+  const int *tp = ws->nsgs_tp, *tr = ws->nsgs_tr;
+  double *acc = ws->nsgs_ra;
+  int *mark = ws->nsgs_rm, *list = mark + ws->nsgs_dm, cnt = 0;
+  for (int e = g->row[i]; e < g->row[i + 1]; e++) {
+    int c = g->col[e];
+    double gv = g->val[e];
+    for (int f = tp[c]; f < tp[c + 1]; f++) {
+      int j = tr[f];
+      if (mark[j] < 0) {
+        mark[j] = cnt;
+        list[cnt++] = j;
+        acc[j] = 0.0;
+      }
+      acc[j] += gv * ws->nsgs_tv[f];
+    }
+  }
+  if (p->prod.d) {
+    if (mark[i] < 0) {
+      mark[i] = cnt;
+      list[cnt++] = i;
+      acc[i] = 0.0;
+    }
+    acc[i] += p->prod.d[i];
+  }
+  for (int l = 0; l < cnt; l++) mark[list[l]] = -1;
+  return cnt;
+}
+
 /* Row i of M as (column, value) pairs, for any storage (a product's
- * formed here: G_i scattered into t, m doubles of zeros, then each
- * H_j . G_i; O(entries of H) a row, t zeros again after). */
-#define FOR_ROW(p, i, j, v, t, body)                                           \
+ * formed by prod_row_entries). */
+#define FOR_ROW(p, ws, i, j, v, body)                                          \
   do {                                                                         \
     if (lk_lcp_prodf(p)) {                                                     \
-      const lk_lcp_csr *g_ = &(p)->prod.g, *h_ = &(p)->prod.h;                 \
-      for (int e_ = g_->row[i]; e_ < g_->row[(i) + 1]; e_++)                   \
-        (t)[g_->col[e_]] = g_->val[e_];                                        \
-      for (int j = 0; j < (p)->n; j++) {                                       \
-        double v = 0.0;                                                        \
-        for (int e_ = h_->row[j]; e_ < h_->row[j + 1]; e_++)                   \
-          v += h_->val[e_] * (t)[h_->col[e_]];                                 \
-        if (j == (i) && (p)->prod.d) v += (p)->prod.d[i];                      \
+      int cnt_ = prod_row_entries(p, ws, i);                                   \
+      for (int l_ = 0; l_ < cnt_; l_++) {                                      \
+        int j = (ws)->nsgs_rm[(ws)->nsgs_dm + l_];                             \
+        double v = (ws)->nsgs_ra[j];                                           \
         if (v == 0.0) continue;                                                \
         body                                                                   \
       }                                                                        \
-      for (int e_ = g_->row[i]; e_ < g_->row[(i) + 1]; e_++)                   \
-        (t)[g_->col[e_]] = 0.0;                                                \
     } else if (lk_lcp_sparse(p)) {                                             \
       for (int e_ = (p)->csr.row[i]; e_ < (p)->csr.row[(i) + 1]; e_++) {       \
         int j = (p)->csr.col[e_];                                              \
@@ -993,9 +1041,6 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
   int n = p->n, dm = ws->nsgs_dm, k = 0;
   double *A = ws->nsgs_dd, *x = A + (size_t)dm * dm, *rhs = x + dm;
   int *pos = ws->nsgs_di + 2 * dm, *piv = pos + dm;
-  double *t = ws->nsgs_u + 2 * (size_t)ws->mmax; /* a product's rows, zeros */
-  if (lk_lcp_prodf(p))
-    for (int e = 0; e < p->prod.m; e++) t[e] = 0.0;
   for (int i = 0; i < n; i++) pos[i] = cls[i] == C_EQ ? k++ : -1;
   for (int i = 0; i < n; i++)
     if (pos[i] >= 0) x[pos[i]] = z0[i];
@@ -1004,7 +1049,7 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
     for (int i = 0; i < n; i++) {
       if (pos[i] < 0) continue;
       double *ai = A + (size_t)pos[i] * k;
-      FOR_ROW(p, i, j, v, t, {
+      FOR_ROW(p, ws, i, j, v, {
         if (cls[j] == C_EQ)
           ai[pos[j]] += v;
         else if (cls[j] == C_LINK && pos[lnk[j]] >= 0)
@@ -1224,7 +1269,8 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   int best_sweep = 0, om_k = 0;
   /* The direct finish: tried after the first sweep, then after 8, 16, 32
    * ... more while it fails, and once more at the sweep limit. */
-  const int direct = direct_possible(&S, ws);
+  /* (a product's rows of M formed from its H by columns) */
+  const int direct = direct_possible(&S, ws) && (!S.u || prod_transpose(p, ws));
   int next_direct = 1, direct_gap = 8, finished = 0;
   while (sweep < max_sweeps) {
     double dz2 = 0.0, z2 = 0.0;

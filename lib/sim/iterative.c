@@ -213,8 +213,9 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   }
   lk_lcp_options o;
   lk_lcp_options_default(&o);
-  /* a sweep's work: A's entries, or the product's two reads of J and Y */
-  size_t work = sp->prod ? 2 * sp->pnnz : sp->nnz;
+  /* a sweep's work: A's entries, or the product's J and Y entries three
+   * times (G_i . u, u += H_i dz, u formed again after Anderson's step) */
+  size_t work = sp->prod ? 3 * sp->pnnz : sp->nnz;
   double sweeps = SWEEP_WORK / (double)(work > 0 ? work : 1);
   o.max_sweeps = sweeps < MIN_SWEEPS ? MIN_SWEEPS : sweeps > MAX_SWEEPS ? MAX_SWEEPS : (int)sweeps;
   o.z_guess = sp->z;

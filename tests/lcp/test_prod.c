@@ -318,17 +318,19 @@ static void test_prod_bad_input(void) {
   int row[3] = {0, 2, 3}, col[3] = {0, 1, 1}, colbad[3] = {0, 3, 1}, colrev[3] = {1, 0, 1};
   struct {
     int m;
-    const int *hrow, *gcol;
-    const double *gval, *d;
+    const int *hrow, *gcol, *hcol;
+    const double *gval, *hval, *d;
     lk_status s;
     const char *words;
   } bad[] = {
-      {0, row, col, g, NULL, LK_INVALID_ARGUMENT, "m = 0"},
-      {2, NULL, col, g, NULL, LK_INVALID_ARGUMENT, "without H"},
-      {2, row, colbad, g, NULL, LK_INVALID_ARGUMENT, "column 3"},
-      {2, row, colrev, g, NULL, LK_INVALID_ARGUMENT, "increasing"},
-      {2, row, col, gnan, NULL, LK_NON_FINITE, "row 0 of G"},
-      {2, row, col, g, dnan, LK_NON_FINITE, "d[1]"},
+      {0, row, col, col, g, g, NULL, LK_INVALID_ARGUMENT, "m = 0"},
+      {2, NULL, col, col, g, g, NULL, LK_INVALID_ARGUMENT, "without H"},
+      {2, row, colbad, colbad, g, g, NULL, LK_INVALID_ARGUMENT, "column 3"},
+      {2, row, colrev, colrev, g, g, NULL, LK_INVALID_ARGUMENT, "increasing"},
+      {2, row, col, col, gnan, g, NULL, LK_NON_FINITE, "row 0 of G"},
+      {2, row, col, col, g, gnan, NULL, LK_NON_FINITE, "row 0 of H"}, /* G's pattern */
+      {2, row, col, colbad, g, g, NULL, LK_INVALID_ARGUMENT, "of H: column 3"}, /* its own */
+      {2, row, col, col, g, g, dnan, LK_NON_FINITE, "d[1]"},
   };
   for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
     lk_lcp p;
@@ -336,7 +338,7 @@ static void test_prod_bad_input(void) {
     p.n = 2, p.q = q;
     p.prod.m = bad[k].m;
     p.prod.g.row = row, p.prod.g.col = bad[k].gcol, p.prod.g.val = bad[k].gval;
-    p.prod.h.row = bad[k].hrow, p.prod.h.col = col, p.prod.h.val = g;
+    p.prod.h.row = bad[k].hrow, p.prod.h.col = bad[k].hcol, p.prod.h.val = bad[k].hval;
     p.prod.d = bad[k].d;
     lk_error e;
     LK_ASSERT_INT_EQ(lk_lcp_check(&p, &e), bad[k].s);
