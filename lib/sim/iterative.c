@@ -87,7 +87,9 @@ static void setup(const lk_model *m, lk_data *d, const int *rows, int n, lk_sim_
     }
   }
   /* cfm on the diagonal, as the dense path's first attempt */
-  if (m->opt.cfm > 0)
+  if (m->opt.cfm > 0 && sp->dense)
+    for (int i = 0; i < n; i++) sp->dense[(size_t)i * n + i] += m->opt.cfm;
+  else if (m->opt.cfm > 0)
     for (int i = 0; i < n; i++)
       for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
         if (sp->col[e] == i) sp->val[e] += m->opt.cfm;
@@ -131,7 +133,10 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   *converged = 0;
   if (!sp || n > sp->ncap) return LK_CAPACITY_EXCEEDED;
   if (!have_y) lk_sim_rows_y(m, d, rows, n);
-  lk_status st = lk_sim_delassus_csr(m, d, rows, n, sp);
+  /* A dense-size island handed over by the trial (solve.c) brings its
+   * matrix: no second build (the 10-link chain spent a quarter of its
+   * step building the compressed rows again). */
+  lk_status st = sp->dense ? LK_OK : lk_sim_delassus_csr(m, d, rows, n, sp);
   if (st) return st;
   setup(m, d, rows, n, sp);
   for (int i = 0; i < n; i++) {
@@ -144,9 +149,16 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   }
   lk_lcp p = {.n = n, .q = sp->q, .lo = sp->lo, .hi = sp->hi, .findex = sp->findex,
               .mu = sp->mu, .csr = {sp->rowp, sp->col, sp->val}, .cone = sp->cone};
+  if (sp->dense) {
+    p.M = sp->dense;
+    p.ldm = n;
+    p.csr.row = p.csr.col = NULL;
+    p.csr.val = NULL;
+  }
   lk_lcp_options o;
   lk_lcp_options_default(&o);
-  double sweeps = SWEEP_WORK / (double)(sp->nnz > 0 ? sp->nnz : 1);
+  double work = sp->dense ? (double)n * n : (double)sp->nnz;
+  double sweeps = SWEEP_WORK / (work > 0 ? work : 1);
   o.max_sweeps = sweeps < MIN_SWEEPS ? MIN_SWEEPS : sweeps > MAX_SWEEPS ? MAX_SWEEPS : (int)sweeps;
   o.z_guess = sp->z;
   o.basis_out = sp->basis;
@@ -202,8 +214,11 @@ void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int
     if (R->ckind == LK_CONSTRAINT_CONTACT) {
       lk_contact_mem *mem = &sd->cmem[R->cindex];
       mem->basis[R->crow] = sp->basis[i];
-      for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
-        if (sp->col[e] == i) mem->adiag[R->crow] = sp->val[e];
+      if (sp->dense)
+        mem->adiag[R->crow] = sp->dense[(size_t)i * n + i];
+      else
+        for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
+          if (sp->col[e] == i) mem->adiag[R->crow] = sp->val[e];
     } else if (R->ckind == LK_CONSTRAINT_LIMIT) {
       sd->limmem[R->cindex].basis[R->crow] = sp->basis[i];
       sd->limmem[R->cindex].valid = 1;

@@ -193,6 +193,10 @@ typedef struct lk_sim_sparse {
   int *findex, *cone;
   unsigned char *basis;
   struct lk_lcp_workspace *ws; /* NSGS only: O(ncap) */
+  double *dense;        /* NULL, or (for one call, set by solve.c) the dense
+                           island's Delassus matrix it built for its trial
+                           (n x n, base diagonal): NSGS takes it as it is
+                           instead of building compressed rows */
 } lk_sim_sparse;
 
 void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a);

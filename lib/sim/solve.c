@@ -1610,7 +1610,14 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
   } else {
     lk_status st = trial_and_passes(is, report, &pass, &changed);
     if (st) return st;
-    if (is->iterative) return lk_sim_solve_iterative(is->m, is->d, is->rows, n, sd->z, 1, report);
+    if (is->iterative) {
+      /* NSGS on the matrix the trial built (its base diagonal back) */
+      for (int i = 0; i < n; i++) sd->A[(size_t)i * n + i] = sd->adiag[i];
+      sd->sparse->dense = sd->A;
+      st = lk_sim_solve_iterative(is->m, is->d, is->rows, n, sd->z, 1, report);
+      sd->sparse->dense = NULL;
+      return st;
+    }
   }
   if (pass > report->friction_passes) report->friction_passes = pass;
   if (changed || is->over) {
