@@ -51,6 +51,65 @@ static lk_vec3 support_core(const lk_shape *s, lk_vec3 d) {
   return lk_tf_point(&s->X, p);
 }
 
+/* Separation of the cores along unit n (from b to a): min over a of n.x
+ * minus max over b of n.x; the distance is its maximum over n. */
+static double separation(const lk_shape *A, const lk_shape *B, lk_vec3 n) {
+  return lk_v3_dot(n, support_core(A, lk_v3_neg(n))) - lk_v3_dot(n, support_core(B, n));
+}
+
+/* Outward normals of a box's or a cylinder's core at a surface point p
+ * (world): every face, side or cap p lies on (a cylinder's rim: its side
+ * and its cap). Up to three; none for other types. */
+static int surface_normals(const lk_shape *s, lk_vec3 p, lk_vec3 *out) {
+  const double on = 1 - 1e-6; /* on a face: within 1e-6 of its size */
+  lk_vec3 pl = lk_tf_inv_point(&s->X, p);
+  const double *h = s->size;
+  int k = 0;
+  if (s->type == LK_GEOM_BOX) {
+    const double c[3] = {pl.x, pl.y, pl.z};
+    for (int i = 0; i < 3; i++)
+      if (fabs(c[i]) >= h[i] * on) {
+        double e[3] = {0, 0, 0};
+        e[i] = c[i] >= 0 ? 1 : -1;
+        out[k++] = lk_tf_dir(&s->X, lk_v3(e[0], e[1], e[2]));
+      }
+  } else if (s->type == LK_GEOM_CYLINDER) {
+    double rho = hypot(pl.x, pl.y);
+    if (rho >= h[0] * on && rho > 0) out[k++] = lk_tf_dir(&s->X, lk_v3(pl.x / rho, pl.y / rho, 0));
+    if (fabs(pl.z) >= h[1] * on) out[k++] = lk_tf_dir(&s->X, lk_v3(0, 0, pl.z >= 0 ? 1 : -1));
+  }
+  return k;
+}
+
+/* Separated cores nearly touching: the witness difference pa - pb is then
+ * a short vector whose direction GJK's stopping rule leaves inexact on a
+ * curved core (a cylinder's side on a box's edge, the rover's wheel at the
+ * ramp's crest: 3e-6 m apart, normal 6 degrees off, and the face clipping
+ * along that normal reported 6 cm of depth). The true normal maximizes the
+ * separation and lies in both cores' normal cones at the witness points:
+ * of those surfaces' normals, the one separating clearly further than
+ * GJK's replaces it,
+ * and its separation the distance. */
+static void refine_normal(const lk_shape *A, const lk_shape *B, double scale, lk_gjk_result *r) {
+  lk_vec3 cand[6];
+  int nc = surface_normals(A, r->pa, cand);
+  for (int i = 0; i < nc; i++) cand[i] = lk_v3_neg(cand[i]); /* a's outward normal is -n */
+  nc += surface_normals(B, r->pb, cand + nc);
+  double best = separation(A, B, r->normal);
+  int better = 0;
+  for (int i = 0; i < nc; i++) {
+    double s = separation(A, B, cand[i]);
+    if (s > best + 1e-12 * scale) {
+      best = s;
+      r->normal = cand[i];
+      better = 1;
+    }
+  }
+  /* Along the exact normal the separation is the distance, which GJK only
+   * bounds from above (its witnesses stop short on a curved core). */
+  if (better && best > 0 && best < r->dist) r->dist = best;
+}
+
 static sv support(const lk_shape *A, const lk_shape *B, lk_vec3 d) {
   sv r;
   r.a = support_core(A, d);
@@ -393,6 +452,7 @@ void lk_col_gjk_epa(const lk_shape *A, const lk_shape *B, lk_gjk_result *r) {
     r->dist = lk_v3_norm(d);
     r->normal = r->dist > 0 ? lk_v3_scale(d, 1.0 / r->dist) : lk_v3(0, 0, 1);
     r->depth = 0;
+    refine_normal(A, B, scale, r);
     return;
   }
   r->intersect = 1;

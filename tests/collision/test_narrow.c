@@ -695,6 +695,41 @@ static void test_epa_accuracy_on_curved_shapes(void) {
   LK_ASSERT_NEAR(g.normal.z, -1, 1e-8);
 }
 
+/* A cylinder's side a hair above a box's edge (the rover's wheel at the
+ * ramp's crest): the separated cores' normal is the edge-to-axis direction
+ * u, not the short witness difference's (which was 6 degrees off, and the
+ * face clipping along it reported 6 cm of depth: a step refused as
+ * unphysical). Edge along y at x 0.3, z 0.05; u from the top face's normal
+ * towards the end face's. */
+static void test_cylinder_side_on_box_edge(void) {
+  static const double deg[] = {0.3, 0.5, 2, 10, 45, 80};
+  static const double gaps[] = {1e-7, 3e-6, 1e-4};
+  shape bx = mk(BX, 0.3, 0.6, 0.05, at(0, 0, 0));
+  lk_shape core_b = {BX, {0.3, 0.6, 0.05}, at(0, 0, 0), NULL};
+  for (size_t i = 0; i < sizeof deg / sizeof *deg; i++)
+    for (size_t k = 0; k < sizeof gaps / sizeof *gaps; k++) {
+      double be = deg[i] * LK_PI / 180, gap = gaps[k];
+      lk_vec3 u = lk_v3(sin(be), 0, cos(be));
+      lk_vec3 c = lk_v3_madd(lk_v3(0.3, 0.02, 0.05), u, 0.1 + gap);
+      lk_transform X = rot(1, 0, 0, LK_PI / 2, c.x, c.y, c.z); /* axis along y */
+      lk_shape core_a = {CY, {0.1, 0.03, 0}, X, NULL};
+      lk_gjk_result g;
+      lk_col_gjk_epa(&core_a, &core_b, &g);
+      LK_ASSERT_MSG(!g.intersect && fabs(g.dist - gap) < 1e-9 * (1 + 1e3 * gap),
+                    "%.1f deg, gap %g: separated by %.3g (intersect %d)", deg[i], gap, g.dist,
+                    g.intersect);
+      LK_ASSERT_MSG(lk_v3_dot(g.normal, u) > 1 - 1e-10,
+                    "%.1f deg, gap %g: normal (%.6f, %.6f, %.6f), want (%.6f, 0, %.6f)", deg[i],
+                    gap, g.normal.x, g.normal.y, g.normal.z, u.x, u.z);
+      lk_manifold m = collide(mk(CY, 0.1, 0.03, 0, X), bx, 1e-3);
+      LK_ASSERT_MSG(m.n >= 1, "%.1f deg, gap %g: no contact within the margin", deg[i], gap);
+      for (int p = 0; p < m.n; p++)
+        LK_ASSERT_MSG(fabs(m.pt[p].depth + gap) < 1e-8 && lk_v3_dot(m.pt[p].normal, u) > 1 - 1e-10,
+                      "%.1f deg, gap %g: point %d depth %.3g normal.u %.12f", deg[i], gap, p,
+                      m.pt[p].depth, lk_v3_dot(m.pt[p].normal, u));
+    }
+}
+
 /* Every pair exactly touching (binary-exact sizes and positions): the
  * expected number of points at depth 0; 1e-6 apart: nothing. */
 static void test_touching_every_pair(void) {
@@ -911,14 +946,16 @@ void lk_test_register(void) {
                                    {"box-box", test_box_box},
                                    {"cylinder-sphere", test_cylinder_sphere},
                                    {NULL, NULL}};
-  static const lk_test convex[] = {{"cylinder-capsule", test_cylinder_capsule},
-                                   {"cylinder-box", test_cylinder_box},
-                                   {"cylinder-cylinder", test_cylinder_cylinder},
-                                   {"GJK/EPA agree with the closed forms", test_gjk_matches_closed_forms},
-                                   {"EPA accuracy on curved shapes", test_epa_accuracy_on_curved_shapes},
-                                   {"random cylinder pairs", test_cylinder_pairs_fuzz},
-                                   {"every pair touching", test_touching_every_pair},
-                                   {NULL, NULL}};
+  static const lk_test convex[] = {
+      {"cylinder-capsule", test_cylinder_capsule},
+      {"cylinder-box", test_cylinder_box},
+      {"cylinder-cylinder", test_cylinder_cylinder},
+      {"GJK/EPA agree with the closed forms", test_gjk_matches_closed_forms},
+      {"EPA accuracy on curved shapes", test_epa_accuracy_on_curved_shapes},
+      {"random cylinder pairs", test_cylinder_pairs_fuzz},
+      {"every pair touching", test_touching_every_pair},
+      {"cylinder side a hair above a box edge", test_cylinder_side_on_box_edge},
+      {NULL, NULL}};
   static const lk_test input[] = {{"degenerate shapes rejected", test_degenerate_input_rejected},
                                   {"model rejects degenerate geoms", test_model_rejects_degenerate_geoms},
                                   {"AABB", test_aabb_contains_shape},
