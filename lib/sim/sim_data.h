@@ -202,6 +202,10 @@ typedef struct lk_sim_sparse {
   double *pg, *ph, *pd; /* pcap, pcap, ncap */
   struct lk_lcp_workspace *ws; /* NSGS only: O(ncap), the model's DoFs as
                                   a product's columns */
+  double *dense;        /* NULL, or (for one call, set by solve.c) the dense
+                           island's Delassus matrix it built for its trial
+                           (n x n, base diagonal): NSGS takes it as it is
+                           instead of building compressed rows */
 } lk_sim_sparse;
 
 void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a);
