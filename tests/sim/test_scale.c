@@ -62,7 +62,7 @@ static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) 
       break;
     }
     if (r->largest_island > largest) largest = r->largest_island;
-    *iterative += r->iterative_islands;
+    *iterative += r->iterative_islands + r->direct_solves; /* NSGS or the direct trial */
   }
   long allocs = g_allocs;
   lk_set_allocator(NULL);
