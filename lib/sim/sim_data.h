@@ -196,7 +196,20 @@ typedef struct lk_sim_sparse {
   double *q, *lo, *hi, *mu, *z, *w; /* ncap each */
   int *findex, *cone;
   unsigned char *basis;
-  struct lk_lcp_workspace *ws; /* NSGS only: O(ncap) */
+  /* Islands beyond the dense size are solved on the product form instead
+   * (iterative.c: G = J, H = Y over the island's DoFs, never A): the rows'
+   * segments copied in island order, pcap entries (the model's J values
+   * at most), pd the cfm a row. */
+  size_t pcap, pnnz;    /* entries held, entries of the last product */
+  int prod;             /* the last solve was on the product */
+  int *prow, *pcol;     /* ncap + 1; pcap */
+  double *pg, *ph, *pd; /* pcap, pcap, ncap */
+  struct lk_lcp_workspace *ws; /* NSGS only: O(ncap), the model's DoFs as
+                                  a product's columns */
+  double *dense;        /* NULL, or (for one call, set by solve.c) the dense
+                           island's Delassus matrix it built for its trial
+                           (n x n, base diagonal): NSGS takes it as it is
+                           instead of building compressed rows */
 } lk_sim_sparse;
 
 void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a);
