@@ -37,6 +37,11 @@
  * that needs its friction (a pile on a slope) would creep by that much:
  * its answer is polished to the unregularized trial (polish).
  *
+ * Only where the factor stays sparse: an analysis whose L has more than
+ * FILL_MAX times the entries of A's upper triangle (the 300-cube pile:
+ * 5.3) leaves the island to NSGS, without factoring, while its rows are
+ * unchanged (counted once in direct_fallbacks).
+ *
  * At rest the matrix is not formed at all: the last step's impulses are
  * refined against the factor kept from the last trial that stood, with the
  * residual from the rows (refine): no Y, no compressed rows, no
@@ -93,6 +98,13 @@
 /* Active-set changes (each a numeric refactorization) at most. */
 #define ACTIVE_ROUNDS 4
 #define FRICTION_HEAVY 1e4
+/* The trial is made only where L has at most FILL_MAX times the entries
+ * of A's upper triangle: its solves then cost about what NSGS's sweeps at
+ * rest do. Measured at rest (by turns, against the product-form NSGS):
+ * pyramid30 (L 1.8 times A) 273-311 us a step against 382-434,
+ * pyramid100 (2.6) 0.76-1.0 ms against 1.30-1.33; pyramid300 (5.3) 10.4
+ * ms against 5.0, and 2 Gflop a factorization. */
+#define FILL_MAX 4.0
 
 struct lk_sim_direct {
   int ncap;
@@ -109,6 +121,8 @@ struct lk_sim_direct {
   double *x; /* ncap: a solve's right-hand side and answer, permuted */
   double *zs; /* ncap: impulses kept while polishing */
   int factored; /* L holds a numeric factor of the current pattern */
+  int fill;     /* the analysis found L too full to pay (FILL_MAX): no
+                   trial while the rows are unchanged */
   int kept;     /* ... of a trial that stood, whose active set is kact and
                    whose diagonal's regularization is reg */
   /* per island row */
@@ -124,6 +138,7 @@ static void drop_analysis(lk_sim_direct *D) {
   D->nnz = 0;
   D->factored = 0;
   D->kept = 0;
+  D->fill = 0;
 }
 
 void lk_sim_direct_free(lk_sim_direct *D) {
@@ -265,6 +280,7 @@ static int analyze(lk_sim_direct *D, const lk_sim_sparse *sp, int n) {
   D->n = n;
   D->nnz = sp->nnz;
   D->sum = pattern_sum(sp, n);
+  D->fill = cm->lnz > FILL_MAX * (double)nz;
   return 1;
 }
 
@@ -696,6 +712,11 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
   lk_sim_sparse *sp = sd->sparse;
   if (!D || !sp || n > D->ncap || n > sp->ncap || !trial_applies(sd, D, rows, n))
     return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+  if (D->fill && D->n == n) { /* too full to pay, the same rows: NSGS */
+    int same = 1;
+    for (int i = 0; i < n && same; i++) same = D->key[i] == row_key(sd, &sd->row[rows[i]]);
+    if (same) return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+  }
   report->direct_trials++;
   double res = INFINITY, scale = 1;
   if (refine(m, d, D, rows, n, &res)) {
@@ -728,6 +749,10 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
     report->direct_analyses++;
     if (!analyze(D, sp, n)) {
       drop_analysis(D);
+      report->direct_fallbacks++;
+      return lk_sim_solve_iterative(m, d, rows, n, NULL, 1, report);
+    }
+    if (D->fill) {
       report->direct_fallbacks++;
       return lk_sim_solve_iterative(m, d, rows, n, NULL, 1, report);
     }

@@ -441,6 +441,39 @@ static void test_copy(void) {
   lk_model_free(m);
 }
 
+/* Where the factor would not stay sparse the trial is not made: the
+ * pyramid of 300 cubes (10 800 rows; L would hold 5.3 times the entries
+ * of A's upper triangle, FILL_MAX 4) analyses once on its first step with
+ * states and leaves the island to NSGS, factoring nothing, while its rows
+ * are unchanged; it stands. */
+static void test_fill_limit(void) {
+  lk_model *m = cubes(300, 10, 1.0, 0.5, 0.5, 0, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  long bad = 0, analyses = 0, factors = 0, fallbacks = 0, trials = 0, nsgs = 0;
+  double z0 = body_q(d, 300, 2);
+  for (int s = 0; s < 10; s++) {
+    bad += lk_step(m, d) != LK_OK;
+    const lk_step_report *r = lk_data_step_report(d);
+    analyses += r->direct_analyses;
+    factors += r->direct_factors;
+    fallbacks += r->direct_fallbacks;
+    trials += r->direct_trials;
+    nsgs += r->iterative_islands;
+    LK_ASSERT_INT_EQ(r->largest_island, 10800);
+  }
+  LK_ASSERT_INT_EQ(bad, 0);
+  LK_ASSERT_INT_EQ(analyses, 1);
+  LK_ASSERT_INT_EQ(factors, 0);
+  LK_ASSERT_INT_EQ(trials, 1);
+  LK_ASSERT_INT_EQ(fallbacks, 1);
+  LK_ASSERT_INT_EQ(nsgs, 10);
+  LK_ASSERT_NEAR(body_q(d, 300, 2), z0, 1e-6);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"pyramid of 30 cubes at rest: the direct trial, no creep", test_pyramid30_rest},
@@ -452,6 +485,7 @@ void lk_test_register(void) {
       {"a pile on a slope inside the cone sticks", test_slope_sticks},
       {"... light cubes, mu 0.8", test_slope_sticks_light},
       {"a copied data continues", test_copy},
+      {"no trial where the factor would fill in", test_fill_limit},
       {NULL, NULL}};
   lk_test_suite("direct", tests);
 }
