@@ -964,11 +964,12 @@ static int direct_possible(const nsgs *S, const lk_lcp_workspace *ws) {
 }
 
 /* The states read off (z, w) into cls/c/lnk; returns how many changed
- * (a direction that turned by more than 1e-12 counts). */
+ * (a direction that turned by more than 1e-12 counts); *classes: how many
+ * rows changed class (C_EQ, C_FIX, C_LINK) or fixed value. */
 static int direct_states(const nsgs *S, const double *z, const double *w, int *cls, double *c,
-                         int *lnk) {
+                         int *lnk, int *classes) {
   const lk_lcp *p = S->p;
-  int changed = 0;
+  int changed = 0, turned = 0;
   for (int k = 0; k < S->nb; k++) {
     const block *b = &S->B[k];
     int r = b->r[0];
@@ -1007,7 +1008,7 @@ static int direct_states(const nsgs *S, const double *z, const double *w, int *c
     }
     changed += cn != cls[r] || ct != cls[r1];
     if (ct == C_LINK && cls[r1] == C_LINK)
-      changed += fabs(c1 - c[r1]) + fabs(c2 - c[r2]) > 1e-12 * (mu > 0 ? mu : 1);
+      turned += fabs(c1 - c[r1]) + fabs(c2 - c[r2]) > 1e-12 * (mu > 0 ? mu : 1);
     cls[r] = cn;
     c[r] = 0.0;
     cls[r1] = cls[r2] = ct;
@@ -1015,7 +1016,8 @@ static int direct_states(const nsgs *S, const double *z, const double *w, int *c
     c[r2] = c2;
     lnk[r1] = lnk[r2] = r;
   }
-  return changed;
+  *classes = changed;
+  return changed + turned;
 }
 
 /* z from the unknowns x of the rows in the system (pos >= 0). */
@@ -1036,7 +1038,7 @@ static void direct_z(const lk_lcp *p, const int *cls, const double *c, const int
  * refined from z0 (a proximal point iteration), so that a free split stays
  * where the sweeps had it and every determined part converges. */
 static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, const double *c,
-                        const int *lnk, const double *z0, double *z, double *w) {
+                        const int *lnk, const double *z0, double *z, double *w, int reuse) {
   const lk_lcp *p = S->p;
   int n = p->n, dm = ws->nsgs_dm, k = 0;
   double *A = ws->nsgs_dd, *x = A + (size_t)dm * dm, *rhs = x + dm;
@@ -1044,7 +1046,7 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
   for (int i = 0; i < n; i++) pos[i] = cls[i] == C_EQ ? k++ : -1;
   for (int i = 0; i < n; i++)
     if (pos[i] >= 0) x[pos[i]] = z0[i];
-  if (k > 0) {
+  if (k > 0 && !reuse) {
     memset(A, 0, sizeof *A * (size_t)k * (size_t)k);
     for (int i = 0; i < n; i++) {
       if (pos[i] < 0) continue;
@@ -1192,9 +1194,11 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
     lnk[i] = i;
   }
   double cur = m0;
-  direct_states(S, z, w, cls, c, lnk);
+  int classes, reuse = 0;
+  direct_states(S, z, w, cls, c, lnk, &classes);
   for (int round = 0; round < DIRECT_ROUNDS; round++) {
-    if (!direct_solve(S, ws, cls, c, lnk, z, zt, wt)) break;
+    if (!direct_solve(S, ws, cls, c, lnk, z, zt, wt, reuse)) break;
+    reuse = 0;
     int took = 0, full = 0;
     for (double t = 1.0; t > 1e-3; t *= 0.5) {
       for (int i = 0; i < n; i++) zc[i] = t == 1.0 ? zt[i] : z[i] + t * (zt[i] - z[i]);
@@ -1214,9 +1218,12 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
       break;
     }
     if (took && *err <= tol && *res / *scale <= tol) return 1;
-    if (full)
-      direct_states(S, z, w, cls, c, lnk);
-    else if (!direct_pivot(S, zt, wt, cls, c, lnk))
+    if (full) {
+      /* only sliding directions turned: the last factor, refined against
+       * M itself (direct_solve's rounds), reaches the new system's answer */
+      direct_states(S, z, w, cls, c, lnk, &classes);
+      reuse = classes == 0;
+    } else if (!direct_pivot(S, zt, wt, cls, c, lnk))
       break;
   }
   memcpy(z, z0, sizeof *z * (size_t)n);

@@ -301,8 +301,14 @@ static void bucket_products(const int *brow, const double *const *bj, const doub
 #else
   (void)P;
 #endif
-  for (int a = 0; a < cnt; a++)
-    for (int b = a; b < cnt; b++) add_sym(A, n, brow[a], brow[b], seg_dot(bj[a], by[b], len));
+  /* J_a's trailing zeros left out (a contact on a chain's middle link
+   * has none on the links beyond it: the 10-link chain's products halve);
+   * a sum of zero terms changes no bit of what comes before it. */
+  for (int a = 0; a < cnt; a++) {
+    int la = len;
+    while (la > 0 && bj[a][la - 1] == 0.0) la--;
+    for (int b = a; b < cnt; b++) add_sym(A, n, brow[a], brow[b], seg_dot(bj[a], by[b], la));
+  }
 }
 
 /* The island's Delassus matrix A (n x n, row-major) from its rows: tree by

@@ -160,11 +160,14 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   *converged = 0;
   if (!sp || n > sp->ncap) return LK_CAPACITY_EXCEEDED;
   if (!have_y) lk_sim_rows_y(m, d, rows, n);
-  /* Beyond the dense size: the product; a dense island handed over, A.
-   * One pass over the rows (their records are the largest reads here). */
+  /* Beyond the dense size: the product. A dense-size island handed over
+   * by the trial (solve.c) brings its matrix: no second build (the 10-link
+   * chain spent a quarter of its step building the compressed rows again).
+   * Otherwise A in compressed rows. One pass over the rows (their records
+   * are the largest reads here). */
   lk_status st = LK_OK;
   sp->prod = n > sd->island_cap;
-  if (!sp->prod) st = lk_sim_delassus_csr(m, d, rows, n, sp);
+  if (!sp->prod && !sp->dense) st = lk_sim_delassus_csr(m, d, rows, n, sp);
   if (st) return st;
   const int circle = m->opt.friction_cone != LK_CONE_BOX;
   size_t e = 0;
@@ -190,6 +193,11 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
       for (int i = 0; i < n; i++) sp->pd[i] = m->opt.cfm;
       p.prod.d = sp->pd;
     }
+  } else if (sp->dense) {
+    if (m->opt.cfm > 0)
+      for (int i = 0; i < n; i++) sp->dense[(size_t)i * n + i] += m->opt.cfm;
+    p.M = sp->dense;
+    p.ldm = n;
   } else {
     if (m->opt.cfm > 0)
       for (int i = 0; i < n; i++)
@@ -201,8 +209,8 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   lk_lcp_options_default(&o);
   /* a sweep's work: A's entries, or the product's J and Y entries three
    * times (G_i . u, u += H_i dz, u formed again after Anderson's step) */
-  size_t work = sp->prod ? 3 * sp->pnnz : sp->nnz;
-  double sweeps = SWEEP_WORK / (double)(work > 0 ? work : 1);
+  double work = sp->prod ? 3.0 * (double)sp->pnnz : sp->dense ? (double)n * n : (double)sp->nnz;
+  double sweeps = SWEEP_WORK / (work > 0 ? work : 1);
   o.max_sweeps = sweeps < MIN_SWEEPS ? MIN_SWEEPS : sweeps > MAX_SWEEPS ? MAX_SWEEPS : (int)sweeps;
   o.z_guess = sp->z;
   o.basis_out = sp->basis;
@@ -262,6 +270,8 @@ void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int
         double a = 0;
         for (int e = sp->prow[i]; e < sp->prow[i + 1]; e++) a += sp->pg[e] * sp->ph[e];
         mem->adiag[R->crow] = a + (m->opt.cfm > 0 ? m->opt.cfm : 0);
+      } else if (sp->dense) {
+        mem->adiag[R->crow] = sp->dense[(size_t)i * n + i];
       } else {
         for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
           if (sp->col[e] == i) mem->adiag[R->crow] = sp->val[e];

@@ -7,6 +7,7 @@
 #include "linkage/lcp.h"
 #include "model/model_impl.h"
 #include "sim/sim_data.h"
+#include "sim/sim_internal.h"
 
 static void sparse_free(lk_sim_sparse *sp) {
   if (!sp) return;
@@ -83,6 +84,13 @@ lk_status lk_sim_data_init(const lk_model *m, lk_sim_data *sd) {
     sd->sparse = sparse_new(sd->row_cap, sd->val_cap, m->nv);
     if (!sd->sparse) return LK_OUT_OF_MEMORY;
   }
+  /* ... and tried first by the sparse direct sticking trial (direct.c)
+   * when their contacts are all static */
+  sd->direct = NULL;
+  if (sd->row_cap > sd->island_cap) {
+    sd->direct = lk_sim_direct_new(sd->row_cap);
+    if (!sd->direct) return LK_OUT_OF_MEMORY;
+  }
   return LK_OK;
 }
 
@@ -91,4 +99,6 @@ void lk_sim_data_free(lk_sim_data *sd) {
   sd->lcp = NULL;
   sparse_free(sd->sparse);
   sd->sparse = NULL;
+  lk_sim_direct_free(sd->direct);
+  sd->direct = NULL;
 }

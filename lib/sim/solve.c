@@ -112,6 +112,19 @@ static int iterative_pays(const island *is) {
                       (dof >= ITERATIVE_MIN_DOF && pairs >= ITERATIVE_MIN_PAIRS / 4));
 }
 
+/* Whether a persisting contact of the island ended the last step with
+ * its friction on its cone's edge (a bound state remembered for its first
+ * tangent row) under a positive normal impulse. */
+static int saturated_last(const island *is) {
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &is->sd->row[is->rows[i]];
+    if (R->ckind != LK_CONSTRAINT_CONTACT || R->kind != LK_ROW_FRICTION || R->crow != 1) continue;
+    const lk_contact_mem *mem = &is->sd->cmem[R->cindex];
+    if (mem->valid && mem->basis[1] != LK_LCP_BASIC && mem->z[0] > 0) return 1;
+  }
+  return 0;
+}
+
 /* A row's kind in the problem being solved: in the sticking trial every
  * friction and boxed row is a free (equality) row. */
 static lk_row_kind kind_of(const island *is, const lk_row *R) {
@@ -1482,7 +1495,12 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
    * the answer: straight to the friction LCP, warm-started from the last
    * step. The trial returns once every contact is static again. */
   int circle = o->friction_cone == LK_CONE_CIRCLE, held = 0, hpass = 0;
-  if (has_friction && !sliding) {
+  /* An island NSGS takes whose last answer had a contact's friction on its
+   * cone's edge: the sticking trial would not stand either (the 10-link
+   * chain resting on the box's edge: two failed trials every step, an
+   * eighth of it); NSGS from the last step's impulses. */
+  const int skip_trial = has_friction && !sliding && saturated_last(is) && iterative_pays(is);
+  if (has_friction && !sliding && !skip_trial) {
     lk_status st = LK_OK;
     /* A contact that turns (a rolling wheel): its rolling rows are at
      * their bound, so the plain trial cannot stand; straight to the held
@@ -1561,7 +1579,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       }
     }
   }
-  if (changed && has_friction && sliding && iterative_pays(is)) {
+  if (changed && has_friction && (sliding || skip_trial) && iterative_pays(is)) {
     is->iterative = 1; /* sliding already: NSGS from the last impulses */
     return LK_OK;
   }
@@ -1610,7 +1628,14 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
   } else {
     lk_status st = trial_and_passes(is, report, &pass, &changed);
     if (st) return st;
-    if (is->iterative) return lk_sim_solve_iterative(is->m, is->d, is->rows, n, sd->z, 1, report);
+    if (is->iterative) {
+      /* NSGS on the matrix the trial built (its base diagonal back) */
+      for (int i = 0; i < n; i++) sd->A[(size_t)i * n + i] = sd->adiag[i];
+      sd->sparse->dense = sd->A;
+      st = lk_sim_solve_iterative(is->m, is->d, is->rows, n, sd->z, 1, report);
+      sd->sparse->dense = NULL;
+      return st;
+    }
   }
   if (pass > report->friction_passes) report->friction_passes = pass;
   if (changed || is->over) {
@@ -1691,13 +1716,14 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.held = 0;
     if (is.n > report->largest_island) report->largest_island = is.n;
     if (is.n > sd->island_cap) {
-      /* Beyond the dense size: sparse and iterative (iterative.c), unless
+      /* Beyond the dense size: sparse, the direct sticking trial when its
+       * contacts are static (direct.c), else iterative (iterative.c), unless
        * the user set the size (max_island_rows), which is then a limit. */
       if (m->opt.max_island_rows > 0 || !sd->sparse) {
         report->detail = "an island has more rows than options max_island_rows";
         return LK_CAPACITY_EXCEEDED;
       }
-      lk_status st = lk_sim_solve_iterative(m, d, is.rows, is.n, NULL, 0, report);
+      lk_status st = lk_sim_solve_direct(m, d, is.rows, is.n, report);
       if (st) return st;
       continue;
     }

@@ -47,13 +47,8 @@ static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) 
   lk_set_allocator(&al);
   g_allocs = 0;
   int fails = 0, largest = 0;
-  long first = 0;
   *iterative = 0;
   for (int s = 0; s < steps; s++) {
-    if (s == 1) { /* the first step may grow the sparse storage once */
-      first = g_allocs;
-      g_allocs = 0;
-    }
     lk_status st = lk_step(m, d);
     const lk_step_report *r = lk_data_step_report(d);
     if (st != LK_OK) {
@@ -62,13 +57,15 @@ static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) 
       break;
     }
     if (r->largest_island > largest) largest = r->largest_island;
-    *iterative += r->iterative_islands;
+    *iterative += r->iterative_islands + r->direct_solves; /* NSGS or the direct trial */
   }
   long allocs = g_allocs;
   lk_set_allocator(NULL);
   LK_ASSERT_INT_EQ(fails, 0);
-  LK_ASSERT_INT_EQ(allocs, 0);
-  LK_ASSERT_MSG(first <= 2, "the first step made %ld allocations (one growth: 2)", first);
+  /* the compressed rows may grow once (their entries and columns: 2), at
+   * the first step that builds them (the direct trial, once the contacts
+   * are static; NSGS takes the product, which is sized with the model) */
+  LK_ASSERT_MSG(allocs <= 2, "the steps made %ld allocations (one growth: 2)", allocs);
   double worst = 0;
   for (int k = 1; k <= n; k++) worst = fmax(worst, fabs(body_z(m, d, k) - z0[k - 1]));
   LK_ASSERT_NEAR(worst, 0, tol);
