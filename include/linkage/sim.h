@@ -28,7 +28,10 @@
  * beyond the dense size (options max_island_rows) keeps its sparse Delassus
  * matrix in storage that grows, by doubling, when an island needs more
  * entries than it has (outside the solve loops; a few times over a run at
- * most). It fails with LK_INVALID_ARGUMENT if d is
+ * most), and such an island whose contacts are all static makes a
+ * symbolic analysis for its sparse direct trial when its rows changed
+ * (CHOLMOD, through SuiteSparse's own allocator; counted in the report's
+ * direct_analyses; docs/contact.md). It fails with LK_INVALID_ARGUMENT if d is
  * not m's and LK_NON_FINITE if the state or a load is not finite or the
  * step would produce a non-finite state; the data is unchanged then. */
 #ifndef LINKAGE_SIM_H
