@@ -103,11 +103,28 @@ typedef struct {
   const double *val;
 } lk_lcp_csr;
 
+/* M in product form, M = G H^T + diag(d), never formed: G and H are n x m
+ * in compressed rows (columns 0 .. m-1, strictly increasing in a row; the
+ * two may share row and col arrays), d NULL or n entries. A time
+ * stepper's Delassus matrix J M^-1 J^T is G = J, H = (M^-1 J^T)^T, d its
+ * cfm: a sweep of NSGS then costs the entries of G and H, not of M (which
+ * has k^2 entries a body for k rows on it). lk_lcp_nsgs takes it (keeping
+ * u = H^T z, each block's matrix G_B H_B^T formed once a solve); the
+ * pivoting solvers do not (lk_lcp_densify forms M). The residual's scale
+ * (lk_lcp_report.residual_rel) takes sum_k |G_ik| (|H|^T |z|)_k + |d_i
+ * z_i| for sum_j |M_ij z_j|: the magnitude of the sums actually formed, at
+ * least the dense one. */
+typedef struct {
+  int m;            /* columns of G and H (>= 1 when g.row is set) */
+  lk_lcp_csr g, h;  /* n rows each; g.row NULL: no product */
+  const double *d;  /* NULL, or n diagonal entries added */
+} lk_lcp_prod;
+
 /* A problem: a view over the caller's arrays (nothing is copied). */
 typedef struct {
   int n;             /* number of rows (0 is a valid, empty problem) */
   const double *M;   /* n x n, row-major, M[i * ldm + j]; ignored (may be
-                        NULL) when csr.row is set */
+                        NULL) when csr.row or prod.g.row is set */
   int ldm;           /* leading dimension of M (>= n); 0 means n */
   const double *q;   /* n */
   const double *lo;  /* n lower bounds, -INFINITY allowed; NULL: all 0 */
@@ -120,6 +137,8 @@ typedef struct {
                         other friction row b of the same normal with which
                         it shares a circle (cone[b] == a, mu[b] == mu[a]),
                         or -1 (rows without findex: -1) */
+  lk_lcp_prod prod;  /* prod.g.row set: M is G H^T + diag(d) (M and csr
+                        ignored) */
 } lk_lcp;
 
 /* The state of a row in a (complementary) basis: used to warm start a solve
@@ -235,6 +254,11 @@ int lk_lcp_workspace_capacity(const lk_lcp_workspace *ws);
  * solvers refuse it with LK_CAPACITY_EXCEEDED); for the others the same as
  * lk_lcp_workspace_new. */
 lk_lcp_workspace *lk_lcp_workspace_new_for(const lk_lcp_solver *type, int nmax);
+/* A workspace of lk_lcp_nsgs for problems of up to nmax rows whose product
+ * form (lk_lcp_prod) has up to mmax columns (O(mmax) more memory; the
+ * other constructors take mmax = nmax). A product problem with more
+ * columns than its workspace holds: LK_CAPACITY_EXCEEDED. */
+lk_lcp_workspace *lk_lcp_workspace_new_nsgs(int nmax, int mmax);
 /* The capacity a workspace needs for p: n, or with boxed or friction rows
  * n + b + 2 f at most, which Lemke needs and which lets Dantzig fall back
  * to Lemke (Dantzig alone needs n). -1 for a problem lk_lcp_check refuses. */
@@ -280,17 +304,19 @@ double lk_lcp_fc3d_error(const lk_lcp *problem, const double *z);
 
 /* Check a problem for the conditions lk_lcp_solve lists (finite data,
  * consistent bounds, valid findex, cone pairs and compressed rows); err, if
- * given, names the first row at fault. O(n + entries) for compressed rows,
- * O(n^2) dense. */
+ * given, names the first row at fault. O(n + entries) for compressed rows
+ * and products, O(n^2) dense. */
 lk_status lk_lcp_check(const lk_lcp *problem, lk_error *err);
 
 /* M of a problem into a dense row-major array (leading dimension ld >= n,
- * n x ld doubles): a copy when dense, the expansion of csr otherwise. */
+ * n x ld doubles): a copy when dense, the expansion of csr, or the
+ * product G H^T + diag(d) formed (O(n entries)). */
 lk_status lk_lcp_densify(const lk_lcp *problem, double *M, int ld);
 
 /* max_ij |M_ij - M_ji| / max_ij |M_ij| (0 for a zero or empty M): how far
- * from symmetric M is. Compressed rows: O(entries log(entries a row)).
- * +INFINITY for an invalid problem. */
+ * from symmetric M is. Compressed rows: O(entries log(entries a row));
+ * products: every entry formed, O(n^2 entries a row). +INFINITY for an
+ * invalid problem. */
 double lk_lcp_asymmetry(const lk_lcp *problem);
 
 /* ---------------------------------------------------------------- files */

@@ -73,6 +73,16 @@ typedef struct {
                              out between NSGS's tolerance (1e-9) and the
                              accepted accuracy (fc3d error and relative
                              residual 1e-6; docs/contact.md) */
+  /* Of those islands, the ones whose contacts are all static: first the
+   * sparse direct sticking trial (CHOLMOD; docs/contact.md) */
+  int direct_trials;      /* islands tried */
+  int direct_solves;      /* of direct_trials, answered by it (no NSGS) */
+  int direct_refined;     /* of direct_solves, by refining the last step's
+                             impulses against the kept factor (no matrix,
+                             no factorization) */
+  int direct_fallbacks;   /* of direct_trials, handed to NSGS */
+  int direct_analyses;    /* symbolic analyses made (an island's rows changed) */
+  int direct_factors;     /* numeric factorizations (one per active set) */
   int largest_island;     /* rows of the step's largest island */
   const char *detail;     /* static text: what a failed step ran into (the
                              option to change when a capacity was hit), or

@@ -600,7 +600,7 @@ static int warm_exact(dantzig *D, const lk_lcp_options *o, double *w, lk_lcp_ver
     double zj = D->z[j], viol = lk_maxd(D->lo[j] - zj, zj - D->hi[j]);
     if (viol > 1e-12 * (1.0 + fabs(zj))) return 0;
   }
-  double scale, res = lk_lcp_residual_scaled(D->p, D->z, NULL, w, &scale);
+  double scale, res = lk_lcp_residual_scaled(D->p, D->z, NULL, w, &scale, NULL);
   for (int i = 0; i < n; i++) {
     int st = D->state[i];
     if (D->lo[i] < D->hi[i] && ((st == S_LO && w[i] < -D->wtol) || (st == S_HI && w[i] > D->wtol)))
@@ -810,7 +810,7 @@ static lk_status dantzig_run(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     solve_c(&D, 2);
     /* Into the caller's w: when it passes, this is the final check (the
      * next pass, if any, recomputes D.w). */
-    double scale, res = lk_lcp_residual_scaled(p, z, NULL, wout, &scale);
+    double scale, res = lk_lcp_residual_scaled(p, z, NULL, wout, &scale, NULL);
     if (res <= 0.1 * o->tol * scale) {
       v->done = 1;
       v->residual = res;

@@ -33,8 +33,8 @@ const lk_lcp_solver *lk_lcp_solver_by_name(const char *name) {
   return NULL;
 }
 
-static lk_lcp_workspace *workspace_new(int nmax, int dense) {
-  if (nmax < 0) return NULL;
+static lk_lcp_workspace *workspace_new(int nmax, int dense, int mmax) {
+  if (nmax < 0 || mmax < 0) return NULL;
   lk_lcp_workspace *ws = lk_calloc(1, sizeof *ws);
   if (!ws) return NULL;
   ws->nmax = nmax;
@@ -59,6 +59,14 @@ static lk_lcp_workspace *workspace_new(int nmax, int dense) {
   ws->nsgs_dm = (int)dm;
   if (ok) ok = (ws->nsgs_dd = LK_NEW_ARRAY(double, dm * dm + LK_NSGS_DD * dm)) != NULL;
   if (ok) ok = (ws->nsgs_di = LK_NEW_ARRAY(int, LK_NSGS_DI * dm)) != NULL;
+  ws->mmax = mmax;
+  size_t um = mmax > 0 ? (size_t)mmax : 1, tcap = (size_t)LK_NSGS_PROD_ROW * dm;
+  if (ok) ok = (ws->nsgs_u = LK_NEW_ARRAY(double, 2 * um)) != NULL;
+  if (ok) ok = (ws->nsgs_tp = LK_NEW_ARRAY(int, um + 1)) != NULL;
+  if (ok) ok = (ws->nsgs_tr = LK_NEW_ARRAY(int, tcap)) != NULL;
+  if (ok) ok = (ws->nsgs_tv = LK_NEW_ARRAY(double, tcap)) != NULL;
+  if (ok) ok = (ws->nsgs_ra = LK_NEW_ARRAY(double, dm)) != NULL;
+  if (ok) ok = (ws->nsgs_rm = LK_NEW_ARRAY(int, 2 * dm)) != NULL;
   if (!ok) {
     lk_lcp_workspace_free(ws);
     return NULL;
@@ -66,11 +74,15 @@ static lk_lcp_workspace *workspace_new(int nmax, int dense) {
   return ws;
 }
 
-lk_lcp_workspace *lk_lcp_workspace_new(int nmax) { return workspace_new(nmax, 1); }
+lk_lcp_workspace *lk_lcp_workspace_new(int nmax) { return workspace_new(nmax, 1, nmax); }
 
 lk_lcp_workspace *lk_lcp_workspace_new_for(const lk_lcp_solver *type, int nmax) {
   if (!type) return NULL;
-  return workspace_new(nmax, !type->iterative);
+  return workspace_new(nmax, !type->iterative, nmax);
+}
+
+lk_lcp_workspace *lk_lcp_workspace_new_nsgs(int nmax, int mmax) {
+  return workspace_new(nmax, 0, mmax);
 }
 
 void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
@@ -85,6 +97,12 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
   lk_free(ws->nsgs_b);
   lk_free(ws->nsgs_dd);
   lk_free(ws->nsgs_di);
+  lk_free(ws->nsgs_u);
+  lk_free(ws->nsgs_tp);
+  lk_free(ws->nsgs_tr);
+  lk_free(ws->nsgs_tv);
+  lk_free(ws->nsgs_ra);
+  lk_free(ws->nsgs_rm);
   lk_free(ws);
 }
 
@@ -151,35 +169,68 @@ static int matrix_maybe_finite(const double *M, int n, int ldm) {
   return s - s == 0.0;
 }
 
-/* Compressed rows: offsets that start at 0 and never decrease, columns
- * in range and strictly increasing within a row, finite values. */
-static lk_status check_csr(const lk_lcp *p, lk_error *err) {
-  const lk_lcp_csr *c = &p->csr;
-  int n = p->n;
+/* Compressed rows of n rows and ncol columns (what names them in
+ * messages): offsets that start at 0 and never decrease, columns in range
+ * and strictly increasing within a row, finite values. */
+static lk_status check_rows(const lk_lcp_csr *c, int n, int ncol, const char *what,
+                            lk_error *err) {
   if (!c->col || !c->val)
-    return lk_error_set(err, LK_INVALID_ARGUMENT, "compressed rows without columns or values");
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "%s: compressed rows without columns or values",
+                        what);
   if (c->row[0] != 0)
-    return lk_error_set(err, LK_INVALID_ARGUMENT, "compressed rows: row[0] = %d, not 0",
-                        c->row[0]);
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "%s: row[0] = %d, not 0", what, c->row[0]);
   for (int i = 0; i < n; i++) {
     int b = c->row[i], e = c->row[i + 1];
     if (e < b)
-      return lk_error_set(err, LK_INVALID_ARGUMENT, "compressed rows: row %d ends before it begins",
-                          i);
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "%s: row %d ends before it begins", what, i);
     for (int k = b; k < e; k++) {
       int j = c->col[k];
-      if (j < 0 || j >= n)
-        return lk_error_set(err, LK_INVALID_ARGUMENT, "row %d of M: column %d outside 0..%d", i,
-                            j, n - 1);
+      if (j < 0 || j >= ncol)
+        return lk_error_set(err, LK_INVALID_ARGUMENT, "row %d of %s: column %d outside 0..%d", i,
+                            what, j, ncol - 1);
       if (k > b && j <= c->col[k - 1])
         return lk_error_set(err, LK_INVALID_ARGUMENT,
-                            "row %d of M: columns not strictly increasing (%d after %d)", i, j,
-                            c->col[k - 1]);
+                            "row %d of %s: columns not strictly increasing (%d after %d)", i,
+                            what, j, c->col[k - 1]);
     }
-    if (!lk_lcp_finite(c->val + b, e - b))
-      return lk_error_set(err, LK_NON_FINITE, "row %d of M is not finite", i);
   }
+  /* finite values: their sum (sum_entries), row by row only to name one */
+  double sum = n > 0 ? sum_entries(c->val, (size_t)c->row[n]) : 0.0;
+  if (!(sum - sum == 0.0))
+    for (int i = 0; i < n; i++)
+      if (!lk_lcp_finite(c->val + c->row[i], c->row[i + 1] - c->row[i]))
+        return lk_error_set(err, LK_NON_FINITE, "row %d of %s is not finite", i, what);
   return LK_OK;
+}
+
+/* A product: m >= 1 columns, G and H valid, a finite diagonal. */
+static lk_status check_prod(const lk_lcp *p, lk_error *err) {
+  const lk_lcp_prod *c = &p->prod;
+  if (c->m < 1)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "product with m = %d columns", c->m);
+  if (!c->h.row) return lk_error_set(err, LK_INVALID_ARGUMENT, "product without H");
+  lk_status s = check_rows(&c->g, p->n, c->m, "G", err);
+  if (s == LK_OK && c->h.row == c->g.row && c->h.col == c->g.col && c->h.val) {
+    /* one pattern for both (a time stepper's J and M^-1 J^T): H's values */
+    int nnz = c->g.row[p->n];
+    double sum = sum_entries(c->h.val, (size_t)nnz);
+    if (!(sum - sum == 0.0))
+      for (int i = 0; i < p->n; i++)
+        if (!lk_lcp_finite(c->h.val + c->g.row[i], c->g.row[i + 1] - c->g.row[i]))
+          return lk_error_set(err, LK_NON_FINITE, "row %d of H is not finite", i);
+  } else if (s == LK_OK) {
+    s = check_rows(&c->h, p->n, c->m, "H", err);
+  }
+  if (s == LK_OK && c->d && !lk_lcp_finite(c->d, p->n))
+    for (int i = 0; i < p->n; i++)
+      if (!isfinite(c->d[i]))
+        return lk_error_set(err, LK_NON_FINITE, "d[%d] of the product is not finite", i);
+  return s;
+}
+
+/* M in compressed rows: n x n. */
+static lk_status check_csr(const lk_lcp *p, lk_error *err) {
+  return check_rows(&p->csr, p->n, p->n, "M", err);
 }
 
 /* Circle pairs: two friction rows of one normal, each naming the other,
@@ -212,9 +263,12 @@ lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
   if (p->n < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "negative size n = %d", p->n);
   if (p->n == 0) return LK_OK;
   int n = p->n, ldm = lk_lcp_ldm(p);
-  if ((!p->M && !lk_lcp_sparse(p)) || !p->q)
+  if ((!p->M && lk_lcp_dense(p)) || !p->q)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "M or q is NULL");
-  if (lk_lcp_sparse(p)) {
+  if (lk_lcp_prodf(p)) {
+    lk_status s = check_prod(p, err);
+    if (s != LK_OK) return s;
+  } else if (lk_lcp_sparse(p)) {
     lk_status s = check_csr(p, err);
     if (s != LK_OK) return s;
   } else {
@@ -261,7 +315,26 @@ lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
   return LK_OK;
 }
 
+/* G_i . H_j of a product, merging the two rows' columns. */
+static double prod_entry(const lk_lcp *p, int i, int j) {
+  const lk_lcp_csr *g = &p->prod.g, *h = &p->prod.h;
+  int a = g->row[i], ae = g->row[i + 1], b = h->row[j], be = h->row[j + 1];
+  double s = 0.0;
+  while (a < ae && b < be) {
+    int ca = g->col[a], cb = h->col[b];
+    if (ca == cb)
+      s += g->val[a++] * h->val[b++];
+    else if (ca < cb)
+      a++;
+    else
+      b++;
+  }
+  if (i == j && p->prod.d) s += p->prod.d[i];
+  return s;
+}
+
 double lk_lcp_entry(const lk_lcp *p, int i, int j) {
+  if (lk_lcp_prodf(p)) return prod_entry(p, i, j);
   if (!lk_lcp_sparse(p)) return p->M[(size_t)i * (size_t)lk_lcp_ldm(p) + (size_t)j];
   int lo = p->csr.row[i], hi = p->csr.row[i + 1];
   while (lo < hi) {
@@ -275,12 +348,33 @@ double lk_lcp_entry(const lk_lcp *p, int i, int j) {
   return 0.0;
 }
 
+lk_status lk_lcp_times(const lk_lcp *p, const double *z, double *w, double *u) {
+  int n = p->n;
+  if (!lk_lcp_prodf(p)) {
+    for (int i = 0; i < n; i++) {
+      double mag;
+      w[i] = p->q[i] + lk_lcp_row_dot(p, i, z, &mag);
+    }
+    return LK_OK;
+  }
+  double *own = NULL;
+  if (!u && !(u = own = LK_NEW_ARRAY(double, (size_t)p->prod.m))) return LK_OUT_OF_MEMORY;
+  lk_lcp_prod_ht(p, z, u, NULL);
+  for (int i = 0; i < n; i++) w[i] = p->q[i] + lk_lcp_prod_row(p, i, z, u, NULL, NULL);
+  lk_free(own);
+  return LK_OK;
+}
+
 lk_status lk_lcp_densify(const lk_lcp *p, double *M, int ld) {
   if (!p || p->n < 0 || (p->n > 0 && (!M || ld < p->n))) return LK_INVALID_ARGUMENT;
   int n = p->n;
-  if (n > 0 && !p->M && !lk_lcp_sparse(p)) return LK_INVALID_ARGUMENT;
+  if (n > 0 && !p->M && lk_lcp_dense(p)) return LK_INVALID_ARGUMENT;
   for (int i = 0; i < n; i++) {
     double *r = M + (size_t)i * (size_t)ld;
+    if (lk_lcp_prodf(p)) {
+      for (int j = 0; j < n; j++) r[j] = prod_entry(p, i, j);
+      continue;
+    }
     if (!lk_lcp_sparse(p)) {
       memcpy(r, p->M + (size_t)i * (size_t)lk_lcp_ldm(p), (size_t)n * sizeof *r);
       continue;
@@ -366,8 +460,8 @@ void lk_lcp_basis_from(const lk_lcp *p, const double *z, const double *w, unsign
  * on success the report and basis_out say so. The state of a row follows
  * from z and w, its bounds at z: at a bound with w of the right sign, else
  * basic. */
-static int try_guess(const lk_lcp *p, const lk_lcp_options *o, double *z, double *w,
-                     lk_lcp_report *r) {
+static int try_guess(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace *ws, double *z,
+                     double *w, lk_lcp_report *r) {
   int n = p->n;
   if (!lk_lcp_finite(z, n)) {
     for (int i = 0; i < n; i++) z[i] = 0.0;
@@ -378,7 +472,7 @@ static int try_guess(const lk_lcp *p, const lk_lcp_options *o, double *z, double
    * is on, and a caller must not find a friction impulse of 3e-15 on a
    * contact without load (the residual below judges the clamped z). */
   lk_lcp_project(p, z);
-  double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
   if (!isfinite(res) || !(res / scale <= o->guess_tol) || !(res / scale <= o->tol)) return 0;
   r->residual = res;
   r->residual_rel = res / scale;
@@ -420,13 +514,16 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     return finish(r, LK_INVALID_ARGUMENT, "invalid options");
   ws->fk = -1; /* no factor from this solve yet (lk_lcp_last_factor) */
   if (p->n > ws->nmax) return finish(r, LK_CAPACITY_EXCEEDED, "n exceeds the workspace's nmax");
+  if (lk_lcp_prodf(p) && p->prod.m > ws->mmax)
+    return finish(r, LK_CAPACITY_EXCEEDED,
+                  "the product's columns exceed the workspace's (lk_lcp_workspace_new_nsgs)");
   int n = p->n;
   if (n == 0) {
     r->residual = r->residual_rel = r->error = 0.0;
     return finish(r, LK_OK, "empty problem");
   }
   if (!type->iterative) {
-    if (lk_lcp_sparse(p))
+    if (!lk_lcp_dense(p))
       return finish(r, LK_UNSUPPORTED,
                     "a pivoting solver takes a dense M (lk_lcp_densify), or use nsgs");
     if (p->cone)
@@ -449,7 +546,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
         return finish(r, LK_INVALID_ARGUMENT, "bad basis_in state");
       }
   }
-  if (o->z_guess && try_guess(p, o, z, w, r)) {
+  if (o->z_guess && try_guess(p, o, ws, z, w, r)) {
     if (type->iterative) r->error = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
     return finish(r, LK_OK, "the guess was an answer");
   }
@@ -475,12 +572,12 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     r->residual = v.residual;
     scale = v.scale;
   } else {
-    r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+    r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
   }
   if (!isfinite(r->residual)) {
     /* Finite input and finite z can still overflow M z + q. */
     for (int i = 0; i < n; i++) z[i] = 0.0;
-    r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+    r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
     if (s == LK_OK) s = LK_NON_FINITE;
   }
   r->residual_rel = r->residual / scale;

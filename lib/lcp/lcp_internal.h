@@ -44,7 +44,7 @@ enum { LK_NSGS_DOUBLES = 6 + 2 * LK_NSGS_ANDERSON_MAX + 3, LK_NSGS_INTS = 4 };
 /* NSGS's direct finish (nsgs.c) on problems of at most this many rows: a
  * dense d x d system, d = min(nmax, LK_NSGS_DIRECT_MAX), and LK_NSGS_DD
  * vectors (doubles) and LK_NSGS_DI (ints) of d entries. */
-enum { LK_NSGS_DIRECT_MAX = 384, LK_NSGS_DD = 9, LK_NSGS_DI = 5 };
+enum { LK_NSGS_DIRECT_MAX = 384, LK_NSGS_DD = 9, LK_NSGS_DI = 5, LK_NSGS_PROD_ROW = 64 };
 struct lk_lcp_workspace {
   int nmax;
   int dense; /* mat[] allocated: room for the pivoting solvers */
@@ -56,6 +56,15 @@ struct lk_lcp_workspace {
   double *nsgs_d;        /* LK_NSGS_DOUBLES nmax */
   int *nsgs_i;           /* LK_NSGS_INTS nmax + 1 */
   unsigned char *nsgs_b; /* 2 nmax */
+  int mmax;              /* columns of a product problem at most */
+  double *nsgs_u;        /* 2 mmax: u = H^T z, |H|^T |z| */
+  /* A product's H by columns for the direct finish's rows of M
+   * (LK_NSGS_PROD_ROW dm entries at most: else no direct finish), and a
+   * row's accumulator: values, marks (-1) and the list of its columns. */
+  int *nsgs_tp, *nsgs_tr; /* mmax + 1; LK_NSGS_PROD_ROW dm */
+  double *nsgs_tv;        /* LK_NSGS_PROD_ROW dm */
+  double *nsgs_ra;        /* dm */
+  int *nsgs_rm;           /* 2 dm */
   int nsgs_dm;           /* min(nmax, LK_NSGS_DIRECT_MAX) */
   double *nsgs_dd;       /* dm^2 + LK_NSGS_DD dm */
   int *nsgs_di;          /* LK_NSGS_DI dm */
@@ -297,7 +306,11 @@ static inline int lk_lcp_finite(const double *restrict x, int n) {
 }
 
 static inline int lk_lcp_ldm(const lk_lcp *p) { return p->ldm > 0 ? p->ldm : p->n; }
-static inline int lk_lcp_sparse(const lk_lcp *p) { return p->csr.row != NULL; }
+/* The storage of M: a product (lk_lcp_prod) first, else compressed rows,
+ * else dense. */
+static inline int lk_lcp_prodf(const lk_lcp *p) { return p->prod.g.row != NULL; }
+static inline int lk_lcp_sparse(const lk_lcp *p) { return !lk_lcp_prodf(p) && p->csr.row != NULL; }
+static inline int lk_lcp_dense(const lk_lcp *p) { return !lk_lcp_prodf(p) && p->csr.row == NULL; }
 static inline int lk_lcp_pair(const lk_lcp *p, int i) { return p->cone ? p->cone[i] : -1; }
 
 /* (M z)_i, and sum_j |M_ij z_j| into *mag: dense or compressed rows (the
@@ -331,7 +344,63 @@ static inline double lk_lcp_row_dot(const lk_lcp *p, int i, const double *z, dou
   return lk_lcp_dot_and_abs(row, z, n, mag);
 }
 
-/* M_ij of either storage (compressed rows: a binary search). */
+/* Product storage (M = G H^T + diag(d)): u = H^T z (m entries), and
+ * with ua (may be NULL) |H|^T |z|; in a fixed order (row by row). */
+static inline void lk_lcp_prod_ht(const lk_lcp *p, const double *z, double *u, double *ua) {
+  const lk_lcp_csr *h = &p->prod.h;
+  int m = p->prod.m;
+  for (int k = 0; k < m; k++) u[k] = 0.0;
+  if (ua)
+    for (int k = 0; k < m; k++) ua[k] = 0.0;
+  for (int j = 0; j < p->n; j++) {
+    double zj = z[j];
+    if (zj == 0.0) continue;
+    for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) u[h->col[e]] += h->val[e] * zj;
+    if (ua) {
+      double a = fabs(zj);
+      for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) ua[h->col[e]] += fabs(h->val[e]) * a;
+    }
+  }
+}
+
+/* u += H_j^T dz (row j of H times dz). */
+static inline void lk_lcp_prod_add(const lk_lcp *p, int j, double dz, double *u) {
+  const lk_lcp_csr *h = &p->prod.h;
+  for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) u[h->col[e]] += h->val[e] * dz;
+}
+
+/* (M z)_i = G_i . u + d_i z_i for u = H^T z; with ua = |H|^T |z| (may be
+ * NULL) *mag = |G_i| . ua + |d_i z_i|. */
+static inline double lk_lcp_prod_row(const lk_lcp *p, int i, const double *z, const double *u,
+                                     const double *ua, double *mag) {
+  const lk_lcp_csr *g = &p->prod.g;
+  double s0 = 0.0, s1 = 0.0, m = 0.0;
+  int e = g->row[i], f = g->row[i + 1];
+  for (; e + 2 <= f; e += 2) {
+    s0 += g->val[e] * u[g->col[e]];
+    s1 += g->val[e + 1] * u[g->col[e + 1]];
+  }
+  if (e < f) s0 += g->val[e] * u[g->col[e]];
+  double s = s0 + s1;
+  if (ua) {
+    for (e = g->row[i]; e < f; e++) m += fabs(g->val[e]) * ua[g->col[e]];
+  }
+  if (p->prod.d) {
+    double x = p->prod.d[i] * z[i];
+    s += x;
+    m += fabs(x);
+  }
+  if (mag) *mag = m;
+  return s;
+}
+
+/* w = M z + q for every storage (dense and compressed rows: lk_lcp_row_dot
+ * row by row; products: through u, 2 m doubles of scratch, or NULL to
+ * allocate them: LK_OUT_OF_MEMORY). */
+lk_status lk_lcp_times(const lk_lcp *p, const double *z, double *w, double *u);
+
+/* M_ij of any storage (compressed rows: a binary search; products: a
+ * merge of G_i and H_j). */
 double lk_lcp_entry(const lk_lcp *p, int i, int j);
 
 /* Constant bounds of row i (0 and +inf when the arrays are NULL). */
@@ -363,10 +432,11 @@ static inline double lk_lcp_row_residual(double z, double w, double lo, double h
 }
 
 /* lk_lcp_residual, also returning the scale of the relative residual,
- * 1 + max_i max(|q_i|, sum_j |M_ij z_j|); w_out (may be NULL) receives
- * M z + q. */
+ * 1 + max_i max(|q_i|, sum_j |M_ij z_j|) (products: see lk_lcp_prod);
+ * w_out (may be NULL) receives M z + q. u: products' scratch, 2 m
+ * doubles (NULL: allocated, +INFINITY when that fails); unused else. */
 double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
-                              double *w_out, double *scale);
+                              double *w_out, double *scale, double *u);
 
 /* Projection of x (2 entries) onto the disk of radius r >= 0. */
 static inline void lk_lcp_disk_project(double *x0, double *x1, double r) {

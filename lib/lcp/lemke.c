@@ -547,7 +547,7 @@ static int solve_direct(lemke *L, const unsigned char *g, double *u, int *depend
 /* Measure z (the solve's final check, into the caller's w): 1 and v set
  * when its relative residual is at most tol. */
 static int accept(const lk_lcp *p, double tol, const double *z, double *w, lk_lcp_verified *v) {
-  double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+  double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, NULL);
   if (!(res <= tol * scale)) return 0;
   v->done = 1;
   v->residual = res;
@@ -953,7 +953,7 @@ static lk_status lemke_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wo
     /* A ray reached while z0 is (degenerately) zero leaves a solution. */
     if (res == RUN_RAY) {
       extract(&L, z, 0);
-      double scale, rr = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale);
+      double scale, rr = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale, NULL);
       if (rr <= 0.1 * o->tol * scale) {
         if (o->basis_out) write_basis(&L, z, o->basis_out);
         rep->detail = "ray with z0 at zero: the basis reached is a solution";

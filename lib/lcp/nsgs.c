@@ -71,6 +71,7 @@ typedef struct {
   double *pool;
   double dscale; /* max |M_ii|, 1 if all zero: the scale of eps */
   int regularized;
+  double *u;     /* products: u = H^T z, kept through the sweep (NULL else) */
 } nsgs;
 
 /* ------------------------------------------------------ small algebra */
@@ -698,7 +699,9 @@ static void block_matrices(nsgs *S) {
 
 /* -------------------------------------------------------------- sweep */
 
-static inline double row_times(const lk_lcp *p, int i, const double *z) {
+static inline double row_times(const nsgs *S, int i, const double *z) {
+  const lk_lcp *p = S->p;
+  if (S->u) return lk_lcp_prod_row(p, i, z, S->u, NULL, NULL);
   if (lk_lcp_sparse(p)) {
     const int *col = p->csr.col;
     const double *val = p->csr.val;
@@ -724,7 +727,7 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
   for (int i = 0; i < m; i++) old[i] = z[bk->r[i]];
   for (int i = 0; i < m; i++) {
     int r = bk->r[i];
-    double s = p->q[r] + row_times(p, r, z);
+    double s = p->q[r] + row_times(S, r, z);
     /* less the block's own part (W holds eps on its diagonal: the
      * proximal term's -eps z_old cancels it) */
     for (int j = 0; j < m; j++) s -= W[i * m + j] * old[j];
@@ -788,6 +791,7 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
     *dz2 += d * d;
     *z2 += loc[i] * loc[i];
     z[bk->r[i]] = loc[i];
+    if (S->u && d != 0.0) lk_lcp_prod_add(p, bk->r[i], d, S->u);
   }
 }
 
@@ -867,10 +871,74 @@ static void lu_solve(const double *A, int k, const int *piv, double *b) {
   }
 }
 
-/* Row i of M as (column, value) pairs, for either storage. */
-#define FOR_ROW(p, i, j, v, body)                                              \
+/* A product's H by columns (ws->nsgs_tp/tr/tv: for column c, the rows j
+ * and values H_jc), for the rows of M the direct finish needs; 0 when its
+ * entries exceed the workspace's room. */
+static int prod_transpose(const lk_lcp *p, lk_lcp_workspace *ws) {
+  const lk_lcp_csr *h = &p->prod.h;
+  int n = p->n, m = p->prod.m, *tp = ws->nsgs_tp, *tr = ws->nsgs_tr;
+  if ((size_t)h->row[n] > (size_t)LK_NSGS_PROD_ROW * (size_t)ws->nsgs_dm) return 0;
+  for (int c = 0; c <= m; c++) tp[c] = 0;
+  for (int e = 0; e < h->row[n]; e++) tp[h->col[e] + 1]++;
+  for (int c = 0; c < m; c++) tp[c + 1] += tp[c];
+  for (int j = 0; j < n; j++) /* rows ascending within a column; tp[c] moves to its end */
+    for (int e = h->row[j]; e < h->row[j + 1]; e++) {
+      int at = tp[h->col[e]]++;
+      tr[at] = j;
+      ws->nsgs_tv[at] = h->val[e];
+    }
+  for (int c = m; c > 0; c--) tp[c] = tp[c - 1];
+  tp[0] = 0;
+  for (int j = 0; j < n; j++) ws->nsgs_rm[j] = -1;
+  return 1;
+}
+
+/* Row i of a product's M, M_ij = G_i . H_j (+ d_i), over the rows j that
+ * share a column with it (H transposed): values in ws->nsgs_ra[j], the j
+ * in the list (first-reached order) whose length it returns. */
+static int prod_row_entries(const lk_lcp *p, lk_lcp_workspace *ws, int i) {
+  const lk_lcp_csr *g = &p->prod.g;
+  const int *tp = ws->nsgs_tp, *tr = ws->nsgs_tr;
+  double *acc = ws->nsgs_ra;
+  int *mark = ws->nsgs_rm, *list = mark + ws->nsgs_dm, cnt = 0;
+  for (int e = g->row[i]; e < g->row[i + 1]; e++) {
+    int c = g->col[e];
+    double gv = g->val[e];
+    for (int f = tp[c]; f < tp[c + 1]; f++) {
+      int j = tr[f];
+      if (mark[j] < 0) {
+        mark[j] = cnt;
+        list[cnt++] = j;
+        acc[j] = 0.0;
+      }
+      acc[j] += gv * ws->nsgs_tv[f];
+    }
+  }
+  if (p->prod.d) {
+    if (mark[i] < 0) {
+      mark[i] = cnt;
+      list[cnt++] = i;
+      acc[i] = 0.0;
+    }
+    acc[i] += p->prod.d[i];
+  }
+  for (int l = 0; l < cnt; l++) mark[list[l]] = -1;
+  return cnt;
+}
+
+/* Row i of M as (column, value) pairs, for any storage (a product's
+ * formed by prod_row_entries). */
+#define FOR_ROW(p, ws, i, j, v, body)                                          \
   do {                                                                         \
-    if (lk_lcp_sparse(p)) {                                                    \
+    if (lk_lcp_prodf(p)) {                                                     \
+      int cnt_ = prod_row_entries(p, ws, i);                                   \
+      for (int l_ = 0; l_ < cnt_; l_++) {                                      \
+        int j = (ws)->nsgs_rm[(ws)->nsgs_dm + l_];                             \
+        double v = (ws)->nsgs_ra[j];                                           \
+        if (v == 0.0) continue;                                                \
+        body                                                                   \
+      }                                                                        \
+    } else if (lk_lcp_sparse(p)) {                                             \
       for (int e_ = (p)->csr.row[i]; e_ < (p)->csr.row[(i) + 1]; e_++) {       \
         int j = (p)->csr.col[e_];                                              \
         double v = (p)->csr.val[e_];                                           \
@@ -983,7 +1051,7 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
     for (int i = 0; i < n; i++) {
       if (pos[i] < 0) continue;
       double *ai = A + (size_t)pos[i] * k;
-      FOR_ROW(p, i, j, v, {
+      FOR_ROW(p, ws, i, j, v, {
         if (cls[j] == C_EQ)
           ai[pos[j]] += v;
         else if (cls[j] == C_LINK && pos[lnk[j]] >= 0)
@@ -1000,9 +1068,8 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
   for (int it = 0;; it++) {
     direct_z(p, cls, c, lnk, pos, x, z);
     double r2 = 0.0;
+    lk_lcp_times(p, z, w, ws->nsgs_u);
     for (int i = 0; i < n; i++) {
-      double mag;
-      w[i] = p->q[i] + lk_lcp_row_dot(p, i, z, &mag);
       if (pos[i] >= 0) {
         rhs[pos[i]] = -w[i];
         r2 += w[i] * w[i];
@@ -1136,7 +1203,7 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
     for (double t = 1.0; t > 1e-3; t *= 0.5) {
       for (int i = 0; i < n; i++) zc[i] = t == 1.0 ? zt[i] : z[i] + t * (zt[i] - z[i]);
       lk_lcp_project(p, zc);
-      double sc, r = lk_lcp_residual_scaled(p, zc, NULL, wc, &sc);
+      double sc, r = lk_lcp_residual_scaled(p, zc, NULL, wc, &sc, ws->nsgs_u);
       double e = lk_lcp_fc3d_error_w(p, zc, wc, ws->nsgs_i);
       double m = lk_maxd(e, r / sc);
       if (!(m < cur)) continue;
@@ -1171,6 +1238,11 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   S.p = p;
   S.B = ws->nsgs_blk;
   S.pool = ws->nsgs_d;
+  /* A product keeps u = H^T z (the residual's first scratch: a check at z
+   * leaves it so), formed again whenever z moved outside the blocks'
+   * updates (a start, Anderson's step, the direct finish). */
+  S.u = lk_lcp_prodf(p) ? ws->nsgs_u : NULL;
+  int stale = 1;
   build_blocks(&S, ws->nsgs_i, ws->nsgs_i + n);
   block_matrices(&S);
   rep->regularized = S.regularized;
@@ -1204,18 +1276,24 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   int best_sweep = 0, om_k = 0;
   /* The direct finish: tried after the first sweep, then after 8, 16, 32
    * ... more while it fails, and once more at the sweep limit. */
-  const int direct = direct_possible(&S, ws);
+  /* (a product's rows of M formed from its H by columns) */
+  const int direct = direct_possible(&S, ws) && (!S.u || prod_transpose(p, ws));
   int next_direct = 1, direct_gap = 8, finished = 0;
   while (sweep < max_sweeps) {
     double dz2 = 0.0, z2 = 0.0;
     if (aam) memcpy(A.x, z, (size_t)n * sizeof *z);
+    if (S.u && stale) lk_lcp_prod_ht(p, z, S.u, NULL);
+    stale = 0;
     for (int k = 0; k < S.nb; k++) solve_block(&S, &S.B[k], z, omega, &dz2, &z2);
     sweep++;
     if (aam && isfinite(dz2)) {
       double fn = sqrt(dz2);
       if (fn > prev_f) lk_anderson_reset(&A);
       prev_f = fn;
-      if (lk_anderson_step(&A, z)) lk_lcp_project(p, z);
+      if (lk_anderson_step(&A, z)) {
+        lk_lcp_project(p, z);
+        stale = 1;
+      }
     }
     if (!isfinite(dz2) || !isfinite(z2)) {
       rep->detail = "the iterates diverged";
@@ -1230,7 +1308,8 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
      * (the light error stays up) while the answer is already one. */
     if (light > light_tol && sweep % 16 != 0 && !(direct && sweep >= next_direct)) continue;
     /* The full measure, as the final check computes it. */
-    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
+    stale = 0; /* the check formed u at z */
     err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
     checked = 1;
     if (err <= tol && res / scale <= tol) {
@@ -1242,6 +1321,7 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
         done = finished = 1;
         break;
       }
+      stale = 1;
       next_direct = sweep + direct_gap;
       direct_gap *= 2;
     }
@@ -1269,7 +1349,7 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   if (!checked) {
     for (int i = 0; i < n; i++)
       if (!isfinite(z[i])) z[i] = 0.0;
-    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale);
+    res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
   }
   if (!done && direct) {
     if (!checked) err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);

@@ -14,18 +14,22 @@ static double pair_residual(const lk_lcp *p, const double *z, int a, int b, doub
   return lk_maxd(fabs(z[a] - x0), fabs(z[b] - x1));
 }
 
-double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
-                              double *w_out, double *scale) {
-  if (scale) *scale = 1.0;
-  if (!p || p->n < 0) return INFINITY;
-  if (p->n == 0) return 0.0;
-  if ((!p->M && !lk_lcp_sparse(p)) || !p->q || !z || (p->findex && !p->mu)) return INFINITY;
-  int n = p->n, ldm = lk_lcp_ldm(p);
-  if (!lk_lcp_sparse(p) && ldm < n) return INFINITY;
-  double res = 0.0, sc = 0.0;
+/* (M z)_i and its magnitude (lk_lcp_residual_scaled's scale) for any
+ * storage; products read u = H^T z, ua = |H|^T |z|. */
+static inline double row_times(const lk_lcp *p, int i, const double *z, const double *u,
+                               const double *ua, double *mag) {
+  if (lk_lcp_prodf(p)) return lk_lcp_prod_row(p, i, z, u, ua, mag);
+  return lk_lcp_row_dot(p, i, z, mag);
+}
+
+static double residual_scaled(const lk_lcp *p, const double *z, const double *w, double *w_out,
+                              double *scale, double *u) {
+  int n = p->n;
+  double *ua = u ? u + p->prod.m : NULL, res = 0.0, sc = 0.0;
+  if (u) lk_lcp_prod_ht(p, z, u, ua);
   int pairs = 0;
   for (int i = 0; i < n; i++) {
-    double mag, s = p->q[i] + lk_lcp_row_dot(p, i, z, &mag);
+    double mag, s = p->q[i] + row_times(p, i, z, u, ua, &mag);
     if (w_out) w_out[i] = s;
     double r;
     if (lk_lcp_pair(p, i) >= 0) {
@@ -33,7 +37,7 @@ double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
       int b = lk_lcp_pair(p, i);
       r = 0.0;
       if (!w_out && b > i) {
-        double mb, sb = p->q[b] + lk_lcp_row_dot(p, b, z, &mb);
+        double mb, sb = p->q[b] + row_times(p, b, z, u, ua, &mb);
         r = pair_residual(p, z, i, b, s, sb);
       }
       pairs = 1;
@@ -61,8 +65,24 @@ double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
   return isfinite(res) ? res : INFINITY;
 }
 
+double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
+                              double *w_out, double *scale, double *u) {
+  if (scale) *scale = 1.0;
+  if (!p || p->n < 0) return INFINITY;
+  if (p->n == 0) return 0.0;
+  if ((!p->M && lk_lcp_dense(p)) || !p->q || !z || (p->findex && !p->mu)) return INFINITY;
+  if (lk_lcp_dense(p) && lk_lcp_ldm(p) < p->n) return INFINITY;
+  if (!lk_lcp_prodf(p)) return residual_scaled(p, z, w, w_out, scale, NULL);
+  if (p->prod.m < 1 || !p->prod.h.row) return INFINITY;
+  double *own = NULL;
+  if (!u && !(u = own = LK_NEW_ARRAY(double, 2 * (size_t)p->prod.m))) return INFINITY;
+  double r = residual_scaled(p, z, w, w_out, scale, u);
+  lk_free(own);
+  return r;
+}
+
 double lk_lcp_residual(const lk_lcp *p, const double *z, const double *w) {
-  return lk_lcp_residual_scaled(p, z, w, NULL, NULL);
+  return lk_lcp_residual_scaled(p, z, w, NULL, NULL, NULL);
 }
 
 /* Siconos' projection onto the cone K = {|x_t| <= mu x_n}
@@ -136,13 +156,8 @@ double lk_lcp_fc3d_error(const lk_lcp *p, const double *z) {
   double *w = LK_NEW_ARRAY(double, n);
   int *pa = LK_NEW_ARRAY(int, n);
   double err = INFINITY;
-  if (w && pa) {
-    for (int i = 0; i < n; i++) {
-      double mag;
-      w[i] = p->q[i] + lk_lcp_row_dot(p, i, z, &mag);
-    }
-    if (lk_lcp_finite(w, n)) err = lk_lcp_fc3d_error_w(p, z, w, pa);
-  }
+  if (w && pa && lk_lcp_times(p, z, w, NULL) == LK_OK && lk_lcp_finite(w, n))
+    err = lk_lcp_fc3d_error_w(p, z, w, pa);
   lk_free(w);
   lk_free(pa);
   return err;

@@ -1,5 +1,13 @@
 /* An island beyond the dense size (issue 20): non-smooth Gauss-Seidel
- * (lk_lcp_nsgs) on its Delassus matrix in compressed rows (sparse.c).
+ * (lk_lcp_nsgs) on its Delassus matrix A = J M~^-1 J^T in product form,
+ * G = J and H = Y = (M~^-1 J^T)^T over the island's DoFs (lk_lcp_prod,
+ * the rows' tree segments as they are, copied in island order), never
+ * formed: a sweep costs the rows' J and Y entries (12 a contact row
+ * between two bodies) where A has k^2 entries a body of k rows (a box of
+ * a pile with 20 contacts: 60 x 60), as ODE's quickstep. The dense
+ * islands NSGS takes (solve.c: iterative_pays, a sliding chain) are
+ * solved on A in compressed rows (sparse.c), which on one long tree is
+ * no larger than the product.
  *
  * The island is one friction-contact problem: a contact's normal row with
  * [0, inf) and its tangent rows as a circle pair (the exact isotropic
@@ -87,12 +95,56 @@ static void setup(const lk_model *m, lk_data *d, const int *rows, int n, lk_sim_
     }
   }
   /* cfm on the diagonal, as the dense path's first attempt */
-  if (m->opt.cfm > 0 && sp->dense)
+  if (m->opt.cfm > 0 && sp->prod)
+    for (int i = 0; i < n; i++) sp->pd[i] = m->opt.cfm;
+  else if (m->opt.cfm > 0 && sp->dense)
     for (int i = 0; i < n; i++) sp->dense[(size_t)i * n + i] += m->opt.cfm;
   else if (m->opt.cfm > 0)
     for (int i = 0; i < n; i++)
       for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
         if (sp->col[e] == i) sp->val[e] += m->opt.cfm;
+}
+
+/* The product form of the island's A (rows' Y formed): each tree of the
+ * island gets the next columns, in the order the rows first reach it
+ * (sd->uf: a root link's first column); a row's segments in column
+ * order. Returns the number of columns. */
+static int product(lk_data *d, const int *rows, int n, lk_sim_sparse *sp) {
+  lk_sim_data *sd = &d->sim;
+  int *first = sd->uf, ncol = 0;
+  for (int k = 0; k < n; k++) {
+    const lk_row *R = &sd->row[rows[k]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) first[R->tree[g]] = -1;
+  }
+  size_t e = 0;
+  for (int k = 0; k < n; k++) {
+    const lk_row *R = &sd->row[rows[k]];
+    int nt = 0;
+    size_t src[2] = {R->ofs, R->ofs};
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++, nt++) {
+      int t = R->tree[g];
+      if (first[t] < 0) {
+        first[t] = ncol;
+        ncol += R->len[g];
+      }
+    }
+    if (nt > 1) src[1] += (size_t)R->len[0];
+    int order[2] = {0, 1};
+    if (nt > 1 && first[R->tree[1]] < first[R->tree[0]]) order[0] = 1, order[1] = 0;
+    sp->prow[k] = (int)e;
+    for (int s = 0; s < nt; s++) {
+      int g = order[s], c0 = first[R->tree[g]], len = R->len[g];
+      const double *J = sd->jval + src[g], *Y = sd->yval + src[g];
+      for (int c = 0; c < len; c++, e++) {
+        sp->pcol[e] = c0 + c;
+        sp->pg[e] = J[c];
+        sp->ph[e] = Y[c];
+      }
+    }
+  }
+  sp->prow[n] = (int)e;
+  sp->pnnz = e;
+  return ncol;
 }
 
 /* A static contact sliding at its bound becomes dynamic; returns whether a
@@ -133,10 +185,17 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   *converged = 0;
   if (!sp || n > sp->ncap) return LK_CAPACITY_EXCEEDED;
   if (!have_y) lk_sim_rows_y(m, d, rows, n);
-  /* A dense-size island handed over by the trial (solve.c) brings its
-   * matrix: no second build (the 10-link chain spent a quarter of its
-   * step building the compressed rows again). */
-  lk_status st = sp->dense ? LK_OK : lk_sim_delassus_csr(m, d, rows, n, sp);
+  /* Beyond the dense size: the product. A dense-size island handed over
+   * by the trial (solve.c) brings its matrix: no second build (the 10-link
+   * chain spent a quarter of its step building the compressed rows again).
+   * Otherwise A in compressed rows. */
+  lk_status st = LK_OK;
+  int ncol = 0;
+  sp->prod = n > sd->island_cap;
+  if (sp->prod)
+    ncol = product(d, rows, n, sp);
+  else if (!sp->dense)
+    st = lk_sim_delassus_csr(m, d, rows, n, sp);
   if (st) return st;
   setup(m, d, rows, n, sp);
   for (int i = 0; i < n; i++) {
@@ -148,16 +207,23 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
       sp->z[i] = sd->cmem[R->cindex].z[R->crow];
   }
   lk_lcp p = {.n = n, .q = sp->q, .lo = sp->lo, .hi = sp->hi, .findex = sp->findex,
-              .mu = sp->mu, .csr = {sp->rowp, sp->col, sp->val}, .cone = sp->cone};
-  if (sp->dense) {
+              .mu = sp->mu, .cone = sp->cone};
+  if (sp->prod) {
+    p.prod.m = ncol;
+    p.prod.g = (lk_lcp_csr){sp->prow, sp->pcol, sp->pg};
+    p.prod.h = (lk_lcp_csr){sp->prow, sp->pcol, sp->ph};
+    p.prod.d = m->opt.cfm > 0 ? sp->pd : NULL;
+  } else if (sp->dense) {
     p.M = sp->dense;
     p.ldm = n;
-    p.csr.row = p.csr.col = NULL;
-    p.csr.val = NULL;
+  } else {
+    p.csr = (lk_lcp_csr){sp->rowp, sp->col, sp->val};
   }
   lk_lcp_options o;
   lk_lcp_options_default(&o);
-  double work = sp->dense ? (double)n * n : (double)sp->nnz;
+  /* a sweep's work: A's entries, or the product's J and Y entries three
+   * times (G_i . u, u += H_i dz, u formed again after Anderson's step) */
+  double work = sp->prod ? 3.0 * (double)sp->pnnz : sp->dense ? (double)n * n : (double)sp->nnz;
   double sweeps = SWEEP_WORK / (work > 0 ? work : 1);
   o.max_sweeps = sweeps < MIN_SWEEPS ? MIN_SWEEPS : sweeps > MAX_SWEEPS ? MAX_SWEEPS : (int)sweeps;
   o.z_guess = sp->z;
@@ -214,11 +280,16 @@ void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int
     if (R->ckind == LK_CONSTRAINT_CONTACT) {
       lk_contact_mem *mem = &sd->cmem[R->cindex];
       mem->basis[R->crow] = sp->basis[i];
-      if (sp->dense)
+      if (sp->prod) { /* A_ii = J_i . Y_i (+ cfm) */
+        double a = 0;
+        for (int e = sp->prow[i]; e < sp->prow[i + 1]; e++) a += sp->pg[e] * sp->ph[e];
+        mem->adiag[R->crow] = a + (m->opt.cfm > 0 ? m->opt.cfm : 0);
+      } else if (sp->dense) {
         mem->adiag[R->crow] = sp->dense[(size_t)i * n + i];
-      else
+      } else {
         for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
           if (sp->col[e] == i) mem->adiag[R->crow] = sp->val[e];
+      }
     } else if (R->ckind == LK_CONSTRAINT_LIMIT) {
       sd->limmem[R->cindex].basis[R->crow] = sp->basis[i];
       sd->limmem[R->cindex].valid = 1;

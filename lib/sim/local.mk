@@ -11,6 +11,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/solve.c \
 	%reldir%/sparse.c \
 	%reldir%/iterative.c \
+	%reldir%/direct.c \
 	%reldir%/constrain.c \
 	%reldir%/project.c \
 	%reldir%/report.c \

@@ -40,7 +40,8 @@ typedef struct {
   int valid;
   unsigned char guess_wait, guess_backoff; /* steps before trial_by_guess
                               (solve.c) is tried again on its island, and the
-                              wait after the next miss */
+                              wait after the next miss; an island beyond
+                              the dense size: its direct trial (direct.c) */
   int locked;              /* circle cone: the step ended sliding with its
                               friction along -t1 (second row locked): the
                               next step starts so */
@@ -74,6 +75,8 @@ typedef struct {
   unsigned long long next_contact_id;
   lk_sim_kept kept[LK_SIM_KEPT_SLOTS]; /* kept trial factors (solve.c) */
   size_t kept_top;   /* doubles of fc_L allotted to them */
+  int direct_heavy;  /* the last direct trial that stood took the heavy
+                        friction weights (direct.c) */
   int tactile_valid;
   /* The energy watch (step.c: watch_energy): the current input-free
    * stretch's steps, lowest energy and highest kinetic energy, and whether
@@ -176,6 +179,7 @@ typedef struct {
   /* scratch outside the arena (not state) */
   struct lk_lcp_workspace *lcp;
   struct lk_sim_sparse *sparse; /* islands beyond the dense size (sparse.c) */
+  struct lk_sim_direct *direct; /* their sparse direct trial (direct.c) */
 } lk_sim_data;
 
 /* Islands beyond the dense size (island_cap rows): the Delassus matrix in
@@ -192,7 +196,16 @@ typedef struct lk_sim_sparse {
   double *q, *lo, *hi, *mu, *z, *w; /* ncap each */
   int *findex, *cone;
   unsigned char *basis;
-  struct lk_lcp_workspace *ws; /* NSGS only: O(ncap) */
+  /* Islands beyond the dense size are solved on the product form instead
+   * (iterative.c: G = J, H = Y over the island's DoFs, never A): the rows'
+   * segments copied in island order, pcap entries (the model's J values
+   * at most), pd the cfm a row. */
+  size_t pcap, pnnz;    /* entries held, entries of the last product */
+  int prod;             /* the last solve was on the product */
+  int *prow, *pcol;     /* ncap + 1; pcap */
+  double *pg, *ph, *pd; /* pcap, pcap, ncap */
+  struct lk_lcp_workspace *ws; /* NSGS only: O(ncap), the model's DoFs as
+                                  a product's columns */
   double *dense;        /* NULL, or (for one call, set by solve.c) the dense
                            island's Delassus matrix it built for its trial
                            (n x n, base diagonal): NSGS takes it as it is

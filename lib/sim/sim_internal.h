@@ -35,6 +35,17 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
 void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int n,
                              lk_step_report *report);
 
+/* direct.c: an island beyond the dense size whose contacts are all static
+ * tried first by the sparse direct sticking trial (CHOLMOD); when it does
+ * not stand (or cannot be tried), NSGS (lk_sim_solve_iterative). The
+ * workspace (outside the arena: scratch and the kept analysis) is made by
+ * lk_sim_data_init for the model's row capacity. */
+typedef struct lk_sim_direct lk_sim_direct;
+lk_sim_direct *lk_sim_direct_new(int ncap);
+void lk_sim_direct_free(lk_sim_direct *D);
+lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, int n,
+                              lk_step_report *report);
+
 /* solve.c: every island's LCP; z and w of every row. */
 lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d);
 

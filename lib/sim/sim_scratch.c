@@ -7,6 +7,7 @@
 #include "linkage/lcp.h"
 #include "model/model_impl.h"
 #include "sim/sim_data.h"
+#include "sim/sim_internal.h"
 
 static void sparse_free(lk_sim_sparse *sp) {
   if (!sp) return;
@@ -22,6 +23,11 @@ static void sparse_free(lk_sim_sparse *sp) {
   lk_free(sp->findex);
   lk_free(sp->cone);
   lk_free(sp->basis);
+  lk_free(sp->prow);
+  lk_free(sp->pcol);
+  lk_free(sp->pg);
+  lk_free(sp->ph);
+  lk_free(sp->pd);
   lk_lcp_workspace_free(sp->ws);
   lk_free(sp);
 }
@@ -30,7 +36,7 @@ static void sparse_free(lk_sim_sparse *sp) {
  * three rows, each row's entries those of its two bodies' rows. */
 #define LK_SPARSE_ENTRIES_PER_ROW 16
 
-static lk_sim_sparse *sparse_new(int n) {
+static lk_sim_sparse *sparse_new(int n, size_t pcap, int nv) {
   lk_sim_sparse *sp = lk_calloc(1, sizeof *sp);
   if (!sp) return NULL;
   sp->ncap = n;
@@ -48,9 +54,16 @@ static lk_sim_sparse *sparse_new(int n) {
   sp->findex = LK_NEW_ARRAY(int, un);
   sp->cone = LK_NEW_ARRAY(int, un);
   sp->basis = LK_NEW_ARRAY(unsigned char, un);
-  sp->ws = lk_lcp_workspace_new_for(lk_lcp_nsgs, n);
+  sp->pcap = pcap > 0 ? pcap : 1;
+  sp->prow = LK_NEW_ARRAY(int, un + 1);
+  sp->pcol = LK_NEW_ARRAY(int, sp->pcap);
+  sp->pg = LK_NEW_ARRAY(double, sp->pcap);
+  sp->ph = LK_NEW_ARRAY(double, sp->pcap);
+  sp->pd = LK_NEW_ARRAY(double, un);
+  sp->ws = lk_lcp_workspace_new_nsgs(n, nv > 0 ? nv : 1);
   if (!sp->rowp || !sp->col || !sp->val || !sp->q || !sp->lo || !sp->hi || !sp->mu || !sp->z ||
-      !sp->w || !sp->findex || !sp->cone || !sp->basis || !sp->ws) {
+      !sp->w || !sp->findex || !sp->cone || !sp->basis || !sp->prow || !sp->pcol || !sp->pg ||
+      !sp->ph || !sp->pd || !sp->ws) {
     sparse_free(sp);
     return NULL;
   }
@@ -66,8 +79,15 @@ lk_status lk_sim_data_init(const lk_model *m, lk_sim_data *sd) {
    * (solve.c: iterative_pays) are solved sparse. */
   sd->sparse = NULL;
   if (sd->row_cap > 0) {
-    sd->sparse = sparse_new(sd->row_cap);
+    sd->sparse = sparse_new(sd->row_cap, sd->val_cap, m->nv);
     if (!sd->sparse) return LK_OUT_OF_MEMORY;
+  }
+  /* ... and tried first by the sparse direct sticking trial (direct.c)
+   * when their contacts are all static */
+  sd->direct = NULL;
+  if (sd->row_cap > sd->island_cap) {
+    sd->direct = lk_sim_direct_new(sd->row_cap);
+    if (!sd->direct) return LK_OUT_OF_MEMORY;
   }
   return LK_OK;
 }
@@ -77,4 +97,6 @@ void lk_sim_data_free(lk_sim_data *sd) {
   sd->lcp = NULL;
   sparse_free(sd->sparse);
   sd->sparse = NULL;
+  lk_sim_direct_free(sd->direct);
+  sd->direct = NULL;
 }

@@ -1716,13 +1716,14 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
     is.held = 0;
     if (is.n > report->largest_island) report->largest_island = is.n;
     if (is.n > sd->island_cap) {
-      /* Beyond the dense size: sparse and iterative (iterative.c), unless
+      /* Beyond the dense size: sparse, the direct sticking trial when its
+       * contacts are static (direct.c), else iterative (iterative.c), unless
        * the user set the size (max_island_rows), which is then a limit. */
       if (m->opt.max_island_rows > 0 || !sd->sparse) {
         report->detail = "an island has more rows than options max_island_rows";
         return LK_CAPACITY_EXCEEDED;
       }
-      lk_status st = lk_sim_solve_iterative(m, d, is.rows, is.n, NULL, 0, report);
+      lk_status st = lk_sim_solve_direct(m, d, is.rows, is.n, report);
       if (st) return st;
       continue;
     }

@@ -1544,4 +1544,5 @@ void lk_test_register(void) {
   lk_test_suite("lcp solvers", tests);
   lk_test_register_lcp_io();
   lk_test_register_nsgs();
+  lk_test_register_prod();
 }

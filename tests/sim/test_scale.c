@@ -34,7 +34,9 @@ static double body_z(const lk_model *m, lk_data *d, int k) {
 }
 
 /* Steps a scene of n cubes; every step must succeed without allocating
- * (the first may grow the sparse storage once: its entries and values),
+ * (the first two may grow the sparse storage once, its entries and values:
+ * NSGS's first step needs none, on the product form, and the direct
+ * sticking trial builds its compressed rows at the first step at rest),
  * every cube stays within tol of its starting height. Returns the largest
  * island seen. */
 static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) {
@@ -50,7 +52,7 @@ static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) 
   long first = 0;
   *iterative = 0;
   for (int s = 0; s < steps; s++) {
-    if (s == 1) { /* the first step may grow the sparse storage once */
+    if (s == 2) { /* the first two steps may grow the sparse storage once */
       first = g_allocs;
       g_allocs = 0;
     }
@@ -62,13 +64,13 @@ static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) 
       break;
     }
     if (r->largest_island > largest) largest = r->largest_island;
-    *iterative += r->iterative_islands;
+    *iterative += r->iterative_islands + r->direct_solves; /* NSGS or the direct trial */
   }
   long allocs = g_allocs;
   lk_set_allocator(NULL);
   LK_ASSERT_INT_EQ(fails, 0);
   LK_ASSERT_INT_EQ(allocs, 0);
-  LK_ASSERT_MSG(first <= 2, "the first step made %ld allocations (one growth: 2)", first);
+  LK_ASSERT_MSG(first <= 2, "the first two steps made %ld allocations (one growth: 2)", first);
   double worst = 0;
   for (int k = 1; k <= n; k++) worst = fmax(worst, fabs(body_z(m, d, k) - z0[k - 1]));
   LK_ASSERT_NEAR(worst, 0, tol);
