@@ -12,7 +12,8 @@
  *
  * Columns: median us a step for each engine over the timed steps, the
  * ratios ours / MuJoCo, ours / ODE quickstep and ours / ODE dWorldStep,
- * Linkage's rows and islands solved by NSGS, solver failures, fallbacks
+ * Linkage's rows, islands solved by NSGS and by the sparse direct sticking
+ * trial (dir: lib/sim/direct.c), solver failures, fallbacks
  * and unsettled steps over the whole run, how far the top body moved over
  * the timed part (drift) in ours and in each peer, and memory: the heap
  * each engine holds after settling (malloc'd and mmap'd bytes in use, from
@@ -26,7 +27,8 @@
  * CFM 1e-10, ODE's default 20 quickstep iterations). dWorldStep is a dense
  * LCP a step, O(rows^3): its world is not settled by itself above
  * --ode-step-max bodies (100) but starts from the settled quickstep
- * world's state, and is timed over at most 20 steps there.
+ * world's state, and is timed over at most 20 steps there; above twice
+ * that it is not run.
  *
  * Usage: bench/piles [--quick] [--large] [--scene NAME] [--settle SECONDS]
  *                    [--timed STEPS] [--no-ode] [--no-mujoco] [--ode-step-max N] */
@@ -202,7 +204,7 @@ static row_times run(const scene *s, double settle, int timed, int use_mj, int u
     lk_model_free(m);
     return out;
   }
-  long fail = 0, fb = 0, unc = 0, iter = 0, bad = 0, rows = 0;
+  long fail = 0, fb = 0, unc = 0, iter = 0, direct = 0, bad = 0, rows = 0;
   const int top = top_link(s, m), tq = lk_model_joint_qadr(m, top);
   for (int k = 0; k < nsettle && !bad; k++) bad = lk_step(m, d) != LK_OK;
   ours.on = 1;
@@ -254,7 +256,10 @@ static row_times run(const scene *s, double settle, int timed, int use_mj, int u
     }
     o.quick = 0;
     base = heap_mb();
-    if (quick.on && ode_scene_build(&os, m, scratch, &o, why, sizeof why) == 0) {
+    /* Beyond twice that, not run: one dense step of a 300-cube pile's
+     * 10 800 rows is some 1e12 flops. */
+    if (quick.on && s->n <= 2 * ode_step_max &&
+        ode_scene_build(&os, m, scratch, &o, why, sizeof why) == 0) {
       int own = s->n <= ode_step_max;
       if (own) {
         for (int k = 0; k < nsettle; k++) ode_scene_step(&os, s->h);
@@ -292,6 +297,7 @@ static row_times run(const scene *s, double settle, int timed, int use_mj, int u
       fb += r->fallbacks;
       unc += r->friction_unconverged;
       iter += r->iterative_islands;
+      direct += r->direct_solves;
       rows = r->nrows;
     }
 #ifdef HAVE_MUJOCO
@@ -344,10 +350,10 @@ static row_times run(const scene *s, double settle, int timed, int use_mj, int u
       snprintf(cell[i][1], sizeof cell[i][1], "-");
     }
   }
-  printf("%-11s %9s %9s %9s %9s %6s %6s %6s %6ld %4ld %4ld %4ld %4ld %8s %8s %8s %8s %7.1f %7.1f "
+  printf("%-11s %9s %9s %9s %9s %6s %6s %6s %6ld %4ld %4ld %4ld %4ld %4ld %8s %8s %8s %8s %7.1f %7.1f "
          "%7.1f %7.1f %7.3f%s\n",
          s->name, cell[0][0], cell[1][0], cell[2][0], cell[3][0], ratio[0], ratio[1], ratio[2], rows,
-         iter, fail, fb, unc, cell[0][1], cell[1][1], cell[2][1], cell[3][1], ours.mem,
+         iter, direct, fail, fb, unc, cell[0][1], cell[1][1], cell[2][1], cell[3][1], ours.mem,
          mj.on ? mj.mem : NAN, quick.on ? quick.mem : NAN, step.on ? step.mem : NAN, create,
          bad ? "  (a step failed)" : "");
   fflush(stdout);
@@ -422,9 +428,9 @@ int main(int argc, char **argv) {
   const int nall = (int)(sizeof all / sizeof all[0]);
   printf("bench/piles: us a step after settling (%s), %d timed steps by turns\n",
          settle >= 0 ? "given" : "chains 5 s, piles 0.2 s, spheres 1 s", timed);
-  printf("%-11s %9s %9s %9s %9s %6s %6s %6s %6s %4s %4s %4s %4s %8s %8s %8s %8s %7s %7s %7s %7s %7s\n",
+  printf("%-11s %9s %9s %9s %9s %6s %6s %6s %6s %4s %4s %4s %4s %4s %8s %8s %8s %8s %7s %7s %7s %7s %7s\n",
          "scene", "ours", "mujoco", "ode-qs", "ode-step", "/mj", "/qs", "/step", "rows", "nsgs",
-         "fail", "fb", "unc", "drift", "mj", "qs", "step", "MB", "mj MB", "qs MB", "st MB",
+         "dir", "fail", "fb", "unc", "drift", "mj", "qs", "step", "MB", "mj MB", "qs MB", "st MB",
          "new s");
   row_times t[16];
   int ran[16] = {0};

@@ -102,7 +102,16 @@ static void solve_tree(const lk_dyn_data *dd, double *x, int v0, int v1) {
   const double *LT = dd->L;
   /* x <- L^-T x, leaves to root: x_i -= sum over descendants m of L_mi x_m
    * (table 6.4's first loop, as a dot product per column). */
-  for (int i = v1 - 1; i >= v0; i--) x[i] -= dot_range(LT + mrow[i], x, i + 1, dend[i]);
+  /* x's trailing zeros (a contact's J on a chain is zero beyond its link)
+   * stay zero there, and their terms are left out of the dots: only whole
+   * groups of four, so every nonzero term meets the same partial sum as
+   * in the full dot (the same bits). */
+  int last = v1 - 1;
+  while (last >= v0 && x[last] == 0) last--;
+  for (int i = last; i >= v0; i--) {
+    int hi = dend[i], lim = i + 1 + (last - i + 3) / 4 * 4;
+    x[i] -= dot_range(LT + mrow[i], x, i + 1, lim < hi ? lim : hi);
+  }
   /* x <- D^-1 x, then x <- L^-1 x root to leaves: once x_i is final, it is
    * subtracted from its descendants along column i. */
   for (int i = v0; i < v1; i++) x[i] *= dd->Dinv[i];

@@ -320,6 +320,11 @@ static double prod_entry(const lk_lcp *p, int i, int j) {
   const lk_lcp_csr *g = &p->prod.g, *h = &p->prod.h;
   int a = g->row[i], ae = g->row[i + 1], b = h->row[j], be = h->row[j + 1];
   double s = 0.0;
+  if (ae - a == be - b && memcmp(g->col + a, h->col + b, sizeof(int) * (size_t)(ae - a)) == 0) {
+    /* one pattern (a contact's rows): the same sums, without the merge */
+    s = lk_lcp_dot_seq(g->val + a, h->val + b, ae - a);
+    a = ae;
+  }
   while (a < ae && b < be) {
     int ca = g->col[a], cb = h->col[b];
     if (ca == cb)

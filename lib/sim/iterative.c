@@ -1,6 +1,6 @@
 /* An island beyond the dense size (issue 20): non-smooth Gauss-Seidel
  * (lk_lcp_nsgs) on its Delassus matrix A = J M~^-1 J^T in product form,
- * G = J and H = Y = (M~^-1 J^T)^T over the island's DoFs (lk_lcp_prod,
+ * G = J and H = Y = (M~^-1 J^T)^T over the model's DoFs (lk_lcp_prod,
  * the rows' tree segments as they are, copied in island order), never
  * formed: a sweep costs the rows' J and Y entries (12 a contact row
  * between two bodies) where A has k^2 entries a body of k rows (a box of
@@ -55,124 +55,99 @@
 
 static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
 
-/* The problem's bounds, coefficients and pairs from the rows. */
-static void setup(const lk_model *m, lk_data *d, const int *rows, int n, lk_sim_sparse *sp) {
-  lk_sim_data *sd = &d->sim;
-  const int circle = m->opt.friction_cone != LK_CONE_BOX;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[rows[i]];
-    sp->q[i] = R->jv + R->bias;
-    sp->findex[i] = -1;
-    sp->cone[i] = -1;
-    sp->mu[i] = 0;
-    switch (R->kind) {
-      case LK_ROW_FREE:
-        sp->lo[i] = -INFINITY;
-        sp->hi[i] = INFINITY;
-        break;
-      case LK_ROW_BOX:
-        sp->lo[i] = R->lo;
-        sp->hi[i] = R->hi;
-        break;
-      case LK_ROW_FRICTION: {
-        sp->lo[i] = 0;
-        sp->hi[i] = 0;
-        sp->findex[i] = sd->rowloc[R->normal];
-        sp->mu[i] = R->mu;
-        if (circle && R->pair >= 0) {
-          /* a pair shares its first row's coefficient (the dense path
-           * may have locked the second row to zero last step) */
-          const lk_row *R1 = R->crow == 2 || R->crow == 5 ? &sd->row[R->pair] : R;
-          sp->cone[i] = sd->rowloc[R->pair];
-          sp->mu[i] = R1->mu;
-        }
-        break;
+/* Row i's bounds, coefficient and pair; its start (z0, else the last
+ * step's impulse); and, for a contact's first tangent, its place in the
+ * list of contacts (sp->t1: island row, contact, pair's row). */
+static void setup_row(const lk_sim_data *sd, const lk_row *R, int i, const double *z0, int circle,
+                      lk_sim_sparse *sp) {
+  sp->q[i] = R->jv + R->bias;
+  sp->findex[i] = -1;
+  sp->cone[i] = -1;
+  sp->mu[i] = 0;
+  switch (R->kind) {
+    case LK_ROW_FREE:
+      sp->lo[i] = -INFINITY;
+      sp->hi[i] = INFINITY;
+      break;
+    case LK_ROW_BOX:
+      sp->lo[i] = R->lo;
+      sp->hi[i] = R->hi;
+      break;
+    case LK_ROW_FRICTION: {
+      sp->lo[i] = 0;
+      sp->hi[i] = 0;
+      sp->findex[i] = sd->rowloc[R->normal];
+      sp->mu[i] = R->mu;
+      if (circle && R->pair >= 0) {
+        /* a pair shares its first row's coefficient (the dense path
+         * may have locked the second row to zero last step) */
+        const lk_row *R1 = R->crow == 2 || R->crow == 5 ? &sd->row[R->pair] : R;
+        sp->cone[i] = sd->rowloc[R->pair];
+        sp->mu[i] = R1->mu;
       }
-      default:
-        sp->lo[i] = 0;
-        sp->hi[i] = INFINITY;
-        break;
+      break;
     }
+    default:
+      sp->lo[i] = 0;
+      sp->hi[i] = INFINITY;
+      break;
   }
-  /* cfm on the diagonal, as the dense path's first attempt */
-  if (m->opt.cfm > 0 && sp->prod)
-    for (int i = 0; i < n; i++) sp->pd[i] = m->opt.cfm;
-  else if (m->opt.cfm > 0 && sp->dense)
-    for (int i = 0; i < n; i++) sp->dense[(size_t)i * n + i] += m->opt.cfm;
-  else if (m->opt.cfm > 0)
-    for (int i = 0; i < n; i++)
-      for (int e = sp->rowp[i]; e < sp->rowp[i + 1]; e++)
-        if (sp->col[e] == i) sp->val[e] += m->opt.cfm;
+  sp->z[i] = 0;
+  if (z0)
+    sp->z[i] = z0[i];
+  else if (R->ckind == LK_CONSTRAINT_CONTACT && sd->cmem[R->cindex].valid)
+    sp->z[i] = sd->cmem[R->cindex].z[R->crow];
+  if (R->ckind == LK_CONSTRAINT_CONTACT && R->kind == LK_ROW_FRICTION && R->crow == 1) {
+    int *t = sp->t1 + 3 * (size_t)sp->nt1++;
+    t[0] = i;
+    t[1] = R->cindex;
+    t[2] = R->pair >= 0 ? sd->rowloc[R->pair] : -1;
+  }
 }
 
-/* The product form of the island's A (rows' Y formed): each tree of the
- * island gets the next columns, in the order the rows first reach it
- * (sd->uf: a root link's first column); a row's segments in column
- * order. Returns the number of columns. */
-static int product(lk_data *d, const int *rows, int n, lk_sim_sparse *sp) {
-  lk_sim_data *sd = &d->sim;
-  int *first = sd->uf, ncol = 0;
-  for (int k = 0; k < n; k++) {
-    const lk_row *R = &sd->row[rows[k]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) first[R->tree[g]] = -1;
-  }
-  size_t e = 0;
-  for (int k = 0; k < n; k++) {
-    const lk_row *R = &sd->row[rows[k]];
-    int nt = 0;
-    size_t src[2] = {R->ofs, R->ofs};
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++, nt++) {
-      int t = R->tree[g];
-      if (first[t] < 0) {
-        first[t] = ncol;
-        ncol += R->len[g];
-      }
-    }
-    if (nt > 1) src[1] += (size_t)R->len[0];
-    int order[2] = {0, 1};
-    if (nt > 1 && first[R->tree[1]] < first[R->tree[0]]) order[0] = 1, order[1] = 0;
-    sp->prow[k] = (int)e;
-    for (int s = 0; s < nt; s++) {
-      int g = order[s], c0 = first[R->tree[g]], len = R->len[g];
-      const double *J = sd->jval + src[g], *Y = sd->yval + src[g];
-      for (int c = 0; c < len; c++, e++) {
-        sp->pcol[e] = c0 + c;
-        sp->pg[e] = J[c];
-        sp->ph[e] = Y[c];
-      }
+/* Row i of the product form (G = J, H = Y) from entry e on: its tree
+ * segments at their DoFs (the model's numbering), in column order.
+ * Returns the next entry. */
+static size_t product_row(const lk_sim_data *sd, const lk_row *R, size_t e, lk_sim_sparse *sp) {
+  int nt = R->tree[0] < 0 ? 0 : R->tree[1] < 0 ? 1 : 2;
+  size_t src[2] = {R->ofs, R->ofs + (size_t)R->len[0]};
+  int first = nt > 1 && R->v0[1] < R->v0[0] ? 1 : 0;
+  for (int s = 0; s < nt; s++) {
+    int g = s == 0 ? first : 1 - first, c0 = R->v0[g], len = R->len[g];
+    const double *J = sd->jval + src[g], *Y = sd->yval + src[g];
+    for (int c = 0; c < len; c++, e++) {
+      sp->pcol[e] = c0 + c;
+      sp->pg[e] = J[c];
+      sp->ph[e] = Y[c];
     }
   }
-  sp->prow[n] = (int)e;
-  sp->pnnz = e;
-  return ncol;
+  return e;
 }
 
 /* A static contact sliding at its bound becomes dynamic; returns whether a
  * coefficient changed (the island must be solved again). */
-static int switch_states(lk_data *d, const int *rows, int n, lk_sim_sparse *sp,
-                         lk_step_report *report) {
+static int switch_states(lk_data *d, const int *rows, lk_sim_sparse *sp, lk_step_report *report) {
   lk_sim_data *sd = &d->sim;
   int changed = 0;
-  for (int i = 0; i < n; i++) {
-    lk_row *R = &sd->row[rows[i]];
-    if (R->ckind != LK_CONSTRAINT_CONTACT || R->kind != LK_ROW_FRICTION || R->crow != 1) continue;
-    lk_contact_mem *mem = &sd->cmem[R->cindex];
+  for (int k = 0; k < sp->nt1; k++) {
+    const int *t = sp->t1 + 3 * (size_t)k;
+    int i = t[0], i2 = t[2];
+    lk_contact_mem *mem = &sd->cmem[t[1]];
     if (mem->state != LK_FRICTION_STATIC) continue;
-    int i2 = R->pair >= 0 ? sd->rowloc[R->pair] : -1;
     double z2 = i2 >= 0 ? sp->z[i2] : 0, w2 = i2 >= 0 ? sp->w[i2] : 0;
-    double bound = sp->mu[i] * fabs(sp->z[sd->rowloc[R->normal]]);
+    double bound = sp->mu[i] * fabs(sp->z[sp->findex[i]]);
     double f = norm2(sp->z[i], z2), speed = norm2(sp->w[i], w2);
     if (!(bound > 0 && f >= bound * (1 - 1e-6) && speed > SLIDE_EPS)) continue;
     mem->state = LK_FRICTION_DYNAMIC;
     report->state_changes++;
-    const lk_contact_report *c = &sd->contact[R->cindex];
+    const lk_contact_report *c = &sd->contact[t[1]];
     if (c->mu_dynamic != sp->mu[i]) {
       sp->mu[i] = c->mu_dynamic;
       if (i2 >= 0) sp->mu[i2] = c->mu_dynamic;
       changed = 1;
     }
-    R->mu = c->mu_dynamic;
-    if (R->pair >= 0) sd->row[R->pair].mu = c->mu_dynamic;
+    sd->row[rows[i]].mu = c->mu_dynamic;
+    if (i2 >= 0) sd->row[rows[i2]].mu = c->mu_dynamic;
   }
   return changed;
 }
@@ -188,35 +163,46 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   /* Beyond the dense size: the product. A dense-size island handed over
    * by the trial (solve.c) brings its matrix: no second build (the 10-link
    * chain spent a quarter of its step building the compressed rows again).
-   * Otherwise A in compressed rows. */
+   * Otherwise A in compressed rows. One pass over the rows (their records
+   * are the largest reads here). */
   lk_status st = LK_OK;
-  int ncol = 0;
   sp->prod = n > sd->island_cap;
-  if (sp->prod)
-    ncol = product(d, rows, n, sp);
-  else if (!sp->dense)
-    st = lk_sim_delassus_csr(m, d, rows, n, sp);
+  if (!sp->prod && !sp->dense) st = lk_sim_delassus_csr(m, d, rows, n, sp);
   if (st) return st;
-  setup(m, d, rows, n, sp);
+  const int circle = m->opt.friction_cone != LK_CONE_BOX;
+  size_t e = 0;
+  sp->nt1 = 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[rows[i]];
-    sp->z[i] = 0;
-    if (z0)
-      sp->z[i] = z0[i];
-    else if (R->ckind == LK_CONSTRAINT_CONTACT && sd->cmem[R->cindex].valid)
-      sp->z[i] = sd->cmem[R->cindex].z[R->crow];
+    setup_row(sd, R, i, z0, circle, sp);
+    if (sp->prod) {
+      sp->prow[i] = (int)e;
+      e = product_row(sd, R, e, sp);
+    }
   }
   lk_lcp p = {.n = n, .q = sp->q, .lo = sp->lo, .hi = sp->hi, .findex = sp->findex,
               .mu = sp->mu, .cone = sp->cone};
+  /* cfm on the diagonal, as the dense path's first attempt */
   if (sp->prod) {
-    p.prod.m = ncol;
+    sp->prow[n] = (int)e;
+    sp->pnnz = e;
+    p.prod.m = m->nv;
     p.prod.g = (lk_lcp_csr){sp->prow, sp->pcol, sp->pg};
     p.prod.h = (lk_lcp_csr){sp->prow, sp->pcol, sp->ph};
-    p.prod.d = m->opt.cfm > 0 ? sp->pd : NULL;
+    if (m->opt.cfm > 0) {
+      for (int i = 0; i < n; i++) sp->pd[i] = m->opt.cfm;
+      p.prod.d = sp->pd;
+    }
   } else if (sp->dense) {
+    if (m->opt.cfm > 0)
+      for (int i = 0; i < n; i++) sp->dense[(size_t)i * n + i] += m->opt.cfm;
     p.M = sp->dense;
     p.ldm = n;
   } else {
+    if (m->opt.cfm > 0)
+      for (int i = 0; i < n; i++)
+        for (int k = sp->rowp[i]; k < sp->rowp[i + 1]; k++)
+          if (sp->col[k] == i) sp->val[k] += m->opt.cfm;
     p.csr = (lk_lcp_csr){sp->rowp, sp->col, sp->val};
   }
   lk_lcp_options o;
@@ -259,7 +245,7 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
       return st;
     }
     if (rep.residual_rel > report->lcp_residual) report->lcp_residual = rep.residual_rel;
-    changed = switch_states(d, rows, n, sp, report);
+    changed = switch_states(d, rows, sp, report);
   }
   report->nsgs_loose += loose;
   if (pass > report->friction_passes) report->friction_passes = pass;
@@ -295,11 +281,10 @@ void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int
       sd->limmem[R->cindex].valid = 1;
     }
   }
-  for (int i = 0; i < n; i++) {
-    lk_row *R = &sd->row[rows[i]];
-    if (R->ckind != LK_CONSTRAINT_CONTACT || R->crow != 1) continue;
-    lk_contact_mem *mem = &sd->cmem[R->cindex];
-    double speed = norm2(sp->w[i], R->pair >= 0 ? sp->w[sd->rowloc[R->pair]] : 0);
+  for (int k = 0; k < sp->nt1; k++) {
+    const int *t = sp->t1 + 3 * (size_t)k;
+    lk_contact_mem *mem = &sd->cmem[t[1]];
+    double speed = norm2(sp->w[t[0]], t[2] >= 0 ? sp->w[t[2]] : 0);
     if (mem->state == LK_FRICTION_DYNAMIC && speed < m->opt.slip_threshold) {
       mem->state = LK_FRICTION_STATIC;
       report->state_changes++;

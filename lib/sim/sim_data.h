@@ -197,13 +197,15 @@ typedef struct lk_sim_sparse {
   int *findex, *cone;
   unsigned char *basis;
   /* Islands beyond the dense size are solved on the product form instead
-   * (iterative.c: G = J, H = Y over the island's DoFs, never A): the rows'
+   * (iterative.c: G = J, H = Y over the model's DoFs, never A): the rows'
    * segments copied in island order, pcap entries (the model's J values
    * at most), pd the cfm a row. */
   size_t pcap, pnnz;    /* entries held, entries of the last product */
   int prod;             /* the last solve was on the product */
   int *prow, *pcol;     /* ncap + 1; pcap */
   double *pg, *ph, *pd; /* pcap, pcap, ncap */
+  int nt1, *t1;         /* the island's contacts: (row of t1, contact, row
+                           of t2 or -1) each, 3 ncap ints (iterative.c) */
   struct lk_lcp_workspace *ws; /* NSGS only: O(ncap), the model's DoFs as
                                   a product's columns */
   double *dense;        /* NULL, or (for one call, set by solve.c) the dense

@@ -172,6 +172,42 @@ static void test_tree_factor_matches_dense_cholesky(void) {
   }
 }
 
+/* Right-hand sides whose last entries are zero (a contact's J on a chain
+ * is zero beyond its link: the tree solve's first pass starts at the last
+ * nonzero): the same answer as GSL's dense Cholesky, for every cut. */
+static void test_tree_solve_trailing_zeros(void) {
+  mech_rng r = {11};
+  static double x1[MAXV], x2[MAXV], M[MAXV * MAXV];
+  int cases = 0;
+  for (int n = 2; n <= 30; n += 4) {
+    lk_model *m = tree(&r, n, 0, n % 2);
+    if (!m) return;
+    lk_data *d = lk_data_new(m);
+    int nv = lk_model_nv(m);
+    mech_random_state(&r, m, d, 1.0);
+    LK_ASSERT_OK(lk_mass_matrix(m, d), (lk_error *)NULL);
+    LK_ASSERT_OK(lk_mass_matrix_dense(m, d, M), (lk_error *)NULL);
+    const int cuts[4] = {1, 2, nv / 2, nv - 1};
+    for (int k = 0; k < 4; k++) {
+      int keep = nv - cuts[k];
+      if (keep < 1) continue;
+      for (int i = 0; i < nv; i++) x1[i] = i < keep ? mech_uniform(&r, -1, 1) : 0.0;
+      memcpy(x2, x1, sizeof(double) * (size_t)nv);
+      LK_ASSERT_OK(lk_mass_factor(m, d, LK_FACTOR_TREE), (lk_error *)NULL);
+      LK_ASSERT_OK(lk_mass_solve(m, d, x1, 1), (lk_error *)NULL);
+      LK_ASSERT_OK(lk_mass_factor(m, d, LK_FACTOR_DENSE), (lk_error *)NULL);
+      LK_ASSERT_OK(lk_mass_solve(m, d, x2, 1), (lk_error *)NULL);
+      double xs = fmax(1.0, mech_maxabs(x2, nv));
+      LK_ASSERT_MSG(mech_maxdiff(x1, x2, nv) <= 1e-10 * xs, "n %d keep %d: tree vs dense %g", n,
+                    keep, mech_maxdiff(x1, x2, nv));
+      cases++;
+    }
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+  LK_ASSERT_MSG(cases >= 25, "%d cases", cases);
+}
+
 /* World position and rotation of a link point at configuration q. */
 static void pose_at(const lk_model *m, lk_data *d, const double *q, int link, lk_vec3 pl,
                     lk_vec3 *x, lk_mat3 *R) {
@@ -467,6 +503,7 @@ static const lk_test tests[] = {
     {"ABA, CRBA+LTDL and RNEA agree on random trees of 1..30 links",
      test_aba_crba_rnea_agree_on_random_trees},
     {"tree factorization matches GSL dense Cholesky", test_tree_factor_matches_dense_cholesky},
+    {"tree solve of a right-hand side ending in zeros", test_tree_solve_trailing_zeros},
     {"point Jacobians match finite differences of FK", test_jacobians_match_finite_differences},
     {"Jdot v and FK velocities match finite differences",
      test_jdot_v_and_fk_velocity_match_finite_differences},
