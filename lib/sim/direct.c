@@ -400,32 +400,11 @@ static int trial_cones(const lk_model *m, const lk_sim_data *sd, const lk_sim_di
   return 1;
 }
 
-/* The ridge weights of solve.c's set_ridge_weights: a friction row's is
- * the mean load over its contact's load (last step's, or z's). */
+/* The dense trial's ridge weights (lk_sim_ridge_weights), from the last
+ * step's loads or from z's. */
 static void ridge_weights(const lk_sim_data *sd, lk_sim_direct *D, const int *rows, int n,
                           int use_z) {
-  int cnt = 0;
-  double mean = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[rows[i]];
-    D->rw[i] = 1;
-    if (R->kind != LK_ROW_FRICTION) continue;
-    double zn = use_z ? D->z[sd->rowloc[R->normal]]
-                : (sd->cmem[R->cindex].valid ? sd->cmem[R->cindex].z[0] : -1);
-    D->w[i] = zn; /* scratch: the load of its contact */
-    if (zn > 0) {
-      mean += zn;
-      cnt++;
-    }
-  }
-  if (cnt == 0) return;
-  mean /= cnt;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[rows[i]];
-    if (R->kind != LK_ROW_FRICTION) continue;
-    double zn = D->w[i];
-    D->rw[i] = zn >= 0 ? mean / lk_maxd(zn, 1e-3 * mean) : 1;
-  }
+  lk_sim_ridge_weights(sd, rows, n, use_z ? D->z : NULL, D->rw, D->w); /* D->w: scratch */
 }
 
 /* Whether the island can be tried: every contact static with a state from

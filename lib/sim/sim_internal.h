@@ -24,6 +24,15 @@ lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, in
  * static/dynamic friction states; fills z and w of its rows. z0: n
  * impulses to start from (NULL: the last step's); have_y: Y of the rows
  * formed already this step. */
+/* Weights of the sticking trial's ridge (solve.c): a friction row's is
+ * inversely proportional to its contact's normal impulse, so that the
+ * least-norm answer minimizes sum |f_i|^2 / f_n,i and a flat contact set
+ * shares friction in proportion to its loads, every contact at the same
+ * utilization. Loads from z (island-local), or NULL: the last step's
+ * (persisting contacts). rw[i] 1 for other rows; load is n doubles of
+ * scratch. */
+void lk_sim_ridge_weights(const lk_sim_data *sd, const int *rows, int n, const double *z,
+                          double *rw, double *load);
 lk_status lk_sim_solve_iterative(const lk_model *m, lk_data *d, const int *rows, int n,
                                  const double *z0, int have_y, lk_step_report *report);
 /* Its two halves: the solve (z, w and the basis in sim.sparse; *converged

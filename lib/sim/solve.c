@@ -200,17 +200,17 @@ static void build_base(island *is) {
  * normal forces, every contact at the same utilization, which is what
  * sticks whenever the whole body can. The normal impulses are the last
  * step's for persisting contacts (use_current: this solve's). */
-static void set_ridge_weights(island *is, int use_current) {
-  lk_sim_data *sd = is->sd;
-  int n = is->n, cnt = 0;
+void lk_sim_ridge_weights(const lk_sim_data *sd, const int *rows, int n, const double *z,
+                          double *rw, double *load) {
+  int cnt = 0;
   double mean = 0;
   for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    sd->rw[i] = 1;
+    const lk_row *R = &sd->row[rows[i]];
+    rw[i] = 1;
     if (R->kind != LK_ROW_FRICTION) continue;
-    double zn = use_current ? sd->z[sd->rowloc[R->normal]]
-                : (sd->cmem[R->cindex].valid ? sd->cmem[R->cindex].z[0] : -1);
-    sd->zfix[i] = zn; /* scratch: the load of this row's contact */
+    double zn =
+        z ? z[sd->rowloc[R->normal]] : (sd->cmem[R->cindex].valid ? sd->cmem[R->cindex].z[0] : -1);
+    load[i] = zn;
     if (zn > 0) {
       mean += zn;
       cnt++;
@@ -219,13 +219,18 @@ static void set_ridge_weights(island *is, int use_current) {
   if (cnt == 0) return;
   mean /= cnt;
   for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
+    const lk_row *R = &sd->row[rows[i]];
     if (R->kind != LK_ROW_FRICTION) continue;
-    double zn = sd->zfix[i];
+    double zn = load[i];
     /* An idle contact (it carried nothing: zn 0) weighs as the least
      * loaded; one without a history (-1) as the mean. */
-    sd->rw[i] = zn >= 0 ? mean / lk_maxd(zn, 1e-3 * mean) : 1;
+    rw[i] = zn >= 0 ? mean / lk_maxd(zn, 1e-3 * mean) : 1;
   }
+}
+
+static void set_ridge_weights(island *is, int use_current) {
+  lk_sim_data *sd = is->sd;
+  lk_sim_ridge_weights(sd, is->rows, is->n, use_current ? sd->z : NULL, sd->rw, sd->zfix);
 }
 
 /* The problem of one solve: A with this solve's diagonal, b = J v* + bias. */

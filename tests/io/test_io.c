@@ -300,17 +300,22 @@ static const char *const kMechanisms[] = {
     /* a URDF hand included in a scene (mechanisms/jaw-gripper.urdf) */
     "jaw_gripper_urdf", NULL};
 
+/* Example i (mechanisms/NAME.yaml, its path in rel) with its run settings. */
+static lk_model *load_example(int i, char *rel, size_t size, lk_run_settings *run, lk_error *e) {
+  snprintf(rel, size, "mechanisms/%s.yaml", kMechanisms[i]);
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.run = run;
+  return lk_model_load_file(lk_test_srcpath(rel), &o, e);
+}
+
 static void test_every_example_loads_and_validates(void) {
   int n = 0;
   for (int i = 0; kMechanisms[i]; i++) {
     char rel[128];
-    snprintf(rel, sizeof rel, "mechanisms/%s.yaml", kMechanisms[i]);
     lk_error e;
     lk_run_settings run;
-    lk_load_options o;
-    lk_load_options_default(&o);
-    o.run = &run;
-    lk_model *m = lk_model_load_file(lk_test_srcpath(rel), &o, &e);
+    lk_model *m = load_example(i, rel, sizeof rel, &run, &e);
     char buf[700];
     LK_ASSERT_MSG(m != NULL, "%s", lk_error_format(&e, buf, sizeof buf));
     if (!m) continue;
@@ -344,13 +349,9 @@ static void test_every_example_loads_and_validates(void) {
 static void test_every_example_runs_its_duration(void) {
   for (int i = 0; kMechanisms[i]; i++) {
     char rel[128];
-    snprintf(rel, sizeof rel, "mechanisms/%s.yaml", kMechanisms[i]);
     lk_error e;
     lk_run_settings run;
-    lk_load_options o;
-    lk_load_options_default(&o);
-    o.run = &run;
-    lk_model *m = lk_model_load_file(lk_test_srcpath(rel), &o, &e);
+    lk_model *m = load_example(i, rel, sizeof rel, &run, &e);
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     lk_data *d = lk_data_new(m);
     CU_ASSERT_PTR_NOT_NULL_FATAL(d);
