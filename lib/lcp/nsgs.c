@@ -658,22 +658,62 @@ static void build_blocks(nsgs *S, int *fhead, int *fnext) {
   }
 }
 
-/* Each block's W from M, positive or regularized, and its inverse. */
+/* A product's block W from one pass over its rows' shared columns, when
+ * G and H share one pattern and the block's rows have the same columns
+ * (a contact's rows: its bodies' DoFs): each W_ab = G_a . H_b summed in
+ * column order from 0, then d_a on the diagonal, as prod_entry sums it
+ * (bit for bit), for the block's m^2 entries at the cost of one merge-free
+ * read of its rows. Returns 0 (W untouched) when the rows differ. */
+static int prod_block(const lk_lcp *p, const block *b, double *W) {
+  const lk_lcp_csr *g = &p->prod.g, *h = &p->prod.h;
+  if (g->row != h->row || g->col != h->col) return 0;
+  int m = b->m, r0 = b->r[0], a0 = g->row[r0], len = g->row[r0 + 1] - a0;
+  int at[3] = {a0, 0, 0};
+  for (int i = 1; i < m; i++) {
+    int ai = g->row[b->r[i]];
+    if (g->row[b->r[i] + 1] - ai != len ||
+        memcmp(g->col + a0, g->col + ai, sizeof(int) * (size_t)len) != 0)
+      return 0;
+    at[i] = ai;
+  }
+  double acc[9] = {0.0};
+  for (int k = 0; k < len; k++) {
+    for (int i = 0; i < m; i++) {
+      double gv = g->val[at[i] + k];
+      for (int j = 0; j < m; j++) acc[i * m + j] += gv * h->val[at[j] + k];
+    }
+  }
+  for (int i = 0; i < m; i++) {
+    if (p->prod.d) acc[i * m + i] += p->prod.d[b->r[i]];
+    for (int j = 0; j < m; j++) W[i * m + j] = acc[i * m + j];
+  }
+  return 1;
+}
+
+/* Each block's W from M, positive or regularized, and its inverse. Every
+ * row is in exactly one block, so the largest |M_ii| (the scale of the
+ * regularization) is read off the blocks' diagonals. */
 static void block_matrices(nsgs *S) {
   const lk_lcp *p = S->p;
   double dmax = 0.0;
-  for (int i = 0; i < p->n; i++) dmax = lk_maxd(dmax, fabs(lk_lcp_entry(p, i, i)));
-  S->dscale = dmax > 0.0 ? dmax : 1.0;
-  S->regularized = 0;
-  int off = 0;
+  int off = 0, prod = lk_lcp_prodf(p);
   for (int k = 0; k < S->nb; k++) {
     block *b = &S->B[k];
     int m = b->m;
-    double *W = S->pool + off, *Wi = W + m * m;
+    double *W = S->pool + off;
     b->w = off;
     off += 2 * m * m;
-    for (int i = 0; i < m; i++)
-      for (int j = 0; j < m; j++) W[i * m + j] = lk_lcp_entry(p, b->r[i], b->r[j]);
+    if (!prod || !prod_block(p, b, W))
+      for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++) W[i * m + j] = lk_lcp_entry(p, b->r[i], b->r[j]);
+    for (int i = 0; i < m; i++) dmax = lk_maxd(dmax, fabs(W[i * m + i]));
+  }
+  S->dscale = dmax > 0.0 ? dmax : 1.0;
+  S->regularized = 0;
+  for (int k = 0; k < S->nb; k++) {
+    block *b = &S->B[k];
+    int m = b->m;
+    double *W = S->pool + b->w, *Wi = W + m * m;
     double tol = 1e-12 * S->dscale;
     if (!positive_pivots(W, m, tol)) {
       /* singular or not positive on its own: the smallest proximal term
@@ -1186,6 +1226,7 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
          *wc = zc + dm, *wt = wc + dm;
   int *cls = ws->nsgs_di, *lnk = cls + dm;
   double *z0 = wt + dm, *w0 = z0 + dm;
+  double res0 = *res, scale0 = *scale, err0 = *err;
   memcpy(z0, z, sizeof *z * (size_t)n);
   memcpy(w0, w, sizeof *w * (size_t)n);
   for (int i = 0; i < n; i++) {
@@ -1226,8 +1267,12 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
     } else if (!direct_pivot(S, zt, wt, cls, c, lnk))
       break;
   }
+  /* as they were, and so are their measures */
   memcpy(z, z0, sizeof *z * (size_t)n);
   memcpy(w, w0, sizeof *w * (size_t)n);
+  *res = res0;
+  *scale = scale0;
+  *err = err0;
   return 0;
 }
 
@@ -1242,13 +1287,15 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
    * leaves it so), formed again whenever z moved outside the blocks'
    * updates (a start, Anderson's step, the direct finish). */
   S.u = lk_lcp_prodf(p) ? ws->nsgs_u : NULL;
-  int stale = 1;
   build_blocks(&S, ws->nsgs_i, ws->nsgs_i + n);
   block_matrices(&S);
   rep->regularized = S.regularized;
   rep->warm = o->z_guess ? LK_LCP_WARM_REPAIRED : LK_LCP_COLD;
-  /* A start outside the feasible set (a caller's z) is projected first. */
-  lk_lcp_project(p, z);
+  /* A start outside the feasible set (a caller's z) is projected first;
+   * a guess the check refused was, and left u at it (unless this moves
+   * it again). */
+  int stale = lk_lcp_project(p, z) > 0 || !ws->nsgs_u_at_z;
+  ws->nsgs_u_at_z = 0;
 
   int max_sweeps = o->max_sweeps > 0 ? o->max_sweeps : 10000;
   double tol = o->tol, light_tol = tol, res = INFINITY, scale = 1.0, err = INFINITY;
@@ -1351,8 +1398,12 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
       if (!isfinite(z[i])) z[i] = 0.0;
     res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
   }
+  /* err at this z and w: measured by the last check, or now for the
+   * direct finish (which leaves them, and it, as they were when it fails) */
+  int err_ok = checked;
   if (!done && direct) {
     if (!checked) err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
+    err_ok = 1;
     if (direct_finish(&S, ws, tol, lk_maxd(err, res / scale), z, w, &res, &scale, &err))
       done = finished = 1;
   }
@@ -1368,6 +1419,8 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   v->done = isfinite(res);
   v->residual = res;
   v->scale = scale;
+  v->has_error = err_ok;
+  v->error = err;
   if (o->basis_out && v->done) lk_lcp_basis_from(p, z, w, o->basis_out);
   return s;
 }
