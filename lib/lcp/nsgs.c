@@ -56,6 +56,7 @@ typedef struct {
   int r[3];           /* rows: the normal first (BOX, CONE); DISK: the pair,
                          then the normal; FROW: the row, then its normal */
   unsigned char kind, m, reg, state;
+  unsigned char shared; /* a product's rows of one pattern (prod_block) */
   int w;              /* offset of W (m x m, row-major) in the pool; its
                          inverse follows at w + m * m */
   double eps;         /* proximal term (0: none) */
@@ -601,6 +602,7 @@ static void add_block(nsgs *S, int kind, int m, int r0, int r1, int r2) {
   b->r[1] = r1;
   b->r[2] = r2;
   b->reg = 0;
+  b->shared = 0;
   b->state = 0;
   b->eps = 0.0;
   b->dc = 1.0;
@@ -677,10 +679,31 @@ static int prod_block(const lk_lcp *p, const block *b, double *W) {
     at[i] = ai;
   }
   double acc[9] = {0.0};
-  for (int k = 0; k < len; k++) {
-    for (int i = 0; i < m; i++) {
-      double gv = g->val[at[i] + k];
-      for (int j = 0; j < m; j++) acc[i * m + j] += gv * h->val[at[j] + k];
+  if (m == 3) { /* a contact: the nine sums in registers */
+    const double *g0 = g->val + at[0], *g1 = g->val + at[1], *g2 = g->val + at[2];
+    const double *h0 = h->val + at[0], *h1 = h->val + at[1], *h2 = h->val + at[2];
+    double a00 = 0.0, a01 = 0.0, a02 = 0.0, a10 = 0.0, a11 = 0.0, a12 = 0.0, a20 = 0.0,
+           a21 = 0.0, a22 = 0.0;
+    for (int k = 0; k < len; k++) {
+      double x0 = g0[k], x1 = g1[k], x2 = g2[k], y0 = h0[k], y1 = h1[k], y2 = h2[k];
+      a00 += x0 * y0;
+      a01 += x0 * y1;
+      a02 += x0 * y2;
+      a10 += x1 * y0;
+      a11 += x1 * y1;
+      a12 += x1 * y2;
+      a20 += x2 * y0;
+      a21 += x2 * y1;
+      a22 += x2 * y2;
+    }
+    double t[9] = {a00, a01, a02, a10, a11, a12, a20, a21, a22};
+    memcpy(acc, t, sizeof t);
+  } else {
+    for (int k = 0; k < len; k++) {
+      for (int i = 0; i < m; i++) {
+        double gv = g->val[at[i] + k];
+        for (int j = 0; j < m; j++) acc[i * m + j] += gv * h->val[at[j] + k];
+      }
     }
   }
   for (int i = 0; i < m; i++) {
@@ -703,7 +726,8 @@ static void block_matrices(nsgs *S) {
     double *W = S->pool + off;
     b->w = off;
     off += 2 * m * m;
-    if (!prod || !prod_block(p, b, W))
+    b->shared = prod && prod_block(p, b, W);
+    if (!b->shared)
       for (int i = 0; i < m; i++)
         for (int j = 0; j < m; j++) W[i * m + j] = lk_lcp_entry(p, b->r[i], b->r[j]);
     for (int i = 0; i < m; i++) dmax = lk_maxd(dmax, fabs(W[i * m + i]));
@@ -757,6 +781,61 @@ static inline double row_times(const nsgs *S, int i, const double *z) {
   return lk_lcp_dot(p->M + (size_t)i * (size_t)lk_lcp_ldm(p), z, p->n);
 }
 
+/* A product block's rows of one pattern (bk->shared): (M z)_i of each in
+ * one pass over their columns, each sum as lk_lcp_prod_row forms it (its
+ * two accumulators, then d_i z_i), so bit for bit the same. */
+static void shared_rows_times(const nsgs *S, const block *bk, const double *z, double *mz) {
+  const lk_lcp *p = S->p;
+  const lk_lcp_csr *g = &p->prod.g;
+  const double *u = S->u;
+  int m = bk->m, e0 = g->row[bk->r[0]], len = g->row[bk->r[0] + 1] - e0;
+  const int *col = g->col + e0;
+  const double *v[3];
+  for (int i = 0; i < m; i++) v[i] = g->val + g->row[bk->r[i]];
+  double s0[3] = {0.0, 0.0, 0.0}, s1[3] = {0.0, 0.0, 0.0};
+  int k = 0;
+  for (; k + 2 <= len; k += 2) {
+    double u0 = u[col[k]], u1 = u[col[k + 1]];
+    for (int i = 0; i < m; i++) {
+      s0[i] += v[i][k] * u0;
+      s1[i] += v[i][k + 1] * u1;
+    }
+  }
+  if (k < len) {
+    double u0 = u[col[k]];
+    for (int i = 0; i < m; i++) s0[i] += v[i][k] * u0;
+  }
+  for (int i = 0; i < m; i++) {
+    mz[i] = s0[i] + s1[i];
+    if (p->prod.d) mz[i] += p->prod.d[bk->r[i]] * z[bk->r[i]];
+  }
+}
+
+/* u += H_i^T dz_i over a shared block's rows in one pass: each entry of u
+ * gets the rows' terms in row order, as one lk_lcp_prod_add a row would
+ * give it (rows with dz_i = 0 add nothing). */
+static void shared_rows_add(const nsgs *S, const block *bk, const double *dz) {
+  const lk_lcp *p = S->p;
+  const lk_lcp_csr *h = &p->prod.h;
+  double *u = S->u;
+  int m = bk->m, e0 = h->row[bk->r[0]], len = h->row[bk->r[0] + 1] - e0;
+  const int *col = h->col + e0;
+  const double *v[3];
+  double d[3];
+  int na = 0;
+  for (int i = 0; i < m; i++)
+    if (dz[i] != 0.0) {
+      v[na] = h->val + h->row[bk->r[i]];
+      d[na++] = dz[i];
+    }
+  if (na == 0) return;
+  for (int k = 0; k < len; k++) {
+    double x = u[col[k]];
+    for (int i = 0; i < na; i++) x += v[i][k] * d[i];
+    u[col[k]] = x;
+  }
+}
+
 /* One block: local b, the exact local answer, relaxation, feasibility.
  * Adds |dz|^2 and |z|^2 to the sums. */
 static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2, double *z2) {
@@ -765,9 +844,15 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
   const double *W = S->pool + bk->w, *Wi = W + m * m;
   double old[3], b[3], loc[3];
   for (int i = 0; i < m; i++) old[i] = z[bk->r[i]];
+  double mz[3];
+  if (bk->shared && m > 1) {
+    shared_rows_times(S, bk, z, mz);
+  } else {
+    for (int i = 0; i < m; i++) mz[i] = row_times(S, bk->r[i], z);
+  }
   for (int i = 0; i < m; i++) {
     int r = bk->r[i];
-    double s = p->q[r] + row_times(S, r, z);
+    double s = p->q[r] + mz[i];
     /* less the block's own part (W holds eps on its diagonal: the
      * proximal term's -eps z_old cancels it) */
     for (int j = 0; j < m; j++) s -= W[i * m + j] * old[j];
@@ -826,12 +911,20 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
         break;
     }
   }
+  double dz[3];
   for (int i = 0; i < m; i++) {
     double d = loc[i] - old[i];
     *dz2 += d * d;
     *z2 += loc[i] * loc[i];
     z[bk->r[i]] = loc[i];
-    if (S->u && d != 0.0) lk_lcp_prod_add(p, bk->r[i], d, S->u);
+    dz[i] = d;
+  }
+  if (!S->u) return;
+  if (bk->shared && m > 1) {
+    shared_rows_add(S, bk, dz);
+  } else {
+    for (int i = 0; i < m; i++)
+      if (dz[i] != 0.0) lk_lcp_prod_add(p, bk->r[i], dz[i], S->u);
   }
 }
 
