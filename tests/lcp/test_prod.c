@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "lcp_gen.h"
+#include "lcp/lcp_internal.h" /* lk_lcp_residual_scaled: the residual and its scale */
 #include "lcp_test.h"
 #include "linkage/linkage.h"
 
@@ -257,6 +258,132 @@ static void test_prod_contacts(void) {
   check_agree(14, 80, 150, 0.4, 0, 1);   /* 450 rows: the sweeps alone */
 }
 
+/* The product's residual and its scale (one pass over H for u and |H|^T
+ * |z|, one over G for each row's two sums) against both summed here
+ * entry by entry from the dense M and from G, H: w_i = q_i + sum_j M_ij
+ * z_j, scale = 1 + max_i max(|q_i|, sum_c |G_ic| sum_j |H_jc| |z_j| +
+ * |d_i z_i|), the residual the largest natural-map residual of a row or a
+ * circle pair. */
+static void check_residual_scale(uint64_t seed, int nb, int nc, double mu, double dg) {
+  prob P;
+  prob_make(&P, seed, nb, nc, mu, dg);
+  int n = P.n, m = P.m;
+  lk_lcp dn, cs, pr;
+  views(&P, 1, dg != 0, &dn, &cs, &pr);
+  lk_rng r;
+  lk_rng_seed(&r, seed + 7);
+  double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w),
+         *wr = calloc((size_t)n, sizeof *wr), *ua = calloc((size_t)m, sizeof *ua);
+  for (int i = 0; i < n; i++) z[i] = i % 5 == 0 ? 0.0 : lk_rng_uniform(&r, -0.2, 1);
+  for (int i = 0; i < n; i++)
+    for (int e = P.grow[i]; e < P.grow[i + 1]; e++) ua[P.gcol[e]] += fabs(P.hval[e] * z[i]);
+  double sc = 0, res = 0;
+  for (int i = 0; i < n; i++) {
+    double s = P.q[i], mag = dg != 0 ? fabs(P.d[i] * z[i]) : 0;
+    for (int j = 0; j < n; j++) s += P.M[(size_t)i * n + j] * z[j];
+    for (int e = P.grow[i]; e < P.grow[i + 1]; e++) mag += fabs(P.gval[e]) * ua[P.gcol[e]];
+    wr[i] = s;
+    sc = fmax(sc, fmax(fabs(P.q[i]), mag));
+  }
+  sc += 1;
+  for (int i = 0; i < n; i++) {
+    if (i % 3 == 0) { /* a normal: [0, inf) */
+      res = fmax(res, fabs(z[i] - fmax(0.0, z[i] - wr[i])));
+    } else if (i % 3 == 1) { /* its pair onto the disk of mu |z_n| */
+      double x0 = z[i] - wr[i], x1 = z[i + 1] - wr[i + 1], R = mu * fabs(z[i - 1]);
+      double t = sqrt(x0 * x0 + x1 * x1);
+      if (t > R) x0 *= R / t, x1 *= R / t;
+      res = fmax(res, fmax(fabs(z[i] - x0), fabs(z[i + 1] - x1)));
+    }
+  }
+  double scale, got = lk_lcp_residual_scaled(&pr, z, NULL, w, &scale, NULL);
+  double wmax = maxabs(wr, n), dw = 0;
+  for (int i = 0; i < n; i++) dw = fmax(dw, fabs(w[i] - wr[i]));
+  printf("  %d rows%s: residual %.6g (here %.6g), scale %.6g (here %.6g), |w - w_here| %.1e\n", n,
+         dg ? ", diagonal" : "", got, res, scale, sc, dw);
+  LK_ASSERT_MSG(dw <= 1e-14 * (1 + wmax), "w differs by %g", dw);
+  LK_ASSERT_REL(scale, sc, 1e-14, 1e-300);
+  LK_ASSERT_MSG(fabs(got - res) <= 1e-14 * scale, "residual %.17g, here %.17g", got, res);
+  /* the dense storage's residual is the same (its scale is its own) */
+  LK_ASSERT_MSG(fabs(lk_lcp_residual(&dn, z, NULL) - res) <= 1e-14 * scale, "dense residual");
+  free(z), free(w), free(wr), free(ua);
+  prob_free(&P);
+}
+
+static void test_prod_residual_scale(void) {
+  check_residual_scale(41, 12, 30, 0.5, 0);
+  check_residual_scale(42, 20, 60, 0.3, 1e-3);
+}
+
+/* The measures a solve reports are those of the z and w it returns: an
+ * accepted guess (w = M z + q, the fc3d error at z), a guess refused for
+ * the sweeps (which start from the u = H^T z the check formed: the same
+ * answer and sweeps as the dense storage from the same guess, without
+ * Anderson's steps, after which u is formed again), and a converged solve
+ * (its error measured once, by NSGS's last check). */
+static void test_prod_guess_measures(void) {
+  prob P;
+  prob_make(&P, 51, 30, 80, 0.5, 0);
+  int n = P.n;
+  lk_lcp dn, cs, pr;
+  views(&P, 1, 0, &dn, &cs, &pr);
+  lk_lcp_workspace *wsp = lk_lcp_workspace_new_nsgs(n, P.m),
+                   *wsd = lk_lcp_workspace_new_for(lk_lcp_nsgs, n);
+  double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w),
+         *zg = calloc((size_t)n, sizeof *zg), *zd = calloc((size_t)n, sizeof *zd),
+         *wd = calloc((size_t)n, sizeof *wd), *wr = calloc((size_t)n, sizeof *wr);
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.tol = 1e-12;
+  lk_lcp_report R;
+  LK_ASSERT_OK(lk_lcp_solve(lk_lcp_nsgs, &pr, &o, wsp, z, w, &R), lk_no_error);
+  LK_ASSERT_REL(R.error, lk_lcp_fc3d_error(&pr, z), 1e-12, 1e-300);
+  /* (the dense storage's w differs at rounding: so does an error near it) */
+  LK_ASSERT_MSG(fabs(R.error - lk_lcp_fc3d_error(&dn, z)) <= 1e-14, "dense error %g",
+                lk_lcp_fc3d_error(&dn, z));
+  LK_ASSERT_MSG(R.error <= o.tol && R.residual_rel <= o.tol, "error %g residual %g", R.error,
+                R.residual_rel);
+  /* the answer as a guess: accepted, w its own M z + q */
+  memcpy(zg, z, sizeof *z * (size_t)n);
+  o.z_guess = zg;
+  o.guess_tol = 1e-9;
+  LK_ASSERT_OK(lk_lcp_solve(lk_lcp_nsgs, &pr, &o, wsp, z, w, &R), lk_no_error);
+  LK_ASSERT_INT_EQ(R.warm, LK_LCP_WARM_GUESS);
+  LK_ASSERT_INT_EQ(R.sweeps, 0);
+  for (int i = 0; i < n; i++) {
+    double s = P.q[i];
+    for (int j = 0; j < n; j++) s += P.M[(size_t)i * n + j] * z[j];
+    wr[i] = s;
+  }
+  double dw = 0;
+  for (int i = 0; i < n; i++) dw = fmax(dw, fabs(w[i] - wr[i]));
+  LK_ASSERT_MSG(dw <= 1e-14 * (1 + maxabs(wr, n)), "accepted guess: w off by %g", dw);
+  LK_ASSERT_REL(R.error, lk_lcp_fc3d_error(&pr, z), 1e-12, 1e-300);
+  /* a guess off the answer (some contacts' loads moved by a tenth): refused,
+   * swept from; the product's sweeps are the dense storage's */
+  for (int i = 0; i < n; i += 9) zg[i] *= 1.1;
+  o.guess_tol = 1e-13;
+  o.anderson = 0; /* (so that u is never formed again: a wrong start stays) */
+  memcpy(zd, zg, sizeof *z * (size_t)n);
+  lk_lcp_report Rd;
+  LK_ASSERT_OK(lk_lcp_solve(lk_lcp_nsgs, &pr, &o, wsp, z, w, &R), lk_no_error);
+  o.z_guess = zd;
+  LK_ASSERT_OK(lk_lcp_solve(lk_lcp_nsgs, &dn, &o, wsd, zd, wd, &Rd), lk_no_error);
+  LK_ASSERT_MSG(R.warm != LK_LCP_WARM_GUESS && R.sweeps > 0, "the guess was taken");
+  double dz = 0;
+  for (int i = 0; i < n; i++) dz = fmax(dz, fabs(z[i] - zd[i]));
+  printf("  refused guess: sweeps product %d, dense %d; |z_p - z_d| %.1e of %.2g\n", R.sweeps,
+         Rd.sweeps, dz, maxabs(zd, n));
+  LK_ASSERT_MSG(dz <= 1e-10 * maxabs(zd, n), "answers differ by %g", dz);
+  LK_ASSERT_MSG(abs(R.sweeps - Rd.sweeps) <= 16 + Rd.sweeps / 50, "sweeps %d, dense %d", R.sweeps,
+                Rd.sweeps);
+  LK_ASSERT_REL(R.error, lk_lcp_fc3d_error(&pr, z), 1e-12, 1e-300);
+  lk_lcp_workspace_free(wsp);
+  lk_lcp_workspace_free(wsd);
+  free(z), free(w), free(zg), free(zd), free(wd), free(wr);
+  prob_free(&P);
+}
+
 /* A frictionless LCP, M = G D G^T SPD on random sparse G (n > m: rank
  * deficient without the ridge d). */
 static void test_prod_spd_lcp(void) {
@@ -416,6 +543,9 @@ static const lk_test tests[] = {
     {"a frictionless SPD LCP on a product: Dantzig's answer, dense sweeps", test_prod_spd_lcp},
     {"bad products refused; pivoting solvers and narrow workspaces refuse them", test_prod_bad_input},
     {"no allocation in a solve on a product", test_prod_no_allocation},
+    {"a product's residual and scale: those summed entry by entry", test_prod_residual_scale},
+    {"a solve's measures are its z's: accepted and refused guesses, the last check",
+     test_prod_guess_measures},
     {NULL, NULL},
 };
 
