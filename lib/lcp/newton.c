@@ -66,7 +66,7 @@ typedef struct {
   int nmax;
   /* row vectors (nmax) */
   double *rho, *u, *phi, *d, *wd, *zt, *ut, *phit, *zbest, *wscr;
-  int *bid, *bstart, *brow, *mark, *list, *diag, *npos, *ppos, *pa;
+  int *bid, *bstart, *brow, *mark, *list, *diag, *npos, *ppos, *pa, *pair;
   /* the pattern: n, W's and H's compressed rows */
   int pn, nb, wcap, jcap, wnnz, jnnz;
   int *wp, *wi, *wpos, *jp, *ji;
@@ -86,7 +86,7 @@ void lk_newton_free(void *v) {
                   nw->ut,  nw->phit, nw->zbest, nw->wscr, nw->wx, nw->jx};
   for (size_t k = 0; k < sizeof dv / sizeof dv[0]; k++) lk_free(dv[k]);
   int *iv[] = {nw->bid,  nw->bstart, nw->brow, nw->mark, nw->list, nw->diag, nw->npos,
-               nw->ppos, nw->pa,     nw->wp,   nw->wi,   nw->wpos, nw->jp,   nw->ji};
+               nw->ppos, nw->pa,     nw->wp,   nw->wi,   nw->wpos, nw->jp,   nw->ji, nw->pair};
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) lk_free(iv[k]);
   lk_free(nw);
 }
@@ -102,7 +102,8 @@ static newton_ws *newton_new(int nmax) {
                    &nw->zt,  &nw->ut,   &nw->phit,  &nw->zbest, &nw->wscr};
   for (size_t k = 0; k < sizeof dv / sizeof dv[0] && ok; k++)
     ok = (*dv[k] = LK_NEW_ARRAY(double, m)) != NULL;
-  int **iv[] = {&nw->bid, &nw->brow, &nw->mark, &nw->list, &nw->diag, &nw->npos, &nw->ppos};
+  int **iv[] = {&nw->bid,  &nw->brow, &nw->mark, &nw->list,
+                &nw->diag, &nw->npos, &nw->ppos, &nw->pair};
   for (size_t k = 0; k < sizeof iv / sizeof iv[0] && ok; k++)
     ok = (*iv[k] = LK_NEW_ARRAY(int, m)) != NULL;
   if (ok) ok = (nw->bstart = LK_NEW_ARRAY(int, m + 1)) != NULL;
@@ -174,6 +175,12 @@ static int load_pattern(newton_ws *nw, const lk_lcp *p) {
         if (same && nw->brow[k] != i) same = 0;
         nw->brow[k] = i;
       }
+  /* circle pairs (H's entries between the two rows) */
+  for (int i = 0; i < n; i++) {
+    int c = lk_lcp_pair(p, i);
+    if (same && nw->pair[i] != c) same = 0;
+    nw->pair[i] = c;
+  }
   /* M's rows */
   int nnz = 0;
   if (lk_lcp_sparse(p)) {
