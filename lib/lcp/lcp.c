@@ -30,6 +30,7 @@ const lk_lcp_solver *lk_lcp_solver_by_name(const char *name) {
   if (strcmp(name, "lemke") == 0) return lk_lcp_lemke;
   if (strcmp(name, "dantzig") == 0) return lk_lcp_dantzig;
   if (strcmp(name, "nsgs") == 0) return lk_lcp_nsgs;
+  if (strcmp(name, "newton") == 0) return lk_lcp_newton;
   return NULL;
 }
 
@@ -103,6 +104,7 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
   lk_free(ws->nsgs_tv);
   lk_free(ws->nsgs_ra);
   lk_free(ws->nsgs_rm);
+  lk_newton_free(ws->newton);
   lk_free(ws);
 }
 

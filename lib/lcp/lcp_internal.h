@@ -80,7 +80,10 @@ struct lk_lcp_workspace {
    * Dantzig's frictionless path and succeeded (fk >= 0; -1 otherwise):
    * see lk_lcp_last_factor. */
   int fk, fhas_last;
+  void *newton; /* newton.c's scratch (NULL until its first solve or
+                   lk_lcp_workspace_new_newton), freed by lk_newton_free */
 };
+void lk_newton_free(void *newton);
 
 /* Anderson acceleration of a fixed-point map (anderson.c): the caller
  * puts the point x in a->x, applies the map to get g, and calls
