@@ -51,9 +51,8 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     if (sd->contact[i].depth > rep->max_penetration) rep->max_penetration = sd->contact[i].depth;
 
   if (sd->st->nrow > 0) {
-    lk_sim_islands(m, d);
+    lk_sim_islands_prepare(m, d); /* islands, J v*, segment counts */
     rep->nislands = sd->st->nisland;
-    lk_sim_prepare_rows(m, d);
     /* The friction LCPs form Y island by island, when they need it (an
      * island answered by its last impulses does not: solve.c) */
     if (m->opt.friction_law == LK_FRICTION_SMOOTHED) {
@@ -84,12 +83,21 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     }
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
   }
-  for (int i = 0; i < sd->st->ncontact; i++)
+  /* One pass over the contacts while each is in cache: its report from
+   * the solved rows, its memory kept for the next step, its share of the
+   * tactile sums (each contact's own computations, in report order: the
+   * results are those of one pass after another). */
+  lk_sim_tactile_begin(m, d);
+  lk_sim_gdone gdone = {0, 0};
+  for (int i = 0; i < sd->st->ncontact; i++) {
     if (!(m->ncompliant_mat > 0 && sd->x.compliant[i])) /* issue 8: reported already */
       lk_contact_finish(m, d, i);
-  lk_sim_geometry_contacts_done(m, d);
+    lk_sim_geometry_contact_done(d, i, &gdone);
+    lk_sim_tactile_add(d, i);
+  }
+  lk_sim_geometry_contacts_done_end(d, &gdone);
   lk_sim_explicit_contacts_done(m, d);
   lk_sim_link_forces(m, d);
-  lk_sim_tactile(m, d);
+  lk_sim_tactile_end(m, d);
   return LK_OK;
 }

@@ -93,34 +93,45 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
   return LK_OK;
 }
 
-void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d) {
+/* Report r's memory for the next step (and its state and impulses for
+ * the collision layer), reports taken in order; cur carries the position
+ * in the remembered list (k) and in the collision contacts (j). */
+void lk_sim_geometry_contact_done(lk_data *d, int r, lk_sim_gdone *cur) {
   lk_sim_data *sd = &d->sim;
-  (void)m;
-  int k = 0, j = 0, ncol = d->col.st->ncontact;
+  const lk_contact_report *c = &sd->contact[r];
+  int k = cur->k, j = cur->j, ncol = d->col.st->ncontact;
+  if (c->geom < 0 || k >= sd->gprev_cap) return;
   lk_contact *col = lk_col_contacts(&d->col);
-  for (int r = 0; r < sd->st->ncontact && k < sd->gprev_cap; r++) {
-    const lk_contact_report *c = &sd->contact[r];
-    if (c->geom < 0) continue;
-    /* the collision contact of this report: the same order, less the
-     * speculative ones that made no rows */
-    while (j < ncol && col[j].id != c->id) j++;
-    sd->gmem_prev[k] = sd->cmem[r];
-    sd->gid_prev[k] = c->id;
-    sd->gkey_prev[3 * k] = c->geom;
-    sd->gkey_prev[3 * k + 1] = c->other_geom;
-    /* The collision layer carries the state and impulses too (written in
-     * place: the solver's impulses are finite, no need of the public
-     * setter's checks). */
-    if (j < ncol) {
-      lk_contact *cc = &col[j++];
-      sd->gkey_prev[3 * k + 2] = (int)cc->feature;
-      cc->friction = sd->cmem[r].state;
-      _Static_assert(sizeof cc->impulse == sizeof sd->cmem[r].z, "impulses: one layout");
-      memcpy(cc->impulse, sd->cmem[r].z, sizeof cc->impulse);
-    } else {
-      sd->gkey_prev[3 * k + 2] = -1;
-    }
-    k++;
+  /* the collision contact of this report: the same order, less the
+   * speculative ones that made no rows */
+  while (j < ncol && col[j].id != c->id) j++;
+  sd->gmem_prev[k] = sd->cmem[r];
+  sd->gid_prev[k] = c->id;
+  sd->gkey_prev[3 * k] = c->geom;
+  sd->gkey_prev[3 * k + 1] = c->other_geom;
+  /* The collision layer carries the state and impulses too (written in
+   * place: the solver's impulses are finite, no need of the public
+   * setter's checks). */
+  if (j < ncol) {
+    lk_contact *cc = &col[j++];
+    sd->gkey_prev[3 * k + 2] = (int)cc->feature;
+    cc->friction = sd->cmem[r].state;
+    _Static_assert(sizeof cc->impulse == sizeof sd->cmem[r].z, "impulses: one layout");
+    memcpy(cc->impulse, sd->cmem[r].z, sizeof cc->impulse);
+  } else {
+    sd->gkey_prev[3 * k + 2] = -1;
   }
-  sd->st->ngprev = k;
+  cur->k = k + 1;
+  cur->j = j;
+}
+
+void lk_sim_geometry_contacts_done_end(lk_data *d, const lk_sim_gdone *cur) {
+  d->sim.st->ngprev = cur->k;
+}
+
+void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d) {
+  (void)m;
+  lk_sim_gdone cur = {0, 0};
+  for (int r = 0; r < d->sim.st->ncontact; r++) lk_sim_geometry_contact_done(d, r, &cur);
+  lk_sim_geometry_contacts_done_end(d, &cur);
 }

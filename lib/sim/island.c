@@ -27,9 +27,12 @@ static int find(int *uf, int x) {
   return x;
 }
 
-void lk_sim_islands(const lk_model *m, lk_data *d) {
+/* The islands; with prepare also lk_sim_prepare_rows's J v* and segment
+ * counts, in the same pass over the rows. */
+static void islands(const lk_model *m, lk_data *d, int prepare) {
   lk_sim_data *sd = &d->sim;
   int nrow = sd->st->nrow;
+  if (prepare) memset(sd->minv_segs, 0, (size_t)m->nlink * sizeof *sd->minv_segs);
   for (int i = 0; i < m->nlink; i++) {
     sd->uf[i] = i;
     sd->island_of_tree[i] = -1;
@@ -51,6 +54,13 @@ void lk_sim_islands(const lk_model *m, lk_data *d) {
       }
     }
   }
+  /* Number the islands and count their rows in one pass over the rows;
+   * each row's island also goes to rowloc (compact), so that placing the
+   * rows does not read the row records again. Islands are at most the
+   * trees (links) and the rows. */
+  int *start = sd->island_start, *isl = sd->rowloc;
+  int nmax = nrow < m->nlink ? nrow : m->nlink;
+  memset(start, 0, (size_t)(nmax + 1) * sizeof *start);
   int nis = 0, last = -1, last_island = -1;
   for (int r = 0; r < nrow; r++) {
     if (sd->row[r].tree[0] != last) {
@@ -59,24 +69,32 @@ void lk_sim_islands(const lk_model *m, lk_data *d) {
       if (sd->island_of_tree[root] < 0) sd->island_of_tree[root] = nis++;
       last_island = sd->island_of_tree[root];
     }
-    sd->row[r].island = last_island;
+    lk_row *R = &sd->row[r];
+    R->island = last_island;
+    isl[r] = last_island;
+    start[last_island + 1]++;
+    if (prepare) {
+      for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]]++;
+      R->jv = lk_rows_dot(d, r, sd->vstar);
+    }
   }
   /* Counting sort of the rows by island, stable. */
-  int *start = sd->island_start;
-  memset(start, 0, (size_t)(nis + 1) * sizeof *start);
-  for (int r = 0; r < nrow; r++) start[sd->row[r].island + 1]++;
   for (int i = 0; i < nis; i++) start[i + 1] += start[i];
   /* Place the rows; uf is free now and serves as per-island counters. */
   int *cursor = sd->island_rows;
   for (int i = 0; i < nis; i++) sd->uf[i] = 0;
   for (int r = 0; r < nrow; r++) {
-    int is = sd->row[r].island;
+    int is = isl[r];
     int loc = sd->uf[is]++;
     sd->rowloc[r] = loc;
     cursor[start[is] + loc] = r;
   }
   sd->st->nisland = nis;
 }
+
+void lk_sim_islands(const lk_model *m, lk_data *d) { islands(m, d, 0); }
+
+void lk_sim_islands_prepare(const lk_model *m, lk_data *d) { islands(m, d, 1); }
 
 /* M~^-1 of tree t (DoFs [v0, v0 + len)) into its block of minv, from the
  * factor. */
@@ -113,11 +131,8 @@ static inline void minv6_apply(const double *restrict Minv, const double *restri
  * step (whether a small tree's explicit inverse pays: lk_sim_rows_y). */
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
   lk_sim_data *sd = &d->sim;
-  (void)m;
-  for (int r = 0; r < sd->st->nrow; r++) {
-    const lk_row *R = &sd->row[r];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]] = 0;
-  }
+  /* every tree's count from zero (only the rows' trees are read) */
+  memset(sd->minv_segs, 0, (size_t)m->nlink * sizeof *sd->minv_segs);
   for (int r = 0; r < sd->st->nrow; r++) {
     lk_row *R = &sd->row[r];
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->minv_segs[R->tree[g]]++;

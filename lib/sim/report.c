@@ -83,10 +83,8 @@ void lk_sim_link_forces(const lk_model *m, lk_data *d) {
   }
 }
 
-void lk_sim_tactile(const lk_model *m, lk_data *d) {
+void lk_sim_tactile_begin(const lk_model *m, lk_data *d) {
   lk_sim_data *sd = &d->sim;
-  const lk_options *o = &m->opt;
-  double h = o->timestep;
   for (int l = 0; l < m->nlink; l++) {
     /* the sums from zero; the filtered score and the flag carry over
      * (field by field: a memset here is a rep stos a link) */
@@ -100,24 +98,32 @@ void lk_sim_tactile(const lk_model *m, lk_data *d) {
     t->twist_moment = 0;
     t->rolling_moment = lk_v3_zero();
   }
-  for (int i = 0; i < sd->st->ncontact; i++) {
-    const lk_contact_report *c = &sd->contact[i];
-    int links[2] = {c->link, c->other};
-    for (int s = 0; s < 2; s++) {
-      int l = links[s];
-      if (l <= 0) continue;
-      double sign = s == 0 ? 1.0 : -1.0;
-      lk_tactile *t = &sd->tactile[l];
-      t->ncontacts++;
-      t->normal_force += c->fn;
-      t->shear_force = lk_v3_madd(t->shear_force, c->ft, sign);
-      if (c->slip_speed > t->slip_speed) t->slip_speed = c->slip_speed;
-      t->utilization += c->mu_static * c->fn; /* the grip available, for now */
-      t->pressure_centroid = lk_v3_madd(t->pressure_centroid, c->position, c->fn);
-      t->twist_moment += sign * c->torsion;
-      t->rolling_moment = lk_v3_madd(t->rolling_moment, c->rolling_moment, sign);
-    }
+}
+
+void lk_sim_tactile_add(lk_data *d, int report) {
+  lk_sim_data *sd = &d->sim;
+  const lk_contact_report *c = &sd->contact[report];
+  int links[2] = {c->link, c->other};
+  for (int s = 0; s < 2; s++) {
+    int l = links[s];
+    if (l <= 0) continue;
+    double sign = s == 0 ? 1.0 : -1.0;
+    lk_tactile *t = &sd->tactile[l];
+    t->ncontacts++;
+    t->normal_force += c->fn;
+    t->shear_force = lk_v3_madd(t->shear_force, c->ft, sign);
+    if (c->slip_speed > t->slip_speed) t->slip_speed = c->slip_speed;
+    t->utilization += c->mu_static * c->fn; /* the grip available, for now */
+    t->pressure_centroid = lk_v3_madd(t->pressure_centroid, c->position, c->fn);
+    t->twist_moment += sign * c->torsion;
+    t->rolling_moment = lk_v3_madd(t->rolling_moment, c->rolling_moment, sign);
   }
+}
+
+void lk_sim_tactile_end(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  const lk_options *o = &m->opt;
+  double h = o->timestep;
   double alpha = h / (o->slip_filter_tau + h);
   for (int l = 1; l < m->nlink; l++) {
     lk_tactile *t = &sd->tactile[l];
@@ -136,6 +142,12 @@ void lk_sim_tactile(const lk_model *m, lk_data *d) {
     if (t->slip && t->slip_score < o->slip_off) t->slip = 0;
   }
   sd->st->tactile_valid = 1;
+}
+
+void lk_sim_tactile(const lk_model *m, lk_data *d) {
+  lk_sim_tactile_begin(m, d);
+  for (int i = 0; i < d->sim.st->ncontact; i++) lk_sim_tactile_add(d, i);
+  lk_sim_tactile_end(m, d);
 }
 
 const lk_step_report *lk_data_step_report(const lk_data *d) {

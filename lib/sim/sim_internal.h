@@ -9,6 +9,8 @@
 /* island.c */
 void lk_sim_islands(const lk_model *m, lk_data *d);
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d);
+/* lk_sim_islands then lk_sim_prepare_rows, in one pass over the rows */
+void lk_sim_islands_prepare(const lk_model *m, lk_data *d);
 void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n);
 double lk_sim_delassus_entry(const lk_data *d, int i, int j);
 void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A);
@@ -69,6 +71,13 @@ lk_status lk_sim_explicit_contacts(const lk_model *m, lk_data *d);
 void lk_sim_explicit_contacts_done(const lk_model *m, lk_data *d);
 lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d);
 void lk_sim_geometry_contacts_done(const lk_model *m, lk_data *d);
+/* ... the same one report at a time, in order (constrain.c does it in its
+ * one pass over the contacts after the solve): cur from {0, 0}, then _end. */
+typedef struct {
+  int k, j;
+} lk_sim_gdone;
+void lk_sim_geometry_contact_done(lk_data *d, int report, lk_sim_gdone *cur);
+void lk_sim_geometry_contacts_done_end(lk_data *d, const lk_sim_gdone *cur);
 
 /* rowlcp.c: island `island` (after lk_sim_islands, with jv set) as one boxed
  * LCP with the per-row settings sd->x.rlo/rhi/rmu/rfn/rdiag; fills R->z and
@@ -90,6 +99,11 @@ lk_status lk_sim_smoothed_islands(const lk_model *m, lk_data *d);
 /* report.c */
 void lk_sim_link_forces(const lk_model *m, lk_data *d);
 void lk_sim_tactile(const lk_model *m, lk_data *d);
+/* ... in three parts: the sums cleared, one contact report added (in
+ * report order), the per-link figures and filters */
+void lk_sim_tactile_begin(const lk_model *m, lk_data *d);
+void lk_sim_tactile_add(lk_data *d, int report);
+void lk_sim_tactile_end(const lk_model *m, lk_data *d);
 
 /* constrain.c: whether the model can produce constraint rows at all, and
  * the constraint part of the step (v: v* in, v+ out). */
