@@ -504,16 +504,19 @@ static lk_status newton_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_w
     times(nw, p, z, nw->u);
     double th = eval(nw, p, z, nw->u, nw->phi, 0, 0.0);
     if (!isfinite(th)) break;
+    /* the best iterate by its fc3d error; the residual (a product with
+     * M) only once the error is within tol */
     double err = lk_lcp_fc3d_error_w(p, z, nw->u, nw->pa);
-    double scale, res = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale, NULL);
-    double qual = lk_maxd(err, res / scale);
-    if (qual < best) {
-      best = qual;
+    if (err < best) {
+      best = err;
       memcpy(nw->zbest, z, (size_t)n * sizeof *z);
     }
-    if (err <= tol && res / scale <= tol) {
-      status = LK_OK;
-      break;
+    if (err <= tol) {
+      double scale, res = lk_lcp_residual_scaled(p, z, NULL, NULL, &scale, NULL);
+      if (res / scale <= tol) {
+        status = LK_OK;
+        break;
+      }
     }
     if (it >= maxit) break;
     if (fails >= NEWTON_FAILS_NSGS) {
