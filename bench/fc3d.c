@@ -103,7 +103,7 @@ static outcome solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp *m
     t[reps++] = now() - t0;
   }
   qsort(t, (size_t)reps, sizeof *t, cmp_double);
-  outcome out = {s == LK_OK, type == lk_lcp_nsgs ? r.sweeps : r.pivots,
+  outcome out = {s == LK_OK, type == lk_lcp_nsgs || type == lk_lcp_newton ? r.sweeps : r.pivots,
                  lk_lcp_fc3d_error(measured, z), t[reps / 2]};
   return out;
 }
@@ -141,14 +141,18 @@ int lk_bench_fc3d(const char *dir, int pivot_contacts) {
   closedir(d);
   qsort(names, (size_t)nn, sizeof *names, cmp_name);
   printf("\nSiconos' friction-contact collection in %s: %d files\n", dir, nn);
-  printf("NSGS on the exact cone at tol 1e-6 and 1e-9; Lemke and Dantzig on the box cone (problems\n"
+  printf("NSGS and Newton (lk_lcp_newton: iterations in place of sweeps) on the exact cone at tol\n"
+         "1e-6 and 1e-9, one file's solvers by turns; Lemke and Dantzig on the box cone (problems\n"
          "of at most %d contacts), their answers measured on the circle. Siconos fc3d_nsgs (tol\n"
          "1e-4): its measured table (not run here); ratio = Siconos' time / NSGS 1e-6's.\n\n",
          pivot_contacts);
-  printf("%-34s %4s | %-29s | %-29s | %-29s | %-29s | %-4s %8s %-15s %s\n", "file", "nc",
-         "nsgs 1e-6: err sweeps us", "nsgs 1e-9: err sweeps us", "lemke box: err pivots us",
+  printf("%-34s %4s | %-29s | %-29s | %-29s | %-29s | %-29s | %-29s | %-4s %8s %-15s %s\n",
+         "file", "nc", "nsgs 1e-6: err sweeps us", "nsgs 1e-9: err sweeps us",
+         "newton 1e-6: err iters us", "newton 1e-9: err iters us", "lemke box: err pivots us",
          "dantzig box: err pivots us", "info", "error", "siconos time", "ratio");
   int files = 0, ok6 = 0, ok9 = 0, okl = 0, okd = 0, ranp = 0, sic_ok = 0, in_table = 0;
+  int okn6 = 0, okn9 = 0;
+  double tn6 = 0, tn9 = 0, worstn6 = 0;
   double t6 = 0, t9 = 0, sic_lo = 0, sic_hi = 0, t6_table = 0, worst6 = 0;
   for (int k = 0; k < nn; k++) {
     char path[4096];
@@ -173,6 +177,15 @@ int lk_bench_fc3d(const char *dir, int pivot_contacts) {
     outcome a = solve(lk_lcp_nsgs, p, p, 1e-6, ws, z, w);
     outcome b = solve(lk_lcp_nsgs, p, p, 1e-9, ws, z, w);
     lk_lcp_workspace_free(ws);
+    ws = lk_lcp_workspace_new_newton(n);
+    outcome na = solve(lk_lcp_newton, p, p, 1e-6, ws, z, w);
+    outcome nb = solve(lk_lcp_newton, p, p, 1e-9, ws, z, w);
+    lk_lcp_workspace_free(ws);
+    okn6 += na.ok;
+    okn9 += nb.ok;
+    tn6 += na.time;
+    tn9 += nb.time;
+    if (na.ok) worstn6 = fmax(worstn6, na.error);
     ok6 += a.ok;
     ok9 += b.ok;
     t6 += a.time;
@@ -201,9 +214,11 @@ int lk_bench_fc3d(const char *dir, int pivot_contacts) {
       ranp++;
     }
     const siconos_row *s = siconos_for(names[k]);
-    char c6[64], c9[64], cl[64], cd[64], st[32] = "-", ra[32] = "-";
+    char c6[64], c9[64], n6[64], n9[64], cl[64], cd[64], st[32] = "-", ra[32] = "-";
     cell(c6, sizeof c6, &a, 1);
     cell(c9, sizeof c9, &b, 1);
+    cell(n6, sizeof n6, &na, 1);
+    cell(n9, sizeof n9, &nb, 1);
     cell(cl, sizeof cl, &l, pivot);
     cell(cd, sizeof cd, &dz, pivot);
     if (s) {
@@ -221,7 +236,8 @@ int lk_bench_fc3d(const char *dir, int pivot_contacts) {
         snprintf(ra, sizeof ra, "%.2g-%.2g", s->t_lo / a.time, s->t_hi / a.time);
       }
     }
-    printf("%-34s %4d | %s | %s | %s | %s | %-4s %8s %-15s %s\n", names[k], nc, c6, c9, cl, cd,
+    printf("%-34s %4d | %s | %s | %s | %s | %s | %s | %-4s %8s %-15s %s\n", names[k], nc, c6, c9,
+           n6, n9, cl, cd,
            s ? (s->info == 0 ? "0" : "1") : "-", s ? s->error : "-", st, ra);
     fflush(stdout);
     free(z);
@@ -236,5 +252,8 @@ int lk_bench_fc3d(const char *dir, int pivot_contacts) {
          "%.3g ms against its %.3g-%.3g ms (ratio %.2g-%.2g)\n",
          t6 * 1e3, t9 * 1e3, in_table, t6_table * 1e3, sic_lo * 1e3, sic_hi * 1e3,
          t6_table > 0 ? sic_lo / t6_table : NAN, t6_table > 0 ? sic_hi / t6_table : NAN);
+  printf("newton: 1e-6 %d/%d (worst fc3d error %.2g), 1e-9 %d/%d; time in all 1e-6 %.3g ms, "
+         "1e-9 %.3g ms\n",
+         okn6, files, worstn6, okn9, files, tn6 * 1e3, tn9 * 1e3);
   return 0;
 }

@@ -10,7 +10,7 @@ if HAVE_MPI
 LK_MPIRUN_FOR_TESTS = $(MPIRUN)
 endif
 LK_TESTFLAGS = $(AM_CFLAGS) $(CUNIT_CFLAGS) $(GSL_CFLAGS) -I$(top_srcdir)/tests/harness
-LK_TESTLIBS = tests/harness/libharness.la lib/liblinkage.la $(CUNIT_LIBS) $(GSL_LIBS) $(YAML_LIBS) $(QHULL_LIBS) $(XML_LIBS) $(ASSIMP_LIBS) $(CHOLMOD_LIBS) $(LIBM) $(PTHREAD_LIBS)
+LK_TESTLIBS = tests/harness/libharness.la lib/liblinkage.la $(CUNIT_LIBS) $(GSL_LIBS) $(YAML_LIBS) $(QHULL_LIBS) $(XML_LIBS) $(ASSIMP_LIBS) $(KLU_LIBS) $(CHOLMOD_LIBS) $(LIBM) $(PTHREAD_LIBS)
 
 AM_TESTS_ENVIRONMENT = \
 	LK_TEST_DATA='$(abs_top_srcdir)/tests/data'; export LK_TEST_DATA; \

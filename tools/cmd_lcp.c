@@ -1,4 +1,4 @@
-/* linkage lcp FILE [--solver lemke|dantzig|nsgs|auto] [--tol X]
+/* linkage lcp FILE [--solver lemke|dantzig|nsgs|newton|auto] [--tol X]
  *                  [--max-pivots N] [--max-sweeps N]
  *
  * Reads a problem (YAML, or Siconos' .dat: LCPs and friction-contact
@@ -21,8 +21,8 @@
 #include "tools/commands.h"
 
 #define USAGE \
-  "usage: linkage lcp FILE [--solver lemke|dantzig|nsgs|auto] [--tol X] [--max-pivots N]\n" \
-  "                        [--max-sweeps N]\n"
+  "usage: linkage lcp FILE [--solver lemke|dantzig|nsgs|newton|auto] [--tol X]\n" \
+  "                        [--max-pivots N] [--max-sweeps N]\n"
 
 /* The pivoting solvers' dense copy of a sparse M: 20 000 rows is 3.2 GB. */
 #define LCP_DENSE_MAX 20000
@@ -36,14 +36,17 @@ void lk_cmd_lcp_usage(FILE *out) {
           "ends in .dat, Siconos numerics' text format: an LCP or a FrictionContactProblem,\n"
           "M dense (storage 0), sparse-block (1) or sparse (2).\n\n"
           "options:\n"
-          "  --solver NAME     lemke, dantzig, nsgs, or auto (default: NSGS for a friction-\n"
-          "                    contact problem or a sparse M, Dantzig for a symmetric M,\n"
-          "                    Lemke otherwise). Lemke and Dantzig solve a circle cone as\n"
-          "                    its square (cone: box in the output)\n"
-          "  --tol X           accepted relative residual, and for NSGS fc3d error\n"
+          "  --solver NAME     lemke, dantzig, nsgs, newton, or auto (default: NSGS for a\n"
+          "                    friction-contact problem or a sparse M, Dantzig for a\n"
+          "                    symmetric M, Lemke otherwise). Lemke and Dantzig solve a\n"
+          "                    circle cone as its square (cone: box in the output);\n"
+          "                    newton is a semismooth Newton method (sparse LU)\n"
+          "  --tol X           accepted relative residual, and for NSGS and Newton fc3d\n"
+          "                    error\n"
           "                    (default 1e-9; a finite positive number)\n"
           "  --max-pivots N    pivot cap (default 1000 + 100 n)\n"
-          "  --max-sweeps N    NSGS sweep cap (default 10000)\n"
+          "  --max-sweeps N    NSGS sweep cap (default 10000), Newton iteration cap\n"
+          "                    (default 5000)\n"
           "  -h, --help        show this help\n\n"
           "exit status: 0 solved, 1 no solution found (status printed), 2 bad usage or file\n");
 }
@@ -129,7 +132,7 @@ int lk_cmd_lcp(int argc, char **argv) {
   if (!path) return bad_usage("no problem file given", NULL);
   const lk_lcp_solver *type = NULL;
   if (strcmp(solver, "auto") != 0 && !(type = lk_lcp_solver_by_name(solver)))
-    return bad_usage("unknown solver (lemke, dantzig, nsgs or auto):", solver);
+    return bad_usage("unknown solver (lemke, dantzig, nsgs, newton or auto):", solver);
 
   lk_lcp_problem *prob = NULL;
   lk_error err;
@@ -143,7 +146,7 @@ int lk_cmd_lcp(int argc, char **argv) {
   const lk_lcp *p = lk_lcp_problem_lcp(prob);
   int n = p->n, sparse = p->csr.row != NULL;
   if (!type) type = (p->cone || sparse) ? lk_lcp_nsgs : symmetric(p) ? lk_lcp_dantzig : lk_lcp_lemke;
-  int pivoting = type != lk_lcp_nsgs;
+  int pivoting = type != lk_lcp_nsgs && type != lk_lcp_newton;
   if (pivoting && sparse && n > LCP_DENSE_MAX) {
     fprintf(stderr,
             "linkage lcp: %s: %s needs M dense, %d rows (more than %d); use --solver nsgs\n",
@@ -212,9 +215,13 @@ int lk_cmd_lcp(int argc, char **argv) {
   if (r.fallback) printf("fallback: lemke\n");
   if (pivoting)
     printf("pivots: %d\n", r.pivots);
+  else if (type == lk_lcp_newton)
+    printf("iterations: %d\n", r.sweeps);
   else
     printf("sweeps: %d\n", r.sweeps);
-  if (r.regularized) printf("regularized_blocks: %d\n", r.regularized);
+  if (r.regularized)
+    printf("%s: %d\n", type == lk_lcp_newton ? "regularized_iterations" : "regularized_blocks",
+           r.regularized);
   printf("residual: %.3g\n", r.residual);
   printf("residual_rel: %.3g\n", r.residual_rel);
   printf("fc3d_error: %.3g\n", fc3d);

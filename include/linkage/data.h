@@ -1,10 +1,11 @@
 /* The mutable state of one simulation of a model.
  *
  * lk_data_new() sizes every workspace the library will need for that model
- * once; nothing in the step allocates afterwards. All of a data's numbers
- * live in one block, so lk_data_copy() is a plain copy of that block and a
- * copied data continues bit-identically (friction states and warm starts
- * included). One model may drive any number of datas, from any threads. */
+ * once; nothing in the step allocates afterwards. A data's numbers live
+ * in one block (and a large resting island's kept sparse factor beside
+ * it), so lk_data_copy() is a copy of that block and a copied data
+ * continues bit-identically (friction states, warm starts and kept
+ * factors included). One model may drive any number of datas, from any threads. */
 #ifndef LINKAGE_DATA_H
 #define LINKAGE_DATA_H
 
@@ -26,7 +27,10 @@ lk_data *lk_data_new(const lk_model *m);
 void lk_data_free(lk_data *d);
 
 /* Copy the complete state of src into dst; both must belong to the same
- * model (LK_INVALID_ARGUMENT otherwise). */
+ * model (LK_INVALID_ARGUMENT otherwise). The copy continues
+ * bit-identically. It allocates only to copy the kept sparse factor of a
+ * large resting island (docs/contact.md); LK_OUT_OF_MEMORY if that fails,
+ * dst then unchanged but without its own kept factor. */
 lk_status lk_data_copy(lk_data *dst, const lk_data *src);
 
 /* Back to the model's initial state: time 0, q and v from the model, loads

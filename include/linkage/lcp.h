@@ -231,8 +231,35 @@ typedef struct lk_lcp_solver lk_lcp_solver;
 extern const lk_lcp_solver *const lk_lcp_lemke;
 extern const lk_lcp_solver *const lk_lcp_dantzig;
 extern const lk_lcp_solver *const lk_lcp_nsgs;
+/* lk_lcp_newton: a semismooth Newton method on Alart and Curnier's
+ * function (Jean-Moreau's form: the disk's radius mu |z_n|) for every kind
+ * of row: contacts with circle pairs or friction boxes, free rows, rows
+ * with bounds [lo, hi] (Alart & Curnier 1991; Christensen, Klarbring, Pang
+ * & Stromberg 1998; Siconos' fc3d_nonsmooth_Newton_AlartCurnier). Takes a
+ * dense M (its nonzeros) or compressed rows, any M (non-symmetric
+ * included); a product (lk_lcp_prod) is refused with LK_UNSUPPORTED
+ * (lk_lcp_densify it). Each iteration solves one sparse linear system
+ * (SuiteSparse KLU; the analysis is made once per pattern and kept in the
+ * workspace, then numeric refactorizations) and line-searches (Armijo) on
+ * 1/2 |phi|^2; a singular Newton matrix (hyperstatic contacts sticking, W
+ * rank-deficient) gets a proximal term eps I that vanishes with phi
+ * (report.regularized: iterations that carried it). Where its steps stall
+ * (8 failed line searches in a row) it takes 20 NSGS sweeps from its
+ * iterate and resumes. Starts from options.z_guess when given; stops, as
+ * NSGS does, when lk_lcp_fc3d_error and the relative residual are both at
+ * most tol; options.max_sweeps caps the Newton iterations (0: 5000);
+ * report.sweeps = Newton iterations made, report.pivots = fresh KLU
+ * factorizations (a refactorization whose pivots went bad, and the first).
+ * LK_NOT_CONVERGED at the cap (z then the best iterate seen). Local
+ * quadratic convergence where the active set settles; no global
+ * guarantee. Workspace: lk_lcp_workspace_new_newton, or any other (its
+ * row vectors are then allocated at the first Newton solve); the first
+ * solve of a pattern (n, M's nonzero pattern, findex) allocates H's rows
+ * and KLU's objects (KLU through SuiteSparse's own allocator), later
+ * solves of the pattern none through lk_set_allocator's hook. */
+extern const lk_lcp_solver *const lk_lcp_newton;
 
-/* "lemke", "dantzig", "nsgs". */
+/* "lemke", "dantzig", "nsgs", "newton". */
 const char *lk_lcp_solver_name(const lk_lcp_solver *s);
 /* The solver of that name, or NULL. */
 const lk_lcp_solver *lk_lcp_solver_by_name(const char *name);
@@ -259,6 +286,10 @@ lk_lcp_workspace *lk_lcp_workspace_new_for(const lk_lcp_solver *type, int nmax);
  * other constructors take mmax = nmax). A product problem with more
  * columns than its workspace holds: LK_CAPACITY_EXCEEDED. */
 lk_lcp_workspace *lk_lcp_workspace_new_nsgs(int nmax, int mmax);
+/* A workspace for lk_lcp_newton (and lk_lcp_nsgs) for problems of up to
+ * nmax rows: NSGS's and Newton's row vectors; the matrices follow the
+ * first solve of a pattern (see lk_lcp_newton). NULL on failure. */
+lk_lcp_workspace *lk_lcp_workspace_new_newton(int nmax);
 /* The capacity a workspace needs for p: n, or with boxed or friction rows
  * n + b + 2 f at most, which Lemke needs and which lets Dantzig fall back
  * to Lemke (Dantzig alone needs n). -1 for a problem lk_lcp_check refuses. */

@@ -3,6 +3,7 @@
 
 #include "core/internal.h"
 #include "data/data_impl.h"
+#include "sim/sim_internal.h"
 
 /* Lay out the whole data; with a->base == NULL this only measures. */
 static void layout(const lk_model *m, lk_data *d, lk_arena *a) {
@@ -61,7 +62,12 @@ void lk_data_free(lk_data *d) {
 lk_status lk_data_copy(lk_data *dst, const lk_data *src) {
   if (!dst || !src || dst->model != src->model || dst->arena_size != src->arena_size)
     return LK_INVALID_ARGUMENT;
-  if (dst != src) memcpy(dst->arena, src->arena, src->arena_size);
+  if (dst == src) return LK_OK;
+  /* the one piece of state outside the arena: a large resting island's
+   * kept sparse factor (sim/direct.c) */
+  lk_status s = lk_sim_direct_copy(dst->sim.direct, src->sim.direct);
+  if (s != LK_OK) return s;
+  memcpy(dst->arena, src->arena, src->arena_size);
   return LK_OK;
 }
 
@@ -77,6 +83,7 @@ void lk_data_reset(lk_data *d) {
   lk_dyn_data_reset(m, &d->dyn);
   lk_col_data_reset(m, &d->col);
   lk_sim_data_reset(m, &d->sim);
+  lk_sim_direct_reset(d->sim.direct);
 }
 
 const lk_model *lk_data_model(const lk_data *d) { return d ? d->model : NULL; }

@@ -30,6 +30,7 @@ const lk_lcp_solver *lk_lcp_solver_by_name(const char *name) {
   if (strcmp(name, "lemke") == 0) return lk_lcp_lemke;
   if (strcmp(name, "dantzig") == 0) return lk_lcp_dantzig;
   if (strcmp(name, "nsgs") == 0) return lk_lcp_nsgs;
+  if (strcmp(name, "newton") == 0) return lk_lcp_newton;
   return NULL;
 }
 
@@ -103,6 +104,7 @@ void lk_lcp_workspace_free(lk_lcp_workspace *ws) {
   lk_free(ws->nsgs_tv);
   lk_free(ws->nsgs_ra);
   lk_free(ws->nsgs_rm);
+  lk_newton_free(ws->newton);
   lk_free(ws);
 }
 
@@ -413,21 +415,26 @@ double lk_lcp_asymmetry(const lk_lcp *p) {
   return mmax > 0.0 ? asym / mmax : 0.0;
 }
 
-void lk_lcp_project(const lk_lcp *p, double *z) {
-  int n = p->n;
+int lk_lcp_project(const lk_lcp *p, double *z) {
+  int n = p->n, moved = 0;
   for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < n; i++) {
       if ((lk_lcp_fidx(p, i) >= 0) != (pass == 1)) continue;
       int b = lk_lcp_pair(p, i);
       if (b >= 0) {
-        if (b > i) lk_lcp_disk_project(&z[i], &z[b], p->mu[i] * fabs(z[lk_lcp_fidx(p, i)]));
+        if (b > i) {
+          double a0 = z[i], b0 = z[b];
+          lk_lcp_disk_project(&z[i], &z[b], p->mu[i] * fabs(z[lk_lcp_fidx(p, i)]));
+          moved += z[i] != a0 || z[b] != b0;
+        }
         continue;
       }
       double lo, hi;
       lk_lcp_bounds_at(p, z, i, &lo, &hi);
-      if (z[i] < lo) z[i] = lo;
-      if (z[i] > hi) z[i] = hi;
+      if (z[i] < lo) z[i] = lo, moved++;
+      if (z[i] > hi) z[i] = hi, moved++;
     }
+  return moved;
 }
 
 void lk_lcp_basis_from(const lk_lcp *p, const double *z, const double *w, unsigned char *basis) {
@@ -478,6 +485,8 @@ static int try_guess(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_workspace 
    * contact without load (the residual below judges the clamped z). */
   lk_lcp_project(p, z);
   double scale, res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
+  /* a product's u = H^T z of this z, for the sweeps that start from it */
+  ws->nsgs_u_at_z = lk_lcp_prodf(p);
   if (!isfinite(res) || !(res / scale <= o->guess_tol) || !(res / scale <= o->tol)) return 0;
   r->residual = res;
   r->residual_rel = res / scale;
@@ -518,6 +527,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
       (o->z_guess && (!(o->guess_tol > 0) || isinf(o->guess_tol))))
     return finish(r, LK_INVALID_ARGUMENT, "invalid options");
   ws->fk = -1; /* no factor from this solve yet (lk_lcp_last_factor) */
+  ws->nsgs_u_at_z = 0;
   if (p->n > ws->nmax) return finish(r, LK_CAPACITY_EXCEEDED, "n exceeds the workspace's nmax");
   if (lk_lcp_prodf(p) && p->prod.m > ws->mmax)
     return finish(r, LK_CAPACITY_EXCEEDED,
@@ -561,7 +571,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     for (int i = 0; i < n; i++) z[i] = 0.0;
   for (int i = 0; i < n; i++) w[i] = 0.0;
 
-  lk_lcp_verified v = {0, INFINITY, 1.0};
+  lk_lcp_verified v = {0, INFINITY, 1.0, 0, NAN};
   s = type->solve(p, o, ws, z, w, r, &v);
   if (!r->detail) r->detail = "";
 
@@ -571,6 +581,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     if (s == LK_OK) s = LK_NON_FINITE;
     v.done = 0;
   }
+  int have_error = v.done && v.has_error;
   double scale;
   if (v.done) {
     /* The solver's own last step was this very computation. */
@@ -584,9 +595,11 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
     for (int i = 0; i < n; i++) z[i] = 0.0;
     r->residual = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
     if (s == LK_OK) s = LK_NON_FINITE;
+    have_error = 0;
   }
   r->residual_rel = r->residual / scale;
-  if (type->iterative) r->error = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
+  if (type->iterative)
+    r->error = have_error ? v.error : lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
   if (s == LK_OK && !(r->residual_rel <= o->tol)) {
     s = LK_NOT_CONVERGED;
     r->detail = "the solver finished but its residual is above the tolerance";

@@ -15,6 +15,11 @@
 typedef struct {
   int done;
   double residual, scale;
+  /* with done: whether error is lk_lcp_fc3d_error_w at that same z and w
+   * (an iterative solver's own full measure), so that it too is computed
+   * once */
+  int has_error;
+  double error;
 } lk_lcp_verified;
 
 /* A solver fills z (finite) and the report's solver-specific fields
@@ -68,11 +73,17 @@ struct lk_lcp_workspace {
   int nsgs_dm;           /* min(nmax, LK_NSGS_DIRECT_MAX) */
   double *nsgs_dd;       /* dm^2 + LK_NSGS_DD dm */
   int *nsgs_di;          /* LK_NSGS_DI dm */
+  /* Set by the guess check of a product when it leaves u = H^T z of the
+   * (clamped) z it hands the solver in nsgs_u; cleared by every solve. */
+  int nsgs_u_at_z;
   /* The last solve's L D L^T of its clamped block, when that solve was
    * Dantzig's frictionless path and succeeded (fk >= 0; -1 otherwise):
    * see lk_lcp_last_factor. */
   int fk, fhas_last;
+  void *newton; /* newton.c's scratch (NULL until its first solve or
+                   lk_lcp_workspace_new_newton), freed by lk_newton_free */
 };
+void lk_newton_free(void *newton);
 
 /* Anderson acceleration of a fixed-point map (anderson.c): the caller
  * puts the point x in a->x, applies the map to get g, and calls
@@ -352,13 +363,24 @@ static inline void lk_lcp_prod_ht(const lk_lcp *p, const double *z, double *u, d
   for (int k = 0; k < m; k++) u[k] = 0.0;
   if (ua)
     for (int k = 0; k < m; k++) ua[k] = 0.0;
+  if (!ua) {
+    for (int j = 0; j < p->n; j++) {
+      double zj = z[j];
+      if (zj == 0.0) continue;
+      for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) u[h->col[e]] += h->val[e] * zj;
+    }
+    return;
+  }
+  /* both in one pass over H (each entry of u and ua gets the same
+   * operations in the same order as two passes would give it) */
   for (int j = 0; j < p->n; j++) {
-    double zj = z[j];
+    double zj = z[j], a = fabs(zj);
     if (zj == 0.0) continue;
-    for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) u[h->col[e]] += h->val[e] * zj;
-    if (ua) {
-      double a = fabs(zj);
-      for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) ua[h->col[e]] += fabs(h->val[e]) * a;
+    for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) {
+      int c = h->col[e];
+      double v = h->val[e];
+      u[c] += v * zj;
+      ua[c] += fabs(v) * a;
     }
   }
 }
@@ -376,15 +398,27 @@ static inline double lk_lcp_prod_row(const lk_lcp *p, int i, const double *z, co
   const lk_lcp_csr *g = &p->prod.g;
   double s0 = 0.0, s1 = 0.0, m = 0.0;
   int e = g->row[i], f = g->row[i + 1];
-  for (; e + 2 <= f; e += 2) {
-    s0 += g->val[e] * u[g->col[e]];
-    s1 += g->val[e + 1] * u[g->col[e + 1]];
+  if (ua) { /* the two sums in one pass, each in the order of its own */
+    for (; e + 2 <= f; e += 2) {
+      int c0 = g->col[e], c1 = g->col[e + 1];
+      double g0 = g->val[e], g1 = g->val[e + 1];
+      s0 += g0 * u[c0];
+      s1 += g1 * u[c1];
+      m += fabs(g0) * ua[c0];
+      m += fabs(g1) * ua[c1];
+    }
+    if (e < f) {
+      s0 += g->val[e] * u[g->col[e]];
+      m += fabs(g->val[e]) * ua[g->col[e]];
+    }
+  } else {
+    for (; e + 2 <= f; e += 2) {
+      s0 += g->val[e] * u[g->col[e]];
+      s1 += g->val[e + 1] * u[g->col[e + 1]];
+    }
+    if (e < f) s0 += g->val[e] * u[g->col[e]];
   }
-  if (e < f) s0 += g->val[e] * u[g->col[e]];
   double s = s0 + s1;
-  if (ua) {
-    for (e = g->row[i]; e < f; e++) m += fabs(g->val[e]) * ua[g->col[e]];
-  }
   if (p->prod.d) {
     double x = p->prod.d[i] * z[i];
     s += x;
@@ -452,8 +486,9 @@ static inline void lk_lcp_disk_project(double *x0, double *x1, double r) {
 }
 
 /* z into its bounds: constant ones, then friction rows' from their
- * normals (boxes clamped, circle pairs projected onto their disk). */
-void lk_lcp_project(const lk_lcp *p, double *z);
+ * normals (boxes clamped, circle pairs projected onto their disk).
+ * Returns how many rows (pairs) it moved. */
+int lk_lcp_project(const lk_lcp *p, double *z);
 
 /* lk_lcp_fc3d_error with w = M z + q given, and pa (n ints of scratch). */
 double lk_lcp_fc3d_error_w(const lk_lcp *p, const double *z, const double *w, int *pa);

@@ -11,6 +11,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/dantzig.c \
 	%reldir%/nsgs.c \
 	%reldir%/anderson.c \
+	%reldir%/newton.c \
 	%reldir%/lcp_problem.c \
 	%reldir%/lcp_yaml.c \
 	%reldir%/lcp_dat.c

@@ -56,6 +56,7 @@ typedef struct {
   int r[3];           /* rows: the normal first (BOX, CONE); DISK: the pair,
                          then the normal; FROW: the row, then its normal */
   unsigned char kind, m, reg, state;
+  unsigned char shared; /* a product's rows of one pattern (prod_block) */
   int w;              /* offset of W (m x m, row-major) in the pool; its
                          inverse follows at w + m * m */
   double eps;         /* proximal term (0: none) */
@@ -601,6 +602,7 @@ static void add_block(nsgs *S, int kind, int m, int r0, int r1, int r2) {
   b->r[1] = r1;
   b->r[2] = r2;
   b->reg = 0;
+  b->shared = 0;
   b->state = 0;
   b->eps = 0.0;
   b->dc = 1.0;
@@ -658,22 +660,84 @@ static void build_blocks(nsgs *S, int *fhead, int *fnext) {
   }
 }
 
-/* Each block's W from M, positive or regularized, and its inverse. */
+/* A product's block W from one pass over its rows' shared columns, when
+ * G and H share one pattern and the block's rows have the same columns
+ * (a contact's rows: its bodies' DoFs): each W_ab = G_a . H_b summed in
+ * column order from 0, then d_a on the diagonal, as prod_entry sums it
+ * (bit for bit), for the block's m^2 entries at the cost of one merge-free
+ * read of its rows. Returns 0 (W untouched) when the rows differ. */
+static int prod_block(const lk_lcp *p, const block *b, double *W) {
+  const lk_lcp_csr *g = &p->prod.g, *h = &p->prod.h;
+  if (g->row != h->row || g->col != h->col) return 0;
+  int m = b->m, r0 = b->r[0], a0 = g->row[r0], len = g->row[r0 + 1] - a0;
+  int at[3] = {a0, 0, 0};
+  for (int i = 1; i < m; i++) {
+    int ai = g->row[b->r[i]];
+    if (g->row[b->r[i] + 1] - ai != len ||
+        memcmp(g->col + a0, g->col + ai, sizeof(int) * (size_t)len) != 0)
+      return 0;
+    at[i] = ai;
+  }
+  double acc[9] = {0.0};
+  if (m == 3) { /* a contact: the nine sums in registers */
+    const double *g0 = g->val + at[0], *g1 = g->val + at[1], *g2 = g->val + at[2];
+    const double *h0 = h->val + at[0], *h1 = h->val + at[1], *h2 = h->val + at[2];
+    double a00 = 0.0, a01 = 0.0, a02 = 0.0, a10 = 0.0, a11 = 0.0, a12 = 0.0, a20 = 0.0,
+           a21 = 0.0, a22 = 0.0;
+    for (int k = 0; k < len; k++) {
+      double x0 = g0[k], x1 = g1[k], x2 = g2[k], y0 = h0[k], y1 = h1[k], y2 = h2[k];
+      a00 += x0 * y0;
+      a01 += x0 * y1;
+      a02 += x0 * y2;
+      a10 += x1 * y0;
+      a11 += x1 * y1;
+      a12 += x1 * y2;
+      a20 += x2 * y0;
+      a21 += x2 * y1;
+      a22 += x2 * y2;
+    }
+    double t[9] = {a00, a01, a02, a10, a11, a12, a20, a21, a22};
+    memcpy(acc, t, sizeof t);
+  } else {
+    for (int k = 0; k < len; k++) {
+      for (int i = 0; i < m; i++) {
+        double gv = g->val[at[i] + k];
+        for (int j = 0; j < m; j++) acc[i * m + j] += gv * h->val[at[j] + k];
+      }
+    }
+  }
+  for (int i = 0; i < m; i++) {
+    if (p->prod.d) acc[i * m + i] += p->prod.d[b->r[i]];
+    for (int j = 0; j < m; j++) W[i * m + j] = acc[i * m + j];
+  }
+  return 1;
+}
+
+/* Each block's W from M, positive or regularized, and its inverse. Every
+ * row is in exactly one block, so the largest |M_ii| (the scale of the
+ * regularization) is read off the blocks' diagonals. */
 static void block_matrices(nsgs *S) {
   const lk_lcp *p = S->p;
   double dmax = 0.0;
-  for (int i = 0; i < p->n; i++) dmax = lk_maxd(dmax, fabs(lk_lcp_entry(p, i, i)));
-  S->dscale = dmax > 0.0 ? dmax : 1.0;
-  S->regularized = 0;
-  int off = 0;
+  int off = 0, prod = lk_lcp_prodf(p);
   for (int k = 0; k < S->nb; k++) {
     block *b = &S->B[k];
     int m = b->m;
-    double *W = S->pool + off, *Wi = W + m * m;
+    double *W = S->pool + off;
     b->w = off;
     off += 2 * m * m;
-    for (int i = 0; i < m; i++)
-      for (int j = 0; j < m; j++) W[i * m + j] = lk_lcp_entry(p, b->r[i], b->r[j]);
+    b->shared = prod && prod_block(p, b, W);
+    if (!b->shared)
+      for (int i = 0; i < m; i++)
+        for (int j = 0; j < m; j++) W[i * m + j] = lk_lcp_entry(p, b->r[i], b->r[j]);
+    for (int i = 0; i < m; i++) dmax = lk_maxd(dmax, fabs(W[i * m + i]));
+  }
+  S->dscale = dmax > 0.0 ? dmax : 1.0;
+  S->regularized = 0;
+  for (int k = 0; k < S->nb; k++) {
+    block *b = &S->B[k];
+    int m = b->m;
+    double *W = S->pool + b->w, *Wi = W + m * m;
     double tol = 1e-12 * S->dscale;
     if (!positive_pivots(W, m, tol)) {
       /* singular or not positive on its own: the smallest proximal term
@@ -717,6 +781,61 @@ static inline double row_times(const nsgs *S, int i, const double *z) {
   return lk_lcp_dot(p->M + (size_t)i * (size_t)lk_lcp_ldm(p), z, p->n);
 }
 
+/* A product block's rows of one pattern (bk->shared): (M z)_i of each in
+ * one pass over their columns, each sum as lk_lcp_prod_row forms it (its
+ * two accumulators, then d_i z_i), so bit for bit the same. */
+static void shared_rows_times(const nsgs *S, const block *bk, const double *z, double *mz) {
+  const lk_lcp *p = S->p;
+  const lk_lcp_csr *g = &p->prod.g;
+  const double *u = S->u;
+  int m = bk->m, e0 = g->row[bk->r[0]], len = g->row[bk->r[0] + 1] - e0;
+  const int *col = g->col + e0;
+  const double *v[3];
+  for (int i = 0; i < m; i++) v[i] = g->val + g->row[bk->r[i]];
+  double s0[3] = {0.0, 0.0, 0.0}, s1[3] = {0.0, 0.0, 0.0};
+  int k = 0;
+  for (; k + 2 <= len; k += 2) {
+    double u0 = u[col[k]], u1 = u[col[k + 1]];
+    for (int i = 0; i < m; i++) {
+      s0[i] += v[i][k] * u0;
+      s1[i] += v[i][k + 1] * u1;
+    }
+  }
+  if (k < len) {
+    double u0 = u[col[k]];
+    for (int i = 0; i < m; i++) s0[i] += v[i][k] * u0;
+  }
+  for (int i = 0; i < m; i++) {
+    mz[i] = s0[i] + s1[i];
+    if (p->prod.d) mz[i] += p->prod.d[bk->r[i]] * z[bk->r[i]];
+  }
+}
+
+/* u += H_i^T dz_i over a shared block's rows in one pass: each entry of u
+ * gets the rows' terms in row order, as one lk_lcp_prod_add a row would
+ * give it (rows with dz_i = 0 add nothing). */
+static void shared_rows_add(const nsgs *S, const block *bk, const double *dz) {
+  const lk_lcp *p = S->p;
+  const lk_lcp_csr *h = &p->prod.h;
+  double *u = S->u;
+  int m = bk->m, e0 = h->row[bk->r[0]], len = h->row[bk->r[0] + 1] - e0;
+  const int *col = h->col + e0;
+  const double *v[3];
+  double d[3];
+  int na = 0;
+  for (int i = 0; i < m; i++)
+    if (dz[i] != 0.0) {
+      v[na] = h->val + h->row[bk->r[i]];
+      d[na++] = dz[i];
+    }
+  if (na == 0) return;
+  for (int k = 0; k < len; k++) {
+    double x = u[col[k]];
+    for (int i = 0; i < na; i++) x += v[i][k] * d[i];
+    u[col[k]] = x;
+  }
+}
+
 /* One block: local b, the exact local answer, relaxation, feasibility.
  * Adds |dz|^2 and |z|^2 to the sums. */
 static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2, double *z2) {
@@ -725,9 +844,15 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
   const double *W = S->pool + bk->w, *Wi = W + m * m;
   double old[3], b[3], loc[3];
   for (int i = 0; i < m; i++) old[i] = z[bk->r[i]];
+  double mz[3];
+  if (bk->shared && m > 1) {
+    shared_rows_times(S, bk, z, mz);
+  } else {
+    for (int i = 0; i < m; i++) mz[i] = row_times(S, bk->r[i], z);
+  }
   for (int i = 0; i < m; i++) {
     int r = bk->r[i];
-    double s = p->q[r] + row_times(S, r, z);
+    double s = p->q[r] + mz[i];
     /* less the block's own part (W holds eps on its diagonal: the
      * proximal term's -eps z_old cancels it) */
     for (int j = 0; j < m; j++) s -= W[i * m + j] * old[j];
@@ -786,12 +911,20 @@ static void solve_block(nsgs *S, block *bk, double *z, double omega, double *dz2
         break;
     }
   }
+  double dz[3];
   for (int i = 0; i < m; i++) {
     double d = loc[i] - old[i];
     *dz2 += d * d;
     *z2 += loc[i] * loc[i];
     z[bk->r[i]] = loc[i];
-    if (S->u && d != 0.0) lk_lcp_prod_add(p, bk->r[i], d, S->u);
+    dz[i] = d;
+  }
+  if (!S->u) return;
+  if (bk->shared && m > 1) {
+    shared_rows_add(S, bk, dz);
+  } else {
+    for (int i = 0; i < m; i++)
+      if (dz[i] != 0.0) lk_lcp_prod_add(p, bk->r[i], dz[i], S->u);
   }
 }
 
@@ -1186,6 +1319,7 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
          *wc = zc + dm, *wt = wc + dm;
   int *cls = ws->nsgs_di, *lnk = cls + dm;
   double *z0 = wt + dm, *w0 = z0 + dm;
+  double res0 = *res, scale0 = *scale, err0 = *err;
   memcpy(z0, z, sizeof *z * (size_t)n);
   memcpy(w0, w, sizeof *w * (size_t)n);
   for (int i = 0; i < n; i++) {
@@ -1226,8 +1360,12 @@ static int direct_finish(const nsgs *S, lk_lcp_workspace *ws, double tol, double
     } else if (!direct_pivot(S, zt, wt, cls, c, lnk))
       break;
   }
+  /* as they were, and so are their measures */
   memcpy(z, z0, sizeof *z * (size_t)n);
   memcpy(w, w0, sizeof *w * (size_t)n);
+  *res = res0;
+  *scale = scale0;
+  *err = err0;
   return 0;
 }
 
@@ -1242,13 +1380,15 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
    * leaves it so), formed again whenever z moved outside the blocks'
    * updates (a start, Anderson's step, the direct finish). */
   S.u = lk_lcp_prodf(p) ? ws->nsgs_u : NULL;
-  int stale = 1;
   build_blocks(&S, ws->nsgs_i, ws->nsgs_i + n);
   block_matrices(&S);
   rep->regularized = S.regularized;
   rep->warm = o->z_guess ? LK_LCP_WARM_REPAIRED : LK_LCP_COLD;
-  /* A start outside the feasible set (a caller's z) is projected first. */
-  lk_lcp_project(p, z);
+  /* A start outside the feasible set (a caller's z) is projected first;
+   * a guess the check refused was, and left u at it (unless this moves
+   * it again). */
+  int stale = lk_lcp_project(p, z) > 0 || !ws->nsgs_u_at_z;
+  ws->nsgs_u_at_z = 0;
 
   int max_sweeps = o->max_sweeps > 0 ? o->max_sweeps : 10000;
   double tol = o->tol, light_tol = tol, res = INFINITY, scale = 1.0, err = INFINITY;
@@ -1351,8 +1491,12 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
       if (!isfinite(z[i])) z[i] = 0.0;
     res = lk_lcp_residual_scaled(p, z, NULL, w, &scale, ws->nsgs_u);
   }
+  /* err at this z and w: measured by the last check, or now for the
+   * direct finish (which leaves them, and it, as they were when it fails) */
+  int err_ok = checked;
   if (!done && direct) {
     if (!checked) err = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
+    err_ok = 1;
     if (direct_finish(&S, ws, tol, lk_maxd(err, res / scale), z, w, &res, &scale, &err))
       done = finished = 1;
   }
@@ -1368,6 +1512,8 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
   v->done = isfinite(res);
   v->residual = res;
   v->scale = scale;
+  v->has_error = err_ok;
+  v->error = err;
   if (o->basis_out && v->done) lk_lcp_basis_from(p, z, w, o->basis_out);
   return s;
 }

@@ -75,12 +75,15 @@
  * bit-identical run to run. The library's rule holds: CHOLMOD's printing
  * is off (print level 0) and its errors are status values.
  *
- * lk_data_copy: the kept analysis and factor are scratch outside the
- * arena, so a copy's first step at rest makes the full trial where the
- * original refines; the two answers agree to the refinement's tolerance
- * (10 ulps of the residual), not to the bit (tests/sim/test_direct: the
- * two stay within 1e-12 m). Everything else that picks the path (the
- * weighting that stood, the waits) is in the arena. */
+ * lk_data_copy and lk_data_reset: the kept analysis, factor and trial
+ * live outside the arena, so lk_sim_direct_copy gives a copy its own
+ * copies of them (a copy refines where the original refines, and the two
+ * continue bit-identically: a copy that made the full trial instead would
+ * agree only to the refinement's tolerance), and lk_sim_direct_reset
+ * forgets them (a reset data then steps as a new one: an old analysis
+ * whose contact ids happen to match again must not be refined against).
+ * Everything else that picks the path (the weighting that stood, the
+ * waits) is in the arena. */
 #include <cholmod.h>
 #include <math.h>
 #include <stdint.h>
@@ -139,6 +142,44 @@ static void drop_analysis(lk_sim_direct *D) {
   D->factored = 0;
   D->kept = 0;
   D->fill = 0;
+}
+
+void lk_sim_direct_reset(lk_sim_direct *D) {
+  if (D) drop_analysis(D);
+}
+
+lk_status lk_sim_direct_copy(lk_sim_direct *dst, const lk_sim_direct *src) {
+  if (!dst || !src || dst == src) return LK_OK;
+  if (dst->ncap != src->ncap || !dst->started) return LK_INVALID_ARGUMENT;
+  drop_analysis(dst);
+  if (src->A && src->L) {
+    /* CHOLMOD's allocator, as an analysis (a copy is not a step) */
+    dst->A = cholmod_copy_sparse(src->A, &dst->cm);
+    dst->L = cholmod_copy_factor(src->L, &dst->cm);
+    if (!dst->A || !dst->L) {
+      drop_analysis(dst);
+      return LK_OUT_OF_MEMORY;
+    }
+  }
+  dst->n = src->n;
+  dst->nnz = src->nnz;
+  dst->sum = src->sum;
+  dst->factored = src->factored;
+  dst->fill = src->fill;
+  dst->kept = src->kept;
+  size_t n = (size_t)src->ncap;
+  memcpy(dst->key, src->key, n * sizeof *dst->key);
+  memcpy(dst->perm, src->perm, n * sizeof *dst->perm);
+  memcpy(dst->iperm, src->iperm, n * sizeof *dst->iperm);
+  memcpy(dst->cursor, src->cursor, n * sizeof *dst->cursor);
+  double *const dd[] = {dst->rw, dst->reg, dst->diag, dst->b, dst->z, dst->w, dst->x, dst->zs};
+  const double *const sd[] = {src->rw, src->reg, src->diag, src->b,
+                              src->z,  src->w,   src->x,    src->zs};
+  for (size_t k = 0; k < sizeof dd / sizeof dd[0]; k++) memcpy(dd[k], sd[k], n * sizeof(double));
+  memcpy(dst->act, src->act, n);
+  memcpy(dst->uni, src->uni, n);
+  memcpy(dst->kact, src->kact, n);
+  return LK_OK;
 }
 
 void lk_sim_direct_free(lk_sim_direct *D) {

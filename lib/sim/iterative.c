@@ -106,9 +106,12 @@ static void setup_row(const lk_sim_data *sd, const lk_row *R, int i, const doubl
 }
 
 /* Row i of the product form (G = J, H = Y) from entry e on: its tree
- * segments at their DoFs (the model's numbering), in column order.
+ * segments at their DoFs (the model's numbering), in column order, and
+ * J_i . Y_i summed in that order as they pass (sp->pdiag, for the finish).
  * Returns the next entry. */
-static size_t product_row(const lk_sim_data *sd, const lk_row *R, size_t e, lk_sim_sparse *sp) {
+static size_t product_row(const lk_sim_data *sd, const lk_row *R, int i, size_t e,
+                          lk_sim_sparse *sp) {
+  double a = 0;
   int nt = R->tree[0] < 0 ? 0 : R->tree[1] < 0 ? 1 : 2;
   size_t src[2] = {R->ofs, R->ofs + (size_t)R->len[0]};
   int first = nt > 1 && R->v0[1] < R->v0[0] ? 1 : 0;
@@ -119,8 +122,10 @@ static size_t product_row(const lk_sim_data *sd, const lk_row *R, size_t e, lk_s
       sp->pcol[e] = c0 + c;
       sp->pg[e] = J[c];
       sp->ph[e] = Y[c];
+      a += J[c] * Y[c];
     }
   }
+  sp->pdiag[i] = a;
   return e;
 }
 
@@ -177,7 +182,7 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
     setup_row(sd, R, i, z0, circle, sp);
     if (sp->prod) {
       sp->prow[i] = (int)e;
-      e = product_row(sd, R, e, sp);
+      e = product_row(sd, R, i, e, sp);
     }
   }
   lk_lcp p = {.n = n, .q = sp->q, .lo = sp->lo, .hi = sp->hi, .findex = sp->findex,
@@ -267,9 +272,7 @@ void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int
       lk_contact_mem *mem = &sd->cmem[R->cindex];
       mem->basis[R->crow] = sp->basis[i];
       if (sp->prod) { /* A_ii = J_i . Y_i (+ cfm) */
-        double a = 0;
-        for (int e = sp->prow[i]; e < sp->prow[i + 1]; e++) a += sp->pg[e] * sp->ph[e];
-        mem->adiag[R->crow] = a + (m->opt.cfm > 0 ? m->opt.cfm : 0);
+        mem->adiag[R->crow] = sp->pdiag[i] + (m->opt.cfm > 0 ? m->opt.cfm : 0);
       } else if (sp->dense) {
         mem->adiag[R->crow] = sp->dense[(size_t)i * n + i];
       } else {

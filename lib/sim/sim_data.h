@@ -204,6 +204,7 @@ typedef struct lk_sim_sparse {
   int prod;             /* the last solve was on the product */
   int *prow, *pcol;     /* ncap + 1; pcap */
   double *pg, *ph, *pd; /* pcap, pcap, ncap */
+  double *pdiag;        /* ncap: J_i . Y_i a row, summed by the copy */
   int nt1, *t1;         /* the island's contacts: (row of t1, contact, row
                            of t2 or -1) each, 3 ncap ints (iterative.c) */
   struct lk_lcp_workspace *ws; /* NSGS only: O(ncap), the model's DoFs as

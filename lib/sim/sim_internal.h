@@ -54,6 +54,11 @@ void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int
 typedef struct lk_sim_direct lk_sim_direct;
 lk_sim_direct *lk_sim_direct_new(int ncap);
 void lk_sim_direct_free(lk_sim_direct *D);
+/* lk_data_copy: dst (of the same model) gets src's kept analysis, factor
+ * and trial (CHOLMOD allocates: LK_OUT_OF_MEMORY leaves dst without
+ * them); lk_data_reset: forget them. */
+lk_status lk_sim_direct_copy(lk_sim_direct *dst, const lk_sim_direct *src);
+void lk_sim_direct_reset(lk_sim_direct *D);
 lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, int n,
                               lk_step_report *report);
 

@@ -28,6 +28,7 @@ static void sparse_free(lk_sim_sparse *sp) {
   lk_free(sp->pg);
   lk_free(sp->ph);
   lk_free(sp->pd);
+  lk_free(sp->pdiag);
   lk_free(sp->t1);
   lk_lcp_workspace_free(sp->ws);
   lk_free(sp);
@@ -61,11 +62,12 @@ static lk_sim_sparse *sparse_new(int n, size_t pcap, int nv) {
   sp->pg = LK_NEW_ARRAY(double, sp->pcap);
   sp->ph = LK_NEW_ARRAY(double, sp->pcap);
   sp->pd = LK_NEW_ARRAY(double, un);
+  sp->pdiag = LK_NEW_ARRAY(double, un);
   sp->t1 = LK_NEW_ARRAY(int, 3 * un);
   sp->ws = lk_lcp_workspace_new_nsgs(n, nv > 0 ? nv : 1);
   if (!sp->rowp || !sp->col || !sp->val || !sp->q || !sp->lo || !sp->hi || !sp->mu || !sp->z ||
       !sp->w || !sp->findex || !sp->cone || !sp->basis || !sp->prow || !sp->pcol || !sp->pg ||
-      !sp->ph || !sp->pd || !sp->t1 || !sp->ws) {
+      !sp->ph || !sp->pd || !sp->pdiag || !sp->t1 || !sp->ws) {
     sparse_free(sp);
     return NULL;
   }

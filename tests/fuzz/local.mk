@@ -10,7 +10,7 @@ tests/fuzz/fuzz_load$(EXEEXT): $(srcdir)/%reldir%/fuzz_load.c $(LK_FUZZ_LIBSRC)
 	$(AM_V_CCLD)$(CLANG) -g -O1 -std=c11 -fsanitize=fuzzer,address,undefined \
 	  -fno-sanitize-recover=undefined -D_GNU_SOURCE -I$(top_builddir) -I$(srcdir)/include \
 	  -I$(srcdir)/lib $(lib_liblinkage_la_CCASFLAGS) $(GSL_CFLAGS) $(YAML_CFLAGS) $(QHULL_CFLAGS) $(XML_CFLAGS) $(ASSIMP_CFLAGS) $(CHOLMOD_CFLAGS) -o $@ \
-	  $(srcdir)/%reldir%/fuzz_load.c $(LK_FUZZ_LIBSRC) $(GSL_LIBS) $(YAML_LIBS) $(QHULL_LIBS) $(XML_LIBS) $(ASSIMP_LIBS) $(CHOLMOD_LIBS) $(LIBM) $(PTHREAD_LIBS)
+	  $(srcdir)/%reldir%/fuzz_load.c $(LK_FUZZ_LIBSRC) $(GSL_LIBS) $(YAML_LIBS) $(QHULL_LIBS) $(XML_LIBS) $(ASSIMP_LIBS) $(KLU_LIBS) $(CHOLMOD_LIBS) $(LIBM) $(PTHREAD_LIBS)
 check_SCRIPTS = tests/fuzz/fuzz_load$(EXEEXT)
 TESTS += %reldir%/run_fuzz.sh
 CLEANFILES += tests/fuzz/fuzz_load$(EXEEXT) tests/fuzz/fuzz.out

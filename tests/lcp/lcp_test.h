@@ -9,6 +9,7 @@
 void lk_test_register_lcp_io(void);
 void lk_test_register_nsgs(void);
 void lk_test_register_prod(void);
+void lk_test_register_newton(void);
 
 static lk_error *const lk_no_error = NULL;
 

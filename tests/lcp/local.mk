@@ -6,6 +6,7 @@ tests_lcp_test_lcp_SOURCES = \
 	%reldir%/test_lcp_io.c \
 	%reldir%/test_nsgs.c \
 	%reldir%/test_prod.c \
+	%reldir%/test_newton.c \
 	%reldir%/lcp_test.h \
 	%reldir%/lcp_gen.c \
 	%reldir%/lcp_gen.h

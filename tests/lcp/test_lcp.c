@@ -1545,4 +1545,5 @@ void lk_test_register(void) {
   lk_test_register_lcp_io();
   lk_test_register_nsgs();
   lk_test_register_prod();
+  lk_test_register_newton();
 }
