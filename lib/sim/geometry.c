@@ -26,6 +26,10 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
   const lk_options *o = &m->opt;
   double h = o->timestep, gmag = lk_v3_norm(o->gravity);
   int n = lk_data_ncontact(d), prev = 0;
+  /* The mixed coefficients of the last material pair (a pile's contacts
+   * are mostly of one pair: five square roots a contact otherwise) */
+  int mix_a = -1, mix_b = -1;
+  double mix[5] = {0, 0, 0, 0, 0}, patch = 0;
   for (int i = 0; i < n; i++) {
     const lk_contact *c = lk_data_contact(d, i);
     /* A contact found within the margin is speculative: its row may only
@@ -43,8 +47,18 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
     }
     int report = sd->st->ncontact;
     if (report >= sd->contact_cap) return LK_CAPACITY_EXCEEDED;
-    const lk_material_spec *ma = &m->mat[m->geom_mat[c->geom_a]];
-    const lk_material_spec *mb = &m->mat[m->geom_mat[c->geom_b]];
+    if (m->geom_mat[c->geom_a] != mix_a || m->geom_mat[c->geom_b] != mix_b) {
+      mix_a = m->geom_mat[c->geom_a];
+      mix_b = m->geom_mat[c->geom_b];
+      const lk_material_spec *ma = &m->mat[mix_a], *mb = &m->mat[mix_b];
+      mix[0] = lk_mix(ma->mu_static, mb->mu_static, o->friction_mix);
+      mix[1] = lk_mix(ma->mu_dynamic, mb->mu_dynamic, o->friction_mix);
+      mix[2] = lk_mix(ma->restitution, mb->restitution, o->friction_mix);
+      mix[3] = lk_mix(ma->mu_torsional, mb->mu_torsional, o->friction_mix);
+      mix[4] = lk_mix(ma->mu_rolling, mb->mu_rolling, o->friction_mix);
+      /* The patch is the softer body's: the larger of the two. */
+      patch = fmax(ma->patch_radius, mb->patch_radius);
+    }
     lk_contact_geom g; /* every field assigned below (no zero fill: a rep stos a contact) */
     g.link = c->link_a;
     g.other = c->link_b;
@@ -57,14 +71,13 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
     g.n = c->normal;
     g.depth = c->depth;
     g.tolerance = o->contact_tolerance;
-    g.mu_static = lk_mix(ma->mu_static, mb->mu_static, o->friction_mix);
-    g.mu_dynamic = lk_mix(ma->mu_dynamic, mb->mu_dynamic, o->friction_mix);
+    g.mu_static = mix[0];
+    g.mu_dynamic = mix[1];
     if (g.mu_dynamic > g.mu_static) g.mu_dynamic = g.mu_static;
-    g.restitution = lk_mix(ma->restitution, mb->restitution, o->friction_mix);
-    g.mu_torsional = lk_mix(ma->mu_torsional, mb->mu_torsional, o->friction_mix);
-    g.mu_rolling = lk_mix(ma->mu_rolling, mb->mu_rolling, o->friction_mix);
-    /* The patch is the softer body's: the larger of the two. */
-    g.patch_radius = fmax(ma->patch_radius, mb->patch_radius);
+    g.restitution = mix[2];
+    g.mu_torsional = mix[3];
+    g.mu_rolling = mix[4];
+    g.patch_radius = patch;
     g.type = g.patch_radius > 0 && (g.mu_torsional > 0 || g.mu_rolling > 0) ? LK_CONTACT_ROLLING
                                                                             : LK_CONTACT_FRICTION;
     /* Memory: the previous step's contacts are in the same canonical order,

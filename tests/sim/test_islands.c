@@ -11,8 +11,10 @@
  *     link's tactile count and normal force are those of its contact
  *     reports, and each geometry report's memory is kept for the next step
  *     under its id, its state and impulses written to its collision
- *     contact.
- * Scenes: a pyramid (one island), scattered spheres and a chain falling
+ *     contact;
+ *   - each geometry report's friction coefficients are its two geoms'
+ *     materials' mixed (the step keeps the last pair's mix).
+ * Scenes: a plank across blocks of three materials, a pyramid (one island), scattered spheres and a chain falling
  * (several islands), a gripper and a hand (multi-DoF trees). */
 #include <math.h>
 #include <stdlib.h>
@@ -22,6 +24,7 @@
 #include "harness.h"
 #include "linkage/linkage.h"
 #include "mechanism.h"
+#include "model/model_impl.h"
 #include "piles.h"
 #include "sim/sim_data.h"
 #include "sim/sim_internal.h"
@@ -161,6 +164,17 @@ static void check_reports(const lk_model *m, lk_data *d) {
       bad_tactile++;
   }
   CU_ASSERT_EQUAL(bad_tactile, 0);
+  int bad_mix = 0;
+  for (int i = 0; i < nc; i++) {
+    const lk_contact_report *c = &sd->contact[i];
+    if (c->geom < 0) continue;
+    const lk_material_spec *ma = &m->mat[m->geom_mat[c->geom]];
+    const lk_material_spec *mb = &m->mat[m->geom_mat[c->other_geom]];
+    double ms = lk_mix_rule_apply(m->opt.friction_mix, ma->mu_static, mb->mu_static);
+    double md = lk_mix_rule_apply(m->opt.friction_mix, ma->mu_dynamic, mb->mu_dynamic);
+    if (c->mu_static != ms || c->mu_dynamic != fmin(md, ms)) bad_mix++;
+  }
+  CU_ASSERT_EQUAL(bad_mix, 0);
   /* geometry reports come first: report k is remembered as k */
   int ngeom = 0, bad_mem = 0, bad_col = 0;
   for (int i = 0; i < nc; i++) {
@@ -216,12 +230,62 @@ static void test_spheres(void) { CU_ASSERT(run(piles_spheres(30, 1e-3), 400, 50)
 static void test_chain(void) { CU_ASSERT(run(piles_chain(12, 0.1, 2e-3), 300, 30) >= 1); }
 
 static void test_gripper(void) {
-  CU_ASSERT(run(test_mechanism("gripper.yaml", NULL, 0), 300, 25) >= 1);
+  CU_ASSERT(run(test_mechanism("gripper.yaml", NULL, 0), 2000, 100) >= 1);
 }
 
-static void test_hand(void) { CU_ASSERT(run(test_mechanism("hand3.yaml", NULL, 0), 300, 25) >= 1); }
+static void test_hand(void) { CU_ASSERT(run(test_mechanism("hand3.yaml", NULL, 0), 4000, 200) >= 1); }
 
-static const lk_test tests[] = {{"pyramid of 30 boxes", test_pyramid},
+/* Three materials: a plank (a) across two blocks (b, c) on a floor (a),
+ * so that one geom meets geoms of two materials in a row. */
+static lk_model *three_materials(void) {
+  lk_model *m = lk_model_new();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  static const char *mat[3] = {"a", "b", "c"};
+  static const double mu[3] = {0.3, 0.9, 0.6};
+  int bad = 0;
+  for (int i = 0; i < 3; i++) {
+    lk_material_spec s;
+    lk_material_spec_default(&s);
+    s.name = mat[i];
+    s.mu_static = mu[i];
+    s.mu_dynamic = 0.8 * mu[i];
+    bad |= lk_model_add_material(m, &s, NULL) != LK_OK;
+  }
+  lk_geom_spec g;
+  lk_geom_spec_default(&g);
+  g.type = LK_GEOM_PLANE;
+  g.material = "a";
+  bad |= lk_model_add_geom(m, &g, NULL) != LK_OK;
+  static const char *name[3] = {"block_b", "block_c", "plank"};
+  static const char *gmat[3] = {"b", "c", "a"};
+  const double px[3] = {-0.06, 0.06, 0}, pz[3] = {0.05, 0.05, 0.12};
+  const lk_vec3 half[3] = {lk_v3(0.05, 0.05, 0.05), lk_v3(0.05, 0.05, 0.05), lk_v3(0.12, 0.05, 0.02)};
+  for (int i = 0; i < 3; i++) {
+    lk_link_spec l;
+    lk_link_spec_default(&l);
+    l.name = name[i];
+    l.joint.type = LK_JOINT_FREE;
+    l.mass = 1.0;
+    l.inertia = lk_inertia_solid_box(1.0, half[i]);
+    lk_geom_spec_default(&g);
+    g.link = name[i];
+    g.type = LK_GEOM_BOX;
+    g.size[0] = half[i].x;
+    g.size[1] = half[i].y;
+    g.size[2] = half[i].z;
+    g.material = gmat[i];
+    double q[7] = {px[i], 0, pz[i], 1, 0, 0, 0};
+    bad |= lk_model_add_link(m, &l, NULL) != LK_OK || lk_model_add_geom(m, &g, NULL) != LK_OK ||
+           lk_model_set_initial(m, name[i], q, 7, NULL, 0, NULL) != LK_OK;
+  }
+  CU_ASSERT_FATAL(!bad && lk_model_finalize(m, NULL) == LK_OK);
+  return m;
+}
+
+static void test_materials(void) { CU_ASSERT_EQUAL(run(three_materials(), 100, 10), 1); }
+
+static const lk_test tests[] = {{"three materials", test_materials},
+                                {"pyramid of 30 boxes", test_pyramid},
                                 {"scattered spheres", test_spheres},
                                 {"chain", test_chain},
                                 {"gripper", test_gripper},
