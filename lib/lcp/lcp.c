@@ -219,12 +219,33 @@ static lk_status check_rows(const lk_lcp_csr *c, int n, int ncol, const char *wh
   return LK_OK;
 }
 
-/* A product: m >= 1 columns, G and H valid, a finite diagonal. */
-static lk_status check_prod(const lk_lcp *p, lk_error *err) {
+/* Compressed rows built by the caller (trusted pattern): finite values. */
+static lk_status check_values(const lk_lcp_csr *c, int n, const char *what, lk_error *err) {
+  if (!c->col || !c->val)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "%s: compressed rows without columns or values",
+                        what);
+  double sum = n > 0 ? sum_entries(c->val, (size_t)c->row[n]) : 0.0;
+  if (!(sum - sum == 0.0))
+    for (int i = 0; i < n; i++)
+      if (!lk_lcp_finite(c->val + c->row[i], c->row[i + 1] - c->row[i]))
+        return lk_error_set(err, LK_NON_FINITE, "row %d of %s is not finite", i, what);
+  return LK_OK;
+}
+
+/* A product: m >= 1 columns, G and H valid (trusted: their values
+ * finite), a finite diagonal. */
+static lk_status check_prod(const lk_lcp *p, int trusted, lk_error *err) {
   const lk_lcp_prod *c = &p->prod;
   if (c->m < 1)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "product with m = %d columns", c->m);
   if (!c->h.row) return lk_error_set(err, LK_INVALID_ARGUMENT, "product without H");
+  if (trusted) {
+    lk_status s = check_values(&c->g, p->n, "G", err);
+    if (s == LK_OK) s = check_values(&c->h, p->n, "H", err);
+    if (s == LK_OK && c->d && !lk_lcp_finite(c->d, p->n))
+      return lk_error_set(err, LK_NON_FINITE, "d of the product is not finite");
+    return s;
+  }
   lk_status s = check_rows(&c->g, p->n, c->m, "G", err);
   if (s == LK_OK && c->h.row == c->g.row && c->h.col == c->g.col && c->h.val) {
     /* one pattern for both (a time stepper's J and M^-1 J^T): H's values */
@@ -274,7 +295,17 @@ static lk_status check_cone(const lk_lcp *p, lk_error *err) {
   return LK_OK;
 }
 
-lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
+static lk_status check_problem(const lk_lcp *p, int trusted, lk_error *err);
+
+lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) { return check_problem(p, 0, err); }
+
+lk_status lk_lcp_check_trusted(const lk_lcp *p, lk_error *err) { return check_problem(p, 1, err); }
+
+void lk_lcp_workspace_trust_pattern(lk_lcp_workspace *ws, int on) {
+  if (ws) ws->pattern_trusted = on != 0;
+}
+
+static lk_status check_problem(const lk_lcp *p, int trusted, lk_error *err) {
   if (!p) return lk_error_set(err, LK_INVALID_ARGUMENT, "no problem given");
   if (p->n < 0) return lk_error_set(err, LK_INVALID_ARGUMENT, "negative size n = %d", p->n);
   if (p->n == 0) return LK_OK;
@@ -282,7 +313,7 @@ lk_status lk_lcp_check(const lk_lcp *p, lk_error *err) {
   if ((!p->M && lk_lcp_dense(p)) || !p->q)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "M or q is NULL");
   if (lk_lcp_prodf(p)) {
-    lk_status s = check_prod(p, err);
+    lk_status s = check_prod(p, trusted, err);
     if (s != LK_OK) return s;
   } else if (lk_lcp_sparse(p)) {
     lk_status s = check_csr(p, err);
@@ -458,7 +489,7 @@ void lk_lcp_basis_from(const lk_lcp *p, const double *z, const double *w, unsign
     lk_lcp_bounds_at(p, z, i, &lo, &hi);
     int b = lk_lcp_pair(p, i);
     if (b >= 0) { /* on its disk's edge: the bound its sign is at */
-      double r = hi, t = hypot(z[i], z[b]);
+      double r = hi, t = lk_lcp_hypot(z[i], z[b]);
       int edge = t >= r - 1e-12 * (1 + r);
       basis[i] = !edge || t == 0.0 ? (t == 0.0 && r == 0.0 ? LK_LCP_LOWER : LK_LCP_BASIC)
                                    : (z[i] >= 0 ? LK_LCP_UPPER : LK_LCP_LOWER);
@@ -563,7 +594,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
   }
   /* The guess first into z (it may be z itself), then the checks. */
   if (o->z_guess && o->z_guess != z) memmove(z, o->z_guess, (size_t)n * sizeof *z);
-  lk_status s = lk_lcp_check(p, NULL);
+  lk_status s = check_problem(p, ws->pattern_trusted, NULL);
   if (s != LK_OK) {
     for (int i = 0; i < n; i++) z[i] = w[i] = 0.0;
     return finish(r, s, s == LK_NON_FINITE ? "non-finite input" : "invalid problem");

@@ -369,7 +369,7 @@ static double eval(newton_ws *nw, const lk_lcp *p, const double *z, const double
       if (c < i) continue; /* with its partner */
       int a = i, b = c;
       double R = p->mu[a] * fabs(z[j]);
-      double y0 = x, y1 = z[b] - nw->rho[b] * u[b], t = hypot(y0, y1);
+      double y0 = x, y1 = z[b] - nw->rho[b] * u[b], t = lk_lcp_hypot(y0, y1);
       if (R > 0 && t <= R) { /* sticking */
         phi[a] = z[a] - y0;
         phi[b] = z[b] - y1;

@@ -201,7 +201,7 @@ static int newton_on_circle(const circle_eq *e, double *c, double *s, int iters)
     double t = -f / df;
     if (t > 0.5) t = 0.5; /* at most about 30 degrees a step */
     if (t < -0.5) t = -0.5;
-    double nx = x - t * y, ny = y + t * x, r = hypot(nx, ny);
+    double nx = x - t * y, ny = y + t * x, r = lk_lcp_hypot(nx, ny);
     x = nx / r;
     y = ny / r;
   }
@@ -325,8 +325,8 @@ static int all_directions(const circle_eq *e, double c0, double s0, double *cs) 
 static double cone_error(const double *W, const double *b, double mu, const double *r) {
   double u[3];
   for (int i = 0; i < 3; i++) u[i] = W[3 * i] * r[0] + W[3 * i + 1] * r[1] + W[3 * i + 2] * r[2] + b[i];
-  double x[3] = {r[0] - u[0] - mu * hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]};
-  double t = hypot(x[1], x[2]);
+  double x[3] = {r[0] - u[0] - mu * lk_lcp_hypot(u[1], u[2]), r[1] - u[1], r[2] - u[2]};
+  double t = lk_lcp_hypot(x[1], x[2]);
   if (mu * t <= -x[0]) {
     x[0] = x[1] = x[2] = 0.0;
   } else if (t > mu * x[0]) {
@@ -341,7 +341,7 @@ static double cone_error(const double *W, const double *b, double mu, const doub
 
 /* Orthogonal projection onto K = {|x_T| <= mu x_n}. */
 static void cone_project(double *x, double mu) {
-  double t = hypot(x[1], x[2]);
+  double t = lk_lcp_hypot(x[1], x[2]);
   if (t <= mu * x[0]) return;
   if (mu * t <= -x[0]) {
     x[0] = x[1] = x[2] = 0.0;
@@ -364,7 +364,7 @@ static void solve_cone(block *bk, const double *W, const double *Wi, const doubl
   }
   double x[3];
   for (int i = 0; i < 3; i++) x[i] = -(Wi[3 * i] * b[0] + Wi[3 * i + 1] * b[1] + Wi[3 * i + 2] * b[2]);
-  double xt = hypot(x[1], x[2]);
+  double xt = lk_lcp_hypot(x[1], x[2]);
   if (x[0] > 0.0 && xt <= mu * x[0] * (1 + 1e-12)) { /* sticking */
     lk_lcp_disk_project(&x[1], &x[2], mu * x[0]);
     r[0] = x[0];
@@ -398,7 +398,7 @@ static void solve_cone(block *bk, const double *W, const double *Wi, const doubl
     c = x[1] / xt;
     s = x[2] / xt;
   } else {
-    double bt = hypot(b[1], b[2]);
+    double bt = lk_lcp_hypot(b[1], b[2]);
     c = bt > 0.0 ? -b[1] / bt : 1.0;
     s = bt > 0.0 ? -b[2] / bt : 0.0;
   }
@@ -462,7 +462,7 @@ static double disk_error(const double *W, const double *b, double R, const doubl
   double w0 = W[0] * z[0] + W[1] * z[1] + b[0], w1 = W[2] * z[0] + W[3] * z[1] + b[1];
   double x0 = z[0] - w0, x1 = z[1] - w1;
   lk_lcp_disk_project(&x0, &x1, R);
-  return hypot(z[0] - x0, z[1] - x1);
+  return lk_lcp_hypot(z[0] - x0, z[1] - x1);
 }
 
 /* A circle pair alone, radius R = mu |z_j| fixed: sticking inside, else
@@ -475,7 +475,7 @@ static void solve_disk(block *bk, const double *W, const double *Wi, const doubl
     return;
   }
   double x0 = -(Wi[0] * b[0] + Wi[1] * b[1]), x1 = -(Wi[2] * b[0] + Wi[3] * b[1]);
-  double xt = hypot(x0, x1);
+  double xt = lk_lcp_hypot(x0, x1);
   if (xt <= R * (1 + 1e-12)) {
     lk_lcp_disk_project(&x0, &x1, R);
     z[0] = x0;
@@ -1126,7 +1126,7 @@ static int direct_states(const nsgs *S, const double *z, const double *w, int *c
     int r1 = b->r[1], r2 = b->r[2];
     double mu = p->mu[r1];
     double xn = z[r] - rho * w[r], x1 = z[r1] - rho * w[r1], x2 = z[r2] - rho * w[r2];
-    double t = hypot(x1, x2);
+    double t = lk_lcp_hypot(x1, x2);
     int cn, ct;
     double c1 = 0.0, c2 = 0.0;
     if (xn <= 0.0) {
@@ -1244,7 +1244,7 @@ static int direct_pivot(const nsgs *S, const double *zt, const double *wt, int *
       else if (cls[r] == C_FIX && c[r] == hi && wt[r] > 0.0) v = wt[r], to = 0;
     } else {
       int r1 = b->r[1], r2 = b->r[2];
-      double mu = p->mu[r1], t = hypot(zt[r1], zt[r2]);
+      double mu = p->mu[r1], t = lk_lcp_hypot(zt[r1], zt[r2]);
       if (cls[r] == C_FIX) {
         if (wt[r] < 0.0) v = -wt[r], to = 0; /* touches: sticking */
       } else if (zt[r] < 0.0) {
@@ -1271,7 +1271,7 @@ static int direct_pivot(const nsgs *S, const double *zt, const double *wt, int *
       return 1;
     }
     int r1 = b->r[1], r2 = b->r[2];
-    double mu = p->mu[r1], t = hypot(zt[r1], zt[r2]);
+    double mu = p->mu[r1], t = lk_lcp_hypot(zt[r1], zt[r2]);
     if (wto == 0) {
       cls[r] = cls[r1] = cls[r2] = C_EQ;
     } else if (wto == 1) {
@@ -1293,7 +1293,7 @@ static int direct_pivot(const nsgs *S, const double *zt, const double *wt, int *
     int r = b->r[0], r1 = b->r[1], r2 = b->r[2];
     double d = lk_lcp_entry(p, r, r), rho = d > 0.0 ? 1.0 / d : 1.0 / S->dscale;
     double mu = p->mu[r1], x1 = zt[r1] - rho * wt[r1], x2 = zt[r2] - rho * wt[r2];
-    double t = hypot(x1, x2);
+    double t = lk_lcp_hypot(x1, x2);
     if (!(t > 0.0)) continue;
     double c1 = mu * x1 / t, c2 = mu * x2 / t;
     moved += fabs(c1 - c[r1]) + fabs(c2 - c[r2]) > 1e-12 * mu;
@@ -1406,8 +1406,9 @@ static lk_status nsgs_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_wor
    * STALL_SWEEPS sweeps, the automatic relaxation moves on to the next
    * factor of kOmegas (and Anderson's history restarts): a fixed point
    * of every relaxed sweep is the answer, but a slow mode of one factor
-   * (Capsules-i101-404 at 0.7: two contacts trading load by 2e-8 a sweep,
-   * the error stuck at 3.5e-9) is a fast one of another. On the
+   * (Capsules-i101-404 at 0.6: two contacts trading load by 2e-8 a sweep,
+   * the error stuck at 3.4e-9; which factors stall depends on rounding)
+   * is a fast one of another. On the
    * collection (docs/lcp.md) it is what makes every problem converge at
    * 1e-9; no problem that converged without it is slowed beyond noise. */
   enum { STALL_SWEEPS = 256 };

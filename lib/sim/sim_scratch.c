@@ -4,6 +4,7 @@
  * workspace (pure scratch: nothing in them survives a solve, so copying a
  * data need not copy them). */
 #include "core/internal.h"
+#include "lcp/lcp_internal.h" /* lk_lcp_workspace_trust_pattern */
 #include "linkage/lcp.h"
 #include "model/model_impl.h"
 #include "sim/sim_data.h"
@@ -65,6 +66,9 @@ static lk_sim_sparse *sparse_new(int n, size_t pcap, int nv) {
   sp->pdiag = LK_NEW_ARRAY(double, un);
   sp->t1 = LK_NEW_ARRAY(int, 3 * un);
   sp->ws = lk_lcp_workspace_new_nsgs(n, nv > 0 ? nv : 1);
+  /* iterative.c builds the products from the rows' tree segments, sorted
+   * by construction */
+  lk_lcp_workspace_trust_pattern(sp->ws, 1);
   if (!sp->rowp || !sp->col || !sp->val || !sp->q || !sp->lo || !sp->hi || !sp->mu || !sp->z ||
       !sp->w || !sp->findex || !sp->cone || !sp->basis || !sp->prow || !sp->pcol || !sp->pg ||
       !sp->ph || !sp->pd || !sp->pdiag || !sp->t1 || !sp->ws) {

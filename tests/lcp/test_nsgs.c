@@ -595,11 +595,13 @@ static void test_large_sparse_file(void) {
   lk_lcp_problem_free(pr);
 }
 
-/* Capsules-i101-404 (Siconos' collection, 225 contacts): at the default
- * relaxation 0.7 alone two contacts trade load by 2e-8 a sweep and the
- * fc3d error stays at 3.5e-9 for thousands of sweeps; the automatic
- * relaxation moves on when the error stagnates and the default tolerance
- * 1e-9 is met, Coulomb's law holding contact by contact. */
+/* Capsules-i101-404 (Siconos' collection, 225 contacts): at some fixed
+ * relaxations two contacts trade load by 2e-8 a sweep and the fc3d error
+ * stays at 3e-9 for thousands of sweeps (which factors stall is a matter
+ * of rounding: 0.7 did with glibc's hypot, 0.5 and 0.6 do with
+ * lk_lcp_hypot); the automatic relaxation moves on when the error
+ * stagnates and the default tolerance 1e-9 is met, Coulomb's law holding
+ * contact by contact. */
 static void test_stagnation_switches_relaxation(void) {
   lk_lcp_problem *pr = NULL;
   lk_error err;
@@ -611,11 +613,20 @@ static void test_stagnation_switches_relaxation(void) {
   double *z = calloc((size_t)n, sizeof *z), *w = calloc((size_t)n, sizeof *w);
   lk_lcp_options o;
   lk_lcp_options_default(&o);
-  o.omega = 0.7; /* fixed: no switch */
   o.max_sweeps = 2000;
   lk_lcp_report r;
-  LK_ASSERT_INT_EQ(nsgs(p, &o, z, w, &r), LK_NOT_CONVERGED);
-  LK_ASSERT_MSG(r.error > 1e-9 && r.error < 1e-7, "stuck at %g", r.error);
+  /* a fixed factor (no switch) that stalls: at least one of these */
+  static const double fixed[] = {0.7, 0.6, 0.5};
+  int stalled = 0;
+  for (int k = 0; k < 3 && !stalled; k++) {
+    o.omega = fixed[k];
+    for (int i = 0; i < n; i++) z[i] = 0.0;
+    lk_status s = nsgs(p, &o, z, w, &r);
+    stalled = s == LK_NOT_CONVERGED && r.error > 1e-9 && r.error < 1e-7;
+    if (stalled) printf("  omega %.1f fixed: stuck at %.2g after %d sweeps\n", fixed[k], r.error, r.sweeps);
+  }
+  LK_ASSERT_MSG(stalled, "no fixed relaxation stalled");
+  for (int i = 0; i < n; i++) z[i] = 0.0;
   LK_ASSERT_OK(nsgs(p, NULL, z, w, &r), lk_no_error);
   LK_ASSERT_MSG(r.error <= 1e-9 && r.residual_rel <= 1e-9, "error %g, residual %g", r.error, r.residual_rel);
   double scale = 0;

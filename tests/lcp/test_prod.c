@@ -233,6 +233,19 @@ static void check_agree(uint64_t seed, int nb, int nc, double mu, double dg, int
          n, cone ? "cones" : "boxes", dg ? ", diagonal" : "", Rd.sweeps, Rs.sweeps, Rp.sweeps,
          dz, zmax, Rd.error, Rp.error);
   LK_ASSERT_MSG(dz <= 1e-10 * zmax, "answers differ by %g of %g", dz, zmax);
+  /* a workspace that trusts the pattern (the contact layer's): the same
+   * answer to the bit, in the same sweeps */
+  {
+    double *zt = calloc((size_t)n, sizeof *zt), *wt = calloc((size_t)n, sizeof *wt);
+    lk_lcp_workspace *wst = lk_lcp_workspace_new_nsgs(n, P.m);
+    lk_lcp_workspace_trust_pattern(wst, 1);
+    lk_lcp_report Rt;
+    LK_ASSERT_OK(lk_lcp_solve(lk_lcp_nsgs, &pr, &o, wst, zt, wt, &Rt), lk_no_error);
+    LK_ASSERT_INT_EQ(Rt.sweeps, Rp.sweeps);
+    LK_ASSERT_MSG(memcmp(zt, zp, (size_t)n * sizeof *zt) == 0, "a trusted pattern changed z");
+    lk_lcp_workspace_free(wst);
+    free(zt), free(wt);
+  }
   /* the same sweeps but for rounding (compressed rows sum in another
    * order too): within the full check's period of 16 and 2 % */
   LK_ASSERT_MSG(abs(Rp.sweeps - Rd.sweeps) <= 16 + Rd.sweeps / 50, "sweeps %d, dense %d",
@@ -470,6 +483,26 @@ static void test_prod_bad_input(void) {
     lk_error e;
     LK_ASSERT_INT_EQ(lk_lcp_check(&p, &e), bad[k].s);
     LK_ASSERT_MSG(strstr(e.message, bad[k].words) != NULL, "case %zu: '%s'", k, e.message);
+    /* a trusted pattern (the contact layer's) still has its values and
+     * shape checked: what is not finite, m, a missing H */
+    if (bad[k].gcol != colbad && bad[k].gcol != colrev && bad[k].hcol != colbad)
+      LK_ASSERT_INT_EQ(lk_lcp_check_trusted(&p, &e), bad[k].s);
+  }
+  {
+    /* ... and the solve on a trusting workspace refuses them too */
+    double z2[2], w2[2];
+    lk_lcp p2;
+    memset(&p2, 0, sizeof p2);
+    p2.n = 2, p2.q = q;
+    p2.prod.m = 2, p2.prod.g.row = p2.prod.h.row = row, p2.prod.g.col = p2.prod.h.col = col;
+    p2.prod.g.val = g, p2.prod.h.val = gnan;
+    lk_lcp_workspace *tw = lk_lcp_workspace_new_nsgs(2, 2);
+    lk_lcp_workspace_trust_pattern(tw, 1);
+    LK_ASSERT_INT_EQ(lk_lcp_solve(lk_lcp_nsgs, &p2, NULL, tw, z2, w2, NULL), LK_NON_FINITE);
+    p2.prod.h.val = g;
+    p2.prod.d = dnan;
+    LK_ASSERT_INT_EQ(lk_lcp_solve(lk_lcp_nsgs, &p2, NULL, tw, z2, w2, NULL), LK_NON_FINITE);
+    lk_lcp_workspace_free(tw);
   }
   /* G = H = [[1 1], [0 2]]: M = [[2 2], [2 4]] */
   lk_lcp p;
