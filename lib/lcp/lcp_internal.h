@@ -359,32 +359,63 @@ static inline double lk_lcp_row_dot(const lk_lcp *p, int i, const double *z, dou
   return lk_lcp_dot_and_abs(row, z, n, mag);
 }
 
+/* Rows i and j of c have one pattern (the same columns). A contact's
+ * rows in the contact layer's products do: the product's passes below take
+ * such runs (of up to 3 rows) together, reading each column and entry of
+ * u once for the run, every sum still formed in its own order. */
+static inline int lk_lcp_csr_same_row(const lk_lcp_csr *c, int i, int j) {
+  int b = c->row[i], len = c->row[i + 1] - b, bj = c->row[j];
+  if (c->row[j + 1] - bj != len) return 0;
+  return memcmp(c->col + b, c->col + bj, (size_t)len * sizeof *c->col) == 0;
+}
+
+/* How many rows from i (1 to 3) share row i's pattern in c. */
+static inline int lk_lcp_csr_run(const lk_lcp_csr *c, int i, int n) {
+  int k = 1;
+  while (k < 3 && i + k < n && lk_lcp_csr_same_row(c, i, i + k)) k++;
+  return k;
+}
+
 /* Product storage (M = G H^T + diag(d)): u = H^T z (m entries), and
- * with ua (may be NULL) |H|^T |z|; in a fixed order (row by row). */
+ * with ua (may be NULL) |H|^T |z|; in a fixed order (row by row: each
+ * entry of u gets its rows' terms in row order, rows with z_j = 0 adding
+ * nothing, whether the rows come one by one or in a run). */
 static inline void lk_lcp_prod_ht(const lk_lcp *p, const double *z, double *u, double *ua) {
   const lk_lcp_csr *h = &p->prod.h;
   int m = p->prod.m;
   for (int k = 0; k < m; k++) u[k] = 0.0;
   if (ua)
     for (int k = 0; k < m; k++) ua[k] = 0.0;
-  if (!ua) {
-    for (int j = 0; j < p->n; j++) {
-      double zj = z[j];
-      if (zj == 0.0) continue;
-      for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) u[h->col[e]] += h->val[e] * zj;
+  for (int j = 0; j < p->n;) {
+    int run = lk_lcp_csr_run(h, j, p->n), na = 0, e0 = h->row[j], len = h->row[j + 1] - e0;
+    const double *v[3];
+    double zz[3], aa[3];
+    for (int r = 0; r < run; r++)
+      if (z[j + r] != 0.0) {
+        v[na] = h->val + h->row[j + r];
+        zz[na] = z[j + r];
+        aa[na++] = fabs(z[j + r]);
+      }
+    const int *col = h->col + e0;
+    j += run;
+    if (na == 0) continue;
+    if (!ua) {
+      for (int e = 0; e < len; e++) {
+        double x = u[col[e]];
+        for (int r = 0; r < na; r++) x += v[r][e] * zz[r];
+        u[col[e]] = x;
+      }
+      continue;
     }
-    return;
-  }
-  /* both in one pass over H (each entry of u and ua gets the same
-   * operations in the same order as two passes would give it) */
-  for (int j = 0; j < p->n; j++) {
-    double zj = z[j], a = fabs(zj);
-    if (zj == 0.0) continue;
-    for (int e = h->row[j], f = h->row[j + 1]; e < f; e++) {
-      int c = h->col[e];
-      double v = h->val[e];
-      u[c] += v * zj;
-      ua[c] += fabs(v) * a;
+    for (int e = 0; e < len; e++) {
+      int c = col[e];
+      double x = u[c], y = ua[c];
+      for (int r = 0; r < na; r++) {
+        x += v[r][e] * zz[r];
+        y += fabs(v[r][e]) * aa[r];
+      }
+      u[c] = x;
+      ua[c] = y;
     }
   }
 }
@@ -430,6 +461,48 @@ static inline double lk_lcp_prod_row(const lk_lcp *p, int i, const double *z, co
   }
   if (mag) *mag = m;
   return s;
+}
+
+/* lk_lcp_prod_row of rows i .. i + k - 1 (k <= 3) that share one
+ * pattern of G, in one pass: s[r] and mag[r] bit for bit as
+ * lk_lcp_prod_row(p, i + r, ...) gives them. */
+static inline void lk_lcp_prod_rows(const lk_lcp *p, int i, int k, const double *z,
+                                    const double *u, const double *ua, double *s, double *mag) {
+  const lk_lcp_csr *g = &p->prod.g;
+  int e0 = g->row[i], len = g->row[i + 1] - e0;
+  const int *col = g->col + e0;
+  const double *v[3];
+  double s0[3] = {0.0, 0.0, 0.0}, s1[3] = {0.0, 0.0, 0.0}, m[3] = {0.0, 0.0, 0.0};
+  for (int r = 0; r < k; r++) v[r] = g->val + g->row[i + r];
+  int e = 0;
+  for (; e + 2 <= len; e += 2) {
+    int c0 = col[e], c1 = col[e + 1];
+    double u0 = u[c0], u1 = u[c1], a0 = ua[c0], a1 = ua[c1];
+    for (int r = 0; r < k; r++) {
+      double g0 = v[r][e], g1 = v[r][e + 1];
+      s0[r] += g0 * u0;
+      s1[r] += g1 * u1;
+      m[r] += fabs(g0) * a0;
+      m[r] += fabs(g1) * a1;
+    }
+  }
+  if (e < len) {
+    double u0 = u[col[e]], a0 = ua[col[e]];
+    for (int r = 0; r < k; r++) {
+      s0[r] += v[r][e] * u0;
+      m[r] += fabs(v[r][e]) * a0;
+    }
+  }
+  for (int r = 0; r < k; r++) {
+    double t = s0[r] + s1[r], mr = m[r];
+    if (p->prod.d) {
+      double x = p->prod.d[i + r] * z[i + r];
+      t += x;
+      mr += fabs(x);
+    }
+    s[r] = t;
+    mag[r] = mr;
+  }
 }
 
 /* w = M z + q for every storage (dense and compressed rows: lk_lcp_row_dot

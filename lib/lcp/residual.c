@@ -28,8 +28,23 @@ static double residual_scaled(const lk_lcp *p, const double *z, const double *w,
   double *ua = u ? u + p->prod.m : NULL, res = 0.0, sc = 0.0;
   if (u) lk_lcp_prod_ht(p, z, u, ua);
   int pairs = 0;
+  /* a product's rows of one pattern (a contact's) in one pass: rs, rm
+   * hold (M z)_i and its magnitude for rows run0 .. run1 - 1 */
+  double rs[3], rm[3];
+  int run0 = 0, run1 = 0, runs = u && w_out;
   for (int i = 0; i < n; i++) {
-    double mag, s = p->q[i] + row_times(p, i, z, u, ua, &mag);
+    double mag, s;
+    if (runs) {
+      if (i >= run1) {
+        run0 = i;
+        run1 = i + lk_lcp_csr_run(&p->prod.g, i, n);
+        lk_lcp_prod_rows(p, i, run1 - i, z, u, ua, rs, rm);
+      }
+      mag = rm[i - run0];
+      s = p->q[i] + rs[i - run0];
+    } else {
+      s = p->q[i] + row_times(p, i, z, u, ua, &mag);
+    }
     if (w_out) w_out[i] = s;
     double r;
     if (lk_lcp_pair(p, i) >= 0) {
