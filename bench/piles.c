@@ -10,7 +10,9 @@
  *   pyramidN N cubes in a stepped pyramid (every upper cube on four)
  *   spheresN N spheres (r 0.05, 0.1 kg, mu 0.5, h 1 ms) dropped into a bin
  *
- * Columns: median us a step for each engine over the timed steps, the
+ * Columns: median us a step for each engine over the timed steps (and, at
+ * the end, the mean of ours and its ratio to quickstep's median: a resting
+ * pile's steps are of two costs, guessed and swept), the
  * ratios ours / MuJoCo, ours / ODE quickstep and ours / ODE dWorldStep,
  * Linkage's rows, islands solved by NSGS and by the sparse direct sticking
  * trial (dir: lib/sim/direct.c), solver failures, fallbacks
@@ -340,6 +342,13 @@ static row_times run(const scene *s, double settle, int timed, int use_mj, int u
     else
       snprintf(ratio[i], sizeof ratio[i], "-");
   }
+  /* ours' steps can be of two kinds (a resting pile's guessed steps and
+   * swept ones): the mean beside the median, and its ratio to quickstep's */
+  double mean = 0;
+  for (int k = 0; k < ours.nt; k++) mean += ours.t[k];
+  mean = ours.nt > 0 ? 1e6 * mean / ours.nt : NAN;
+  char mean_qs[16] = "-";
+  if (quick.on && quick.nt > 0) snprintf(mean_qs, sizeof mean_qs, "%.2f", mean / quick.med);
   char cell[4][2][16];
   for (int i = 0; i < 4; i++) {
     if (all[i]->on && all[i]->nt > 0) {
@@ -351,11 +360,11 @@ static row_times run(const scene *s, double settle, int timed, int use_mj, int u
     }
   }
   printf("%-11s %9s %9s %9s %9s %6s %6s %6s %6ld %4ld %4ld %4ld %4ld %4ld %8s %8s %8s %8s %7.1f %7.1f "
-         "%7.1f %7.1f %7.3f%s\n",
+         "%7.1f %7.1f %7.3f %9.1f %7s%s\n",
          s->name, cell[0][0], cell[1][0], cell[2][0], cell[3][0], ratio[0], ratio[1], ratio[2], rows,
          iter, direct, fail, fb, unc, cell[0][1], cell[1][1], cell[2][1], cell[3][1], ours.mem,
-         mj.on ? mj.mem : NAN, quick.on ? quick.mem : NAN, step.on ? step.mem : NAN, create,
-         bad ? "  (a step failed)" : "");
+         mj.on ? mj.mem : NAN, quick.on ? quick.mem : NAN, step.on ? step.mem : NAN, create, mean,
+         mean_qs, bad ? "  (a step failed)" : "");
   fflush(stdout);
   out.ours = ours.med;
   out.mj = mj.on ? mj.med : NAN;
@@ -428,10 +437,11 @@ int main(int argc, char **argv) {
   const int nall = (int)(sizeof all / sizeof all[0]);
   printf("bench/piles: us a step after settling (%s), %d timed steps by turns\n",
          settle >= 0 ? "given" : "chains 5 s, piles 0.2 s, spheres 1 s", timed);
-  printf("%-11s %9s %9s %9s %9s %6s %6s %6s %6s %4s %4s %4s %4s %4s %8s %8s %8s %8s %7s %7s %7s %7s %7s\n",
+  printf("%-11s %9s %9s %9s %9s %6s %6s %6s %6s %4s %4s %4s %4s %4s %8s %8s %8s %8s %7s %7s %7s %7s %7s "
+         "%9s %7s\n",
          "scene", "ours", "mujoco", "ode-qs", "ode-step", "/mj", "/qs", "/step", "rows", "nsgs",
          "dir", "fail", "fb", "unc", "drift", "mj", "qs", "step", "MB", "mj MB", "qs MB", "st MB",
-         "new s");
+         "new s", "ours mean", "mean/qs");
   row_times t[16];
   int ran[16] = {0};
   for (int k = 0; k < nall; k++) {
