@@ -37,8 +37,9 @@ void lk_cmd_lcp_usage(FILE *out) {
           "M dense (storage 0), sparse-block (1) or sparse (2).\n\n"
           "options:\n"
           "  --solver NAME     lemke, dantzig, nsgs, newton, or auto (default: NSGS for a\n"
-          "                    friction-contact problem or a sparse M, Dantzig for a\n"
-          "                    symmetric M, Lemke otherwise). Lemke and Dantzig solve a\n"
+          "                    friction-contact problem or a sparse M, then Newton from\n"
+          "                    its iterate if its sweeps end above the tolerance; Dantzig\n"
+          "                    for a symmetric M, Lemke otherwise). Lemke and Dantzig solve a\n"
           "                    circle cone as its square (cone: box in the output);\n"
           "                    newton is a semismooth Newton method (sparse LU)\n"
           "  --tol X           accepted relative residual, and for NSGS and Newton fc3d\n"
@@ -189,6 +190,40 @@ int lk_cmd_lcp(int argc, char **argv) {
   }
   lk_lcp_report r;
   s = lk_lcp_solve(type, &q, &o, ws, z, w, &r);
+  /* auto: a problem NSGS leaves above the tolerance after its sweeps is
+   * solved again by Newton, from zero (RockPile_tob1 of Siconos'
+   * collection: NSGS 7.4e-6 after 10 000 sweeps, Newton 1e-6 in 2356
+   * iterations; from NSGS's iterate Newton does not converge there).
+   * Newton's answer is kept only if it succeeds, else NSGS's stands. */
+  int fell_back = 0, nsgs_sweeps = 0, newton_failed = 0;
+  double nsgs_error = NAN;
+  if (strcmp(solver, "auto") == 0 && type == lk_lcp_nsgs && s == LK_NOT_CONVERGED && n > 0) {
+    lk_lcp_workspace *nw = lk_lcp_workspace_new_newton(n);
+    double *zs = malloc((size_t)n * sizeof *zs), *ws2 = malloc((size_t)n * sizeof *ws2);
+    if (nw && zs && ws2) {
+      memcpy(zs, z, (size_t)n * sizeof *z);
+      memcpy(ws2, w, (size_t)n * sizeof *w);
+      lk_lcp_options on = o;
+      on.z_guess = NULL; /* cold: from NSGS's iterate it failed on RockPile_tob1 */
+      lk_lcp_report rn;
+      lk_status sn = lk_lcp_solve(lk_lcp_newton, &q, &on, nw, z, w, &rn);
+      if (sn == LK_OK) {
+        fell_back = 1;
+        nsgs_sweeps = r.sweeps;
+        nsgs_error = r.error;
+        r = rn;
+        s = sn;
+        type = lk_lcp_newton;
+      } else {
+        newton_failed = 1;
+        memcpy(z, zs, (size_t)n * sizeof *z);
+        memcpy(w, ws2, (size_t)n * sizeof *w);
+      }
+    }
+    lk_lcp_workspace_free(nw);
+    free(zs);
+    free(ws2);
+  }
   /* Siconos' measure on the problem as read (the circle, when it has one) */
   double fc3d = lk_lcp_fc3d_error(p, z);
   char word[32];
@@ -203,6 +238,9 @@ int lk_cmd_lcp(int argc, char **argv) {
   }
   int dim, nc = lk_lcp_problem_contacts(prob, &dim);
   printf("solver: %s\n", lk_lcp_solver_name(type));
+  if (fell_back)
+    printf("after: nsgs\nnsgs_sweeps: %d\nnsgs_fc3d_error: %.3g\n", nsgs_sweeps, nsgs_error);
+  if (newton_failed) printf("newton_after_nsgs: failed\n");
   printf("n: %d\n", n);
   if (nc) printf("contacts: %d\ndimension: %d\n", nc, dim);
   if (p->cone) printf("cone: %s\n", pivoting ? "box" : "circle");
