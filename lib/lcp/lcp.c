@@ -171,6 +171,21 @@ static int matrix_maybe_finite(const double *M, int n, int ldm) {
   return s - s == 0.0;
 }
 
+/* Compressed rows' values (a pattern built by the caller, or one just
+ * checked): finite, by their sum (sum_entries), row by row only to name
+ * one. */
+static lk_status check_values(const lk_lcp_csr *c, int n, const char *what, lk_error *err) {
+  if (!c->col || !c->val)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "%s: compressed rows without columns or values",
+                        what);
+  double sum = n > 0 ? sum_entries(c->val, (size_t)c->row[n]) : 0.0;
+  if (!(sum - sum == 0.0))
+    for (int i = 0; i < n; i++)
+      if (!lk_lcp_finite(c->val + c->row[i], c->row[i + 1] - c->row[i]))
+        return lk_error_set(err, LK_NON_FINITE, "row %d of %s is not finite", i, what);
+  return LK_OK;
+}
+
 /* Compressed rows of n rows and ncol columns (what names them in
  * messages): offsets that start at 0 and never decrease, columns in range
  * and strictly increasing within a row, finite values. */
@@ -210,26 +225,7 @@ static lk_status check_rows(const lk_lcp_csr *c, int n, int ncol, const char *wh
                             what, j, c->col[k - 1]);
     }
   }
-  /* finite values: their sum (sum_entries), row by row only to name one */
-  double sum = n > 0 ? sum_entries(c->val, (size_t)c->row[n]) : 0.0;
-  if (!(sum - sum == 0.0))
-    for (int i = 0; i < n; i++)
-      if (!lk_lcp_finite(c->val + c->row[i], c->row[i + 1] - c->row[i]))
-        return lk_error_set(err, LK_NON_FINITE, "row %d of %s is not finite", i, what);
-  return LK_OK;
-}
-
-/* Compressed rows built by the caller (trusted pattern): finite values. */
-static lk_status check_values(const lk_lcp_csr *c, int n, const char *what, lk_error *err) {
-  if (!c->col || !c->val)
-    return lk_error_set(err, LK_INVALID_ARGUMENT, "%s: compressed rows without columns or values",
-                        what);
-  double sum = n > 0 ? sum_entries(c->val, (size_t)c->row[n]) : 0.0;
-  if (!(sum - sum == 0.0))
-    for (int i = 0; i < n; i++)
-      if (!lk_lcp_finite(c->val + c->row[i], c->row[i + 1] - c->row[i]))
-        return lk_error_set(err, LK_NON_FINITE, "row %d of %s is not finite", i, what);
-  return LK_OK;
+  return check_values(c, n, what, err);
 }
 
 /* A product: m >= 1 columns, G and H valid (trusted: their values
