@@ -80,6 +80,7 @@ static double median_ns(bench_fn f, ctx *c) {
   return median(s);
 }
 
+#ifdef HAVE_MUJOCO
 /* Two functions timed in alternating batches, so that a ratio of the two
  * medians is not skewed by a change in machine load between them. */
 static void median_pair(bench_fn f, bench_fn g, ctx *c, double *tf, double *tg) {
@@ -92,6 +93,7 @@ static void median_pair(bench_fn f, bench_fn g, ctx *c, double *tf, double *tg) 
   *tf = median(sf);
   *tg = median(sg);
 }
+#endif
 
 static void b_fk(ctx *c) { lk_forward_kinematics(c->m, c->d); }
 static void b_crba(ctx *c) { lk_dyn_crba(c->m, c->d, NULL); }
@@ -238,6 +240,7 @@ int main(void) {
     const lk_model *m = models[k];
     lk_data *d = lk_data_new(m);
     int nv = lk_model_nv(m), nq = lk_model_nq(m);
+    (void)nq; /* read only against MuJoCo's model */
     double *buf = calloc((size_t)nv + 1, sizeof(double)),
            *qacc = calloc((size_t)nv + 1, sizeof(double));
     testbed_state(m, d, 1u + (unsigned)k);

@@ -110,6 +110,8 @@ int main(int argc, char **argv) {
   if (!tl || !tm) return 1;
   double sum_l = 0, sum_m = 0;
   long contacts_l = 0, contacts_m = 0, done = 0;
+  (void)sum_m; /* MuJoCo's, when built with it */
+  (void)contacts_m;
   int failed = 0;
   for (int b = 0; b < nb; b++) {
     int n = b == nb - 1 ? steps - b * block : block;
