@@ -38,7 +38,7 @@ void lk_cmd_lcp_usage(FILE *out) {
           "options:\n"
           "  --solver NAME     lemke, dantzig, nsgs, newton, or auto (default: NSGS for a\n"
           "                    friction-contact problem or a sparse M, then Newton from\n"
-          "                    its iterate if its sweeps end above the tolerance; Dantzig\n"
+          "                    zero if its sweeps end above the tolerance; Dantzig\n"
           "                    for a symmetric M, Lemke otherwise). Lemke and Dantzig solve a\n"
           "                    circle cone as its square (cone: box in the output);\n"
           "                    newton is a semismooth Newton method (sparse LU)\n"
@@ -204,7 +204,7 @@ int lk_cmd_lcp(int argc, char **argv) {
       memcpy(zs, z, (size_t)n * sizeof *z);
       memcpy(ws2, w, (size_t)n * sizeof *w);
       lk_lcp_options on = o;
-      on.z_guess = NULL; /* cold: from NSGS's iterate it failed on RockPile_tob1 */
+      on.z_guess = NULL; /* from zero (see above) */
       lk_lcp_report rn;
       lk_status sn = lk_lcp_solve(lk_lcp_newton, &q, &on, nw, z, w, &rn);
       if (sn == LK_OK) {

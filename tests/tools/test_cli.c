@@ -264,7 +264,8 @@ static void test_lcp_sparse_and_friction_contact(void) {
   /* Options NSGS reads, and tolerances that are no tolerance. */
   snprintf(args, sizeof args, "lcp '%s' --max-sweeps 1", data("lcp/siconos-fc/Rover4396.dat"));
   run(args, &r);
-  LK_ASSERT_MSG(r.code == 1 && yaml_is(&r, "status", "not_converged") && yaml_number(&r, "sweeps") == 1,
+  LK_ASSERT_MSG(r.code == 1 && yaml_is(&r, "status", "not_converged") && yaml_number(&r, "sweeps") == 1 &&
+                    yaml_is(&r, "solver", "nsgs") && yaml_is(&r, "newton_after_nsgs", "failed"),
                 "exit %d: %s", r.code, r.out);
   /* auto: NSGS's sweeps run out (100; Capsules-i101-404 needs 1274 at the
    * default 1e-9), Newton from zero answers (32 iterations) and says so;
