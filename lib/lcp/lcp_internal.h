@@ -588,6 +588,12 @@ static inline void lk_lcp_disk_project(double *x0, double *x1, double r) {
  * Returns how many rows (pairs) it moved. */
 int lk_lcp_project(const lk_lcp *p, double *z);
 
+/* The residual of z (in its bounds) with w = M z + q formed by the caller,
+ * without reading M: the largest violation of a row's law (the natural map
+ * at its bounds; a circle pair's disk law), as lk_lcp_residual measures
+ * it. INFINITY on a NaN. */
+double lk_lcp_residual_given_w(const lk_lcp *p, const double *z, const double *w);
+
 /* lk_lcp_fc3d_error with w = M z + q given, and pa (n ints of scratch). */
 double lk_lcp_fc3d_error_w(const lk_lcp *p, const double *z, const double *w, int *pa);
 

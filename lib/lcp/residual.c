@@ -96,6 +96,27 @@ double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
   return r;
 }
 
+/* The residual of z against a w the caller formed (no matrix read): each
+ * row's natural map at its bounds, a circle pair's disk law, as
+ * residual_scaled judges them. */
+double lk_lcp_residual_given_w(const lk_lcp *p, const double *z, const double *w) {
+  double res = 0.0;
+  for (int i = 0; i < p->n; i++) {
+    int b = lk_lcp_pair(p, i);
+    double r = 0.0;
+    if (b >= 0) {
+      if (b > i) r = pair_residual(p, z, i, b, w[i], w[b]);
+    } else {
+      double lo, hi;
+      lk_lcp_bounds_at(p, z, i, &lo, &hi);
+      r = lk_lcp_row_residual(z[i], w[i], lo, hi);
+    }
+    if (!(r <= INFINITY) || !isfinite(w[i])) return INFINITY;
+    res = lk_maxd(res, r);
+  }
+  return res;
+}
+
 double lk_lcp_residual(const lk_lcp *p, const double *z, const double *w) {
   return lk_lcp_residual_scaled(p, z, w, NULL, NULL, NULL);
 }

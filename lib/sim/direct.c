@@ -519,31 +519,6 @@ static int kept_solve(lk_sim_direct *D, int n, double *x) {
   return 1;
 }
 
-/* The island's trees as (v0, len) pairs in sim.gtree (uf marks them: free
- * after lk_sim_islands); returns their count. */
-static int island_trees(lk_sim_data *sd, const int *rows, int n) {
-  int nt = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->uf[R->tree[g]] = 0;
-  }
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
-      if (!sd->uf[R->tree[g]]) {
-        sd->uf[R->tree[g]] = 1;
-        sd->gtree[2 * nt] = R->v0[g];
-        sd->gtree[2 * nt + 1] = R->len[g];
-        nt++;
-      }
-  }
-  return nt;
-}
-
-static void zero_trees(const lk_sim_data *sd, int nt, double *u) {
-  for (int t = 0; t < nt; t++) memset(u + sd->gtree[2 * t], 0, (size_t)sd->gtree[2 * t + 1] * sizeof *u);
-}
-
 /* w = A z + reg z + b of the island's rows from the rows themselves, with
  * no matrix: u = M~^-1 J^T z on the island's trees (J^T z, one solve with
  * the factor a tree) into u, w_i = J_i u + reg_i z_i + b_i into D->w; the
@@ -552,7 +527,7 @@ static void zero_trees(const lk_sim_data *sd, int nt, double *u) {
 static double free_residual(const lk_model *m, lk_data *d, lk_sim_direct *D, const int *rows,
                             int n, int nt, double *u, double *scale_out) {
   lk_sim_data *sd = &d->sim;
-  zero_trees(sd, nt, u);
+  lk_sim_zero_trees(sd, nt, u);
   for (int i = 0; i < n; i++)
     if (D->z[i] != 0) lk_rows_axpy(d, rows[i], D->z[i], 0, u);
   for (int t = 0; t < nt; t++)
@@ -615,7 +590,7 @@ static int refine(const lk_model *m, lk_data *d, lk_sim_direct *D, const int *ro
     D->z[i] = D->act[i] ? sd->cmem[R->cindex].z[R->crow] : 0.0;
     if (D->uni[i] && !(D->z[i] >= 0)) D->z[i] = 0;
   }
-  const int nt = island_trees(sd, rows, n);
+  const int nt = lk_sim_island_trees(sd, rows, n);
   double *u = sd->dvg, scale = 1;
   double *r = D->diag; /* scratch: the residual (the diagonal is the full path's) */
   double res = free_residual(m, d, D, rows, n, nt, u, &scale);
@@ -634,7 +609,7 @@ static int refine(const lk_model *m, lk_data *d, lk_sim_direct *D, const int *ro
     if (D->uni[i] && (D->act[i] ? D->z[i] < 0 : D->w[i] < -TRIAL_TOL * scale)) ok = 0;
   if (ok) ok = trial_cones(m, sd, D, rows, n);
   if (!ok) {
-    zero_trees(sd, nt, u);
+    lk_sim_zero_trees(sd, nt, u);
     return 0;
   }
   for (int i = 0; i < n; i++) sd->row[rows[i]].guessed = 1;
@@ -730,13 +705,20 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
   lk_sim_data *sd = &d->sim;
   lk_sim_direct *D = sd->direct;
   lk_sim_sparse *sp = sd->sparse;
-  if (!D || !sp || n > D->ncap || n > sp->ncap || !trial_applies(sd, D, rows, n))
+  if (!D || !sp || n > D->ncap || n > sp->ncap)
     return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
-  if (D->fill && D->n == n) { /* too full to pay, the same rows: NSGS */
+  /* Too full to pay, the same rows: NSGS, asked first (it costs one pass
+   * over the rows where trial_applies costs another over their contacts:
+   * a resting 1000-cube pile asks on every step). */
+  if (D->fill && D->n == n) {
     int same = 1;
     for (int i = 0; i < n && same; i++) same = D->key[i] == row_key(sd, &sd->row[rows[i]]);
-    if (same) return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+    if (same) {
+      if (lk_sim_iterative_guess(m, d, rows, n, report)) return LK_OK;
+      return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+    }
   }
+  if (!trial_applies(sd, D, rows, n)) return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
   report->direct_trials++;
   double res = INFINITY, scale = 1;
   if (refine(m, d, D, rows, n, &res)) {

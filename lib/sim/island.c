@@ -92,6 +92,31 @@ static void islands(const lk_model *m, lk_data *d, int prepare) {
   sd->st->nisland = nis;
 }
 
+/* Each tree once, in order of first appearance among the rows (uf marks
+ * them: free after lk_sim_islands). */
+int lk_sim_island_trees(lk_sim_data *sd, const int *rows, int n) {
+  int nt = 0;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->uf[R->tree[g]] = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[rows[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      if (!sd->uf[R->tree[g]]) {
+        sd->uf[R->tree[g]] = 1;
+        sd->gtree[2 * nt] = R->v0[g];
+        sd->gtree[2 * nt + 1] = R->len[g];
+        nt++;
+      }
+  }
+  return nt;
+}
+
+void lk_sim_zero_trees(const lk_sim_data *sd, int nt, double *u) {
+  for (int t = 0; t < nt; t++) memset(u + sd->gtree[2 * t], 0, (size_t)sd->gtree[2 * t + 1] * sizeof *u);
+}
+
 void lk_sim_islands(const lk_model *m, lk_data *d) { islands(m, d, 0); }
 
 void lk_sim_islands_prepare(const lk_model *m, lk_data *d) { islands(m, d, 1); }

@@ -77,6 +77,12 @@ typedef struct {
   size_t kept_top;   /* doubles of fc_L allotted to them */
   int direct_heavy;  /* the last direct trial that stood took the heavy
                         friction weights (direct.c) */
+  /* The LCP layer's scale (1 + max_i max(|q_i|, sum_k |G_ik| (|H|^T
+   * |z|)_k)) of the last product island solved (iterative.c), its rows
+   * and the key of its first row: lk_sim_iterative_guess's yardstick. */
+  double prod_scale;
+  int prod_n;
+  unsigned long long prod_key0;
   int tactile_valid;
   /* The energy watch (step.c: watch_energy): the current input-free
    * stretch's steps, lowest energy and highest kinetic energy, and whether

@@ -12,6 +12,10 @@ void lk_sim_prepare_rows(const lk_model *m, lk_data *d);
 /* lk_sim_islands then lk_sim_prepare_rows, in one pass over the rows */
 void lk_sim_islands_prepare(const lk_model *m, lk_data *d);
 void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n);
+/* The trees of island rows rows[0..n) as (v0, len) pairs in sim.gtree, each
+ * once; returns their count. lk_sim_zero_trees zeroes u over the first nt. */
+int lk_sim_island_trees(lk_sim_data *sd, const int *rows, int n);
+void lk_sim_zero_trees(const lk_sim_data *sd, int nt, double *u);
 double lk_sim_delassus_entry(const lk_data *d, int i, int j);
 void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A);
 
@@ -45,6 +49,12 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
                                  int *converged);
 void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int n,
                              lk_step_report *report);
+/* A product island at rest answered by its last impulses, before Y or the
+ * product is formed: 1 when they are an answer to the LCP layer's guess
+ * tolerance (the rows' z, w and states set, the velocity change in
+ * sim.dvg, the rows marked guessed), else 0 with nothing changed. */
+int lk_sim_iterative_guess(const lk_model *m, lk_data *d, const int *rows, int n,
+                           lk_step_report *report);
 
 /* direct.c: an island beyond the dense size whose contacts are all static
  * tried first by the sparse direct sticking trial (CHOLMOD); when it does

@@ -946,9 +946,7 @@ static int guess_outcome(island *is, int hit);
 
 /* A miss after u (sim.dvg) was formed on the island's DoFs: zero again. */
 static int guess_missed(island *is, double *u) {
-  const int *gt = is->sd->gtree;
-  for (int t = 0; t < is->ntree; t++)
-    for (int k = 0; k < gt[2 * t + 1]; k++) u[gt[2 * t] + k] = 0;
+  lk_sim_zero_trees(is->sd, is->ntree, u);
   return guess_outcome(is, 0);
 }
 
@@ -1005,8 +1003,7 @@ static int guess_w(island *is, double *u, double ridge, double *res, double *sca
   const lk_model *m = is->m;
   const int n = is->n;
   const int *gt = sd->gtree; /* the island's trees: (v0, len) pairs */
-  for (int t = 0; t < is->ntree; t++)
-    for (int k = 0; k < gt[2 * t + 1]; k++) u[gt[2 * t] + k] = 0;
+  lk_sim_zero_trees(sd, is->ntree, u);
   for (int i = 0; i < n; i++)
     if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 0, u);
   for (int t = 0; t < is->ntree; t++) lk_dyn_solve_range(m, d, u, gt[2 * t], gt[2 * t] + gt[2 * t + 1]);
@@ -1220,22 +1217,7 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
     dmax = lk_maxd(dmax, sd->cmem[R->cindex].adiag[R->crow]);
   }
   if (!(zmax > 0)) return 0;
-  /* the island's trees, once (uf marks them: free after lk_sim_islands) */
-  is->ntree = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) sd->uf[R->tree[g]] = 0;
-  }
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
-      if (!sd->uf[R->tree[g]]) {
-        sd->uf[R->tree[g]] = 1;
-        sd->gtree[2 * is->ntree] = R->v0[g];
-        sd->gtree[2 * is->ntree + 1] = R->len[g];
-        is->ntree++;
-      }
-  }
+  is->ntree = lk_sim_island_trees(sd, is->rows, n);
   set_ridge_weights(is, 0);
   is->weighted = 1;
   double ridge = RIDGE * dmax;

@@ -106,8 +106,11 @@ static void test_pile300_default(void) {
  * (the guess, 1e-13), so that the swept steps do not alternate with the
  * guessed ones (they did: 67 of 100 steps swept, each stopping as soon as
  * its check passed 1e-9, a hair off the fixed point, and then refusing
- * the next step's guess). Settled, then 100 steps; the top cube does not
- * move. */
+ * the next step's guess). Most steps are answered by the last impulses
+ * checked from the rows, before Y or the product is formed
+ * (lk_sim_iterative_guess): those answers hold the pile up (the floor's
+ * load is its weight) inside every cone. Settled, then 100 steps; the top
+ * cube does not move. */
 static void check_pile_at_rest(double h, int settle, int steps) {
   lk_model *m = piles_pyramid(300, h);
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
@@ -116,8 +119,8 @@ static void check_pile_at_rest(double h, int settle, int steps) {
   int bad = 0;
   for (int k = 0; k < settle && !bad; k++) bad = lk_step(m, d) != LK_OK;
   LK_ASSERT_INT_EQ(bad, 0);
-  double top0 = body_z(m, d, 300), worst = 0;
-  int swept = 0, loose = 0, unconverged = 0, direct = 0;
+  double top0 = body_z(m, d, 300), worst = 0, worst_floor = 0, worst_use = 0;
+  int swept = 0, loose = 0, unconverged = 0, direct = 0, by_rows = 0;
   for (int k = 0; k < steps && !bad; k++) {
     bad = lk_step(m, d) != LK_OK;
     const lk_step_report *r = lk_data_step_report(d);
@@ -126,15 +129,32 @@ static void check_pile_at_rest(double h, int settle, int steps) {
     loose += r->nsgs_loose;
     unconverged += r->friction_unconverged;
     direct += r->direct_solves;
+    /* Answered by the last impulses from the rows, before the LCP layer
+     * saw a product: the floor carries the pile's weight, every friction
+     * force is inside its cone. */
+    if (r->guess_answers == 1 && r->nsgs_solves == 0) {
+      by_rows++;
+      double floor = 0;
+      for (int c = 0; c < lk_data_ncontacts(d); c++) {
+        const lk_contact_report *cr = lk_data_contact_report(d, c);
+        if (cr->other == 0) floor += cr->fn;
+        worst_use = fmax(worst_use, cr->utilization);
+      }
+      worst_floor = fmax(worst_floor, fabs(floor - 300 * 9.81) / (300 * 9.81));
+    }
   }
   LK_ASSERT_INT_EQ(bad, 0);
   LK_ASSERT_INT_EQ(direct, 0); /* NSGS's case */
   LK_ASSERT_INT_EQ(loose + unconverged, 0);
   LK_ASSERT_MSG(worst <= 1e-12, "worst relative residual %g", worst);
   LK_ASSERT_MSG(2 * swept <= steps, "%d of %d steps swept", swept, steps);
+  LK_ASSERT_MSG(3 * by_rows >= steps, "%d of %d steps answered from the rows", by_rows, steps);
+  LK_ASSERT_MSG(worst_floor <= 1e-9, "floor load off the weight by %g", worst_floor);
+  LK_ASSERT_MSG(worst_use <= 1 + 1e-12, "a friction force beyond its cone: %g", worst_use);
   LK_ASSERT_NEAR(body_z(m, d, 300), top0, 1e-12);
-  printf("  h %g: %d of %d steps swept, worst residual %.2g, top moved %.2g m\n", h, swept, steps,
-         worst, fabs(body_z(m, d, 300) - top0));
+  printf("  h %g: %d of %d steps swept, %d answered from the rows, worst residual %.2g, "
+         "top moved %.2g m\n",
+         h, swept, steps, by_rows, worst, fabs(body_z(m, d, 300) - top0));
   lk_data_free(d);
   lk_model_free(m);
 }
