@@ -183,6 +183,10 @@ typedef struct {
                             stepper's last impulses, when nothing moved. */
   double guess_tol;      /* 1e-13: a clamped row's w within what Dantzig's
                             own pivoting takes for zero */
+  int guess_untested;    /* 1: the caller has found z_guess no answer
+                            already (its own test): it is not tested again,
+                            an iterative solver only starts from it (the
+                            others start from nothing). 0 (default): tested */
   int symmetric;         /* 1: the caller built M symmetric (a Delassus
                             matrix J M^-1 J^T), so Dantzig skips its test
                             (n^2 / 2 strided reads). Not checked: a matrix
@@ -266,7 +270,7 @@ const lk_lcp_solver *lk_lcp_solver_by_name(const char *name);
 
 /* Defaults: max_pivots 0 (automatic), tol 1e-9, pivot_tol 1e-11,
  * max_restarts 3, max_passes 30, no warm start, no guess (guess_tol
- * 1e-13), symmetry tested (symmetric 0), max_sweeps 0 (automatic), omega
+ * 1e-13, guess_untested 0), symmetry tested (symmetric 0), max_sweeps 0 (automatic), omega
  * 0 (automatic), anderson 3. */
 void lk_lcp_options_default(lk_lcp_options *o);
 

@@ -17,6 +17,7 @@ void lk_lcp_options_default(lk_lcp_options *o) {
   o->basis_out = NULL;
   o->z_guess = NULL;
   o->guess_tol = 1e-13;
+  o->guess_untested = 0;
   o->symmetric = 0;
   o->max_sweeps = 0;
   o->omega = 0.0;
@@ -602,7 +603,7 @@ lk_status lk_lcp_solve(const lk_lcp_solver *type, const lk_lcp *p, const lk_lcp_
         return finish(r, LK_INVALID_ARGUMENT, "bad basis_in state");
       }
   }
-  if (o->z_guess && try_guess(p, o, ws, z, w, r)) {
+  if (o->z_guess && !o->guess_untested && try_guess(p, o, ws, z, w, r)) {
     if (type->iterative) r->error = lk_lcp_fc3d_error_w(p, z, w, ws->nsgs_i);
     return finish(r, LK_OK, "the guess was an answer");
   }

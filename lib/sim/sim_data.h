@@ -213,6 +213,9 @@ typedef struct lk_sim_sparse {
   double *pdiag;        /* ncap: J_i . Y_i a row, summed by the copy */
   int nt1, *t1;         /* the island's contacts: (row of t1, contact, row
                            of t2 or -1) each, 3 ncap ints (iterative.c) */
+  int guess_missed;     /* n: lk_sim_iterative_guess set these n rows up and
+                           found their impulses no answer, for the solve
+                           that follows at once; else 0 */
   struct lk_lcp_workspace *ws; /* NSGS only: O(ncap), the model's DoFs as
                                   a product's columns */
   double *dense;        /* NULL, or (for one call, set by solve.c) the dense

@@ -436,12 +436,23 @@ static void test_warm_start_and_determinism(void) {
   LK_ASSERT_OK(nsgs(&p, &o, z2, w2, &warm), lk_no_error);
   LK_ASSERT_MSG(warm.sweeps < cold.sweeps, "warm %d sweeps, cold %d", warm.sweeps, cold.sweeps);
   LK_ASSERT_INT_EQ(warm.warm, LK_LCP_WARM_REPAIRED);
+  const int warm_sweeps = warm.sweeps;
   o.z_guess = z;
   o.guess_tol = 1e-9;
   LK_ASSERT_OK(nsgs(&p, &o, z2, w2, &warm), lk_no_error);
   LK_ASSERT_INT_EQ(warm.warm, LK_LCP_WARM_GUESS);
   LK_ASSERT_INT_EQ(warm.sweeps, 0);
-  printf("  cold %d sweeps, from a guess 1e-3 off %d\n", cold.sweeps, warm.sweeps);
+  /* guess_untested: the answer itself is only a start (the caller's own
+   * test refused it), swept at least once and still the answer */
+  o.guess_untested = 1;
+  lk_lcp_report start;
+  LK_ASSERT_OK(nsgs(&p, &o, z2, w2, &start), lk_no_error);
+  LK_ASSERT_INT_EQ(start.warm, LK_LCP_WARM_REPAIRED);
+  LK_ASSERT_MSG(start.sweeps >= 1 && start.sweeps < cold.sweeps, "%d sweeps from the answer",
+                start.sweeps);
+  for (int i = 0; i < N; i++) LK_ASSERT_NEAR(z2[i], z[i], 1e-8 * (1 + fabs(z[i])));
+  printf("  cold %d sweeps, from a guess 1e-3 off %d, from the answer untested %d\n",
+         cold.sweeps, warm_sweeps, start.sweeps);
 }
 
 /* Options that make no sense are refused; so is an infinite tolerance. */
