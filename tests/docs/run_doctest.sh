@@ -127,7 +127,20 @@ while IFS="$(printf '\t')" read -r n where info; do
     "sh") run_sh "$n" "$where" 0; nrun=$((nrun + 1)) ;;
     "sh exit="*) run_sh "$n" "$where" "${info#sh exit=}"; nrun=$((nrun + 1)) ;;
     "sh needs="*)
-      if command -v "${info#sh needs=}" >/dev/null 2>&1; then run_sh "$n" "$where" 0; nrun=$((nrun + 1))
+      # Open MPI keeps what MPI_Init allocates past MPI_Finalize: not ours,
+      # so no leak check of its blocks in the sanitizer build (as
+      # tests/grasp/test_planner's own runs under mpirun).
+      if command -v "${info#sh needs=}" >/dev/null 2>&1; then
+        if [ "${info#sh needs=}" = mpirun ]; then
+          asan_saved=${ASAN_OPTIONS-}
+          ASAN_OPTIONS="${asan_saved:+$asan_saved:}detect_leaks=0"
+          export ASAN_OPTIONS
+          run_sh "$n" "$where" 0
+          ASAN_OPTIONS=$asan_saved
+        else
+          run_sh "$n" "$where" 0
+        fi
+        nrun=$((nrun + 1))
       else echo "doctest: $where skipped: ${info#sh needs=} is not installed"; fi ;;
     "sh build") check_build "$n" "$where" ;;
     "sh norun")
