@@ -353,10 +353,10 @@ void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int
  * the last step's impulses (into their cones, as the LCP layer clamps a
  * guess) with w = J M~^-1 J^T z + cfm z + b from the rows (J^T z, one
  * solve a tree, then J: no Y, no product copied) are the answer when
- * their residual is within the LCP layer's guess tolerance (1e-13 of 1 +
- * max(|b_i|, |(A z)_i|)), the test lk_lcp_solve puts to the same guess
- * after forming both (w here differs from the product's in its last
- * bits: the same sums in another order). On the resting 1000-cube pile
+ * their residual is within the LCP layer's guess tolerance (1e-13 of the
+ * scale below), the test lk_lcp_solve puts to the same guess after
+ * forming both (w here differs from the product's in its last bits: the
+ * same sums in another order). On the resting 1000-cube pile
  * about six steps in ten are answered so, each in about 10 ms where the
  * LCP layer's test of the same guess, after Y and the product's copy,
  * took 14 (docs/contact.md). A miss leaves the rows set up for the solve
