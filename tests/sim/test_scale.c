@@ -121,8 +121,16 @@ static void check_pile_at_rest(double h, int settle, int steps) {
   LK_ASSERT_INT_EQ(bad, 0);
   double top0 = body_z(m, d, 300), worst = 0, worst_floor = 0, worst_use = 0;
   int swept = 0, loose = 0, unconverged = 0, direct = 0, by_rows = 0;
+  long allocs = 0;
+  lk_allocator al = {count_alloc, count_realloc, count_free, NULL};
   for (int k = 0; k < steps && !bad; k++) {
+    /* the steps themselves allocate nothing (the reports read below do not
+     * count) */
+    lk_set_allocator(&al);
+    g_allocs = 0;
     bad = lk_step(m, d) != LK_OK;
+    lk_set_allocator(NULL);
+    allocs += g_allocs;
     const lk_step_report *r = lk_data_step_report(d);
     worst = fmax(worst, r->lcp_residual);
     swept += r->nsgs_sweeps > 0;
@@ -144,6 +152,7 @@ static void check_pile_at_rest(double h, int settle, int steps) {
     }
   }
   LK_ASSERT_INT_EQ(bad, 0);
+  LK_ASSERT_MSG(allocs == 0, "the steps at rest made %ld allocations", allocs);
   LK_ASSERT_INT_EQ(direct, 0); /* NSGS's case */
   LK_ASSERT_INT_EQ(loose + unconverged, 0);
   LK_ASSERT_MSG(worst <= 1e-12, "worst relative residual %g", worst);
