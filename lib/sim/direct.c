@@ -245,14 +245,6 @@ lk_sim_direct *lk_sim_direct_new(int ncap) {
   return D;
 }
 
-/* The key of a row across steps: its contact's id and row, or its
- * owner's kind, index and row. */
-static unsigned long long row_key(const lk_sim_data *sd, const lk_row *R) {
-  if (R->ckind == LK_CONSTRAINT_CONTACT) return sd->contact[R->cindex].id * 8u + (unsigned)R->crow;
-  return (1ull << 63) | ((unsigned long long)R->ckind << 48) |
-         ((unsigned long long)(unsigned)R->cindex << 3) | (unsigned)R->crow;
-}
-
 /* A checksum of the compressed rows' pattern. */
 static unsigned long long pattern_sum(const lk_sim_sparse *sp, int n) {
   unsigned long long s = 1469598103934665603ull;
@@ -526,12 +518,7 @@ static int kept_solve(lk_sim_direct *D, int n, double *x) {
  * |(A z)_i|)), *scale that scale; INFINITY on a NaN. */
 static double free_residual(const lk_model *m, lk_data *d, lk_sim_direct *D, const int *rows,
                             int n, int nt, double *u, double *scale_out) {
-  lk_sim_data *sd = &d->sim;
-  lk_sim_zero_trees(sd, nt, u);
-  for (int i = 0; i < n; i++)
-    if (D->z[i] != 0) lk_rows_axpy(d, rows[i], D->z[i], 0, u);
-  for (int t = 0; t < nt; t++)
-    lk_dyn_solve_range(m, d, u, sd->gtree[2 * t], sd->gtree[2 * t] + sd->gtree[2 * t + 1]);
+  lk_sim_island_velocity(m, d, rows, n, D->z, nt, u);
   double r_max = 0, s_max = 0;
   for (int i = 0; i < n; i++) {
     double az = lk_rows_dot(d, rows[i], u), w = az + D->reg[i] * D->z[i] + D->b[i];
@@ -566,7 +553,7 @@ static int refine(const lk_model *m, lk_data *d, lk_sim_direct *D, const int *ro
   if (!D->kept || D->n != n) return 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[rows[i]];
-    if (R->ckind != LK_CONSTRAINT_CONTACT || D->key[i] != row_key(sd, R)) return 0;
+    if (R->ckind != LK_CONSTRAINT_CONTACT || D->key[i] != lk_sim_row_key(sd, R)) return 0;
   }
   memcpy(D->act, D->kact, (size_t)n);
   /* this step's trial, as the dense path's trial_by_guess poses it: the
@@ -712,7 +699,7 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
    * a resting 1000-cube pile asks on every step). */
   if (D->fill && D->n == n) {
     int same = 1;
-    for (int i = 0; i < n && same; i++) same = D->key[i] == row_key(sd, &sd->row[rows[i]]);
+    for (int i = 0; i < n && same; i++) same = D->key[i] == lk_sim_row_key(sd, &sd->row[rows[i]]);
     if (same) {
       if (lk_sim_iterative_guess(m, d, rows, n, report)) return LK_OK;
       return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
@@ -742,7 +729,7 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
   /* Same rows, same pattern: the analysis stands. */
   int same = D->n == n && D->nnz == sp->nnz;
   for (int i = 0; i < n; i++) {
-    unsigned long long k = row_key(sd, &sd->row[rows[i]]);
+    unsigned long long k = lk_sim_row_key(sd, &sd->row[rows[i]]);
     if (same && D->key[i] != k) same = 0;
     D->key[i] = k;
   }

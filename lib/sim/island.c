@@ -117,6 +117,16 @@ void lk_sim_zero_trees(const lk_sim_data *sd, int nt, double *u) {
   for (int t = 0; t < nt; t++) memset(u + sd->gtree[2 * t], 0, (size_t)sd->gtree[2 * t + 1] * sizeof *u);
 }
 
+void lk_sim_island_velocity(const lk_model *m, lk_data *d, const int *rows, int n,
+                            const double *z, int nt, double *u) {
+  const lk_sim_data *sd = &d->sim;
+  lk_sim_zero_trees(sd, nt, u);
+  for (int i = 0; i < n; i++)
+    if (z[i] != 0) lk_rows_axpy(d, rows[i], z[i], 0, u);
+  for (int t = 0; t < nt; t++)
+    lk_dyn_solve_range(m, d, u, sd->gtree[2 * t], sd->gtree[2 * t] + sd->gtree[2 * t + 1]);
+}
+
 void lk_sim_islands(const lk_model *m, lk_data *d) { islands(m, d, 0); }
 
 void lk_sim_islands_prepare(const lk_model *m, lk_data *d) { islands(m, d, 1); }

@@ -72,14 +72,6 @@
 
 static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
 
-/* The key of an island's first row across steps (its contact's id and
- * row; 0 for another owner). */
-static unsigned long long row_key0(const lk_sim_data *sd, const int *rows) {
-  const lk_row *R = &sd->row[rows[0]];
-  return R->ckind == LK_CONSTRAINT_CONTACT ? sd->contact[R->cindex].id * 8u + (unsigned)R->crow + 1
-                                           : 0;
-}
-
 /* Row i's bounds, coefficient and pair; its start (z0, else the last
  * step's impulse); and, for a contact's first tangent, its place in the
  * list of contacts (sp->t1: island row, contact, pair's row). */
@@ -299,7 +291,7 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
     if (sp->prod && rep.residual_rel > 0 && isfinite(rep.residual / rep.residual_rel)) {
       sd->st->prod_scale = rep.residual / rep.residual_rel;
       sd->st->prod_n = n;
-      sd->st->prod_key0 = row_key0(sd, rows);
+      sd->st->prod_key0 = lk_sim_row_key(sd, &sd->row[rows[0]]);
     }
     changed = switch_states(d, rows, sp, report);
   }
@@ -388,11 +380,7 @@ int lk_sim_iterative_guess(const lk_model *m, lk_data *d, const int *rows, int n
   const double cfm = m->opt.cfm > 0 ? m->opt.cfm : 0;
   const int nt = lk_sim_island_trees(sd, rows, n);
   double *u = sd->dvg;
-  lk_sim_zero_trees(sd, nt, u);
-  for (int i = 0; i < n; i++)
-    if (sp->z[i] != 0) lk_rows_axpy(d, rows[i], sp->z[i], 0, u);
-  for (int t = 0; t < nt; t++)
-    lk_dyn_solve_range(m, d, u, sd->gtree[2 * t], sd->gtree[2 * t] + sd->gtree[2 * t + 1]);
+  lk_sim_island_velocity(m, d, rows, n, sp->z, nt, u);
   double scale = 0;
   for (int i = 0; i < n; i++) {
     double az = lk_rows_dot(d, rows[i], u);
@@ -404,7 +392,7 @@ int lk_sim_iterative_guess(const lk_model *m, lk_data *d, const int *rows, int n
    * stands in (the same rows at rest: the same numbers to many digits;
    * 1.41 on the 300-cube pile, where 1 + max |(A z)_i| is 1.01). */
   lk_sim_scalars *st = sd->st;
-  if (st->prod_n == n && st->prod_key0 == row_key0(sd, rows)) scale = lk_maxd(1 + scale, st->prod_scale);
+  if (st->prod_n == n && st->prod_key0 == lk_sim_row_key(sd, &sd->row[rows[0]])) scale = lk_maxd(1 + scale, st->prod_scale);
   else scale = 1 + scale;
   lk_lcp_options o;
   lk_lcp_options_default(&o);

@@ -6,6 +6,15 @@
 #include "data/data_impl.h"
 #include "linkage/lcp.h"
 
+/* The key of a row across steps: its contact's id and row, or its
+ * owner's kind, index and row (the kept factors, the direct trial's
+ * analysis and the product's scale are matched to their rows by it). */
+static inline unsigned long long lk_sim_row_key(const lk_sim_data *sd, const lk_row *R) {
+  if (R->ckind == LK_CONSTRAINT_CONTACT) return sd->contact[R->cindex].id * 8u + (unsigned)R->crow;
+  return (1ull << 63) | ((unsigned long long)R->ckind << 48) |
+         ((unsigned long long)(unsigned)R->cindex << 3) | (unsigned)R->crow;
+}
+
 /* island.c */
 void lk_sim_islands(const lk_model *m, lk_data *d);
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d);
@@ -16,6 +25,11 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n);
  * once; returns their count. lk_sim_zero_trees zeroes u over the first nt. */
 int lk_sim_island_trees(lk_sim_data *sd, const int *rows, int n);
 void lk_sim_zero_trees(const lk_sim_data *sd, int nt, double *u);
+/* u = M~^-1 J^T z over the island's nt trees (lk_sim_island_trees): J^T z
+ * of the rows with an impulse, then one solve with the factor a tree; no
+ * Y. */
+void lk_sim_island_velocity(const lk_model *m, lk_data *d, const int *rows, int n,
+                            const double *z, int nt, double *u);
 double lk_sim_delassus_entry(const lk_data *d, int i, int j);
 void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A);
 

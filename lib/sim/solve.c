@@ -1002,11 +1002,7 @@ static int guess_w(island *is, double *u, double ridge, double *res, double *sca
   lk_data *d = is->d;
   const lk_model *m = is->m;
   const int n = is->n;
-  const int *gt = sd->gtree; /* the island's trees: (v0, len) pairs */
-  lk_sim_zero_trees(sd, is->ntree, u);
-  for (int i = 0; i < n; i++)
-    if (sd->z[i] != 0) lk_rows_axpy(d, is->rows[i], sd->z[i], 0, u);
-  for (int t = 0; t < is->ntree; t++) lk_dyn_solve_range(m, d, u, gt[2 * t], gt[2 * t] + gt[2 * t + 1]);
+  lk_sim_island_velocity(m, d, is->rows, n, sd->z, is->ntree, u);
   double r_max = 0, s_max = 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
@@ -1029,11 +1025,6 @@ static int guess_ok(double res, double scale) {
   return res <= GUESS_ULPS * LK_LCP_EPS * (1 + scale);
 }
 
-/* The key of a contact row across steps: its contact's id and its row. */
-static unsigned long long row_key(const lk_sim_data *sd, const lk_row *R) {
-  return sd->contact[R->cindex].id * 8u + (unsigned)R->crow;
-}
-
 /* Kept factors of blocks up to this order also keep their inverse. */
 #define KEPT_DENSE 32
 
@@ -1041,7 +1032,7 @@ static unsigned long long row_key(const lk_sim_data *sd, const lk_row *R) {
  * keys is refine's to check), or -1. */
 static int kept_slot(const island *is) {
   const lk_sim_data *sd = is->sd;
-  unsigned long long key0 = row_key(sd, &sd->row[is->rows[0]]);
+  unsigned long long key0 = lk_sim_row_key(sd, &sd->row[is->rows[0]]);
   for (int s = 0; s < LK_SIM_KEPT_SLOTS; s++)
     if (sd->st->kept[s].n == is->n && sd->st->kept[s].key0 == key0) return s;
   return -1;
@@ -1103,7 +1094,7 @@ static void keep_trial_factor(island *is) {
   lk_sim_kept *K = &st->kept[s];
   const size_t o = (size_t)s * (size_t)sd->island_cap;
   for (int i = 0; i < n; i++) {
-    sd->fc_key[o + i] = row_key(sd, &sd->row[is->rows[i]]);
+    sd->fc_key[o + i] = lk_sim_row_key(sd, &sd->row[is->rows[i]]);
     sd->fc_in[o + i] = 0;
   }
   double *L = sd->fc_L + ofs;
@@ -1156,7 +1147,7 @@ static int refine(island *is, double *u, double ridge, double *res, double *scal
   const size_t o = (size_t)s * (size_t)sd->island_cap;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
-    if (sd->fc_key[o + i] != row_key(sd, R)) return 0;
+    if (sd->fc_key[o + i] != lk_sim_row_key(sd, R)) return 0;
     int clamped = R->kind != LK_ROW_UNILATERAL || sd->z[i] > 0;
     if (clamped != sd->fc_in[o + i]) return 0;
   }
