@@ -130,7 +130,8 @@ typedef struct {
  * radius. Allocates nothing. When more contacts are found than the data
  * holds (options.max_contacts, or the automatic capacity), returns
  * LK_CAPACITY_EXCEEDED: the data then keeps the first ones found (sorted,
- * matched) and lk_data_ncontact_found() says how many there were. */
+ * matched) and lk_data_ncontact_found() says how many there were
+ * (lk_step grows the data instead, unless options.max_contacts is set). */
 lk_status lk_collide(const lk_model *m, lk_data *d, lk_error *err);
 
 /* Contacts of the last lk_collide (0 after a reset). */
@@ -139,7 +140,7 @@ int lk_data_ncontact(const lk_data *d);
 int lk_data_ncontact_found(const lk_data *d);
 /* Contact i in canonical order, or NULL when i is out of range. */
 const lk_contact *lk_data_contact(const lk_data *d, int i);
-/* How many contacts a data holds. */
+/* How many contacts a data holds now (lk_step grows it: linkage/sim.h). */
 int lk_data_contact_capacity(const lk_data *d);
 /* The constraint layer's part of contact i: its friction state and
  * impulses (NULL impulse: leave them), carried to the next pass. */

@@ -271,9 +271,11 @@ typedef struct {
   lk_cone friction_cone;   /* default circle */
   int cone_edges;          /* pyramid edges, >= 3; default 8 */
   lk_mix_rule friction_mix;/* how two materials' coefficients combine */
-  int max_contacts;        /* contact capacity of each lk_data; 0: chosen
-                              from the geoms at finalize (16 + 16 a box or
-                              cylinder + 8 any other geom) */
+  int max_contacts;        /* contact capacity of each lk_data, a limit
+                              (a step finding more fails, its report naming
+                              this option); 0 (default): starts at 16 + 16
+                              a box or cylinder + 8 any other geom and
+                              grows as steps find more (linkage/sim.h) */
 
   /* Contact and constraint solving (linkage/sim.h). */
   double contact_erp;       /* share of the penetration beyond tolerance

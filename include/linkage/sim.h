@@ -31,9 +31,16 @@
  * most), and such an island whose contacts are all static makes a
  * symbolic analysis for its sparse direct trial when its rows changed
  * (CHOLMOD, through SuiteSparse's own allocator; counted in the report's
- * direct_analyses; docs/contact.md). It fails with LK_INVALID_ARGUMENT if d is
- * not m's and LK_NON_FINITE if the state or a load is not finite or the
- * step would produce a non-finite state; the data is unchanged then. */
+ * direct_analyses; docs/contact.md); and when the step finds more contacts
+ * than the data holds (without options.max_contacts set), the data's
+ * contact block grows (at least doubling: a few times over a run at most)
+ * and the step is made again from its start, its answer that of a data
+ * made large enough. It fails with LK_INVALID_ARGUMENT if d is not m's and
+ * LK_NON_FINITE if the state or a load is not finite or the step would
+ * produce a non-finite state. Whatever makes a step fail, the data is left
+ * as it was (state, contacts and their memory, warm starts; the report
+ * says why it failed, and there are no contact reports): a program stops
+ * there or changes something before the next step. */
 #ifndef LINKAGE_SIM_H
 #define LINKAGE_SIM_H
 

@@ -34,8 +34,8 @@ static int max_slabs(double rho, double h) { return (int)floor(2 * rho / h) + 3;
 
 static int is_big(double rho, double h) { return rho > 2 * h; }
 
-void lk_col_data_layout(const lk_model *m, lk_col_data *cd, lk_arena *a) {
-  int ng = m->ngeom, cap = m->contact_capacity;
+void lk_col_data_layout(const lk_model *m, lk_col_data *cd, lk_arena *a, lk_arena *c, int cap) {
+  int ng = m->ngeom;
   double h = slab_height(m);
   int nplane = 0, nbig = 0, nsmall = 0, ecap = 0;
   for (int g = 0; g < ng; g++) {
@@ -57,11 +57,11 @@ void lk_col_data_layout(const lk_model *m, lk_col_data *cd, lk_arena *a) {
   cd->nsmall = nsmall;
   cd->slab_h = h;
   cd->st = LK_ARENA_ARRAY(a, lk_col_state, 1);
-  cd->buf[0] = LK_ARENA_ARRAY(a, lk_contact, cap);
-  cd->buf[1] = LK_ARENA_ARRAY(a, lk_contact, cap);
-  cd->raw = LK_ARENA_ARRAY(a, lk_col_raw, cap);
-  cd->key = LK_ARENA_ARRAY(a, lk_col_key, cap);
-  cd->key_tmp = LK_ARENA_ARRAY(a, lk_col_key, cap);
+  cd->buf[0] = LK_ARENA_ARRAY(c, lk_contact, cap);
+  cd->buf[1] = LK_ARENA_ARRAY(c, lk_contact, cap);
+  cd->raw = LK_ARENA_ARRAY(c, lk_col_raw, cap);
+  cd->key = LK_ARENA_ARRAY(c, lk_col_key, cap);
+  cd->key_tmp = LK_ARENA_ARRAY(c, lk_col_key, cap);
   cd->xg = LK_ARENA_ARRAY(a, lk_transform, ng);
   cd->aabb = LK_ARENA_ARRAY(a, double, 6 * ng);
   cd->rbound = LK_ARENA_ARRAY(a, double, ng);

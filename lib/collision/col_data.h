@@ -69,7 +69,9 @@ typedef struct {
   lk_col_entry *entry, *entry_new, *entry_tmp;
 } lk_col_data;
 
-void lk_col_data_layout(const lk_model *m, lk_col_data *cd, lk_arena *a);
+/* Model-sized arrays into a, those sized by the contact capacity cap
+ * into c (the data's contact block, which grows: data/data_impl.h). */
+void lk_col_data_layout(const lk_model *m, lk_col_data *cd, lk_arena *a, lk_arena *c, int cap);
 void lk_col_data_reset(const lk_model *m, lk_col_data *cd);
 
 /* Contacts of the last pass (internal access for the constraint layer). */

@@ -11,6 +11,11 @@
 typedef struct {
   char *base;  /* NULL while measuring */
   size_t used; /* bytes laid out so far */
+  /* optional, while measuring: each array's offset and size, in layout
+   * order (lk_data_grow_contacts pairs the old block's arrays with the
+   * new one's) */
+  size_t *rec;
+  int nrec, maxrec;
 } lk_arena;
 
 /* Reserve bytes at a 64-byte (cache line) boundary. Returns NULL while
@@ -18,6 +23,13 @@ typedef struct {
 static inline void *lk_arena_take(lk_arena *a, size_t bytes) {
   size_t off = (a->used + 63u) & ~(size_t)63u;
   a->used = off + bytes;
+  if (a->rec) {
+    if (a->nrec < a->maxrec) {
+      a->rec[2 * a->nrec] = off;
+      a->rec[2 * a->nrec + 1] = bytes;
+    }
+    a->nrec++;
+  }
   return a->base ? (void *)(a->base + off) : NULL;
 }
 

@@ -1,11 +1,20 @@
 /* The layout of lk_data, shared by the library's layers (not installed).
  *
- * Every pointer below points into d->arena and is assigned once by
- * lk_data_new(); every number the library computes or remembers lives in
- * the arena. Each layer owns one sub-struct (lk_dyn_data, lk_col_data,
- * lk_sim_data) declared in its own header, with a layout function (called
- * twice, see arena.h) and a reset function; data.c calls them in layer
- * order. A layer adds state by adding fields to its own sub-struct. */
+ * Every pointer below points into the data's arena, which is two blocks:
+ * the model-sized block (d->arena: state, inputs, kinematics, the dense
+ * islands' workspaces), laid out once by lk_data_new() and never moved, so
+ * that pointers a program holds (lk_data_q, lk_data_v, lk_data_tau) stay
+ * valid; and the contact block (d->carena: contacts, their memory, rows,
+ * row values and reports), sized by the contact capacity d->cap. When a
+ * step finds more contacts than that, it grows the contact block
+ * (lk_data_grow_contacts) and makes the step again; a grown block holds
+ * the same values at the same indices. Every number the library computes
+ * or remembers lives in the two blocks. Each layer owns one sub-struct
+ * (lk_dyn_data, lk_col_data, lk_sim_data) declared in its own header, with
+ * a layout function (called twice, see arena.h; model-sized arrays into
+ * one arena, capacity-sized into the other) and a reset function; data.c
+ * calls them in layer order. A layer adds state by adding fields to its
+ * own sub-struct. */
 #ifndef LK_DATA_IMPL_H
 #define LK_DATA_IMPL_H
 
@@ -25,8 +34,11 @@ typedef struct {
 
 struct lk_data {
   const lk_model *model;
-  char *arena;
+  char *arena;       /* the model-sized block (never moves) */
   size_t arena_size;
+  char *carena;      /* the contact block (grows) */
+  size_t carena_size;
+  int cap;           /* its contact capacity */
 
   lk_data_scalars *s;
 
@@ -50,6 +62,14 @@ struct lk_data {
   lk_col_data col;
   lk_sim_data sim;
 };
+
+/* Grow (or shrink) the contact block to hold cap contacts, keeping
+ * every contact, row and memory it holds (the arrays' first entries,
+ * indexed alike in the new block); the simulation layer's scratch outside
+ * the arena is resized with it. Allocates: called between steps or at a
+ * step's start, never inside a solve. LK_OUT_OF_MEMORY leaves the data
+ * as it was. */
+lk_status lk_data_grow_contacts(lk_data *d, int cap);
 
 /* Argument checks for the layers' entry points. */
 static inline int lk_data_matches(const lk_model *m, const lk_data *d) {

@@ -42,7 +42,8 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
   if (!st) st = lk_tether_rows(m, d);
   if (!st) st = lk_support_rows(m, d); /* issue 8: supports with a given normal force */
   if (st == LK_CAPACITY_EXCEEDED)
-    rep->detail = "more contacts than the contact capacity (options max_contacts)";
+    rep->detail = m->opt.max_contacts > 0 ? "more contacts than options.max_contacts allows"
+                                          : "more contacts than the contact capacity";
   if (st) return rep->status = st;
   lk_sim_compliant_apply(m, d, v); /* issue 8: compliant contact forces into v* */
   rep->nrows = sd->st->nrow;
@@ -55,6 +56,7 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     rep->nislands = sd->st->nisland;
     /* The friction LCPs form Y island by island, when they need it (an
      * island answered by its last impulses does not: solve.c) */
+    sd->jr->solving = 1; /* journal.c: the sparse trial's factor may change */
     if (m->opt.friction_law == LK_FRICTION_SMOOTHED) {
       lk_sim_rows_y(m, d, NULL, sd->st->nrow);
       st = lk_sim_smoothed_islands(m, d); /* issue 8 */
@@ -83,21 +85,30 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     }
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
   }
-  /* One pass over the contacts while each is in cache: its report from
-   * the solved rows, its memory kept for the next step, its share of the
-   * tactile sums (each contact's own computations, in report order: the
-   * results are those of one pass after another). */
+  /* The contacts' reports from the solved rows (at this step's
+   * kinematics: link forces are about the link origins) and the link
+   * force records; what carries to the next step is written by
+   * lk_sim_constrain_commit once the step cannot fail. */
+  for (int i = 0; i < sd->st->ncontact; i++)
+    if (!(m->ncompliant_mat > 0 && sd->x.compliant[i])) /* issue 8: reported already */
+      lk_contact_finish(m, d, i);
+  lk_sim_link_forces(m, d);
+  return LK_OK;
+}
+
+void lk_sim_constrain_commit(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  /* One pass over the contacts while each is in cache: its memory kept
+   * for the next step, its share of the tactile sums (each contact's own
+   * computations, in report order: the results are those of one pass
+   * after another). */
   lk_sim_tactile_begin(m, d);
   lk_sim_gdone gdone = {0, 0};
   for (int i = 0; i < sd->st->ncontact; i++) {
-    if (!(m->ncompliant_mat > 0 && sd->x.compliant[i])) /* issue 8: reported already */
-      lk_contact_finish(m, d, i);
     lk_sim_geometry_contact_done(d, i, &gdone);
     lk_sim_tactile_add(d, i);
   }
   lk_sim_geometry_contacts_done_end(d, &gdone);
   lk_sim_explicit_contacts_done(m, d);
-  lk_sim_link_forces(m, d);
   lk_sim_tactile_end(m, d);
-  return LK_OK;
 }

@@ -182,6 +182,34 @@ lk_status lk_sim_direct_copy(lk_sim_direct *dst, const lk_sim_direct *src) {
   return LK_OK;
 }
 
+/* n elements of size bytes at *p, now ncap (the first ones kept, the new
+ * ones zero). */
+static int resize(void *pp, size_t size, size_t n, size_t ncap) {
+  void **p = pp;
+  char *q = lk_realloc(*p, (ncap > 0 ? ncap : 1) * size);
+  if (!q) return 0;
+  if (ncap > n) memset(q + n * size, 0, (ncap - n) * size);
+  *p = q;
+  return 1;
+}
+
+lk_status lk_sim_direct_resize(lk_sim_direct *D, int ncap) {
+  if (!D || ncap < 1) return LK_INVALID_ARGUMENT;
+  size_t n = (size_t)D->ncap, c = (size_t)ncap;
+  if (D->n > ncap) drop_analysis(D); /* cannot happen while growing */
+  int ok = resize(&D->key, sizeof *D->key, n, c) && resize(&D->perm, sizeof *D->perm, n, c) &&
+           resize(&D->iperm, sizeof *D->iperm, n, c) &&
+           resize(&D->cursor, sizeof *D->cursor, n, c) && resize(&D->rw, sizeof(double), n, c) &&
+           resize(&D->reg, sizeof(double), n, c) && resize(&D->diag, sizeof(double), n, c) &&
+           resize(&D->b, sizeof(double), n, c) && resize(&D->z, sizeof(double), n, c) &&
+           resize(&D->w, sizeof(double), n, c) && resize(&D->x, sizeof(double), n, c) &&
+           resize(&D->zs, sizeof(double), n, c) && resize(&D->act, 1, n, c) &&
+           resize(&D->uni, 1, n, c) && resize(&D->kact, 1, n, c);
+  if (!ok) return LK_OUT_OF_MEMORY; /* the arrays resized so far hold at least min(n, c) */
+  D->ncap = ncap;
+  return LK_OK;
+}
+
 void lk_sim_direct_free(lk_sim_direct *D) {
   if (!D) return;
   drop_analysis(D);

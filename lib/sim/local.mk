@@ -16,6 +16,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/project.c \
 	%reldir%/report.c \
 	%reldir%/step.c \
+	%reldir%/journal.c \
 	%reldir%/models_data.h \
 	%reldir%/models_data.c \
 	%reldir%/rowlcp.c \

@@ -62,7 +62,9 @@ typedef struct {
   int ncompliant;      /* this step */
 } lk_models_data;
 
+/* Model-sized arrays into a, those sized by rows or contacts into c (the
+ * data's contact block, which grows). */
 void lk_models_data_layout(const lk_model *m, lk_models_data *x, int row_cap, int contact_cap,
-                           lk_arena *a);
+                           lk_arena *a, lk_arena *c);
 
 #endif

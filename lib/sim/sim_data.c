@@ -48,7 +48,7 @@ int lk_sim_island_capacity(const lk_model *m, int row_cap) {
   return cap < row_cap ? cap : row_cap;
 }
 
-void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
+void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_arena *c, int cap) {
   sd->st = LK_ARENA_ARRAY(a, lk_sim_scalars, 1);
   sd->act_target = LK_ARENA_ARRAY(a, double, m->nact);
   sd->act_force = LK_ARENA_ARRAY(a, double, m->nact);
@@ -56,32 +56,32 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->vstar = LK_ARENA_ARRAY(a, double, m->nv);
   sd->tree = LK_ARENA_ARRAY(a, int, m->nlink);
 
-  sd->contact_cap = m->contact_capacity + m->nxcon;
-  sd->contact = LK_ARENA_ARRAY(a, lk_contact_report, sd->contact_cap);
-  sd->cmem = LK_ARENA_ARRAY(a, lk_contact_mem, sd->contact_cap);
+  sd->contact_cap = cap + m->nxcon;
+  sd->contact = LK_ARENA_ARRAY(c, lk_contact_report, sd->contact_cap);
+  sd->cmem = LK_ARENA_ARRAY(c, lk_contact_mem, sd->contact_cap);
   sd->xmem = LK_ARENA_ARRAY(a, lk_contact_mem, m->nxcon);
   sd->limmem = LK_ARENA_ARRAY(a, lk_contact_mem, m->nlink);
-  sd->gprev_cap = m->contact_capacity;
-  sd->gmem_prev = LK_ARENA_ARRAY(a, lk_contact_mem, sd->gprev_cap);
-  sd->gid_prev = LK_ARENA_ARRAY(a, unsigned long long, sd->gprev_cap);
-  sd->gkey_prev = LK_ARENA_ARRAY(a, int, 3 * sd->gprev_cap);
+  sd->gprev_cap = cap;
+  sd->gmem_prev = LK_ARENA_ARRAY(c, lk_contact_mem, sd->gprev_cap);
+  sd->gid_prev = LK_ARENA_ARRAY(c, unsigned long long, sd->gprev_cap);
+  sd->gkey_prev = LK_ARENA_ARRAY(c, int, 3 * sd->gprev_cap);
 
   sd->row_cap = row_capacity(m, sd->contact_cap);
-  sd->row = LK_ARENA_ARRAY(a, lk_row, sd->row_cap);
+  sd->row = LK_ARENA_ARRAY(c, lk_row, sd->row_cap);
   int tn = max_tree_nv(m);
   sd->val_cap = (size_t)sd->row_cap * (size_t)(2 * (tn > 0 ? tn : 1));
-  sd->jval = LK_ARENA_ARRAY(a, double, sd->val_cap);
-  sd->yval = LK_ARENA_ARRAY(a, double, sd->val_cap);
+  sd->jval = LK_ARENA_ARRAY(c, double, sd->val_cap);
+  sd->yval = LK_ARENA_ARRAY(c, double, sd->val_cap);
 
   sd->uf = LK_ARENA_ARRAY(a, int, m->nlink);
   sd->island_of_tree = LK_ARENA_ARRAY(a, int, m->nlink);
-  sd->island_start = LK_ARENA_ARRAY(a, int, sd->row_cap + 1);
-  sd->island_rows = LK_ARENA_ARRAY(a, int, sd->row_cap);
-  sd->rowloc = LK_ARENA_ARRAY(a, int, sd->row_cap);
-  sd->seg_row = LK_ARENA_ARRAY(a, int, 2 * sd->row_cap);
-  sd->seg_j = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
-  sd->seg_y = LK_ARENA_ARRAY(a, const double *, 2 * sd->row_cap);
-  sd->ypanel = LK_ARENA_ARRAY(a, double, (size_t)(sd->row_cap + 3) * LK_SIM_SMALL_TREE);
+  sd->island_start = LK_ARENA_ARRAY(c, int, sd->row_cap + 1);
+  sd->island_rows = LK_ARENA_ARRAY(c, int, sd->row_cap);
+  sd->rowloc = LK_ARENA_ARRAY(c, int, sd->row_cap);
+  sd->seg_row = LK_ARENA_ARRAY(c, int, 2 * sd->row_cap);
+  sd->seg_j = LK_ARENA_ARRAY(c, const double *, 2 * sd->row_cap);
+  sd->seg_y = LK_ARENA_ARRAY(c, const double *, 2 * sd->row_cap);
+  sd->ypanel = LK_ARENA_ARRAY(c, double, (size_t)(sd->row_cap + 3) * LK_SIM_SMALL_TREE);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
   sd->dvg = LK_ARENA_ARRAY(a, double, m->nv);
   sd->gtree = LK_ARENA_ARRAY(a, int, 2 * m->nlink);
@@ -94,7 +94,10 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->minv_ofs = LK_ARENA_ARRAY(a, size_t, m->nlink);
   sd->minv_segs = LK_ARENA_ARRAY(a, int, m->nlink);
 
-  int ic = lk_sim_island_capacity(m, sd->row_cap);
+  /* The dense islands' size comes from the model's initial capacity, not
+   * the grown one: a grown data lays out the same island arrays, so its
+   * kept factors (and its answers) are those of a data that never grew. */
+  int ic = lk_sim_island_capacity(m, row_capacity(m, m->contact_capacity + m->nxcon));
   /* Lemke's expansion: a box row becomes (beta+, beta-, slack); a pyramid
    * tangent pair becomes cone_edges edges and one slack. */
   int per_row = 3;
@@ -151,10 +154,22 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a) {
   sd->cut_u2 = LK_ARENA_ARRAY(a, double, sd->xcap);
   sd->cut_c = LK_ARENA_ARRAY(a, double, sd->xcap);
 
+  sd->jr = LK_ARENA_ARRAY(a, lk_sim_journal, 1);
+  int limits = 0;
+  for (int i = 1; i < m->nlink; i++) limits |= m->link[i].joint.limited;
+  sd->limmem_save = LK_ARENA_ARRAY(a, lk_contact_mem, limits ? m->nlink : 0);
+  sd->act_force_save = LK_ARENA_ARRAY(a, double, m->nact);
+  sd->fc_L_save = LK_ARENA_ARRAY(a, double, (size_t)ic * (size_t)ic);
+  sd->fc_d_save = LK_ARENA_ARRAY(a, double, kic);
+  sd->fc_last_save = LK_ARENA_ARRAY(a, int, kic);
+  sd->fc_col_save = LK_ARENA_ARRAY(a, int, kic);
+  sd->fc_key_save = LK_ARENA_ARRAY(a, unsigned long long, kic);
+  sd->fc_in_save = LK_ARENA_ARRAY(a, unsigned char, kic);
+
   sd->lforce_cap = 2 * sd->row_cap;
-  sd->lforce = LK_ARENA_ARRAY(a, lk_link_force, sd->lforce_cap);
+  sd->lforce = LK_ARENA_ARRAY(c, lk_link_force, sd->lforce_cap);
   sd->tactile = LK_ARENA_ARRAY(a, lk_tactile, m->nlink);
-  lk_models_data_layout(m, &sd->x, sd->row_cap, sd->contact_cap, a);
+  lk_models_data_layout(m, &sd->x, sd->row_cap, sd->contact_cap, a, c);
 }
 
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {

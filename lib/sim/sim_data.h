@@ -9,6 +9,7 @@
 #ifndef LK_SIM_DATA_H
 #define LK_SIM_DATA_H
 
+#include "collision/col_data.h"
 #include "constraint/rows.h"
 #include "data/arena.h"
 #include "linkage/constraint.h"
@@ -93,8 +94,28 @@ typedef struct {
   int targets_set;
 } lk_sim_scalars;
 
+/* The step's journal (journal.c): what a step may change of the state
+ * before it can still fail, saved at its start and put back when it fails,
+ * so that a failed step leaves the data as it was. Scratch of the step (in
+ * the arena, but meaning nothing between steps). */
+typedef struct {
+  lk_sim_scalars sim; /* the layer's scalars (the report excepted) */
+  lk_col_state col;   /* the collision layer's scalars */
+  int kept_saved;     /* the kept factors were saved before this step's
+                         first change to them (solve.c: keep_trial_factor) */
+  int solving;        /* the islands' solve began: the sparse direct
+                         trial's factor (outside the arena) may have changed */
+} lk_sim_journal;
+
 typedef struct {
   lk_sim_scalars *st;
+  lk_sim_journal *jr;
+  lk_contact_mem *limmem_save; /* nlink when the model has joint limits */
+  double *act_force_save;      /* nact */
+  double *fc_L_save, *fc_d_save; /* as fc_L (island_cap^2) and fc_d */
+  int *fc_last_save, *fc_col_save;
+  unsigned long long *fc_key_save;
+  unsigned char *fc_in_save;
 
   /* actuators */
   double *act_target; /* per actuator: current target (settable) */
@@ -224,10 +245,16 @@ typedef struct lk_sim_sparse {
                            instead of building compressed rows */
 } lk_sim_sparse;
 
-void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a);
+/* Model-sized arrays into a, those sized by the contact capacity cap (and
+ * the rows it allows) into c, the data's contact block, which grows
+ * (data/data_impl.h). */
+void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_arena *c, int cap);
 /* After the arena exists: allocate scratch that lives outside it. */
 lk_status lk_sim_data_init(const lk_model *m, lk_sim_data *sd);
 void lk_sim_data_free(lk_sim_data *sd);
+/* After the contact block grew (lk_data_grow_contacts): the scratch
+ * outside the arena for the new row capacity. */
+lk_status lk_sim_data_regrow(const lk_model *m, lk_sim_data *sd);
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd);
 
 struct lk_data;

@@ -83,6 +83,8 @@ void lk_sim_direct_free(lk_sim_direct *D);
  * them); lk_data_reset: forget them. */
 lk_status lk_sim_direct_copy(lk_sim_direct *dst, const lk_sim_direct *src);
 void lk_sim_direct_reset(lk_sim_direct *D);
+/* Its row arrays for ncap rows (the kept analysis and factor kept). */
+lk_status lk_sim_direct_resize(lk_sim_direct *D, int ncap);
 lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, int n,
                               lk_step_report *report);
 
@@ -133,6 +135,17 @@ void lk_sim_tactile_end(const lk_model *m, lk_data *d);
  * the constraint part of the step (v: v* in, v+ out). */
 int lk_sim_has_constraints(const lk_model *m);
 lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v);
+/* ... and its commit, once nothing of the step can fail any more: the
+ * contacts' reports and memory for the next step, link forces, tactile
+ * sums (a failed step writes none of them). */
+void lk_sim_constrain_commit(const lk_model *m, lk_data *d);
+
+/* journal.c: a failed step leaves the data as it was. _begin at the
+ * step's start, _kept before the step first changes a kept factor,
+ * _restore when the step failed (then the kinematics are at q, v again). */
+void lk_sim_journal_begin(const lk_model *m, lk_data *d);
+void lk_sim_journal_kept(lk_sim_data *sd);
+lk_status lk_sim_journal_restore(const lk_model *m, lk_data *d);
 
 /* project.c: move q (a configuration being committed) back onto the
  * loop-closure and coupling manifold. Leaves the kinematics at q. */

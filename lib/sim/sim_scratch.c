@@ -100,6 +100,25 @@ lk_status lk_sim_data_init(const lk_model *m, lk_sim_data *sd) {
   return LK_OK;
 }
 
+lk_status lk_sim_data_regrow(const lk_model *m, lk_sim_data *sd) {
+  if (sd->row_cap > 0 && (!sd->sparse || sd->sparse->ncap != sd->row_cap)) {
+    lk_sim_sparse *sp = sparse_new(sd->row_cap, sd->val_cap, m->nv); /* pure scratch */
+    if (!sp) return LK_OUT_OF_MEMORY;
+    sparse_free(sd->sparse);
+    sd->sparse = sp;
+  }
+  if (sd->row_cap > sd->island_cap) {
+    if (!sd->direct) {
+      sd->direct = lk_sim_direct_new(sd->row_cap);
+      if (!sd->direct) return LK_OUT_OF_MEMORY;
+    } else {
+      lk_status st = lk_sim_direct_resize(sd->direct, sd->row_cap);
+      if (st) return st;
+    }
+  }
+  return LK_OK;
+}
+
 void lk_sim_data_free(lk_sim_data *sd) {
   lk_lcp_workspace_free(sd->lcp);
   sd->lcp = NULL;

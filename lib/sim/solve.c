@@ -1071,6 +1071,7 @@ static void keep_trial_factor(island *is) {
   lk_sim_scalars *st = sd->st;
   lk_ldlt F;
   const int *cidx;
+  lk_sim_journal_kept(sd); /* a failed step puts them back (journal.c) */
   const int n = is->n;
   int s = kept_slot(is);
   if (s >= 0) st->kept[s].n = 0; /* the island's old factor: replaced or gone */

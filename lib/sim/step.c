@@ -13,6 +13,7 @@
  * their manifold (project.c). q, v and the time are computed into
  * workspaces and committed at the end, so a failed step leaves them as they
  * were (its report says why it failed). */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +90,8 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   if (st) return st;
   if (!lk_all_finite(dd->vnew, (size_t)nv) || !lk_all_finite(dd->qnew, (size_t)m->nq))
     return LK_NON_FINITE;
+  /* nothing can fail from here on */
+  if (constrained) lk_sim_constrain_commit(m, d);
   memcpy(d->qacc, acc, sizeof(double) * (size_t)nv);
   return LK_OK;
 }
@@ -307,14 +310,11 @@ static void watch_depth(const lk_model *m, lk_data *d) {
   }
 }
 
-lk_status lk_step(const lk_model *m, lk_data *d) {
-  if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
-  const int nq = m->nq, nv = m->nv;
-  if (!lk_all_finite(d->q, (size_t)nq) || !lk_all_finite(d->v, (size_t)nv) ||
-      !lk_all_finite(d->tau, (size_t)nv) || !lk_dyn_fext_finite(m, d->fext))
-    return LK_NON_FINITE;
-  const double h = m->opt.timestep;
+/* One attempt at the step, its journal begun; commits nothing of q, v
+ * and the time. */
+static lk_status step_once(const lk_model *m, lk_data *d, double h) {
   lk_status st;
+  lk_sim_journal_begin(m, d);
   if (m->opt.integrator == LK_INTEGRATOR_RK4) {
     /* RK4 is the contact-free accuracy integrator: constraints need the
      * velocity-level Euler step. Its report says what stopped it. */
@@ -327,10 +327,35 @@ lk_status lk_step(const lk_model *m, lk_data *d) {
   } else {
     st = step_euler(m, d, h);
   }
-  if (st) {
-    /* The kinematics may be an RK4 stage's or the projection's. */
-    d->s->kinematics_valid = 0;
-    return st;
+  return st;
+}
+
+lk_status lk_step(const lk_model *m, lk_data *d) {
+  if (!lk_data_matches(m, d)) return LK_INVALID_ARGUMENT;
+  const int nq = m->nq, nv = m->nv;
+  if (!lk_all_finite(d->q, (size_t)nq) || !lk_all_finite(d->v, (size_t)nv) ||
+      !lk_all_finite(d->tau, (size_t)nv) || !lk_dyn_fext_finite(m, d->fext))
+    return LK_NON_FINITE;
+  const double h = m->opt.timestep;
+  lk_status st;
+  for (int attempt = 0;; attempt++) {
+    st = step_once(m, d, h);
+    if (!st) break;
+    /* A failed step leaves the data as it was (journal.c) */
+    int found = d->col.st->nfound, cap = d->col.capacity;
+    lk_status rs = lk_sim_journal_restore(m, d);
+    if (rs) return rs;
+    /* ... and when it found more contacts than the data holds, without a
+     * capacity set by the user (options.max_contacts), the data grows and
+     * the step is made again from its start (lk_data_grow_contacts: the
+     * capacity at least doubles, so a run grows a few times at most) */
+    if (st != LK_CAPACITY_EXCEEDED || m->opt.max_contacts > 0 || found <= cap || attempt > 0)
+      return st;
+    long want = 2L * cap;
+    while (want < found) want *= 2;
+    if (want > INT_MAX / 8) return st;
+    lk_status gs = lk_data_grow_contacts(d, (int)want);
+    if (gs) return d->sim.st->report.status = gs;
   }
   memcpy(d->q, d->dyn.qnew, sizeof(double) * (size_t)nq);
   memcpy(d->v, d->dyn.vnew, sizeof(double) * (size_t)nv);

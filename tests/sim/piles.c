@@ -95,6 +95,20 @@ lk_model *piles_pyramid(int n, double timestep) {
   return finish(m, bad);
 }
 
+lk_model *piles_layered(int n, int layers, double gap, double timestep, int max_contacts) {
+  int per = (n + layers - 1) / layers, side = 1;
+  while (side * side < per) side++;
+  lk_model *m = begin(timestep, 0, max_contacts);
+  int bad = !m, k = 0;
+  const double pitch = 0.1 + gap, x0 = -0.5 * pitch * (side - 1);
+  for (int layer = 0; layer < layers && k < n && !bad; layer++) {
+    double z = 0.05 - PILES_DEPTH0 + layer * (0.1 - PILES_DEPTH0);
+    for (int i = 0; i < per && k < n && !bad; i++, k++)
+      bad = cube(m, k + 1, lk_v3(x0 + pitch * (i % side), x0 + pitch * (i / side), z));
+  }
+  return finish(m, bad);
+}
+
 lk_model *piles_chain(int n, double drop, double timestep) {
   const double r = 0.02, seg = 0.12, mass = 0.1;
   lk_model *m = begin(timestep, 0, 0);

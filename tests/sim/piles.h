@@ -29,6 +29,14 @@ lk_model *piles_tower_options(int n, double timestep, int max_island_rows, int m
  * hold n. mu 0.5. Links "box1".. in layer order; the last is on top. */
 lk_model *piles_pyramid(int n, double timestep);
 
+/* n cubes side by side in `layers` layers on the floor, `gap` metres
+ * between neighbouring faces in a layer (within the contact margin: side
+ * contacts), each layer's cubes on a square grid of the smallest side
+ * that holds ceil(n / layers), filled row by row, each cube exactly on
+ * the one below (PILES_DEPTH0 into it); the top layer holds what is left
+ * of n. Options max_contacts as given (0: automatic). mu 0.5. */
+lk_model *piles_layered(int n, int layers, double gap, double timestep, int max_contacts);
+
 /* A chain of n capsules (radius 0.02 m, 0.12 m from joint to joint, 0.1 kg
  * each; links "link1".."linkn"), the first on a free joint, the others on
  * ball joints, lying straight along +x on the floor (drop = 0) or released
