@@ -76,3 +76,19 @@ bench_humanoid_LDADD = $(LK_PROGLIBS)
 if HAVE_MUJOCO
 bench_humanoid_LDADD += $(MUJOCO_LIBS)
 endif
+# bench/motion: scenes in motion from the drop to rest (issue 35): the
+# heaps of ../shared/data/scenes, spheres into a bin, MuJoCo's humanoid,
+# draped chains; whole runs by turns against mj_step and dWorldQuickStep.
+noinst_PROGRAMS += bench/motion
+bench_motion_SOURCES = %reldir%/motion.c tests/sim/piles.c tests/sim/piles.h
+bench_motion_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/sim \
+	-DLK_SHARED_DATA='"$(abs_top_srcdir)/../shared/data"'
+bench_motion_LDADD = $(LK_PROGLIBS)
+if HAVE_MUJOCO
+bench_motion_LDADD += $(MUJOCO_LIBS)
+endif
+if HAVE_ODE
+bench_motion_SOURCES += %reldir%/ode_scene.c %reldir%/ode_scene.h
+bench_motion_CFLAGS = $(AM_CFLAGS) $(ODE_CFLAGS)
+bench_motion_LDADD += $(ODE_LIBS)
+endif

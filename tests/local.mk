@@ -35,6 +35,7 @@ include tests/grasp/local.mk
 include tests/tools/local.mk
 include tests/install/local.mk
 include tests/docs/local.mk
+include tests/bench/local.mk
 endif
 include tests/fuzz/local.mk
 EXTRA_DIST += tests/data

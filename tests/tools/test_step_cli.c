@@ -174,6 +174,23 @@ static void test_check_units(void) {
   LK_ASSERT_MSG(!strstr(r->err, "warning"), "stderr: %s", r->err);
 }
 
+/* Issue 35: a step that fails ends the run with its error (exit 1): no
+ * further step is taken on its state. The box stack holds more contacts
+ * than the 4 its options allow here; by default its data grows. */
+static void test_failed_step_ends_the_run(void) {
+  const char *out = lk_test_scratch("stack.csv");
+  const lk_test_result *r =
+      lk_test_linkage((const char *[]){"simulate", lk_test_mechanism("box_stack"), "-q", "--duration",
+                                       "0.1", "-o", out, "--set", "options.max_contacts=4", NULL});
+  LK_ASSERT_INT_EQ(r->status, 1);
+  LK_ASSERT_MSG(strstr(r->err, "step 1 (t = 0 s) failed: capacity exceeded: more contacts than "
+                               "options.max_contacts allows"),
+                "stderr: %s", r->err);
+  r = lk_test_linkage((const char *[]){"simulate", lk_test_mechanism("box_stack"), "-q",
+                                       "--duration", "0.1", "-o", out, NULL});
+  LK_ASSERT_MSG(r->status == 0, "exit %d: %s", r->status, r->err);
+}
+
 void lk_test_register(void) {
   static const lk_test rk4[] = {{"rk4 runs the double pendulum", test_rk4_double_pendulum},
                                 {"rk4 names the contact that stops it", test_rk4_contact_is_named},
@@ -187,4 +204,7 @@ void lk_test_register(void) {
   static const lk_test units[] = {{"check: penetration and degrees", test_check_units},
                                   {NULL, NULL}};
   lk_test_suite("linkage check: units", units);
+  static const lk_test fail[] = {{"a failed step ends the run", test_failed_step_ends_the_run},
+                                 {NULL, NULL}};
+  lk_test_suite("linkage simulate: a failed step", fail);
 }
