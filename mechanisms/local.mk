@@ -22,6 +22,7 @@ dist_mechanisms_DATA = \
 	%reldir%/object_stone.yaml \
 	%reldir%/objects.list \
 	%reldir%/pendulum.yaml \
+	%reldir%/pick_and_shake.yaml \
 	%reldir%/pushed_block.yaml \
 	%reldir%/rolling_sphere.yaml \
 	%reldir%/rover.yaml \
