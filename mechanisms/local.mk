@@ -23,6 +23,8 @@ dist_mechanisms_DATA = \
 	%reldir%/objects.list \
 	%reldir%/pendulum.yaml \
 	%reldir%/pick_and_shake.yaml \
+	%reldir%/pipe_support.yaml \
+	%reldir%/pipe_support_2d.yaml \
 	%reldir%/pushed_block.yaml \
 	%reldir%/rolling_sphere.yaml \
 	%reldir%/rover.yaml \
