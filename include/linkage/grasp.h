@@ -646,6 +646,8 @@ typedef enum {
 } lk_screen_outcome;
 
 /* "closed", "collision", "no contact", "not closed". */
+const char *lk_grasp_screen_outcome_name(lk_screen_outcome o);
+/* Deprecated (issue 33), kept for the 0.1 series: the same. */
 const char *lk_screen_outcome_name(lk_screen_outcome o);
 
 typedef struct {

@@ -76,7 +76,10 @@ typedef struct {
                                  at load_steps when nload_steps > 0) */
   int nload_steps;            /* load_steps given (0: statics.nsteps equal ones) */
   double load_steps[LK_IO_MAX_LOAD_STEPS];
-} lk_run_settings;
+} lk_run_options;
+/* Deprecated (issue 33: every other settings struct is an _options), kept
+ * for the 0.1 series: the same struct and its default. */
+typedef lk_run_options lk_run_settings;
 
 typedef struct {
   /* "KEY=VALUE" overrides, applied in order before the model is built. KEY
@@ -95,6 +98,7 @@ typedef struct {
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);
+void lk_run_options_default(lk_run_options *r);
 void lk_run_settings_default(lk_run_settings *r);
 
 /* A finalized model from a mechanism file (free it with lk_model_free), or

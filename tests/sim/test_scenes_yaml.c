@@ -198,6 +198,30 @@ static void test_servo_schedule_and_switch(void) {
   lk_model_free(m);
 }
 
+/* Issue 33's renames: the new names and the deprecated ones they replace
+ * answer alike. */
+static void test_renamed_api(void) {
+  lk_model *m = load("gripper.yaml", NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  LK_ASSERT_OK(run(m, d, 0.05), (lk_error *)NULL);
+  LK_ASSERT_MSG(lk_data_ncollision(d) >= 8, "%d collision contacts", lk_data_ncollision(d));
+  LK_ASSERT_INT_EQ(lk_data_ncontact(d), lk_data_ncollision(d));
+  CU_ASSERT_PTR_EQUAL(lk_data_contact(d, 3), lk_data_collision(d, 3));
+  CU_ASSERT_PTR_NULL(lk_data_collision(d, lk_data_ncollision(d)));
+  CU_ASSERT_STRING_EQUAL(lk_grasp_screen_outcome_name(LK_SCREEN_NOT_CLOSED), "not closed");
+  CU_ASSERT_PTR_EQUAL(lk_screen_outcome_name(LK_SCREEN_CLOSED),
+                      lk_grasp_screen_outcome_name(LK_SCREEN_CLOSED));
+  lk_run_options a;
+  lk_run_settings b;
+  lk_run_options_default(&a);
+  lk_run_settings_default(&b);
+  CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof a), 0);
+  LK_ASSERT_NEAR(a.duration, -1, 0);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 /* four_bar.yaml: driven round by its motor, the loop stays closed. */
 static void test_four_bar(void) {
   lk_model *m = load("four_bar.yaml", NULL, 0);
@@ -362,6 +386,7 @@ static const lk_test tests[] = {
     {"gripper.yaml: holds without creep, drops when opened", test_gripper},
     {"pick_and_shake.yaml: lifted, slips in the shake, sticks again, set down", test_pick_and_shake},
     {"servo target schedule tracked; an actuator switched off and on", test_servo_schedule_and_switch},
+    {"renamed API: new names and deprecated aliases agree", test_renamed_api},
     {"four_bar.yaml: the driven loop stays closed", test_four_bar},
     {"a contact step allocates nothing", test_contact_step_allocates_nothing},
     {"every contact force lies in its friction cone", test_every_contact_force_is_in_its_cone},
