@@ -95,6 +95,7 @@ typedef struct {
   lk_grasp_trial_options trial;
   int edges;
   double mass; /* --mass: of the objects given as mesh files, kg */
+  char package_path[8192]; /* --package-path's directories, ':' separated */
 } args;
 
 static void usage(FILE *f) {
@@ -138,6 +139,8 @@ static void usage(FILE *f) {
           "  --shake-torque T      disturbance torque, N m (default: weight x radius / 2)\n"
           "  --edges K             friction cone edges of the analysis (default 8)\n"
           "  --set-hand KEY=VALUE  override in the hand file (repeatable)\n"
+          "  --package-path DIR    look for a URDF's package:// files in DIR\n"
+          "                        (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  --set-object KEY=VALUE  override in the object mechanism files (repeatable)\n"
           "  -q, --quiet           no progress bar and no summary\n"
           "  -h, --help            show this help\n"
@@ -387,6 +390,14 @@ static int parse_args(int argc, char **argv, args *a) {
         a->hset[a->nh++] = v;
       else
         a->oset[a->no++] = v;
+    } else if (!strcmp(o, "--package-path")) {
+      NEED();
+      size_t n = strlen(a->package_path);
+      if (n + strlen(v) + 2 > sizeof a->package_path) {
+        fprintf(stderr, "grasp-planner: --package-path: the directories are too long together\n");
+        return EXIT_USAGE;
+      }
+      snprintf(a->package_path + n, sizeof a->package_path - n, "%s%s", n ? ":" : "", v);
     } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
       a->quiet = 1;
     } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -569,7 +580,9 @@ static double spearman(const double *x, const double *y, int n) {
 /* ----------------------------------------------------------------- CSV */
 
 /* Numbers as every file of the project writes them (lk_format_double). */
-static const char *num(char *buf, double x) { return lk_format_double(x, buf); }
+/* A number of the CSV: shortest round trip; a negative zero (a pose
+ * component rounded through a rotation) written as 0, which it equals. */
+static const char *num(char *buf, double x) { return lk_format_double(x == 0 ? 0.0 : x, buf); }
 
 static const char *kHeader =
     "object,rank,candidate,round,screen,fingers_in_contact,contacts,force_closure,epsilon,"
@@ -839,6 +852,12 @@ int main(int argc, char **argv) {
   bar pb = {root && !a.quiet && isatty(STDERR_FILENO), 0, now(), 0, 0, 0, 0, 0, a.nobjects};
   pb.total = (double)a.nobjects *
              ((double)a.n + (double)a.refine * a.rounds + (double)a.verify * kTrialWeight);
+  /* --package-path's directories, then ROS_PACKAGE_PATH's, as linkage does
+   * (the library reads no environment). */
+  static char package_path[sizeof a.package_path + 8192];
+  const char *ros = getenv("ROS_PACKAGE_PATH");
+  snprintf(package_path, sizeof package_path, "%s%s%s", a.package_path,
+           a.package_path[0] && ros && *ros ? ":" : "", ros ? ros : "");
   double sweep_start = now();
   for (int oi = 0; oi < a.nobjects && status == EXIT_OK && sum; oi++) {
     double t0 = now();
@@ -850,6 +869,7 @@ int main(int argc, char **argv) {
     so.nhand_set = a.nh;
     so.object_set = a.oset;
     so.nobject_set = a.no;
+    so.package_path = package_path;
     lk_grasp_mesh_object mo;
     lk_grasp_mesh_object_default(&mo);
     mo.mass = a.mass;
@@ -1051,6 +1071,7 @@ int main(int argc, char **argv) {
               pool_size(P) > 1 ? "es" : "", pool_jobs(P), pool_jobs(P) > 1 ? "s" : "");
       fprintf(stderr, "  %-20s %7s %7s %9s %8s %10s %8s %8s\n", "object", "closed", "held",
               "best eps", "best ok", "spearman", "s/object", "");
+      int no_rank = 0, held_unclosed = 0;
       for (int oi = 0; oi < a.nobjects; oi++) {
         const object_summary *os = &sum[oi];
         if (!os->name) continue;
@@ -1058,10 +1079,25 @@ int main(int argc, char **argv) {
         with_held += os->held > 0;
         best_held += os->best_analytic_held;
         if (eps) eps[done - 1] = os->best_epsilon;
-        fprintf(stderr, "  %-20s %3d/%-3d %3d/%-3d %9.4g %8s %10.3g %8.2f\n", os->name,
+        char rho[32];
+        /* no correlation when every verified trial came out alike */
+        if (isfinite(os->correlation))
+          snprintf(rho, sizeof rho, "%.3g", os->correlation);
+        else
+          snprintf(rho, sizeof rho, "-"), no_rank++;
+        held_unclosed += os->closed == 0 && os->held > 0;
+        fprintf(stderr, "  %-20s %3d/%-3d %3d/%-3d %9.4g %8s %10s %8.2f\n", os->name,
                 os->closed, os->n, os->held, os->verified, os->best_epsilon,
-                os->best_analytic_held ? "held" : "no", os->correlation, os->seconds);
+                os->best_analytic_held ? "held" : "no", rho, os->seconds);
       }
+      if (no_rank)
+        fprintf(stderr, "  spearman -: the verified trials all came out alike (or fewer than 2), "
+                        "so epsilon cannot be ranked against holding\n");
+      if (held_unclosed)
+        fprintf(stderr, "  held without a closed candidate: the analysis found no pose in force "
+                        "closure (e.g. two point contacts on a sphere leave the spin about their "
+                        "line unresisted), but the trials' lift and shake do not load that "
+                        "direction\n");
       if (eps && done) qsort(eps, (size_t)done, sizeof *eps, cmp_double);
       double median = eps && done ? (done % 2 ? eps[done / 2]
                                                : 0.5 * (eps[done / 2 - 1] + eps[done / 2]))

@@ -22,6 +22,9 @@ dist_mechanisms_DATA = \
 	%reldir%/object_stone.yaml \
 	%reldir%/objects.list \
 	%reldir%/pendulum.yaml \
+	%reldir%/pick_and_shake.yaml \
+	%reldir%/pipe_support.yaml \
+	%reldir%/pipe_support_2d.yaml \
 	%reldir%/pushed_block.yaml \
 	%reldir%/rolling_sphere.yaml \
 	%reldir%/rover.yaml \

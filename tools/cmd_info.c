@@ -53,6 +53,12 @@ static void geom_line(const lk_model *m, int g, const char *indent, int last) {
   }
   printf(" at ");
   vec(s.pose.p);
+  /* A geom no pair can collide with (a URDF <visual>: group and mask 0)
+   * is drawn only: said so, not shown as a second solid (issue 33). */
+  if (s.group == 0 || s.mask == 0) {
+    printf(" visual only (collides with nothing)\n");
+    return;
+  }
   lk_material_spec mat;
   lk_model_material(m, lk_model_geom_material(m, g), &mat);
   printf(" material %s\n", mat.name);

@@ -26,7 +26,8 @@ void lk_cmd_simulate_usage(FILE *f) {
           "                          simulate.duration, else 1)\n"
           "  -o, --output PATH       trajectory CSV (default, and '-': standard output)\n"
           "  -c, --contacts PATH     contact CSV, one row per contact per written step:\n"
-          "                          t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization\n"
+          "                          t,link,other,x,y,z,nx,ny,nz,fn,ft,slip,state,utilization,\n"
+          "                          depth,geom,other_geom\n"
           "  -e, --every N           write every N-th step (default: the file's\n"
           "                          simulate.every, else 1); the initial state and the\n"
           "                          steps N, 2N, ... are written\n"
@@ -597,6 +598,12 @@ int lk_cmd_simulate(int argc, char **argv) {
     snprintf(title, sizeof title, "%s%s%s%s", lk_model_name(m) ? lk_model_name(m) : a.file,
              why[0] ? " (partial: " : "", why, why[0] ? ")" : "");
     po.title = title;
+    /* The file's phases (simulate.phases) marked across the panels. */
+    const char *phase_label[LK_IO_MAX_PHASES];
+    for (int k = 0; k < run.nphases; k++) phase_label[k] = run.phase_name[k];
+    po.nmarks = run.nphases;
+    po.mark_x = run.phase_t;
+    po.mark_label = phase_label;
     /* One panel per unit: metres, radians and newtons on axes of their own. */
     if ((st = lk_plot_svg_panels_stream(lk_outputs_file(o.set, o.plot), &po, p.t, (int)p.len, ps,
                                         p.n, &err)))

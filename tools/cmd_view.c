@@ -28,6 +28,8 @@ void lk_cmd_view_usage(FILE *f) {
           "      --fps N             frames per simulated second kept (default 60)\n"
           "  -s, --set KEY=VALUE     override a value of the file by dotted path;\n"
           "                          repeatable\n"
+          "      --package-path DIR  look for a URDF's package:// files in DIR\n"
+          "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  -q, --quiet             no summary\n"
           "  -h, --help              show this help\n"
           "\n"
@@ -48,10 +50,12 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"trajectory", required_argument, NULL, 't'},
                                            {"fps", required_argument, NULL, 'F'},
                                            {"set", required_argument, NULL, 's'},
+                                           {"package-path", required_argument, NULL, 'K'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"output", "trajectory", "fps", "set", "quiet", "help", NULL};
+  static const char *const names[] = {"output", "trajectory", "fps", "set", "package-path",
+                                      "quiet", "help", NULL};
   memset(a, 0, sizeof *a);
   a->fps = 60;
   int c;
@@ -72,6 +76,9 @@ static int parse_args(int argc, char **argv, args *a) {
       case 's':
         if (a->nset == 256) return lk_cli_usage_error("view", "too many --set options (256 at most)");
         a->set[a->nset++] = optarg;
+        break;
+      case 'K':
+        if (lk_cli_add_package_path("view", optarg)) return LK_EXIT_USAGE;
         break;
       case 'q': a->quiet = 1; break;
       case 'h': lk_cmd_view_usage(stdout); return -1;

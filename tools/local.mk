@@ -15,4 +15,5 @@ tools_linkage_SOURCES = \
 	%reldir%/cmd_convert.c
 tools_linkage_CFLAGS = $(AM_CFLAGS) $(GSL_CFLAGS)
 tools_linkage_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
+tools_linkage_LDFLAGS = $(LK_RUNPATH)
 dist_man_MANS += %reldir%/linkage.1

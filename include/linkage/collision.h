@@ -134,11 +134,18 @@ typedef struct {
  * (lk_step grows the data instead, unless options.max_contacts is set). */
 lk_status lk_collide(const lk_model *m, lk_data *d, lk_error *err);
 
-/* Contacts of the last lk_collide (0 after a reset). */
-int lk_data_ncontact(const lk_data *d);
-/* How many the last pass found (> lk_data_ncontact on overflow). */
+/* Contacts of the last lk_collide, the collision layer's geometry (0 after
+ * a reset); their forces after a step are lk_data_ncontacts and
+ * lk_data_contact_report (linkage/constraint.h). */
+int lk_data_ncollision(const lk_data *d);
+/* How many the last pass found (> lk_data_ncollision on overflow). */
 int lk_data_ncontact_found(const lk_data *d);
-/* Contact i in canonical order, or NULL when i is out of range. */
+/* Collision contact i in canonical order, or NULL when i is out of range. */
+const lk_contact *lk_data_collision(const lk_data *d, int i);
+/* Deprecated (issue 33: too close to lk_data_ncontacts and
+ * lk_data_contact_report), kept for the 0.1 series: the same as
+ * lk_data_ncollision and lk_data_collision. */
+int lk_data_ncontact(const lk_data *d);
 const lk_contact *lk_data_contact(const lk_data *d, int i);
 /* How many contacts a data holds now (lk_step grows it: linkage/sim.h). */
 int lk_data_contact_capacity(const lk_data *d);

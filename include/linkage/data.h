@@ -64,10 +64,20 @@ void lk_data_clear_loads(lk_data *d);
 
 /* Actuators (by index, see lk_model_actuator_index): the target a servo
  * tracks (or the constant effort), and the force it applied in the last
- * step (after clamping to max_effort). */
+ * step (after clamping to max_effort). A servo with a schedule
+ * (lk_actuator_spec) has its target set from it at the start of every
+ * step, over whatever was set here. tau (lk_data_tau) adds to an
+ * actuator's force; docs/control.md. */
 lk_status lk_data_actuator_set_target(lk_data *d, int actuator, double target);
 double lk_data_actuator_target(const lk_data *d, int actuator);
 double lk_data_actuator_force(const lk_data *d, int actuator);
+/* Switch an actuator off (enabled 0: from the next step it applies no force
+ * at all, its max_effort clamp included, so tau alone drives its joint) or
+ * on again (1, tracking its target as before). lk_data_reset switches every
+ * actuator on. LK_INVALID_ARGUMENT for a bad index. */
+lk_status lk_data_actuator_set_enabled(lk_data *d, int actuator, int enabled);
+/* 1 when the actuator is on, 0 when off or the index is bad. */
+int lk_data_actuator_enabled(const lk_data *d, int actuator);
 
 /* Results of lk_forward_kinematics() (linkage/dynamics.h), which lk_step()
  * also leaves at its end: after a step they describe the new q and v. After

@@ -317,6 +317,9 @@ typedef struct {
    * lk_grasp_add_mesh_object with these settings, the link named
    * object_prefix + "mesh"; object_set must then be empty. */
   const struct lk_grasp_mesh_object *object_mesh;
+  /* Where a URDF's package:// names are looked for, for both files
+   * (lk_load_options.package_path); NULL: above the file only. */
+  const char *package_path;
 } lk_grasp_scene_options;
 
 void lk_grasp_scene_options_default(lk_grasp_scene_options *o);
@@ -643,6 +646,8 @@ typedef enum {
 } lk_screen_outcome;
 
 /* "closed", "collision", "no contact", "not closed". */
+const char *lk_grasp_screen_outcome_name(lk_screen_outcome o);
+/* Deprecated (issue 33), kept for the 0.1 series: the same. */
 const char *lk_screen_outcome_name(lk_screen_outcome o);
 
 typedef struct {

@@ -53,6 +53,7 @@ extern "C" {
 #define LK_IO_MAX_PLOT_COLUMNS 16
 #define LK_IO_COLUMN_MAX (LK_IO_NAME_MAX + 8)
 #define LK_IO_MAX_LOAD_STEPS 64
+#define LK_IO_MAX_PHASES 16
 
 typedef enum { LK_ANALYSIS_NONE = 0, LK_ANALYSIS_STATIC } lk_analysis_kind;
 
@@ -63,6 +64,11 @@ typedef struct {
   int every;       /* write every N-th step; 0 when the file does not say */
   int nplot;       /* number of plot_columns given (0: none) */
   char plot_columns[LK_IO_MAX_PLOT_COLUMNS][LK_IO_COLUMN_MAX];
+  /* simulate.phases: named stretches of the run, each from its start time
+   * (increasing), marked on the plot. */
+  int nphases;
+  double phase_t[LK_IO_MAX_PHASES];
+  char phase_name[LK_IO_MAX_PHASES][LK_IO_NAME_MAX + 1];
   char description[512]; /* "" when none; truncated if longer */
   /* The `analysis:` section (docs/format.md). */
   lk_analysis_kind analysis;  /* LK_ANALYSIS_NONE when the file has none */
@@ -70,7 +76,10 @@ typedef struct {
                                  at load_steps when nload_steps > 0) */
   int nload_steps;            /* load_steps given (0: statics.nsteps equal ones) */
   double load_steps[LK_IO_MAX_LOAD_STEPS];
-} lk_run_settings;
+} lk_run_options;
+/* Deprecated (issue 33: every other settings struct is an _options), kept
+ * for the 0.1 series: the same struct and its default. */
+typedef lk_run_options lk_run_settings;
 
 typedef struct {
   /* "KEY=VALUE" overrides, applied in order before the model is built. KEY
@@ -89,6 +98,7 @@ typedef struct {
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);
+void lk_run_options_default(lk_run_options *r);
 void lk_run_settings_default(lk_run_settings *r);
 
 /* A finalized model from a mechanism file (free it with lk_model_free), or
@@ -373,6 +383,12 @@ typedef struct {
   const char *xlabel; /* NULL: "t (s)" */
   const char *ylabel; /* NULL: none */
   int width, height;  /* pixels; 0: 800 x 480 */
+  /* Marks: a dashed vertical line at each x = mark_x[k] across every panel,
+   * labelled mark_label[k] (may be NULL) above the top panel: the phases of
+   * a run. 0 marks: none. */
+  int nmarks;
+  const double *mark_x;
+  const char *const *mark_label;
 } lk_plot_options;
 
 void lk_plot_options_default(lk_plot_options *o);
@@ -390,7 +406,10 @@ lk_status lk_plot_svg_stream(FILE *f, const lk_plot_options *o, const double *x,
                              const double *const *y, const char *const *names, int nseries,
                              lk_error *err);
 /* Every plot keeps its series inside the frame with a margin of 8 pixels
- * on every side (a constant series is drawn in the middle of its panel). */
+ * on every side (a constant series is drawn in the middle of its panel).
+ * The second, fourth, ... series of a panel are drawn dashed, so that a
+ * series equal to an earlier one (two fingers' equal grip forces) shows
+ * both colours. */
 
 /* A series with its unit, for plots of several quantities. */
 typedef struct {

@@ -331,7 +331,8 @@ void lk_options_default(lk_options *o);
 
 typedef enum {
   LK_ACTUATOR_EFFORT = 0, /* tau = target (or the schedule at time t) */
-  LK_ACTUATOR_POSITION,   /* PD servo: tau = kp (target - q) - kv v */
+  LK_ACTUATOR_POSITION,   /* PD servo: tau = kp (target - q) - kv v;
+                             target the schedule at t when given */
   LK_ACTUATOR_VELOCITY,   /* tau = kv (target - v) */
   LK_ACTUATOR_TYPE_COUNT
 } lk_actuator_type;
@@ -343,8 +344,11 @@ typedef struct {
   double kp, kv;      /* gains (N m/rad, N m s/rad; or N/m, N s/m) */
   double target;      /* initial target: effort, position or velocity */
   double max_effort;  /* |tau| is clamped to this; INFINITY: unlimited */
-  /* Effort schedule: piecewise-linear in time through (t_k, effort_k),
-   * held constant outside; times strictly increasing. NULL: constant. */
+  /* Schedule: piecewise-linear in time through (t_k, value_k), held
+   * constant outside; times strictly increasing. NULL: constant `target`.
+   * The value is the effort of an effort actuator and the target of a
+   * position or velocity servo (its target at time t; `target` is then
+   * unused). */
   const double *schedule_t, *schedule_effort;
   int nschedule;
 } lk_actuator_spec;

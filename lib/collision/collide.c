@@ -186,14 +186,18 @@ lk_status lk_collide(const lk_model *m, lk_data *d, lk_error *err) {
   return LK_OK;
 }
 
-int lk_data_ncontact(const lk_data *d) { return d ? d->col.st->ncontact : 0; }
+int lk_data_ncollision(const lk_data *d) { return d ? d->col.st->ncontact : 0; }
 int lk_data_ncontact_found(const lk_data *d) { return d ? d->col.st->nfound : 0; }
 int lk_data_contact_capacity(const lk_data *d) { return d ? d->col.capacity : 0; }
 
-const lk_contact *lk_data_contact(const lk_data *d, int i) {
+const lk_contact *lk_data_collision(const lk_data *d, int i) {
   if (!d || i < 0 || i >= d->col.st->ncontact) return NULL;
   return &d->col.buf[d->col.st->cur][i];
 }
+
+/* The deprecated names (collision.h). */
+const lk_contact *lk_data_contact(const lk_data *d, int i) { return lk_data_collision(d, i); }
+int lk_data_ncontact(const lk_data *d) { return lk_data_ncollision(d); }
 
 lk_status lk_data_contact_set_state(lk_data *d, int i, lk_friction_state friction,
                                     const double impulse[LK_CONTACT_IMPULSES]) {

@@ -76,6 +76,7 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   lk_load_options_default(&lo);
   lo.set = set;
   lo.nset = nset;
+  lo.package_path = o->package_path;
   lk_merge_options mo;
   lk_merge_options_default(&mo);
   mo.prefix = o->hand_prefix;
@@ -100,6 +101,7 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   lk_load_options_default(&lo);
   lo.set = o->object_set;
   lo.nset = o->nobject_set;
+  lo.package_path = o->package_path;
   lk_merge_options_default(&mo);
   mo.prefix = o->object_prefix;
   mo.world_geoms = 0;

@@ -71,7 +71,9 @@ void lk_grasp_screen_options_default(lk_grasp_screen_options *o) {
   lk_grasp_options_default(&o->analysis);
 }
 
-const char *lk_screen_outcome_name(lk_screen_outcome o) {
+const char *lk_screen_outcome_name(lk_screen_outcome o) { return lk_grasp_screen_outcome_name(o); }
+
+const char *lk_grasp_screen_outcome_name(lk_screen_outcome o) {
   switch (o) {
     case LK_SCREEN_CLOSED:
       return "closed";

@@ -21,7 +21,9 @@ void lk_load_options_default(lk_load_options *o) {
   if (o) memset(o, 0, sizeof *o);
 }
 
-void lk_run_settings_default(lk_run_settings *r) {
+void lk_run_settings_default(lk_run_settings *r) { lk_run_options_default(r); }
+
+void lk_run_options_default(lk_run_options *r) {
   if (!r) return;
   memset(r, 0, sizeof *r);
   r->duration = -1;

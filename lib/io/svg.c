@@ -82,13 +82,14 @@ typedef struct {
   const frame *f;
   const double *x, *y;
   const char *color;
-  int open, count;
+  int open, count, dashed;
 } pen;
 
 static void pen_point(pen *p, int i) {
   if (!p->open) {
     lk_outfile_printf(p->o, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.6\" "
-                      "stroke-linejoin=\"round\" points=\"", p->color);
+                      "stroke-linejoin=\"round\"%s points=\"", p->color,
+                      p->dashed ? " stroke-dasharray=\"7 5\"" : "");
     p->open = 1;
     p->count = 0;
   }
@@ -111,8 +112,8 @@ static void pen_bucket(pen *p, int first, int lo, int hi) {
 }
 
 static void series(lk_outfile *o, const frame *f, const double *x, const double *y, int n,
-                   const char *color) {
-  pen p = {o, f, x, y, color, 0, 0};
+                   const char *color, int dashed) {
+  pen p = {o, f, x, y, color, 0, 0, dashed};
   /* Long series are thinned per pixel column, keeping extremes so that
    * peaks survive; short ones are drawn sample by sample. Non-finite
    * samples lift the pen. */
@@ -394,8 +395,25 @@ static void plot_body(lk_outfile *out, const lk_plot_options *opts, const double
                       p, f.px0, f.py0, f.px1 - f.px0, f.py1 - f.py0, p);
     int in_panel = 0;
     for (int s = 0; s < nseries; s++)
-      if (ser[s].panel == p) series(out, &f, x, ser[s].y, n, color_of(s)), in_panel++;
+      if (ser[s].panel == p) series(out, &f, x, ser[s].y, n, color_of(s), in_panel % 2), in_panel++;
     lk_outfile_puts(out, "</g>\n");
+    /* The marks (phases): dashed lines over every panel, labels above the
+     * first. */
+    for (int k = 0; k < o.nmarks && o.mark_x; k++) {
+      double mx = o.mark_x[k];
+      if (!isfinite(mx) || mx < base.x0 || mx > base.x1) continue;
+      lk_outfile_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" "
+                        "stroke=\"#888888\" stroke-width=\"1\" stroke-dasharray=\"3 3\"/>\n",
+                        to_px(&f, mx), f.py0, to_px(&f, mx), f.py1);
+      if (p == 0 && o.mark_label && o.mark_label[k]) {
+        char nm[48];
+        snprintf(nm, sizeof nm, "%s", o.mark_label[k]);
+        lk_outfile_printf(out, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" fill=\"#555555\">",
+                          to_px(&f, mx) + 2, f.py0 - 4);
+        xml_text(out, nm);
+        lk_outfile_puts(out, "</text>\n");
+      }
+    }
     /* This panel's legend. */
     double lx = f.px1 + 16, ly = f.py0 + 4;
     lk_outfile_printf(out, "<rect x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%d\" fill=\"white\" "
@@ -405,8 +423,9 @@ static void plot_body(lk_outfile *out, const lk_plot_options *opts, const double
       if (ser[s].panel != p) continue;
       double yy = ly + 14 + 18 * row++;
       lk_outfile_printf(out, "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\" "
-                        "stroke-width=\"3\"/>\n",
-                        lx + 8, yy, lx + 28, yy, color_of(s));
+                        "stroke-width=\"3\"%s/>\n",
+                        lx + 8, yy, lx + 28, yy, color_of(s),
+                        (row - 1) % 2 ? " stroke-dasharray=\"7 5\"" : "");
       lk_outfile_printf(out, "<text x=\"%.2f\" y=\"%.2f\">", lx + 34, yy + 4);
       char nm[48];
       snprintf(nm, sizeof nm, "%s", ser[s].name ? ser[s].name : "");

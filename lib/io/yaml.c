@@ -407,6 +407,14 @@ static double angle(yreader *R, int node, const char *what, const char *key, dou
   return v;
 }
 
+/* An angle that is radians whatever options.angle says (initial q, servo
+ * targets: docs/format.md): beyond 2 pi it warns as the others do. */
+static void radians_only(yreader *R, int node, const char *what, const char *key, double v) {
+  if (node && fabs(v) > 2 * LK_PI)
+    warn_at(R, node, "%s: %s: %g is beyond 2 pi: degrees? (%s is in radians, also under "
+            "options: {angle: degree})", what, key, v, key);
+}
+
 static lk_vec3 angles(yreader *R, int node, const char *what, const char *key, lk_vec3 v) {
   if (R->degrees) return lk_v3_scale(v, LK_DEG);
   if (node && (fabs(v.x) > 2 * LK_PI || fabs(v.y) > 2 * LK_PI || fabs(v.z) > 2 * LK_PI))
@@ -1056,14 +1064,15 @@ static lk_status sec_links(yreader *R, int id) {
 
 typedef struct {
   lk_actuator_spec s;
-  double *schedule; /* 2 n: the times, then the efforts */
+  double *schedule; /* 2 n: the times, then the efforts or targets */
+  int link;         /* the joint's link in the builder */
 } actuator_in;
 
 /* The joint, then the actuator's name: its own or the joint's. */
 static lk_status actuator_joint(ymap *mp, int id, void *dst, const char *what) {
   yreader *R = mp->R;
   actuator_in *in = dst;
-  lk_status st = ref_joint(R, id, what, 1, &in->s.joint, NULL);
+  lk_status st = ref_joint(R, id, what, 1, &in->s.joint, &in->link);
   if (st) return st;
   const char *aname = in->s.name ? in->s.name : in->s.joint;
   int nid = ymap_value(mp, "name");
@@ -1080,7 +1089,7 @@ static lk_status actuator_schedule(ymap *mp, int id, void *dst, const char *what
   int ns = lk_ydoc_seq_len(Y, id);
   if (ns == 0)
     return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
-                         "%s: expected a list of [time, effort] pairs, got an empty list", what);
+                         "%s: expected a list of [time, value] pairs, got an empty list", what);
   double *sched = in->schedule = LK_NEW_ARRAY(double, 2 * ns);
   if (!sched) return lk_builder_oom(B);
   for (int p = 0; p < ns; p++) {
@@ -1112,7 +1121,7 @@ static const ykey kActuatorKeys[] = {
      .applies = BIT(LK_ACTUATOR_POSITION) | BIT(LK_ACTUATOR_VELOCITY)},
     {ROW("target", K_NUM, ANY, AC(s.target))},
     {ROW("max_effort", K_NUM, POSITIVE | INF_OK, AC(s.max_effort))},
-    {ROW("schedule", K_FN, 0, 0), .fn = actuator_schedule, .applies = BIT(LK_ACTUATOR_EFFORT)},
+    {ROW("schedule", K_FN, 0, 0), .fn = actuator_schedule},
 };
 static const char *const kActuatorKinds[] = {"an effort actuator", "a position actuator",
                                              "a velocity actuator"};
@@ -1138,9 +1147,20 @@ static lk_status one_actuator(yreader *R, int it, const char *ctx) {
   actuator_in in;
   lk_actuator_spec_default(&in.s);
   in.schedule = NULL;
+  in.link = -1;
   ymap mp;
   lk_status st = ymap_open(R, &mp, it, &kActuator, ctx);
   if (!st) st = ymap_read(&mp, &in);
+  /* A position servo's targets on a revolute joint are radians (as initial
+   * q): warned beyond 2 pi like every other angle. */
+  if (!st && in.s.type == LK_ACTUATOR_POSITION && in.link >= 0 &&
+      B->links[in.link].jtype == LK_JOINT_REVOLUTE) {
+    int tid = ymap_value(&mp, "target"), sid = ymap_value(&mp, "schedule");
+    if (tid) radians_only(R, tid, mp.ctx, "target", in.s.target);
+    for (int k = 0; sid && k < in.s.nschedule; k++)
+      radians_only(R, lk_ydoc_seq_item(Y, sid, k), mp.ctx, "schedule target",
+                   in.s.schedule_effort[k]);
+  }
   if (!st) st = lk_builder_add_actuator(B, &in.s, it);
   lk_free(in.schedule);
   return st;
@@ -1494,6 +1514,7 @@ static lk_status initial_q(ymap *mp, int id, void *dst, const char *what) {
   initial_in *in = dst;
   lk_status st = state_values(mp, in, id, "q", in->nq, in->q);
   if (st) return st;
+  if (in->type == LK_JOINT_REVOLUTE) radians_only(R, id, mp->ctx, "initial q", in->q[0]);
   int qo = in->type == LK_JOINT_BALL ? 0 : (in->type == LK_JOINT_FREE ? 3 : -1);
   if (qo < 0) return LK_OK;
   const double *q = in->q + qo;
@@ -1539,7 +1560,40 @@ typedef struct {
   double duration;
   int every, nplot;
   const char *plot[LK_IO_MAX_PLOT_COLUMNS];
+  int nphases;
+  double phase_t[LK_IO_MAX_PHASES];
+  const char *phase_name[LK_IO_MAX_PHASES];
 } simulate_in;
+
+/* phases: [[t, name], ...], times increasing: marked on the plot. */
+static lk_status simulate_phases(ymap *mp, int id, void *dst, const char *what) {
+  yreader *R = mp->R;
+  simulate_in *in = dst;
+  lk_status st = lk_ydoc_expect_seq(Y, id, what, ERR);
+  if (st) return st;
+  int n = lk_ydoc_seq_len(Y, id);
+  if (n > LK_IO_MAX_PHASES)
+    return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR, "%s: %d phases, at most %d", what, n,
+                         LK_IO_MAX_PHASES);
+  for (int i = 0; i < n; i++) {
+    char w[64];
+    say(w, sizeof w, "%s[%d]", what, i);
+    int it = lk_ydoc_seq_item(Y, id, i);
+    if (!lk_ydoc_is_seq(Y, it) || lk_ydoc_seq_len(Y, it) != 2)
+      return lk_ydoc_error(Y, it, LK_SCHEMA_ERROR, ERR,
+                           "%s: expected [time, name], e.g. [1.5, lift]", w);
+    if ((st = lk_ydoc_double(Y, lk_ydoc_seq_item(Y, it, 0), w, 0, &in->phase_t[i], ERR)) ||
+        (st = lk_ydoc_string(Y, lk_ydoc_seq_item(Y, it, 1), w, LK_IO_NAME_MAX, &in->phase_name[i],
+                             ERR)))
+      return st;
+    if (i > 0 && !(in->phase_t[i] > in->phase_t[i - 1]))
+      return lk_ydoc_error(Y, it, LK_SCHEMA_ERROR, ERR,
+                           "%s: time %g does not come after %g (times must increase)", w,
+                           in->phase_t[i], in->phase_t[i - 1]);
+  }
+  in->nphases = n;
+  return LK_OK;
+}
 
 static lk_status simulate_plot_columns(ymap *mp, int id, void *dst, const char *what) {
   yreader *R = mp->R;
@@ -1566,6 +1620,7 @@ static const ykey kSimulateKeys[] = {
     {ROW("duration", K_NUM, NONNEG, SI(duration))},
     {ROW("every", K_INT, 0, SI(every)), .lo = 1, .hi = 1000000000L},
     {ROW("plot_columns", K_FN, 0, 0), .fn = simulate_plot_columns},
+    {ROW("phases", K_FN, 0, 0), .fn = simulate_phases},
 };
 static const ytable kSimulate = TABLE(kSimulateKeys, NULL, NULL);
 
@@ -1584,6 +1639,13 @@ static lk_status sec_simulate(yreader *R, int id) {
     for (int i = 0; i < in.nplot; i++)
       snprintf(r->plot_columns[i], sizeof r->plot_columns[i], "%s", in.plot[i]);
     r->nplot = in.nplot;
+  }
+  if (ymap_has(&mp, "phases")) {
+    for (int i = 0; i < in.nphases; i++) {
+      r->phase_t[i] = in.phase_t[i];
+      snprintf(r->phase_name[i], sizeof r->phase_name[i], "%s", in.phase_name[i]);
+    }
+    r->nphases = in.nphases;
   }
   return LK_OK;
 }

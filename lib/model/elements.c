@@ -354,9 +354,6 @@ lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
                             "actuator '%s': schedule times must increase (%g after %g)", n,
                             s->schedule_t[k], s->schedule_t[k - 1]);
     }
-    if (s->nschedule > 0 && s->type != LK_ACTUATOR_EFFORT)
-      return lk_error_set(err, LK_INVALID_MODEL, "actuator '%s': only effort actuators take a schedule",
-                          n);
     r->link = l;
     r->dof = m->vadr[l];
   }

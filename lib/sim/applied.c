@@ -20,6 +20,11 @@ static double schedule_at(const double *t, const double *y, int n, double x) {
   return y[lo] + s * (y[hi] - y[lo]);
 }
 
+double lk_sim_actuator_target_at(const lk_actuator_spec *s, double t) {
+  return s->nschedule > 0 ? schedule_at(s->schedule_t, s->schedule_effort, s->nschedule, t)
+                          : s->target;
+}
+
 static double clamp(double x, double limit) {
   if (x > limit) return limit;
   if (x < -limit) return -limit;
@@ -31,6 +36,14 @@ void lk_sim_applied_forces(const lk_model *m, lk_data *d, const double *qs, cons
   for (int i = 0; i < m->nact; i++) {
     const lk_actuator_rec *r = &m->act[i];
     const lk_actuator_spec *s = &r->spec;
+    /* A servo's schedule moves its target (issue 33): set here, once a
+     * step, so the implicit part, the report and the energy watch see it. */
+    if (s->nschedule > 0 && s->type != LK_ACTUATOR_EFFORT)
+      d->sim.act_target[i] = schedule_at(s->schedule_t, s->schedule_effort, s->nschedule, t);
+    if (!d->sim.act_on[i]) { /* switched off: no force, tau alone acts */
+      d->sim.act_force[i] = 0;
+      continue;
+    }
     double q = qs[m->qadr[r->link]], v = vs[r->dof], target = d->sim.act_target[i], f;
     switch (s->type) {
       case LK_ACTUATOR_POSITION:
@@ -80,6 +93,7 @@ void lk_sim_servo_implicit(const lk_model *m, const lk_data *d, const double *qs
     const lk_actuator_rec *r = &m->act[i];
     const lk_actuator_spec *s = &r->spec;
     if (s->type != LK_ACTUATOR_POSITION && s->type != LK_ACTUATOR_VELOCITY) continue;
+    if (!d->sim.act_on[i]) continue;
     double q = qs[m->qadr[r->link]], v = vs[r->dof], target = d->sim.act_target[i];
     double f = s->type == LK_ACTUATOR_POSITION ? s->kp * (target - q) - s->kv * v
                                                : s->kv * (target - v);
@@ -101,6 +115,7 @@ void lk_sim_servo_report(const lk_model *m, lk_data *d, const double *qs, const 
     const lk_actuator_rec *r = &m->act[i];
     const lk_actuator_spec *s = &r->spec;
     if (s->type != LK_ACTUATOR_POSITION && s->type != LK_ACTUATOR_VELOCITY) continue;
+    if (!d->sim.act_on[i]) continue;
     if (!(fabs(d->sim.act_force[i]) < s->max_effort)) continue; /* saturated: explicit */
     double q = qs[m->qadr[r->link]], target = d->sim.act_target[i], v1 = vnew[r->dof];
     (void)vs;
@@ -124,4 +139,16 @@ double lk_data_actuator_target(const lk_data *d, int i) {
 
 double lk_data_actuator_force(const lk_data *d, int i) {
   return d && i >= 0 && i < d->model->nact ? d->sim.act_force[i] : NAN;
+}
+
+lk_status lk_data_actuator_set_enabled(lk_data *d, int i, int enabled) {
+  if (!d || i < 0 || i >= d->model->nact) return LK_INVALID_ARGUMENT;
+  if ((enabled != 0) != d->sim.act_on[i]) d->sim.st->targets_set = 1; /* an input */
+  d->sim.act_on[i] = enabled != 0;
+  if (!enabled) d->sim.act_force[i] = 0;
+  return LK_OK;
+}
+
+int lk_data_actuator_enabled(const lk_data *d, int i) {
+  return d && i >= 0 && i < d->model->nact ? d->sim.act_on[i] : 0;
 }

@@ -52,6 +52,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->st = LK_ARENA_ARRAY(a, lk_sim_scalars, 1);
   sd->act_target = LK_ARENA_ARRAY(a, double, m->nact);
   sd->act_force = LK_ARENA_ARRAY(a, double, m->nact);
+  sd->act_on = LK_ARENA_ARRAY(a, int, m->nact);
   sd->cdof = LK_ARENA_ARRAY(a, lk_motion, m->nv);
   sd->vstar = LK_ARENA_ARRAY(a, double, m->nv);
   sd->tree = LK_ARENA_ARRAY(a, int, m->nlink);
@@ -174,8 +175,9 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
 
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
   for (int i = 0; i < m->nact; i++) {
-    sd->act_target[i] = m->act[i].spec.target;
+    sd->act_target[i] = lk_sim_actuator_target_at(&m->act[i].spec, 0);
     sd->act_force[i] = 0;
+    sd->act_on[i] = 1;
   }
   for (int i = 0; i < m->nlink; i++) {
     int r = i;

@@ -120,6 +120,8 @@ typedef struct {
   /* actuators */
   double *act_target; /* per actuator: current target (settable) */
   double *act_force;  /* per actuator: generalized force of the last step */
+  int *act_on;        /* per actuator: 1 applies its force, 0 switched off
+                         (lk_data_actuator_set_enabled) */
 
   /* kinematics of the step */
   lk_motion *cdof; /* per DoF: motion subspace in world coordinates, about
@@ -263,6 +265,10 @@ struct lk_data;
  * Needs the kinematics at q (link poses) for the loads. */
 void lk_sim_applied_forces(const lk_model *m, struct lk_data *d, const double *q, const double *v,
                            double t, double *tau, lk_force *fext);
+
+/* The target an actuator's schedule gives at time t (its spec's target
+ * without one): the servo target schedules of issue 33. */
+double lk_sim_actuator_target_at(const lk_actuator_spec *s, double t);
 
 /* Issue 14.7: the implicit part of the position and velocity servos at
  * (q, v) for an Euler step of h (applied.c): adds to the diagonal of M~

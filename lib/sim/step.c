@@ -220,6 +220,8 @@ static int input_free(const lk_model *m, const lk_data *d, double t) {
     if (t >= m->load[i].spec.start && t < m->load[i].spec.end) return 0;
   for (int i = 0; i < m->nact; i++) {
     const lk_actuator_spec *s = &m->act[i].spec;
+    if (!d->sim.act_on[i]) continue;
+    if (s->nschedule > 0 && t < s->schedule_t[s->nschedule - 1]) return 0; /* a moving target */
     if (s->type == LK_ACTUATOR_POSITION) continue;
     if (s->type == LK_ACTUATOR_VELOCITY ? d->sim.act_target[i] != 0 : d->sim.act_force[i] != 0)
       return 0;
@@ -239,7 +241,7 @@ static double mechanical_energy(const lk_model *m, const lk_data *d, double *T, 
   for (int k = 0; k < m->nv; k++) t += 0.5 * m->dof_armature[k] * d->v[k] * d->v[k];
   for (int i = 0; i < m->nact; i++) {
     const lk_actuator_spec *s = &m->act[i].spec;
-    if (s->type != LK_ACTUATOR_POSITION || !(s->kp > 0)) continue;
+    if (s->type != LK_ACTUATOR_POSITION || !(s->kp > 0) || !d->sim.act_on[i]) continue;
     double e = fabs(d->sim.act_target[i] - d->q[m->qadr[m->act[i].link]]), F = s->max_effort;
     v += s->kp * e <= F ? 0.5 * s->kp * e * e : F * e - 0.5 * F * F / s->kp;
   }

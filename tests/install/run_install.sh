@@ -5,7 +5,8 @@
 # files went to (never the configure-time one, never DESTDIR), a program
 # compiled and linked with `pkg-config --cflags --libs linkage` against the
 # installed headers and library must load a mechanism and step it, and the
-# installed docs' relative links must all resolve.
+# installed docs' relative links must all resolve, and the installed
+# linkage and grasp-planner must run without LD_LIBRARY_PATH.
 set -u
 top_build=${LK_TOP_BUILDDIR:?}
 top_src=${LK_TOP_SRCDIR:?}
@@ -59,8 +60,25 @@ check_install() {
   done
   if [ -z "$missing" ]; then ok "$label: every relative link between the installed docs resolves"
   else bad "$label: installed docs link to files not installed:$missing"; fi
-  for doc in format.md contact.md architecture.md lcp.md contact-models.md; do
+  for doc in format.md contact.md architecture.md lcp.md contact-models.md grasp.md control.md; do
     [ -f "$docdir/$doc" ] || bad "$label: $doc not installed"
+  done
+  # The installed programs run as installed, with no help from the
+  # environment (issue 33: no RUNPATH made `make install prefix=DIR`'s
+  # linkage fail to find liblinkage.so.0).
+  bin="$root$prefix/bin"
+  mech="$root$prefix/share/linkage/mechanisms"
+  out=$(env -u LD_LIBRARY_PATH "$bin/linkage" simulate "$mech/pendulum.yaml" -d 0.1 -o - -q 2>&1 | tail -n 1)
+  case $out in
+    0.1*) ok "$label: the installed linkage runs without LD_LIBRARY_PATH" ;;
+    *) bad "$label: the installed linkage printed '$out'" ;;
+  esac
+  if env -u LD_LIBRARY_PATH "$bin/grasp-planner" --help 2>&1 | grep -q '^usage: grasp-planner'; then
+    ok "$label: the installed grasp-planner runs without LD_LIBRARY_PATH"
+  else bad "$label: the installed grasp-planner does not run:"
+       env -u LD_LIBRARY_PATH "$bin/grasp-planner" --help 2>&1 | head -n 3; fi
+  for man in man1/linkage.1 man1/grasp-planner.1; do
+    [ -f "$root$prefix/share/man/$man" ] || bad "$label: $man not installed"
   done
 }
 

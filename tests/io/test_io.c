@@ -293,7 +293,8 @@ static void test_size_limit_and_unreadable_files(void) {
 static const char *const kMechanisms[] = {
     "pendulum",    "double_pendulum", "block_on_incline", "pushed_block", "rolling_sphere",
     "bowling_ball", "box_stack",      "four_bar",         "arm7",         "gripper",
-    "hand3",       "ball_board",      "rover",
+    "hand3",       "ball_board",      "rover",            "pick_and_shake",
+    "pipe_support", "pipe_support_2d",
     /* the grasp planner's hands and objects */
     "jaw_gripper", "three_finger_hand", "object_box", "object_sphere", "object_cylinder",
     "object_mug",  "object_mug_mesh", "object_stone",
@@ -326,7 +327,7 @@ static void test_every_example_loads_and_validates(void) {
     LK_ASSERT_MSG(run.description[0] && run.nplot > 0 && run.duration > 0, "%s: run settings", rel);
     lk_model_free(m);
   }
-  LK_ASSERT_INT_EQ(n, 22);
+  LK_ASSERT_INT_EQ(n, 25);
   /* And nothing else sits in mechanisms/ untested. */
   DIR *d = opendir(lk_test_srcpath("mechanisms"));
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);

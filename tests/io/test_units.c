@@ -141,6 +141,51 @@ static void test_degrees_in_radian_fields_warned(void) {
   lk_model_free(m);
 }
 
+/* Issue 33: initial q and a position servo's targets on a revolute joint
+ * are radians under either unit; 90 and 45 there are warned about as rpy
+ * and limits are (they passed silently), 1.2 and a prismatic joint's 0.8 m
+ * not. */
+static void test_degrees_in_initial_q_and_targets_warned(void) {
+  const char *text =
+      "options: {angle: degree}\n"
+      "links:\n"
+      "  - {name: arm, joint: {name: j, type: revolute, axis: [0, 1, 0]}, mass: 1,\n"
+      "     inertia: [0.1, 0.1, 0.1]}\n"
+      "  - {name: cart, joint: {name: s, type: prismatic, axis: [1, 0, 0]}, mass: 1,\n"
+      "     inertia: [0.1, 0.1, 0.1]}\n"
+      "actuators:\n"
+      "  - {joint: j, type: position, kp: 10, target: 45}\n"
+      "  - {joint: s, type: position, kp: 10, schedule: [[0, 0.8], [1, 9]]}\n"
+      "initial:\n"
+      "  - {joint: j, q: 90}\n"
+      "  - {joint: s, q: 8}\n";
+  lk_error e;
+  lk_model *m = load(text, &e);
+  if (!m) lk_test_fail(__LINE__, __FILE__, "%s", e.message);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  LK_ASSERT_INT_EQ(lk_model_nwarnings(m), 2);
+  const char *wa = lk_model_warning(m, 0), *wi = lk_model_warning(m, 1);
+  LK_ASSERT_MSG(wa && strncmp(wa, "8:48: ", 6) == 0 && strstr(wa, "target: 45 is beyond 2 pi"),
+                "warning 0: %s", wa ? wa : "(none)");
+  LK_ASSERT_MSG(wi && strncmp(wi, "11:19: ", 7) == 0 && strstr(wi, "initial q: 90 is beyond 2 pi") &&
+                    strstr(wi, "also under options"),
+                "warning 1: %s", wi ? wi : "(none)");
+  lk_model_free(m);
+  /* In range: none. */
+  const char *fine =
+      "links:\n"
+      "  - {name: arm, joint: {name: j, type: revolute, axis: [0, 1, 0]}, mass: 1,\n"
+      "     inertia: [0.1, 0.1, 0.1]}\n"
+      "actuators:\n"
+      "  - {joint: j, type: position, kp: 10, schedule: [[0, 0], [1, 1.2]]}\n"
+      "initial:\n"
+      "  - {joint: j, q: 1.2}\n";
+  m = load(fine, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  LK_ASSERT_INT_EQ(lk_model_nwarnings(m), 0);
+  lk_model_free(m);
+}
+
 /* A sphere on the floor: radius r, centre at height z (depth r - z). */
 static lk_model *ball(double r, double z, lk_error *e) {
   char text[1024];
@@ -218,6 +263,8 @@ void lk_test_register(void) {
   static const lk_test tests[] = {
       {"angle: degree converts rpy, limits, rest", test_angle_degree},
       {"degrees in radian fields are warned about", test_degrees_in_radian_fields_warned},
+      {"degrees in initial q and servo targets are warned about",
+       test_degrees_in_initial_q_and_targets_warned},
       {"initial penetration: sphere in the floor", test_initial_penetration},
       {"initial penetration: box on a box", test_initial_penetration_boxes},
       {NULL, NULL}};

@@ -153,6 +153,41 @@ static void test_values_loaded(void) {
 
 /* ------------------------------------------------------------ the CLI */
 
+/* Issue 33: mechanisms/pipe_support.yaml is the recorded case as a user
+ * runs it (linkage static FILE, defaults): 8 N in one increment, 2
+ * iterations, sliding at -3 N, settled at 0.05 mm; the 2-D variant slips
+ * along its 30-degree push to 0.05 mm with 3 N of friction against it. */
+static void test_shipped_pipe_supports(void) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s", lk_test_srcpath("mechanisms/pipe_support.yaml"));
+  const lk_test_result *r = lk_test_linkage((const char *[]){"static", path, NULL});
+  CU_ASSERT_EQUAL(r->status, 0);
+  CU_ASSERT_PTR_NULL(strstr(r->out, "increment: 2"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "iterations: 2\n"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "state: sliding, reaction: -3, slip: 5e-05}"));
+  const char *axial = strstr(r->out, "\"axial\": ");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(axial);
+  LK_ASSERT_NEAR(strtod(axial + 9, NULL), 5e-05, 1e-18);
+  /* the sticking variant of its comment */
+  r = lk_test_linkage((const char *[]){"static", "--set", "loads.push.force=[2.9,0,0]", path, NULL});
+  CU_ASSERT_EQUAL(r->status, 0);
+  CU_ASSERT_PTR_NOT_NULL(strstr(r->out, "state: static, reaction: -2.9,"));
+  snprintf(path, sizeof path, "%s", lk_test_srcpath("mechanisms/pipe_support_2d.yaml"));
+  r = lk_test_linkage((const char *[]){"static", path, NULL});
+  CU_ASSERT_EQUAL(r->status, 0);
+  const char *ax = strstr(r->out, "\"axial\": "), *lat = strstr(r->out, "\"lateral\": ");
+  const char *f = strstr(r->out, "state: sliding, force: [");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(ax);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(lat);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  LK_ASSERT_NEAR(strtod(ax + 9, NULL), 5e-05 * sqrt(3) / 2, 1e-15);
+  LK_ASSERT_NEAR(strtod(lat + 11, NULL), 2.5e-05, 1e-15);
+  char *end;
+  double fx = strtod(f + 24, &end), fy = strtod(end + 2, NULL);
+  LK_ASSERT_NEAR(fx, -3 * sqrt(3) / 2, 1e-9);
+  LK_ASSERT_NEAR(fy, -1.5, 1e-9);
+}
+
 static void test_cli(void) {
   char path[4096];
   snprintf(path, sizeof path, "%s", lk_test_data("statics/pipe_support.yaml"));
@@ -225,7 +260,8 @@ static void test_cli_point_support_off_axis(void) {
 }
 
 void lk_test_register(void) {
-  static const lk_test tests[] = {{"file settings and the pipe answer", test_file_settings},
+  static const lk_test tests[] = {{"shipped pipe supports: the recorded case", test_shipped_pipe_supports},
+                                  {"file settings and the pipe answer", test_file_settings},
                                   {"schema errors", test_schema_errors},
                                   {"values loaded", test_values_loaded},
                                   {"linkage static", test_cli},

@@ -97,6 +97,131 @@ static void test_gripper(void) {
   lk_model_free(m);
 }
 
+/* pick_and_shake.yaml (the demo, issue 33): servo target schedules pick
+ * the cube up, the shake makes it slip in the grip (at mu_d: utilization
+ * mu_d / mu_s = 0.849) and it sticks again; set down and let go, it rests
+ * on the floor. */
+static void test_pick_and_shake(void) {
+  lk_model *m = load("pick_and_shake.yaml", NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  int c = qadr(m, "cube"), lift = qadr(m, "lift"), cube = lk_model_link_index(m, "cube");
+  double top = 0, slip_max = 0, util_max = 0, rel_before = 0, rel_after = 0, fn_min = 1e9;
+  int slipping_steps = 0, failures = 0;
+  for (int i = 0; i < 4000; i++) {
+    LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
+    failures += lk_data_step_report(d)->solver_failures;
+    double t = lk_data_time(d), z = lk_data_q(d)[c + 2];
+    lk_tactile tc;
+    LK_ASSERT_OK(lk_data_tactile(d, cube, &tc), (lk_error *)NULL);
+    top = fmax(top, z);
+    if (t > 1.9 && t < 2.8) {
+      slip_max = fmax(slip_max, tc.slip_speed);
+      util_max = fmax(util_max, tc.utilization);
+      slipping_steps += tc.slip_speed > 1e-3;
+    }
+    if (t > 1.5 && t < 2.7) {
+      lk_tactile tl, tr;
+      lk_data_tactile(d, lk_model_link_index(m, "left_finger"), &tl);
+      lk_data_tactile(d, lk_model_link_index(m, "right_finger"), &tr);
+      fn_min = fmin(fn_min, fmin(tl.normal_force, tr.normal_force));
+    }
+    if (fabs(t - 1.85) < 5e-4) rel_before = z - lk_data_q(d)[lift];
+    if (fabs(t - 2.75) < 5e-4) {
+      rel_after = z - lk_data_q(d)[lift];
+      /* stuck again: carried without slip */
+      LK_ASSERT_MSG(tc.slip_speed < 1e-6, "the cube still slips after the shake (%.3g m/s)",
+                    tc.slip_speed);
+      LK_ASSERT_NEAR(tc.utilization, 9.81 * 0.1 / (2 * sqrt(0.5) * 2.5), 0.02);
+    }
+  }
+  LK_ASSERT_INT_EQ(failures, 0);
+  LK_ASSERT_MSG(top > 0.13, "the cube was not lifted (top %.3f m)", top);
+  LK_ASSERT_MSG(fn_min > 2.0, "a finger let go while carrying (%.3g N)", fn_min);
+  LK_ASSERT_MSG(slip_max > 0.05 && slipping_steps > 20, "no slip in the shake (%.3g m/s, %d steps)",
+                slip_max, slipping_steps);
+  LK_ASSERT_MSG(util_max > sqrt(0.9 * 0.4) / sqrt(1.0 * 0.5), "utilization peaked at %.3f", util_max);
+  /* slid down in the grip by millimetres, not out of it */
+  LK_ASSERT_MSG(rel_after < rel_before - 0.002 && rel_after > rel_before - 0.03,
+                "slid %.4f m in the grip", rel_before - rel_after);
+  LK_ASSERT_NEAR(lk_data_q(d)[c + 2], 0.025, 1e-4); /* at rest on the floor */
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* Servo target schedules and switching an actuator off (issue 33): a
+ * position servo on a 1 kg slider follows a ramp of its target; switched
+ * off, tau alone drives the joint (no max_effort clamp fights it). */
+static void test_servo_schedule_and_switch(void) {
+  static const char *kDoc =
+      "name: slider\n"
+      "options: {timestep: 0.001, gravity: [0, 0, 0]}\n"
+      "links:\n"
+      "  - {name: s, joint: {name: x, type: prismatic, axis: [1, 0, 0]}, mass: 1.0,\n"
+      "     geoms: [{type: sphere, radius: 0.05}]}\n"
+      "actuators:\n"
+      "  - {joint: x, type: position, kp: 4000, kv: 400, max_effort: 50,\n"
+      "     schedule: [[0.2, 0.0], [1.2, 0.25], [2.0, 0.25]]}\n";
+  lk_error err;
+  lk_model *m = lk_model_load_string(kDoc, strlen(kDoc), "slider.yaml", NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  LK_ASSERT_NEAR(lk_data_actuator_target(d, 0), 0.0, 0);
+  LK_ASSERT_OK(run(m, d, 0.7), (lk_error *)NULL);
+  /* the target at the step's start, 0.699 s: 0.25 (0.499 / 1) */
+  LK_ASSERT_NEAR(lk_data_actuator_target(d, 0), 0.25 * 0.499, 1e-12);
+  /* a ramp of 0.25 m/s tracked with the lag kv v / kp = 0.025 m */
+  LK_ASSERT_NEAR(lk_data_q(d)[0], 0.25 * 0.5 - 0.025, 2e-3);
+  LK_ASSERT_OK(run(m, d, 1.3), (lk_error *)NULL);
+  LK_ASSERT_NEAR(lk_data_q(d)[0], 0.25, 1e-4);
+  CU_ASSERT_EQUAL(lk_data_actuator_enabled(d, 0), 1);
+  LK_ASSERT_OK(lk_data_actuator_set_enabled(d, 0, 0), (lk_error *)NULL);
+  CU_ASSERT_EQUAL(lk_data_actuator_enabled(d, 0), 0);
+  /* 80 N through tau, above the servo's 50 N clamp: with the servo off the
+   * slider accelerates at 80 m/s^2 */
+  lk_data_tau(d)[0] = 80;
+  double v0 = lk_data_v(d)[0];
+  LK_ASSERT_OK(run(m, d, 0.1), (lk_error *)NULL);
+  LK_ASSERT_NEAR(lk_data_v(d)[0] - v0, 8.0, 1e-9);
+  LK_ASSERT_NEAR(lk_data_actuator_force(d, 0), 0, 0);
+  /* on again: it pulls back (at its clamp) */
+  lk_data_tau(d)[0] = 0;
+  LK_ASSERT_OK(lk_data_actuator_set_enabled(d, 0, 1), (lk_error *)NULL);
+  LK_ASSERT_OK(run(m, d, 0.01), (lk_error *)NULL);
+  LK_ASSERT_NEAR(lk_data_actuator_force(d, 0), -50, 1e-12);
+  CU_ASSERT_EQUAL(lk_data_actuator_set_enabled(d, 1, 0), LK_INVALID_ARGUMENT);
+  CU_ASSERT_EQUAL(lk_data_actuator_enabled(d, -1), 0);
+  lk_data_reset(d);
+  CU_ASSERT_EQUAL(lk_data_actuator_enabled(d, 0), 1);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* Issue 33's renames: the new names and the deprecated ones they replace
+ * answer alike. */
+static void test_renamed_api(void) {
+  lk_model *m = load("gripper.yaml", NULL, 0);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  LK_ASSERT_OK(run(m, d, 0.05), (lk_error *)NULL);
+  LK_ASSERT_MSG(lk_data_ncollision(d) >= 8, "%d collision contacts", lk_data_ncollision(d));
+  LK_ASSERT_INT_EQ(lk_data_ncontact(d), lk_data_ncollision(d));
+  CU_ASSERT_PTR_EQUAL(lk_data_contact(d, 3), lk_data_collision(d, 3));
+  CU_ASSERT_PTR_NULL(lk_data_collision(d, lk_data_ncollision(d)));
+  CU_ASSERT_STRING_EQUAL(lk_grasp_screen_outcome_name(LK_SCREEN_NOT_CLOSED), "not closed");
+  CU_ASSERT_PTR_EQUAL(lk_screen_outcome_name(LK_SCREEN_CLOSED),
+                      lk_grasp_screen_outcome_name(LK_SCREEN_CLOSED));
+  lk_run_options a;
+  lk_run_settings b;
+  lk_run_options_default(&a);
+  lk_run_settings_default(&b);
+  CU_ASSERT_EQUAL(memcmp(&a, &b, sizeof a), 0);
+  LK_ASSERT_NEAR(a.duration, -1, 0);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 /* four_bar.yaml: driven round by its motor, the loop stays closed. */
 static void test_four_bar(void) {
   lk_model *m = load("four_bar.yaml", NULL, 0);
@@ -259,6 +384,9 @@ static const lk_test tests[] = {
     {"pushed_block.yaml: gentle stays, firm slides 3.256 m", test_pushed_block},
     {"block_on_incline.yaml: held; slides at g(sin - mu_d cos) when lowered", test_block_on_incline},
     {"gripper.yaml: holds without creep, drops when opened", test_gripper},
+    {"pick_and_shake.yaml: lifted, slips in the shake, sticks again, set down", test_pick_and_shake},
+    {"servo target schedule tracked; an actuator switched off and on", test_servo_schedule_and_switch},
+    {"renamed API: new names and deprecated aliases agree", test_renamed_api},
     {"four_bar.yaml: the driven loop stays closed", test_four_bar},
     {"a contact step allocates nothing", test_contact_step_allocates_nothing},
     {"every contact force lies in its friction cone", test_every_contact_force_is_in_its_cone},

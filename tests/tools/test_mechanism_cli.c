@@ -144,6 +144,16 @@ static void test_check_and_info_summarize(void) {
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "    `-- lower  [revolute 'elbow'"));
   CU_ASSERT_PTR_NOT_NULL(strstr(r.out, "double-pendulum: two hinged"));
   lk_test_result_free(&r);
+  /* A URDF <visual> beside its <collision>: the second box is marked as
+   * drawn only, not listed as another solid (issue 33). */
+  r = lk_test_run(LK_TEST_LINKAGE,
+                  (const char *[]){"info", lk_test_srcpath("mechanisms/jaw-gripper.urdf"), NULL});
+  LK_ASSERT_INT_EQ(r.status, 0);
+  LK_ASSERT_MSG(strstr(r.out, "|-- geom box half_extents=(0.03, 0.08, 0.015) at (0, 0, 0.015) material "
+                              "default\n    |-- geom box half_extents=(0.03, 0.08, 0.015) at (0, 0, "
+                              "0.015) visual only (collides with nothing)\n"),
+                "%s", r.out);
+  lk_test_result_free(&r);
 }
 
 /* ------------------------------------------------------------ simulate */

@@ -18,6 +18,7 @@
  * of the held cube is left in the build tree (tests/tools/viewer-gripper.png)
  * for the README. The grasp planner's --view page is opened too. */
 #include <png.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -307,6 +308,116 @@ static void test_demo_plot(void) {
   free(s);
 }
 
+static int near_color(const unsigned char *p, unsigned c);
+
+/* The y pixel coordinates of the points of every <polyline> of an SVG,
+ * per line: the number of lines with a vertical extent of at least
+ * min_px, and in *nlines every line. */
+static int lines_spanning(const char *svg, double min_px, int *nlines) {
+  int n = 0, spanning = 0;
+  for (const char *p = svg; p && (p = strstr(p, "<polyline")); n++) {
+    const char *pts = strstr(p, "points=\"");
+    if (!pts) break;
+    pts += 8;
+    const char *end = strchr(pts, '"');
+    double lo = 1e300, hi = -1e300;
+    for (const char *q = pts; q && q < end;) {
+      char *e;
+      strtod(q, &e); /* x */
+      if (e == q || *e != ',') break;
+      double y = strtod(e + 1, &e);
+      lo = fmin(lo, y), hi = fmax(hi, y);
+      q = e;
+      while (q < end && (*q == ' ' || *q == '\n')) q++;
+    }
+    spanning += hi - lo >= min_px;
+    p = end;
+  }
+  *nlines = n;
+  return spanning;
+}
+
+/* Issue 33: the demo's plot (quickstart demo, mechanisms/pick_and_shake.yaml
+ * with the file's own plot columns) tells its story: every series moves
+ * visibly (a line spanning at least 20 of its panel's 174 pixels: the
+ * cube's height, both fingers' forces, the slip speed, the utilization),
+ * the second finger's line dashed so that it shows over the equal first,
+ * and the seven phases marked. */
+static void test_pick_and_shake_plot(void) {
+  char cmd[65536], svg[8192];
+  snprintf(svg, sizeof svg, "%s", tmp("pick_and_shake.svg"));
+  snprintf(cmd, sizeof cmd, "'%s' simulate '%s' -q -o /dev/null --plot '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/pick_and_shake.yaml"), svg);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  char *s = slurp(svg);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  const char *want[] = {">cube.z</text>", ">left_finger.fn</text>", ">right_finger.fn</text>",
+                        ">cube.slip_speed</text>", ">cube.utilization</text>", ">approach</text>",
+                        ">close</text>", ">lift</text>", ">shake</text>", ">set down</text>",
+                        ">open</text>", ">retreat</text>"};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    LK_ASSERT_MSG(strstr(s, want[i]), "the plot has no %s", want[i]);
+  int n = 0, moving = lines_spanning(s, 20, &n);
+  LK_ASSERT_INT_EQ(n, 5);
+  LK_ASSERT_INT_EQ(moving, 5);
+  /* the right finger's line (the second of its panel) is dashed */
+  const char *f = strstr(s, "<polyline");
+  int k = 0;
+  while (f && k < 2) f = strstr(f + 1, "<polyline"), k++;
+  LK_ASSERT_MSG(f && strstr(f, "stroke-dasharray") && strstr(f, "stroke-dasharray") < strchr(f, '>'),
+                "the third line (right_finger.fn) is not dashed");
+  free(s);
+  /* The file's plot with a series that does not move has a flat line:
+   * the count above can fail. */
+  snprintf(cmd, sizeof cmd, "'%s' simulate '%s' -q -d 0.25 -o /dev/null --plot '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/pick_and_shake.yaml"), svg);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  s = slurp(svg);
+  moving = lines_spanning(s, 20, &n);
+  LK_ASSERT_MSG(n == 5 && moving == 0, "before anything happens, %d of %d lines move", moving, n);
+  free(s);
+}
+
+/* Issue 33: the demo page as opened (default camera, no parameters but
+ * flat colours) keeps the cube in the window through the whole story: many
+ * pixels of its colour, none on the window's edge, before the grasp, in
+ * the lift, at the top of the shake, set down. */
+static void test_pick_and_shake_page_in_frame(void) {
+  char cmd[65536], html[8192];
+  snprintf(html, sizeof html, "%s", tmp("pick_and_shake.html"));
+  snprintf(cmd, sizeof cmd, "'%s' simulate '%s' -q -o /dev/null --view '%s'",
+           build_path("tools/linkage"), lk_test_srcpath("mechanisms/pick_and_shake.yaml"), html);
+  LK_ASSERT_INT_EQ(run(cmd), 0);
+  lk_error err;
+  lk_model *m = lk_model_load_file(lk_test_srcpath("mechanisms/pick_and_shake.yaml"), NULL, &err);
+  unsigned cube = 0;
+  LK_ASSERT_MSG(m && link_color(m, "cube", &cube), "the demo's cube");
+  lk_model_free(m);
+  static const char *const kTimes[] = {"0.5", "1.65", "1.95", "2.3", "3.2", "3.9"};
+  for (size_t k = 0; k < sizeof kTimes / sizeof kTimes[0]; k++) {
+    char q[64], png[64];
+    snprintf(q, sizeof q, "?flat=1&t=%s", kTimes[k]);
+    snprintf(png, sizeof png, "demo%zu.png", k);
+    LK_ASSERT_INT_EQ(chromium(html, q, 800, 500, tmp(png), NULL, tmp("demo.log")), 0);
+    LK_ASSERT_INT_EQ(page_errors(tmp("demo.log")), 0);
+    image im = {0};
+    LK_ASSERT_MSG(read_png(tmp(png), &im), "%s unreadable", png);
+    if (!im.rgb) continue;
+    long inside = 0, edge = 0;
+    for (int y = 0; y < im.h; y++)
+      for (int x = 0; x < im.w; x++) {
+        if (!near_color(im.rgb + 3 * ((size_t)y * (size_t)im.w + (size_t)x), cube)) continue;
+        if (x < 2 || y < 2 || x >= im.w - 2 || y >= im.h - 2)
+          edge++;
+        else
+          inside++;
+      }
+    LK_ASSERT_MSG(inside > 1000 && edge == 0, "t = %s s: %ld cube pixels in the window, %ld on its edge",
+                  kTimes[k], inside, edge);
+    free(im.rgb);
+  }
+}
+
 /* A page of several scenes (the planner's grasps): a list to choose from,
  * each scene opens without a script error. */
 static void test_scenes(void) {
@@ -420,9 +531,11 @@ void lk_test_register(void) {
                                   {"the page as opened, no script error", test_as_opened},
                                   {"several scenes on one page", test_scenes},
                                   {"the grasp planner's page", test_planner_page},
+                                  {"the demo page keeps the cube in frame", test_pick_and_shake_page_in_frame},
                                   {NULL, NULL}};
   static const lk_test cli[] = {{"linkage view --trajectory", test_view_command},
                                 {"the gripper's plot", test_demo_plot},
+                                {"the demo's plot: every series moves, phases marked", test_pick_and_shake_plot},
                                 {NULL, NULL}};
   snprintf(dir, sizeof dir, "%s", build_path("tests/tools/viewer.XXXXXX"));
   if (!mkdtemp(dir)) {

@@ -295,9 +295,10 @@
         fn: new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 1, 0x888888),
         ft: new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 1, 0x888888)
       };
-      /* Contacts sit inside the shapes they join: drawn over them. */
+      /* Depth-tested, so that a contact behind a solid is hidden by it; a
+       * dot is centred between the surfaces it joins, so half of it shows
+       * on the visible one, and the arrows stand out of it. */
       [m.dot, m.fn.line, m.fn.cone, m.ft.line, m.ft.cone].forEach(function (o) {
-        o.material.depthTest = false;
         o.renderOrder = 10;
       });
       m.dot.scale.setScalar(0.012 * d.radius);
@@ -312,7 +313,11 @@
 
   function makeCamera(d) {
     var w = holder.clientWidth || window.innerWidth, h = holder.clientHeight || window.innerHeight;
-    var c = d.center, R = d.radius, axis = params.cam;
+    /* A mechanism that stays about where it is (a gripper lifting a cube)
+     * is framed over the whole run, so nothing it does leaves the window;
+     * one that travels (the rover) is framed at its start and followed. */
+    var whole = !follow.checked;
+    var c = whole ? d.allCenter : d.center, R = whole ? d.allRadius : d.radius, axis = params.cam;
     if (axis) {
       var ctr = (params.center || '').split(',').map(Number);
       if (ctr.length === 3 && ctr.every(isFinite)) c = new THREE.Vector3(ctr[0], ctr[1], ctr[2]);
