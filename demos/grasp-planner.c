@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -302,6 +303,7 @@ static int parse_args(int argc, char **argv, args *a) {
       a->objects[a->nobjects++] = v;
     } else if (!strcmp(o, "--objects")) {
       NEED();
+      a->objects_arg = v;
       if (!add_objects(a, v)) return EXIT_USAGE;
     } else if (!strcmp(o, "-n") || !strcmp(o, "--candidates")) {
       LONG(a->n, 1, 10000000);
@@ -414,6 +416,20 @@ static int parse_args(int argc, char **argv, args *a) {
                                                      : "--object or --objects is required");
     usage(stderr);
     return EXIT_USAGE;
+  }
+  /* Only regular files: opening a FIFO would wait for a writer forever
+   * (a FIFO in --objects DIR), and a directory or device is no object. */
+  for (int k = -1; k < a->nobjects; k++) {
+    const char *p = k < 0 ? a->hand : a->objects[k];
+    struct stat sb;
+    if (stat(p, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+      fprintf(stderr, "grasp-planner: %s: %s, not a regular file\n", p,
+              S_ISFIFO(sb.st_mode)  ? "is a FIFO (a named pipe)"
+              : S_ISDIR(sb.st_mode) ? "is a directory"
+              : S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "is a device"
+                                                           : "is not a regular file");
+      return EXIT_USAGE;
+    }
   }
   for (int k = 0; k < a->nobjects; k++)
     if (is_mesh_file(a->objects[k]) && !(a->mass > 0)) {
@@ -827,7 +843,16 @@ int main(int argc, char **argv) {
   if (root) {
     lk_error e;
     out = lk_outputs_new();
-    if (!out || lk_outputs_add(out, a.output ? a.output : "-", &e) < 0 ||
+    /* The files read are inputs no output may replace: the hand, the
+     * objects and the list that names them. */
+    int bad_input = 0;
+    if (out) {
+      bad_input |= lk_outputs_input(out, a.hand, &e) != LK_OK;
+      for (int k = 0; k < a.nobjects && !bad_input; k++)
+        bad_input |= lk_outputs_input(out, a.objects[k], &e) != LK_OK;
+      if (a.objects_arg && !bad_input) bad_input |= lk_outputs_input(out, a.objects_arg, &e) != LK_OK;
+    }
+    if (!out || bad_input || lk_outputs_add(out, a.output ? a.output : "-", &e) < 0 ||
         (a.view && (view_at = lk_outputs_add(out, a.view, &e)) < 0) ||
         (a.plot && (plot_at = lk_outputs_add(out, a.plot, &e)) < 0)) {
       fprintf(stderr, "grasp-planner: %s\n", out ? e.message : "out of memory");

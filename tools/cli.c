@@ -62,12 +62,18 @@ void lk_cli_print_warnings(const char *path, const lk_model *m) {
 
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
                       lk_run_settings *run) {
+  return lk_cli_load_for(cmd, path, set, nset, run, NULL);
+}
+
+lk_model *lk_cli_load_for(const char *cmd, const char *path, const char *const *set, int nset,
+                          lk_run_settings *run, lk_outputs *outputs) {
   lk_load_options o;
   lk_load_options_default(&o);
   o.set = set;
   o.nset = nset;
   o.run = run;
   o.package_path = lk_cli_package_path();
+  if (outputs) o.input = lk_outputs_input, o.input_ctx = outputs;
   lk_error err;
   lk_model *m = lk_model_load_file(path, &o, &err);
   if (!m) lk_cli_print_error(cmd, &err);

@@ -17,6 +17,12 @@ void lk_cli_print_error(const char *cmd, const lk_error *err);
  * (the caller exits with LK_EXIT_USAGE). */
 lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set, int nset,
                       lk_run_settings *run);
+/* The same for a command that writes: every file the load reads (the
+ * description, its includes, its meshes) is given to outputs as an input
+ * (lk_outputs_input), so that an output naming one of them fails the load
+ * with a message naming both (exit LK_EXIT_USAGE). */
+lk_model *lk_cli_load_for(const char *cmd, const char *path, const char *const *set, int nset,
+                          lk_run_settings *run, lk_outputs *outputs);
 
 /* Print a loaded model's warnings to stderr: FILE:LINE:COLUMN: warning:
  * MESSAGE when the loader located it ("LINE:COLUMN: " in front), else

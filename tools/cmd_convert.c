@@ -74,6 +74,8 @@ int lk_cmd_convert(int argc, char **argv) {
   lk_load_options o;
   lk_load_options_default(&o);
   o.package_path = lk_cli_package_path();
+  o.input = lk_outputs_input; /* -o must not name the URDF or a mesh it reads */
+  o.input_ctx = set;
   lk_status st = lk_model_convert_file(path, &o, lk_outputs_file(set, 0), &err);
   if (st) {
     lk_cli_print_error("convert", &err);

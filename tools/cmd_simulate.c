@@ -432,7 +432,7 @@ int lk_cmd_simulate(int argc, char **argv) {
     return r;
   }
   lk_run_settings run;
-  lk_model *m = lk_cli_load("simulate", a.file, a.set, a.nset, &run);
+  lk_model *m = lk_cli_load_for("simulate", a.file, a.set, a.nset, &run, o.set);
   if (!m) {
     lk_outputs_free(o.set);
     return LK_EXIT_USAGE;

@@ -90,8 +90,6 @@ static int parse_args(int argc, char **argv, args *a) {
     return lk_cli_usage_error("view", "one mechanism file at a time (got '%s' too)", argv[optind + 1]);
   a->file = argv[optind];
   if (!a->output) return lk_cli_usage_error("view", "no page given: -o PAGE.html");
-  if (a->trajectory && strcmp(a->trajectory, a->output) == 0)
-    return lk_cli_usage_error("view", "--trajectory and --output name the same file");
   return 0;
 }
 
@@ -178,7 +176,9 @@ static int play_csv(const args *a, const lk_model *m, lk_view *v, lk_data *d) {
     long n = read_line(f, &line, &cap);
     lineno++;
     if (n < 0) break;
-    if (n == 0) continue;
+    /* A '#' line is a comment: the "# partial: why" that ends the CSV of
+     * a run stopped early (simulate --partial) is played up to there. */
+    if (n == 0 || line[0] == '#') continue;
     if (split(line, field, ncol) != ncol) {
       fprintf(stderr, "linkage view: %s:%ld: expected %d values as in the header\n", a->trajectory,
               lineno, ncol);
@@ -232,11 +232,31 @@ int lk_cmd_view(int argc, char **argv) {
   args a;
   int r = parse_args(argc, argv, &a);
   if (r) return r < 0 ? LK_EXIT_OK : r;
-  lk_run_settings run;
-  lk_model *m = lk_cli_load("view", a.file, a.set, a.nset, &run);
-  if (!m) return LK_EXIT_USAGE;
+  /* The page is named first and every file read is checked against it,
+   * so that -o never replaces the description, a file it references or
+   * the trajectory (exit 2, before anything is written). */
   lk_error err;
   lk_error_clear(&err);
+  lk_outputs *set = lk_outputs_new();
+  if (!set) {
+    fprintf(stderr, "linkage view: out of memory\n");
+    return LK_EXIT_FAILED;
+  }
+  if (lk_outputs_add(set, a.output, &err) < 0) {
+    lk_outputs_free(set);
+    return lk_cli_usage_error("view", "--output '%s': %s", a.output, err.message);
+  }
+  lk_run_settings run;
+  lk_model *m = lk_cli_load_for("view", a.file, a.set, a.nset, &run, set);
+  if (!m) {
+    lk_outputs_free(set);
+    return LK_EXIT_USAGE;
+  }
+  if (a.trajectory && lk_outputs_input(set, a.trajectory, &err)) {
+    lk_model_free(m);
+    lk_outputs_free(set);
+    return lk_cli_usage_error("view", "--output '%s': %s", a.output, err.message);
+  }
   lk_view_options vo;
   lk_view_options_default(&vo);
   vo.fps = a.fps;
@@ -249,7 +269,12 @@ int lk_cmd_view(int argc, char **argv) {
   }
   if (a.trajectory && (status = play_csv(&a, m, v, d)) != LK_EXIT_OK) goto done;
   status = LK_EXIT_FAILED;
-  if (strcmp(a.output, "-") == 0 ? lk_view_write(v, stdout, &err) : lk_view_write_file(v, a.output, &err)) {
+  if (lk_outputs_open(set, &err) || lk_view_write(v, lk_outputs_file(set, 0), &err) ||
+      lk_outputs_commit(set, &err)) {
+    if (err.status == LK_IO_ERROR && !err.path[0]) {
+      lk_error named;
+      if (lk_outputs_error(set, &named)) err = named;
+    }
     lk_cli_print_error("view", &err);
     goto done;
   }
@@ -264,6 +289,7 @@ int lk_cmd_view(int argc, char **argv) {
               a.output, lk_model_name(m) ? lk_model_name(m) : a.file);
   }
 done:
+  lk_outputs_free(set);
   lk_view_free(v);
   lk_data_free(d);
   lk_model_free(m);

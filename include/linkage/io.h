@@ -95,6 +95,13 @@ typedef struct {
    * directories above the file. The library reads no environment: the
    * linkage program passes --package-path, then ROS_PACKAGE_PATH. */
   const char *package_path;
+  /* Called with the path of every file the load reads, before it is read:
+   * the description itself (lk_model_load_file*), the files it includes
+   * and the mesh files it names. A status other than LK_OK (err filled)
+   * stops the load with that error. NULL: none. The linkage program
+   * passes lk_outputs_input so that no output replaces a file read. */
+  lk_status (*input)(void *input_ctx, const char *path, lk_error *err);
+  void *input_ctx;
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);
@@ -119,6 +126,9 @@ lk_model *lk_model_load_string(const char *text, size_t len, const char *name,
  * it is not a mesh, and lk_mesh_new's (flat, too few vertices). */
 lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **out,
                             lk_error *err);
+/* A mesh file that is not a regular file (a FIFO, a directory, a device,
+ * a socket) is LK_IO_ERROR saying which, without opening it (a FIFO's open
+ * would wait for a writer forever). */
 /* The same for one part of the file (assimp's mesh `part`, from 0: an OBJ
  * file's objects in order), so that one file holds a pre-decomposed
  * object's convex parts; part < 0: all of them. A part past the last is
@@ -219,6 +229,13 @@ lk_outputs *lk_outputs_new(void);
  * such as /dev/null may take several members); LK_IO_ERROR for a loop of
  * symbolic links. Nothing is created or opened yet. */
 int lk_outputs_add(lk_outputs *s, const char *path, lk_error *err);
+/* A file the run reads (s is a void * so that lk_outputs_input can be a
+ * load option's input hook): LK_INVALID_ARGUMENT, naming both, when a
+ * member names it (after following symbolic links, by device and inode:
+ * "x", "./x", "../d/x", a link to it, a hard link of it), now or when a
+ * member is added later; nothing else. A path that does not exist or is
+ * not a regular file is no member's business and is LK_OK. */
+lk_status lk_outputs_input(void *s, const char *path, lk_error *err);
 /* Create the temporaries and open the direct members (a FIFO's open waits
  * for its reader). On failure nothing is left behind (LK_IO_ERROR, with the
  * path: a missing directory, no permission). */

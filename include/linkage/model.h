@@ -488,7 +488,12 @@ lk_status lk_model_add_support(lk_model *m, const lk_support_spec *s, lk_error *
 
 /* The initial state a new lk_data starts from, for one joint: nq position
  * and nv velocity values (either may be NULL to keep the default: q at the
- * joint's zero, identity quaternions, v = 0). Checked at finalize. */
+ * joint's zero, identity quaternions, v = 0). Checked at finalize: finite,
+ * unit quaternions, and positions (angles, lengths) of magnitude at most
+ * LK_POSITION_MAX, where a double's spacing is 1.2e-10, so that a step's
+ * increment v h is not lost to rounding (at 1e17 rad the spacing is 16 and
+ * q + v h == q: the joint would freeze while v grew). */
+#define LK_POSITION_MAX 1e6
 lk_status lk_model_set_initial(lk_model *m, const char *joint, const double *q, int nq,
                                const double *v, int nv, lk_error *err);
 

@@ -5,5 +5,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/alloc.c \
 	%reldir%/gsl.c \
 	%reldir%/names.h \
-	%reldir%/names.c
+	%reldir%/names.c \
+	%reldir%/number.h \
+	%reldir%/number.c
 lib_liblinkage_la_LIBADD += $(PTHREAD_LIBS)

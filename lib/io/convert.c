@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "io/io_internal.h"
 #include "io/builder.h"
 #include "io/urdf.h"
 #include "io/xml.h"
@@ -287,7 +288,8 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   size_t max = opts && opts->max_bytes ? opts->max_bytes : LK_IO_MAX_BYTES_DEFAULT;
   char *text;
   size_t len;
-  lk_status st = lk_ydoc_read_file(path, max, &text, &len, err);
+  lk_status st = lk_io_input(opts, path, 0, err);
+  if (!st) st = lk_ydoc_read_file(path, max, &text, &len, err);
   if (st) return st;
   char root[32];
   lk_xml_root_name(text, len, root, sizeof root);

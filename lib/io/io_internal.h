@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "linkage/error.h"
+#include "linkage/io.h"
 
 /* The "C" locale, created once: numbers in files never depend on the
  * locale a program has set. (locale_t)0 if it could not be created, in
@@ -36,5 +37,18 @@ void lk_outfile_puts(lk_outfile *o, const char *s);
 /* Flush, close and rename; the temporary file is removed on failure. */
 lk_status lk_outfile_commit(lk_outfile *o, lk_error *err);
 void lk_outfile_discard(lk_outfile *o);
+
+/* The guard of every file a reader opens (input.c). A referenced file
+ * (an included file, a mesh: referenced = 1) must be a regular file:
+ * LK_IO_ERROR "is a FIFO (a named pipe), not a regular file" (a directory,
+ * a device, a socket), or "cannot open the file: ..." when it cannot be
+ * found. Then o's input hook, if any, sees the path (an output must not
+ * replace it). The description a program names itself may be a FIFO
+ * (referenced = 0: `linkage check <(generate)`). */
+struct lk_load_options_s;
+lk_status lk_io_input(const lk_load_options *o, const char *path, int referenced,
+                      lk_error *err);
+/* Only the regular-file test of lk_io_input. */
+lk_status lk_io_regular_file(const char *path, lk_error *err);
 
 #endif

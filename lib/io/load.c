@@ -11,6 +11,7 @@
 
 #include "core/internal.h"
 #include "io/builder.h"
+#include "io/io_internal.h"
 #include "io/mjcf.h"
 #include "io/urdf.h"
 #include "io/xml.h"
@@ -95,7 +96,7 @@ lk_model *lk_model_load_file(const char *path, const lk_load_options *opts, lk_e
   size_t max = opts && opts->max_bytes ? opts->max_bytes : LK_IO_MAX_BYTES_DEFAULT;
   char *text;
   size_t len;
-  if (lk_ydoc_read_file(path, max, &text, &len, err)) return NULL;
+  if (lk_io_input(opts, path, 0, err) || lk_ydoc_read_file(path, max, &text, &len, err)) return NULL;
   lk_model *m = lk_model_load_string(text, len, path, opts, err);
   lk_free(text);
   return m;
@@ -161,7 +162,8 @@ lk_status lk_model_load_file_into(lk_model *m, const char *path, const lk_load_o
   size_t max = opts && opts->max_bytes ? opts->max_bytes : LK_IO_MAX_BYTES_DEFAULT;
   char *text;
   size_t len;
-  lk_status st = lk_ydoc_read_file(path, max, &text, &len, err);
+  lk_status st = lk_io_input(opts, path, 0, err);
+  if (!st) st = lk_ydoc_read_file(path, max, &text, &len, err);
   if (st) return st;
   st = lk_model_load_string_into(m, text, len, path, opts, mo, err);
   lk_free(text);

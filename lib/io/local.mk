@@ -18,6 +18,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/convert.c \
 	%reldir%/mjcf.h \
 	%reldir%/mjcf.c \
+	%reldir%/input.c \
 	%reldir%/load.c \
 	%reldir%/meshfile.c \
 	%reldir%/csv.c \

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "io/io_internal.h"
 #include "linkage/io.h"
 
 typedef struct {
@@ -61,10 +62,10 @@ lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], l
   if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: NULL output");
   *out = NULL;
   if (!path) return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: NULL path");
-  /* assimp's messages for a missing file are vague: say it first. */
-  FILE *f = fopen(path, "rb");
-  if (!f) return lk_error_set_at(err, LK_IO_ERROR, path, 0, 0, "cannot open mesh: %s", strerror(errno));
-  fclose(f);
+  /* assimp's messages for a missing file are vague, and its open of a
+   * FIFO never returns: the guard says what the path is first. */
+  lk_status g = lk_io_regular_file(path, err);
+  if (g) return g;
   const struct aiScene *sc = aiImportFile(path, 0);
   if (!sc || !sc->mRootNode) {
     const char *why = aiGetErrorString();

@@ -33,6 +33,7 @@
 
 #include "core/internal.h"
 #include "io/builder.h"
+#include "io/io_internal.h"
 #include "io/mjcf.h"
 #include "io/xml.h"
 #include "linkage/io.h"
@@ -67,6 +68,7 @@ typedef struct {
     lk_mesh *mesh; /* owned here; the model copies it per geom */
   } *meshes;       /* <asset><mesh> */
   int nmeshes;
+  const lk_load_options *o; /* its input hook sees each mesh file */
 } mreader;
 
 #define X (&R->x)
@@ -76,11 +78,20 @@ static const char *const kIgnored[] = {"light", "camera", "site", NULL};
 
 /* ------------------------------------------------------------ defaults */
 
+static int find_class(const mreader *R, const char *name) {
+  for (int i = 0; i < R->ncls; i++)
+    if (strcmp(R->cls[i].name, name) == 0) return i;
+  return -1;
+}
+
 static lk_status read_default(mreader *R, xmlNode *e, int parent) {
   if (R->ncls == MAX_CLASSES)
     return lk_xdoc_error(X, e, LK_UNSUPPORTED, "default: more than %d classes", MAX_CLASSES);
   mclass *c = &R->cls[R->ncls];
   c->name = lk_xml_attr(e, "class");
+  if (c->name && find_class(R, c->name) >= 0) /* MuJoCo refuses it too; the first must not win */
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<default>: class '%.60s' is defined twice",
+                         c->name);
   if (!c->name) c->name = parent < 0 ? "main" : NULL;
   if (!c->name) return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "a nested <default> needs a class");
   c->parent = parent;
@@ -97,12 +108,6 @@ static lk_status read_default(mreader *R, xmlNode *e, int parent) {
     if (lk_xml_is(k, "default") && (st = read_default(R, k, me))) return st;
   }
   return LK_OK;
-}
-
-static int find_class(const mreader *R, const char *name) {
-  for (int i = 0; i < R->ncls; i++)
-    if (strcmp(R->cls[i].name, name) == 0) return i;
-  return -1;
 }
 
 /* The class of element e: its own `class`, else the one it inherits. */
@@ -138,18 +143,14 @@ static lk_status nums(mreader *R, const xmlNode *e, const char *name, int cls, i
   if (count) *count = 0;
   if (!v) return LK_OK;
   int k = 0;
-  const char *p = v;
-  char *end;
-  while (k < n) {
-    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-    if (!*p) break;
-    double d = strtod(p, &end);
-    if (end == p || !isfinite(d)) break;
-    out[k++] = d;
-    p = end;
-  }
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  if (*p || (!count && k != n) || k == 0)
+  const char *bad = v;
+  size_t badlen = 0;
+  int r = lk_xml_numbers(v, n, out, &k, &bad, &badlen); /* the one number reader */
+  if (r == LK_NUMBER_OVERFLOW || r == LK_NUMBER_UNDERFLOW)
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: %s=\"%.60s\": %.*s %s",
+                         (const char *)e->name, name, v, (int)(badlen < 40 ? badlen : 40), bad,
+                         lk_number_why(r));
+  if (r || (!count && k != n) || k == 0)
     return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: %s=\"%.60s\" is not %s%d finite numbers",
                          (const char *)e->name, name, v, count ? "up to " : "", n);
   if (count) *count = k;
@@ -686,7 +687,7 @@ static lk_status assets(mreader *R, xmlNode *e) {
     lk_mesh *mesh = NULL;
     lk_error me;
     lk_error_clear(&me);
-    if ((st = lk_mesh_load_file(path, scale, &mesh, &me)))
+    if ((st = lk_io_input(R->o, path, 1, &me)) || (st = lk_mesh_load_file(path, scale, &mesh, &me)))
       return lk_xdoc_error(X, c, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR,
                            "<mesh> '%s': %s: %s", name, path, me.message);
     R->meshes[R->nmeshes].name = name;
@@ -771,6 +772,7 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
                            "--set overrides apply to YAML descriptions");
   mreader *R = LK_NEW_ARRAY(mreader, 1);
   if (!R) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  R->o = o;
   lk_status st = lk_xdoc_parse(&R->x, text, len, label, err);
   if (!st) {
     lk_builder_init(&R->b, m, mo, &lk_xdoc_source, &R->x, err);

@@ -47,9 +47,18 @@ typedef struct {
   int err_no; /* the first write or close error */
 } member;
 
+/* A file the run reads, which no member may replace. */
+typedef struct {
+  char *path;
+  dev_t dev;
+  ino_t ino;
+} input;
+
 struct lk_outputs {
   member *m;
   int n, cap;
+  input *in;
+  int nin, capin;
   int opened, finished; /* finished: committed or discarded */
 };
 
@@ -211,6 +220,45 @@ static int same_file(const member *a, const member *b) {
   return !a->new_file || strcmp(a->base, b->base) == 0;
 }
 
+/* The input a member would replace, or NULL. Standard output is not
+ * renamed over, and what the shell redirected it to is the shell's. */
+static const input *replaced_input(const lk_outputs *s, const member *m) {
+  if (m->kind != M_REPLACE || !m->existed) return NULL;
+  for (int k = 0; k < s->nin; k++)
+    if (s->in[k].dev == m->dev && s->in[k].ino == m->ino) return &s->in[k];
+  return NULL;
+}
+
+static lk_status replaces_input(lk_error *err, const member *m, const input *in) {
+  return lk_error_set(err, LK_INVALID_ARGUMENT,
+                      "the output '%s' is the file '%s' that the run reads: it would be replaced",
+                      m->path, in->path);
+}
+
+lk_status lk_outputs_input(void *set, const char *path, lk_error *err) {
+  lk_outputs *s = set;
+  struct stat sb;
+  if (!s || !path || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)) return LK_OK;
+  for (int k = 0; k < s->nin; k++)
+    if (s->in[k].dev == sb.st_dev && s->in[k].ino == sb.st_ino) return LK_OK;
+  if (s->nin == s->capin) {
+    int nc = s->capin ? 2 * s->capin : 8;
+    input *p = lk_realloc(s->in, (size_t)nc * sizeof *p);
+    if (!p) return oom(err);
+    s->in = p;
+    s->capin = nc;
+  }
+  input *in = &s->in[s->nin];
+  in->path = lk_strdup(path);
+  if (!in->path) return oom(err);
+  in->dev = sb.st_dev;
+  in->ino = sb.st_ino;
+  s->nin++;
+  for (int i = 0; i < s->n; i++)
+    if (replaced_input(s, &s->m[i]) == in) return replaces_input(err, &s->m[i], in);
+  return LK_OK;
+}
+
 static void member_free(member *m) {
   lk_free(m->path);
   lk_free(m->target);
@@ -294,6 +342,12 @@ int lk_outputs_add(lk_outputs *s, const char *path, lk_error *err) {
       member_free(m);
       return -1;
     }
+  const input *in = replaced_input(s, m);
+  if (in) {
+    replaces_input(err, m, in);
+    member_free(m);
+    return -1;
+  }
   return s->n++;
 }
 
@@ -493,6 +547,8 @@ void lk_outputs_free(lk_outputs *s) {
   if (!s) return;
   remove_temporaries(s);
   for (int i = 0; i < s->n; i++) member_free(&s->m[i]);
+  for (int k = 0; k < s->nin; k++) lk_free(s->in[k].path);
+  lk_free(s->in);
   lk_free(s->m);
   lk_free(s);
 }

@@ -31,6 +31,7 @@
 
 #include "core/internal.h"
 #include "io/builder.h"
+#include "io/io_internal.h"
 #include "io/urdf.h"
 #include "io/xml.h"
 #include "linkage/io.h"
@@ -66,6 +67,7 @@ typedef struct {
   lk_xdoc x;
   lk_builder b;
   const lk_urdf_options *uo;
+  const lk_load_options *o; /* its input hook sees each mesh file */
   const char *package_path;
   ulink *links;
   int nlinks;
@@ -142,6 +144,16 @@ static int is_file(const char *p) {
   return stat(p, &s) == 0 && S_ISREG(s.st_mode);
 }
 
+/* A mesh path that is not a regular file: what it is instead (the guard's
+ * words: "is a FIFO (a named pipe), not a regular file"), else not found. */
+static lk_status not_a_mesh(ureader *R, xmlNode *e, const char *ctx, const char *path) {
+  lk_error why;
+  struct stat s;
+  if (stat(path, &s) == 0 && lk_io_regular_file(path, &why))
+    return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' %s", ctx, path, why.message);
+  return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, path);
+}
+
 /* Try dir/rest into out; 1 when it is a file. */
 static int try_path(char *out, size_t size, const char *dir, size_t dlen, const char *rest) {
   int n = snprintf(out, size, "%.*s/%s", (int)dlen, dir, rest);
@@ -169,7 +181,7 @@ static lk_status resolve_mesh(ureader *R, xmlNode *e, const char *ctx, const cha
   if (strncmp(name, "file://", 7) == 0) {
     snprintf(out, size, "%s", name + 7);
     if (is_file(out)) return LK_OK;
-    return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, out);
+    return not_a_mesh(R, e, ctx, out);
   }
   if (strncmp(name, "package://", 10) != 0) {
     if (name[0] == '/') {
@@ -180,7 +192,7 @@ static lk_status resolve_mesh(ureader *R, xmlNode *e, const char *ctx, const cha
       snprintf(out, size, "%.*s/%s", (int)dl, dir, name);
     }
     if (is_file(out)) return LK_OK;
-    return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, out);
+    return not_a_mesh(R, e, ctx, out);
   }
   const char *pkg = name + 10, *slash = strchr(pkg, '/');
   if (!slash || slash == pkg)
@@ -282,7 +294,7 @@ static lk_status geometry(ureader *R, xmlNode *owner, const char *ctx, lk_geom_s
     lk_mesh *mesh = NULL;
     lk_error e;
     lk_error_clear(&e);
-    if ((st = lk_mesh_load_file(path, scale, &mesh, &e)))
+    if ((st = lk_io_input(R->o, path, 1, &e)) || (st = lk_mesh_load_file(path, scale, &mesh, &e)))
       return lk_xdoc_error(X, s, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR,
                            "%s: mesh '%s': %s", what, path, e.message);
     g->type = LK_GEOM_MESH;
@@ -665,6 +677,7 @@ lk_status lk_urdf_read(lk_model *m, const lk_merge_options *mo, const char *text
   ureader R;
   memset(&R, 0, sizeof R);
   R.uo = uo;
+  R.o = o;
   R.package_path = o ? o->package_path : NULL;
   lk_status st = lk_xdoc_parse(&R.x, text, len, label, err);
   if (!st) {

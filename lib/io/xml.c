@@ -8,10 +8,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <libxml/entities.h>
+#include <libxml/hash.h>
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
 
 #include "core/internal.h"
+#include "core/number.h"
 #include "io/io_internal.h"
 #include "io/ydoc.h" /* lk_suggest */
 
@@ -45,20 +48,10 @@ static void keep_first(void *data, xmlErrorPtr e) {
   snprintf(f->msg, sizeof f->msg, "%s", e->message ? e->message : "malformed XML");
 }
 
-lk_status lk_xdoc_parse(lk_xdoc *x, const char *text, size_t len, const char *label,
-                        lk_error *err) {
-  memset(x, 0, sizeof *x);
-  x->path = label;
-  x->err = err;
-  if (len > (size_t)0x7fffffff)
-    return lk_error_set_at(err, LK_IO_ERROR, label, 0, 0, "the XML text is too long");
+static lk_status parse_once(lk_xdoc *x, const char *text, size_t len, const char *label,
+                            int opts, lk_error *err) {
   xmlParserCtxtPtr ctx = xmlNewParserCtxt();
   if (!ctx) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
-  /* NONET: a description never fetches anything; no NOENT: entities are
-   * not expanded (no external files pulled in); NOERROR/NOWARNING: the
-   * library does not print, the first error is reported below. */
-  int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
-             XML_PARSE_NOCDATA;
   first_error first = {0, 0, "malformed XML"};
   ctx->_private = &first;
   ctx->sax->serror = keep_first;
@@ -83,37 +76,192 @@ lk_status lk_xdoc_parse(lk_xdoc *x, const char *text, size_t len, const char *la
   return LK_OK;
 }
 
+/* The first external entity (general or parameter) the internal subset
+ * declares. */
+static void find_external(void *payload, void *data, const xmlChar *name) {
+  const xmlEntity *en = payload;
+  const xmlEntity **found = data;
+  (void)name;
+  if (*found || !en) return;
+  if (en->etype == XML_EXTERNAL_GENERAL_PARSED_ENTITY ||
+      en->etype == XML_EXTERNAL_GENERAL_UNPARSED_ENTITY ||
+      en->etype == XML_EXTERNAL_PARAMETER_ENTITY)
+    *found = en;
+}
+
+/* The first entity reference left in the tree under n (attributes too). */
+static const xmlNode *find_ref(const xmlNode *n) {
+  for (; n; n = n->next) {
+    if (n->type == XML_ENTITY_REF_NODE) return n;
+    if (n->type != XML_ELEMENT_NODE) continue;
+    for (const xmlAttr *a = n->properties; a; a = a->next)
+      for (const xmlNode *c = a->children; c; c = c->next)
+        if (c->type == XML_ENTITY_REF_NODE) return c;
+    const xmlNode *r = find_ref(n->children);
+    if (r) return r;
+  }
+  return NULL;
+}
+
+lk_status lk_xdoc_parse(lk_xdoc *x, const char *text, size_t len, const char *label,
+                        lk_error *err) {
+  memset(x, 0, sizeof *x);
+  x->path = label;
+  x->err = err;
+  if (len > (size_t)0x7fffffff)
+    return lk_error_set_at(err, LK_IO_ERROR, label, 0, 0, "the XML text is too long");
+  /* NONET: a description never fetches anything; NOERROR/NOWARNING: the
+   * library does not print, the first error is reported. Entities: the
+   * first read substitutes none (so no external file is pulled in); when
+   * the internal subset declares entities and none is external, the text
+   * is read again with internal entities expanded as XML defines them
+   * (XML_PARSE_NOENT; libxml2's amplification limits refuse an entity
+   * bomb), so that "&m;" in an attribute is the entity's text, never "". */
+  int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+             XML_PARSE_NOCDATA;
+  lk_status st = parse_once(x, text, len, label, opts, err);
+  if (st) return st;
+  xmlDtdPtr dtd = x->doc->intSubset;
+  if (dtd && (dtd->entities || dtd->pentities)) {
+    const xmlEntity *ext = NULL;
+    if (dtd->entities) xmlHashScan(dtd->entities, find_external, &ext);
+    if (dtd->pentities) xmlHashScan(dtd->pentities, find_external, &ext);
+    if (ext) {
+      char name[96];
+      snprintf(name, sizeof name, "%s", (const char *)ext->name);
+      /* The DOCTYPE's line (libxml2 keeps none for it). */
+      int line = 0;
+      const char *dt = memmem(text, len, "<!DOCTYPE", 9);
+      if (dt) {
+        line = 1;
+        for (const char *c = text; c < dt; c++) line += *c == '\n';
+      }
+      xmlFreeDoc(x->doc);
+      x->doc = NULL;
+      return lk_error_set_at(err, LK_PARSE_ERROR, label, line, 0,
+                             "XML: external entity '%s' refused: a description reads no file "
+                             "through an entity (only internal entities are expanded)",
+                             name);
+    }
+    if (dtd->entities) {
+      xmlFreeDoc(x->doc);
+      x->doc = NULL;
+      if ((st = parse_once(x, text, len, label, opts | XML_PARSE_NOENT, err))) return st;
+    }
+  }
+  const xmlNode *ref = find_ref(x->doc->children);
+  if (ref) {
+    char name[96];
+    snprintf(name, sizeof name, "%s", ref->name ? (const char *)ref->name : "");
+    const xmlNode *at = ref->parent && ref->parent->type == XML_ATTRIBUTE_NODE
+                            ? ref->parent->parent
+                            : ref->parent;
+    int line = lk_xdoc_line(at);
+    xmlFreeDoc(x->doc);
+    x->doc = NULL;
+    return lk_error_set_at(err, LK_PARSE_ERROR, label, line, 0,
+                           "XML: the entity reference &%s; cannot be expanded: it is not declared "
+                           "in the document's internal subset",
+                           name);
+  }
+  return LK_OK;
+}
+
 void lk_xdoc_free(lk_xdoc *x) {
   if (x->doc) xmlFreeDoc(x->doc);
   lk_free(x->nodes);
   memset(x, 0, sizeof *x);
 }
 
+/* The text as a sequence of characters whatever its encoding's unit: UTF-8
+ * (or ASCII) bytes, or UTF-16 code units of either byte order (a BOM, or
+ * '<' as the first unit). Only ASCII matters to the sniffer: any other
+ * character reads as 0x80. */
+typedef struct {
+  const unsigned char *t;
+  size_t n;  /* characters */
+  int unit;  /* 1 or 2 bytes */
+  int big;   /* UTF-16BE */
+} xtext;
+
+static int xch(const xtext *x, size_t i) {
+  if (i >= x->n) return -1;
+  if (x->unit == 1) return x->t[i];
+  unsigned hi = x->t[2 * i + !x->big], lo = x->t[2 * i + x->big];
+  return hi ? 0x80 : (int)lo;
+}
+
+static int xmatch(const xtext *x, size_t i, const char *s) {
+  for (size_t k = 0; s[k]; k++)
+    if (xch(x, i + k) != (unsigned char)s[k]) return 0;
+  return 1;
+}
+
+/* Past the end of the markup declaration at i ("<!DOCTYPE ...>" with an
+ * internal subset in [...] that may hold '>' in declarations, quoted
+ * strings and comments); x->n when it does not end. */
+static size_t skip_decl(const xtext *x, size_t i) {
+  int depth = 0, quote = 0;
+  for (size_t j = i + 2; j < x->n; j++) {
+    int c = xch(x, j);
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (xmatch(x, j, "<!--")) {
+      for (j += 4; j < x->n && !xmatch(x, j, "-->"); j++) {
+      }
+      j += 2;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[') {
+      depth++;
+    } else if (c == ']') {
+      depth -= depth > 0;
+    } else if (c == '>' && depth == 0) {
+      return j + 1;
+    }
+  }
+  return x->n;
+}
+
 void lk_xml_root_name(const char *text, size_t len, char *buf, size_t size) {
+  const unsigned char *u = (const unsigned char *)text;
+  xtext x = {u, len, 1, 0};
   size_t i = 0;
   buf[0] = '\0';
-  if (len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
-      (unsigned char)text[2] == 0xBF)
+  if (len >= 2 && ((u[0] == 0xFF && u[1] == 0xFE) || (u[0] == 0xFE && u[1] == 0xFF))) {
+    x.unit = 2, x.big = u[0] == 0xFE, x.n = len / 2, i = 1; /* UTF-16 with a BOM */
+  } else if (len >= 2 && ((u[0] == '<' && u[1] == 0) || (u[0] == 0 && u[1] == '<'))) {
+    x.unit = 2, x.big = u[0] == 0, x.n = len / 2; /* UTF-16 without one */
+  } else if (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) {
     i = 3;
+  }
   for (;;) {
-    while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\r' || text[i] == '\n'))
+    while (xch(&x, i) == ' ' || xch(&x, i) == '\t' || xch(&x, i) == '\r' || xch(&x, i) == '\n')
       i++;
-    if (i >= len || text[i] != '<') return;
-    if (i + 1 < len && (text[i + 1] == '?' || text[i + 1] == '!')) {
-      /* a declaration, a comment or a DOCTYPE: skip to its end */
-      const char *end = text[i + 1] == '!' && i + 3 < len && text[i + 2] == '-' && text[i + 3] == '-'
-                            ? "-->"
-                            : ">";
-      size_t el = strlen(end), j = i + 2;
-      while (j + el <= len && memcmp(text + j, end, el) != 0) j++;
-      if (j + el > len) return;
-      i = j + el;
+    if (xch(&x, i) != '<') return;
+    if (xmatch(&x, i, "<!--")) {
+      size_t j = i + 4;
+      while (j < x.n && !xmatch(&x, j, "-->")) j++;
+      if (j >= x.n) return;
+      i = j + 3;
+      continue;
+    }
+    if (xmatch(&x, i, "<?")) {
+      size_t j = i + 2;
+      while (j < x.n && !xmatch(&x, j, "?>")) j++;
+      if (j >= x.n) return;
+      i = j + 2;
+      continue;
+    }
+    if (xmatch(&x, i, "<!")) {
+      i = skip_decl(&x, i);
       continue;
     }
     size_t j = i + 1, k = 0;
-    while (j < len && k + 1 < size && text[j] != ' ' && text[j] != '>' && text[j] != '/' &&
-           text[j] != '\t' && text[j] != '\r' && text[j] != '\n')
-      buf[k++] = text[j++];
+    for (int c; k + 1 < size && (c = xch(&x, j)) > 0 && c != ' ' && c != '>' && c != '/' &&
+                c != '\t' && c != '\r' && c != '\n';
+         j++)
+      buf[k++] = (char)c;
     buf[k] = '\0';
     return;
   }
@@ -134,7 +282,14 @@ int lk_xdoc_loc(lk_xdoc *x, xmlNode *e) {
   return x->n;
 }
 
-int lk_xdoc_line(const xmlNode *e) { return e ? (int)xmlGetLineNo((xmlNode *)e) : 0; }
+/* An element an entity expanded has no line of its own: its parent's. */
+int lk_xdoc_line(const xmlNode *e) {
+  for (; e; e = e->parent) {
+    long l = xmlGetLineNo((xmlNode *)e);
+    if (l > 0) return (int)l;
+  }
+  return 0;
+}
 
 lk_status lk_xdoc_error(lk_xdoc *x, const xmlNode *e, lk_status status, const char *fmt, ...) {
   if (!x->err) return status;
@@ -178,33 +333,31 @@ const char *lk_xml_attr(const xmlNode *e, const char *name) {
       if (!a->children) return "";
       if (a->children->type == XML_TEXT_NODE && !a->children->next)
         return a->children->content ? (const char *)a->children->content : "";
-      return ""; /* entity references left unexpanded: not a value we read */
+      /* Not reached: lk_xdoc_parse expands internal entities (so the value
+       * is one text node) and refuses a document with any other. */
+      return "";
     }
   return NULL;
 }
 
-/* One decimal number at *s (blanks before it skipped); *s moves past it. */
-static int read_number(const char **s, double *out) {
-  const char *p = *s;
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  size_t n = strspn(p, "+-0123456789.eE");
-  if (n == 0) return 0;
-  char tok[64];
-  if (n >= sizeof tok) return 0;
-  memcpy(tok, p, n);
-  tok[n] = '\0';
-  char *end;
-  locale_t c = lk_io_c_locale();
-  double v = c ? strtod_l(tok, &end, c) : strtod(tok, &end);
-  if (end != tok + n || !isfinite(v)) return 0;
-  *out = v;
-  *s = p + n;
-  return 1;
-}
-
-static int blank_rest(const char *p) {
-  while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
-  return *p == '\0';
+/* Up to max numbers of the blank-separated list s, read by the one number
+ * reader (core/number.c) into v; *count of them. LK_NUMBER_OK when the
+ * whole list was read, else why the first bad item is bad, *bad at it. */
+int lk_xml_numbers(const char *s, int max, double *v, int *count, const char **bad,
+                   size_t *badlen) {
+  const char *p = s;
+  *count = 0;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') p++;
+    if (!*p) return LK_NUMBER_OK;
+    size_t n = lk_number_token(p);
+    *bad = p, *badlen = n;
+    if (*count == max) return LK_NUMBER_SYNTAX; /* one too many */
+    lk_number_result r = lk_number_parse(p, n, &v[*count]);
+    if (r) return r;
+    ++*count;
+    p += n;
+  }
 }
 
 lk_status lk_xdoc_doubles(lk_xdoc *x, const xmlNode *e, const char *attr, const char *what,
@@ -216,9 +369,13 @@ lk_status lk_xdoc_doubles(lk_xdoc *x, const xmlNode *e, const char *attr, const 
   }
   double v[16];
   int k = 0;
-  const char *p = s;
-  while (k < n && k < 16 && read_number(&p, &v[k])) k++;
-  if (k != n || !blank_rest(p)) {
+  const char *bad = s;
+  size_t badlen = 0;
+  lk_number_result r = lk_xml_numbers(s, n < 16 ? n : 16, v, &k, &bad, &badlen);
+  if (r == LK_NUMBER_OVERFLOW || r == LK_NUMBER_UNDERFLOW)
+    return lk_xdoc_error(x, e, LK_SCHEMA_ERROR, "%s: %s=\"%.60s\": %.*s %s", what, attr, s,
+                         (int)(badlen < 40 ? badlen : 40), bad, lk_number_why(r));
+  if (r || k != n) {
     if (n == 1)
       return lk_xdoc_error(x, e, LK_SCHEMA_ERROR, "%s: %s=\"%.60s\" is not a finite number", what,
                            attr, s);

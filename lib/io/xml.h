@@ -10,6 +10,7 @@
 
 #include <libxml/tree.h>
 
+#include "core/number.h"
 #include "io/builder.h"
 #include "linkage/error.h"
 
@@ -59,12 +60,19 @@ const char *lk_xml_attr(const xmlNode *e, const char *name);
 
 /* Attribute values as numbers: "what" names the value in messages. A
  * missing attribute leaves *out alone and is LK_OK unless required. The
- * numbers must be finite decimal numbers (C locale); vectors are
+ * numbers are read by the one number reader (core/number.h: decimal, any
+ * length, overflow and underflow to 0 refused); vectors are
  * blank-separated with exactly n values. */
 lk_status lk_xdoc_double(lk_xdoc *x, const xmlNode *e, const char *attr, const char *what,
                          int required, double *out);
 lk_status lk_xdoc_doubles(lk_xdoc *x, const xmlNode *e, const char *attr, const char *what,
                           int n, int required, double *out);
+/* The blank-separated list s: up to max numbers into v (*count read).
+ * LK_NUMBER_OK (0) when the whole list was read; else the first bad item
+ * (or the first beyond max) is at *bad, *badlen characters, and the result
+ * says why. */
+int lk_xml_numbers(const char *s, int max, double *v, int *count, const char **bad,
+                   size_t *badlen);
 
 /* Check that every child element of e is one of known[] (NULL-terminated)
  * or of ignored[] (may be NULL): an unknown one is an error at it with a

@@ -32,6 +32,7 @@
 
 #include "core/internal.h"
 #include "io/builder.h"
+#include "io/io_internal.h"
 #include "io/urdf.h"
 #include "io/xml.h"
 #include "io/ydoc.h"
@@ -733,7 +734,8 @@ static lk_status geom_file(ymap *mp, int id, void *dst, const char *what) {
   lk_mesh *mesh = NULL;
   lk_error e;
   lk_error_clear(&e);
-  if ((st = lk_mesh_load_part(path, in->part, in->scale, &mesh, &e)))
+  if ((st = lk_io_input(R->o, path, 1, &e)) ||
+      (st = lk_mesh_load_part(path, in->part, in->scale, &mesh, &e)))
     return lk_ydoc_error(Y, id, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR, ERR,
                          "%s: mesh '%s': %s", what, path, e.message);
   in->g.mesh = mesh;
@@ -1803,8 +1805,8 @@ static lk_status one_include(yreader *R, int it, const char *ctx) {
   char *text;
   size_t len;
   lk_error ferr;
-  if (lk_ydoc_read_file(path, max, &text, &len, &ferr))
-    return lk_ydoc_error(Y, fk, ferr.status, ERR, "%s: file: %s", ctx, ferr.message);
+  if (lk_io_input(R->o, path, 1, &ferr) || lk_ydoc_read_file(path, max, &text, &len, &ferr))
+    return lk_ydoc_error(Y, fk, ferr.status, ERR, "%s: file '%s': %s", ctx, path, ferr.message);
   char root[32];
   lk_xml_root_name(text, len, root, sizeof root);
   if (strcmp(root, "robot") != 0) {
@@ -1860,6 +1862,7 @@ static lk_status one_include(yreader *R, int it, const char *ctx) {
   lk_load_options_default(&lo);
   lo.max_bytes = max;
   lo.package_path = R->o ? R->o->package_path : NULL;
+  if (R->o) lo.input = R->o->input, lo.input_ctx = R->o->input_ctx;
   if (!st && !uo.prefix) st = lk_builder_oom(B);
   const char *label = lk_builder_strdup(B, path);
   if (!st && !label) st = lk_builder_oom(B);

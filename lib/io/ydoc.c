@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "core/internal.h"
+#include "core/number.h"
 #include "io/io_internal.h"
 #include "io/ydoc.h"
 #include "linkage/io.h"
@@ -437,30 +438,11 @@ lk_status lk_ydoc_error(lk_ydoc *y, int id, lk_status status, lk_error *err, con
 
 /* ------------------------------------------------------------- scalars */
 
-/* YAML 1.2 core schema float: [-+]? ( \. [0-9]+ | [0-9]+ ( \. [0-9]* )? )
- * ( [eE] [-+]? [0-9]+ )?  (strtod alone would also take hex, "inf",
- * "nan" and leading blanks). */
-static int is_decimal(const char *s, size_t len) {
-  size_t i = 0, digits = 0;
-  if (i < len && (s[i] == '+' || s[i] == '-')) i++;
-  while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
-  if (i < len && s[i] == '.') {
-    i++;
-    while (i < len && s[i] >= '0' && s[i] <= '9') i++, digits++;
-  }
-  if (digits == 0) return 0;
-  if (i < len && (s[i] == 'e' || s[i] == 'E')) {
-    i++;
-    if (i < len && (s[i] == '+' || s[i] == '-')) i++;
-    size_t ed = 0;
-    while (i < len && s[i] >= '0' && s[i] <= '9') i++, ed++;
-    if (ed == 0) return 0;
-  }
-  return i == len;
-}
-
-int lk_ydoc_parse_double(const char *s, size_t len, double *out) {
-  if (!s || len == 0) return 0;
+/* YAML 1.2 core schema float: the decimal numbers of lib/core/number.c
+ * (the one reader of every format) and YAML's spellings .inf, -.inf and
+ * .nan. Returns the reader's result; .inf and .nan are LK_NUMBER_OK. */
+static lk_number_result parse_double(const char *s, size_t len, double *out) {
+  if (!s || len == 0) return LK_NUMBER_SYNTAX;
   const char *t = s;
   size_t l = len;
   double sign = 1;
@@ -472,29 +454,18 @@ int lk_ydoc_parse_double(const char *s, size_t len, double *out) {
   if ((l == 4 && (memcmp(t, ".inf", 4) == 0 || memcmp(t, ".Inf", 4) == 0 ||
                   memcmp(t, ".INF", 4) == 0))) {
     *out = sign * INFINITY;
-    return 1;
+    return LK_NUMBER_OK;
   }
   if (t == s && l == 4 &&
       (memcmp(t, ".nan", 4) == 0 || memcmp(t, ".NaN", 4) == 0 || memcmp(t, ".NAN", 4) == 0)) {
     *out = NAN;
-    return 1;
+    return LK_NUMBER_OK;
   }
-  if (!is_decimal(s, len) || len > 400) return 0;
-  char buf[408];
-  memcpy(buf, s, len);
-  buf[len] = '\0';
-  locale_t c = lk_io_c_locale();
-  char *end;
-  errno = 0;
-  double v = c ? strtod_l(buf, &end, c) : strtod(buf, &end);
-  if (*end) return 0;
-  if (errno == ERANGE && isinf(v)) {
-    /* Overflow: report it as infinity so callers say "out of range". */
-    *out = v;
-    return 1;
-  }
-  *out = v;
-  return 1;
+  return lk_number_parse(s, len, out);
+}
+
+int lk_ydoc_parse_double(const char *s, size_t len, double *out) {
+  return parse_double(s, len, out) == LK_NUMBER_OK;
 }
 
 int lk_ydoc_parse_long(const char *s, size_t len, long *out) {
@@ -561,13 +532,17 @@ lk_status lk_ydoc_double(lk_ydoc *y, int id, const char *what, int allow_inf, do
   const char *s = lk_ydoc_scalar(y, id, &len);
   double v;
   long iv;
-  if (plain_scalar(y, id) && !lk_ydoc_parse_double(s, len, &v) && len > 2 && s[0] == '0' &&
+  lk_number_result r = plain_scalar(y, id) ? parse_double(s, len, &v) : LK_NUMBER_SYNTAX;
+  if (r == LK_NUMBER_SYNTAX && plain_scalar(y, id) && len > 2 && s[0] == '0' &&
       (s[1] == 'x' || s[1] == 'o') && lk_ydoc_parse_long(s, len, &iv)) {
     /* 0x1F and 0o17 are integers of the core schema, so numbers too. */
     *out = (double)iv;
     return LK_OK;
   }
-  if (!plain_scalar(y, id) || !lk_ydoc_parse_double(s, len, &v)) {
+  if (r == LK_NUMBER_OVERFLOW || r == LK_NUMBER_UNDERFLOW)
+    return lk_ydoc_error(y, id, LK_SCHEMA_ERROR, err, "%s: %s %s", what,
+                         lk_ydoc_describe(y, id, d, sizeof d), lk_number_why(r));
+  if (r != LK_NUMBER_OK) {
     if (s && plain_scalar(y, id) && (strcmp(s, "inf") == 0 || strcmp(s, "-inf") == 0 ||
                                      strcmp(s, "nan") == 0))
       return lk_ydoc_error(y, id, LK_SCHEMA_ERROR, err,
@@ -579,11 +554,8 @@ lk_status lk_ydoc_double(lk_ydoc *y, int id, const char *what, int allow_inf, do
   if (isnan(v))
     return lk_ydoc_error(y, id, LK_SCHEMA_ERROR, err, "%s: .nan is not allowed (values must be finite)",
                          what);
-  if (isinf(v) && !is_decimal(s, len) && !allow_inf)
+  if (isinf(v) && !allow_inf)
     return lk_ydoc_error(y, id, LK_SCHEMA_ERROR, err, "%s: %s is not allowed here (values must be finite)",
-                         what, lk_ydoc_describe(y, id, d, sizeof d));
-  if (isinf(v) && is_decimal(s, len))
-    return lk_ydoc_error(y, id, LK_SCHEMA_ERROR, err, "%s: %s is out of range for a double",
                          what, lk_ydoc_describe(y, id, d, sizeof d));
   *out = v;
   return LK_OK;

@@ -34,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/number.h"
 #include "lcp/lcp_internal.h"
 
 typedef struct {
@@ -93,18 +94,19 @@ static lk_status token_text(scanner *sc, const char *what, char *buf, size_t siz
   return LK_OK;
 }
 
+/* Numbers by the one reader of every format (core/number.h). */
 static lk_status read_number(scanner *sc, const char *what, double *out, lk_error *err) {
-  char buf[128];
-  lk_status s = token_text(sc, what, buf, sizeof buf, err);
-  if (s != LK_OK) return s;
-  char *e;
-  double v = strtod(buf, &e);
-  if (e == buf || *e != '\0')
-    return at_token(sc, LK_PARSE_ERROR, "expected %s, found '%s'", what, buf, err);
-  if (!isfinite(v))
-    return at_token(sc, LK_SCHEMA_ERROR, "%s is not finite ('%s')", what, buf, err);
-  *out = v;
-  return LK_OK;
+  if (!next_token(sc))
+    return lk_error_set_at(err, LK_PARSE_ERROR, sc->path, sc->line, sc->col,
+                           "unexpected end of file: expected %s", what);
+  lk_number_result r = lk_number_parse(sc->tok, sc->toklen, out);
+  if (r == LK_NUMBER_OK) return LK_OK;
+  int n = sc->toklen < 60 ? (int)sc->toklen : 60;
+  if (r == LK_NUMBER_SYNTAX)
+    return lk_error_set_at(err, LK_PARSE_ERROR, sc->path, sc->tline, sc->tcol,
+                           "expected %s, found '%.*s'", what, n, sc->tok);
+  return lk_error_set_at(err, LK_SCHEMA_ERROR, sc->path, sc->tline, sc->tcol, "%s '%.*s' %s", what,
+                         n, sc->tok, lk_number_why(r));
 }
 
 static lk_status read_int(scanner *sc, const char *what, int *out, lk_error *err) {
@@ -432,7 +434,8 @@ static lk_status read_nsm(scanner *sc, int n, matrix *m, lk_error *err) {
       char lb[32];
       if ((s = token_text(sc, "a location", lb, sizeof lb, err)) != LK_OK) break;
       b = strtoll(lb, NULL, 10);
-      if (a != t || b + 1 < a || b + 1 > nnz) {
+      /* b may be strtoll's LLONG_MAX: compare without b + 1 (fuzzing) */
+      if (a != t || b < a - 1 || b >= nnz) {
         s = at_token(sc, LK_SCHEMA_ERROR, "locations out of order or beyond nnz%s%s", "", "", err);
         break;
       }
@@ -568,8 +571,10 @@ static lk_status parse(const char *text, size_t len, const char *path, lk_lcp_pr
       if (mu < 0) {
         char num[64];
         snprintf(num, sizeof num, "%g", mu);
+        char idx[32];
+        snprintf(idx, sizeof idx, "%d", c); /* contacts numbered from 0, as the rows are */
         s = at_token(&sc, LK_SCHEMA_ERROR, "friction coefficient %s of contact %s is negative", num,
-                     "", err);
+                     idx, err);
         break;
       }
       for (int k = 0; k < d; k++) {

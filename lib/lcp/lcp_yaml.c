@@ -1,9 +1,11 @@
 /* LCP problems in YAML (see lcp.h for the keys), read with libyaml's
  * document API so every error can point at the node it is about. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
+#include "core/number.h"
 #include "lcp/lcp_internal.h"
 
 typedef struct {
@@ -50,11 +52,14 @@ static lk_status number(ctx *c, const yaml_node_t *node, const char *what, int a
     *out = sign * INFINITY;
     return LK_OK;
   }
-  char *e;
-  double v = strtod(t, &e);
-  if (e == t || *e != '\0' || !isfinite(v))
+  lk_number_result r = lk_number_parse(t, strlen(t), out); /* the one number reader */
+  if (r == LK_NUMBER_SYNTAX)
     return at(c, node, LK_SCHEMA_ERROR, "%s: expected a finite number, found '%s'", what, t);
-  *out = v;
+  if (r) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "'%.60s' %s", t, lk_number_why(r));
+    return at(c, node, LK_SCHEMA_ERROR, "%s: %s", what, msg);
+  }
   return LK_OK;
 }
 

@@ -622,6 +622,19 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
     double q[7];
     memcpy(q, in->q, sizeof q);
     int qoff = m->jtype[i] == LK_JOINT_BALL ? 0 : (m->jtype[i] == LK_JOINT_FREE ? 3 : -1);
+    /* Positions (not quaternion parts) beyond LK_POSITION_MAX: a double's
+     * spacing there swallows a step's increment (q + v h == q), so the
+     * joint would freeze while v grew. */
+    for (int k = 0; in->has_q && k < (qoff >= 0 ? qoff : m->jnq[i]); k++)
+      if (fabs(q[k]) > LK_POSITION_MAX) {
+        double gap = nextafter(fabs(q[k]), INFINITY) - fabs(q[k]);
+        st = lk_error_set(err, LK_INVALID_MODEL,
+                          "joint '%s': initial position %g is beyond the bound |q| <= %g (rad or "
+                          "m): there a double's spacing is %g, so a step's increment v h below "
+                          "%g would be lost (q + v h == q)",
+                          in->joint, q[k], LK_POSITION_MAX, gap, gap / 2);
+        goto fail_built;
+      }
     if (in->has_q && qoff >= 0) {
       double n = sqrt(q[qoff] * q[qoff] + q[qoff + 1] * q[qoff + 1] + q[qoff + 2] * q[qoff + 2] +
                       q[qoff + 3] * q[qoff + 3]);

@@ -4,16 +4,39 @@
  * with "#!" also feeds the rest of that line to the loader as a --set
  * override (the line is a YAML comment, so the document is unchanged), so
  * the override code is fuzzed too. A model that loads is put through the
- * calls a program makes next (a data, forward kinematics, the CSV row). */
+ * calls a program makes next (a data, forward kinematics, the CSV row).
+ *
+ * The same binary holds the other targets (fuzz.h), chosen at start by
+ * $LK_FUZZ_TARGET ("mesh": fuzz_mesh.c, "lcp": fuzz_lcp.c; anything else:
+ * this loader, which with tests/fuzz/xml.dict and XML seeds fuzzes the
+ * URDF and MJCF readers), so that the library is compiled for fuzzing
+ * once. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
 #include "linkage/linkage.h"
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+static int (*target)(const uint8_t *, size_t);
+
+static int fuzz_load(const uint8_t *data, size_t size);
+
+int LLVMFuzzerInitialize(int *argc, char ***argv) {
+  (void)argc, (void)argv;
+  const char *t = getenv("LK_FUZZ_TARGET");
+  target = t && strcmp(t, "mesh") == 0  ? lk_fuzz_mesh
+           : t && strcmp(t, "lcp") == 0 ? lk_fuzz_lcp
+                                        : fuzz_load;
+  return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) { return target(data, size); }
+
+static int fuzz_load(const uint8_t *data, size_t size) {
   char set[256];
   const char *sets[1] = {set};
   lk_load_options o;

@@ -72,3 +72,11 @@ TESTS += tests/io/test_plausibility
 tests_io_test_plausibility_SOURCES = %reldir%/test_plausibility.c
 tests_io_test_plausibility_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_plausibility_LDADD = $(LK_TESTLIBS)
+
+# Issue 30: one number reader, XML entities and sniffing, referenced FIFOs,
+# outputs that would replace an input, huge initial positions.
+check_PROGRAMS += tests/io/test_inputs
+TESTS += tests/io/test_inputs
+tests_io_test_inputs_SOURCES = %reldir%/test_inputs.c
+tests_io_test_inputs_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_inputs_LDADD = $(LK_TESTLIBS)

@@ -37,3 +37,11 @@ TESTS += tests/tools/test_step_cli
 tests_tools_test_step_cli_SOURCES = %reldir%/test_step_cli.c
 tests_tools_test_step_cli_CFLAGS = $(LK_TESTFLAGS)
 tests_tools_test_step_cli_LDADD = $(LK_TESTLIBS)
+
+# Issue 30: outputs never replace inputs (every command, every name), FIFO
+# objects, view of a --partial trajectory, linkage lcp's messages and status.
+check_PROGRAMS += tests/tools/test_inputs_cli
+TESTS += tests/tools/test_inputs_cli
+tests_tools_test_inputs_cli_SOURCES = %reldir%/test_inputs_cli.c
+tests_tools_test_inputs_cli_CFLAGS = $(LK_TESTFLAGS)
+tests_tools_test_inputs_cli_LDADD = $(LK_TESTLIBS)

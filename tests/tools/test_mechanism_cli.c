@@ -82,7 +82,9 @@ static void test_check_rejects_every_broken_file(void) {
     char rel[256], path[4096], where[4200];
     snprintf(rel, sizeof rel, "io/%s", f[0]);
     snprintf(path, sizeof path, "%s", lk_test_data(rel));
-    if (atoi(f[2]) > 0)
+    if (atoi(f[2]) > 0 && atoi(f[3]) == 0) /* XML: lines without columns */
+      snprintf(where, sizeof where, "%s:%s: error: ", path, f[2]);
+    else if (atoi(f[2]) > 0)
       snprintf(where, sizeof where, "%s:%s:%s: error: ", path, f[2], f[3]);
     else
       snprintf(where, sizeof where, "%s: error: ", path);

@@ -21,6 +21,17 @@ def link(extra="", name="arm"):
 
 GOOD_LINK = link()
 
+def urdf(mass="1", doctype="", extra=""):
+    """A one-link URDF; the <mass> element is on line 4 without a DOCTYPE
+    (the DOCTYPE's own lines come before it)."""
+    return ('<?xml version="1.0"?>\n' + doctype +
+            '<robot name="r">\n'
+            '  <link name="base">' + extra + '</link>\n'
+            '  <link name="arm"><inertial><mass value="' + mass + '"/>'
+            '<inertia ixx="1" iyy="1" izz="1" ixy="0" ixz="0" iyz="0"/></inertial></link>\n'
+            '  <joint name="j" type="continuous"><parent link="base"/><child link="arm"/></joint>\n'
+            '</robot>\n')
+
 CASES = [
     # ---- syntax and encoding
     ("syntax_unclosed_flow.yaml", "links: [\n  {name: a, mass: 1}\n", "PARSE", "@3:1",
@@ -134,6 +145,19 @@ CASES = [
     ("inertia_triangle.yaml", link().replace("[0.01, 0.01, 0.01]", "[0.01, 0.01, 0.05]"), "MODEL", "[0.01", "violate the triangle inequality"),
     ("mu_dynamic_above_static.yaml", "materials:\n  - {name: ice, mu_static: 0.05, mu_dynamic: 0.1}\n" + GOOD_LINK, "MODEL", "0.1}", "mu_dynamic 0.1 exceeds mu_static 0.05"),
     ("massless_with_inertia.yaml", "links:\n  - {name: frame, joint: fixed, mass: 0, inertia: [1, 1, 1]}\n", "MODEL", "[1, 1, 1]", "massless link cannot have rotational inertia"),
+    # ---- issue 30: one number reader, XML entities, MJCF classes, huge positions
+    ("mass_underflow.yaml", link().replace("mass: 1.0", "mass: 1e-400"), "SCHEMA", "1e-400", "is too small (it would round to 0"),
+    ("mass_overflow.yaml", link().replace("mass: 1.0", "mass: 2e308"), "SCHEMA", "2e308", "is out of range"),
+    ("urdf_hex_mass.urdf", urdf(mass="0x1p1"), "SCHEMA", "@4:0", 'value="0x1p1" is not a finite number'),
+    ("urdf_mass_underflow.urdf", urdf(mass="1e-400"), "SCHEMA", "@4:0", "1e-400 is too small"),
+    ("urdf_mass_overflow.urdf", urdf(mass="-1e400"), "SCHEMA", "@4:0", "-1e400 is out of range"),
+    ("mjcf_hex_timestep.xml", '<mujoco>\n  <option timestep="0x1p-9"/>\n  <worldbody/>\n</mujoco>\n', "SCHEMA", "@2:0", 'timestep="0x1p-9" is not a finite number'),
+    ("mjcf_size_underflow.xml", '<mujoco>\n  <worldbody>\n    <body>\n      <freejoint/>\n      <geom type="sphere" size="3e-330" mass="1"/>\n    </body>\n  </worldbody>\n</mujoco>\n', "SCHEMA", "@5:0", "3e-330 is too small"),
+    ("urdf_external_entity.urdf", urdf(doctype='<!DOCTYPE robot [\n  <!ENTITY m SYSTEM "/etc/hostname">\n]>\n', extra="&m;"), "PARSE", "@2:0", "external entity 'm' refused"),
+    ("urdf_undeclared_entity.urdf", urdf(doctype='<!DOCTYPE robot SYSTEM "robot.dtd">\n', mass="&m;"), "PARSE", "@5:0", "&m; cannot be expanded"),
+    ("urdf_entity_element.urdf", urdf(doctype='<!DOCTYPE robot [<!ENTITY s "<sensor/>">]>\n', extra="&s;"), "SCHEMA", "@4:0", "unknown element <sensor>"),
+    ("mjcf_class_twice.xml", '<mujoco>\n  <default>\n    <default class="a"/>\n    <default class="a"/>\n  </default>\n  <worldbody/>\n</mujoco>\n', "SCHEMA", "@4:0", "class 'a' is defined twice"),
+    ("initial_huge_angle.yaml", link().replace("name: arm", "name: arm", 1) + "initial:\n  - {joint: arm, q: 1e17}\n", "MODEL", "arm, q", "initial position 1e+17 is beyond the bound |q| <= 1e+06"),
 ]
 
 STATUS = {"PARSE": "LK_PARSE_ERROR", "SCHEMA": "LK_SCHEMA_ERROR", "MODEL": "LK_INVALID_MODEL"}
