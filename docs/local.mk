@@ -3,4 +3,4 @@
 # by relative name, so they are installed side by side).
 dist_doc_DATA = %reldir%/format.md %reldir%/contact.md %reldir%/architecture.md \
 	%reldir%/lcp.md %reldir%/contact-models.md %reldir%/grasp.md \
-	%reldir%/viewer.md %reldir%/viewer-gripper.png
+	%reldir%/viewer.md %reldir%/viewer-gripper.png %reldir%/python.md

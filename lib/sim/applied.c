@@ -125,3 +125,11 @@ double lk_data_actuator_target(const lk_data *d, int i) {
 double lk_data_actuator_force(const lk_data *d, int i) {
   return d && i >= 0 && i < d->model->nact ? d->sim.act_force[i] : NAN;
 }
+
+double *lk_data_actuator_targets(lk_data *d) { return d ? d->sim.act_target : NULL; }
+
+const double *lk_data_actuator_forces(const lk_data *d) { return d ? d->sim.act_force : NULL; }
+
+void lk_data_actuator_targets_changed(lk_data *d) {
+  if (d) d->sim.st->targets_set = 1; /* an input, as lk_data_actuator_set_target says */
+}
