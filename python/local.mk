@@ -6,7 +6,8 @@ LK_PY_MODULES = %reldir%/linkage/__init__.py %reldir%/linkage/lcp.py %reldir%/li
 LK_PY_TESTS = %reldir%/tests/conftest.py %reldir%/tests/run_pytest.sh \
 	%reldir%/tests/test_model.py %reldir%/tests/test_data.py %reldir%/tests/test_contacts.py \
 	%reldir%/tests/test_lcp.py %reldir%/tests/test_grasp.py %reldir%/tests/test_memory.py \
-	%reldir%/tests/test_install.py %reldir%/tests/test_examples.py %reldir%/tests/step_c.c
+	%reldir%/tests/test_install.py %reldir%/tests/test_examples.py %reldir%/tests/step_c.c \
+	%reldir%/tests/test_record.py
 EXTRA_DIST += $(LK_PY_MODULES) $(LK_PY_TESTS) %reldir%/pylk.h \
 	examples/python/pd_arm.py examples/python/incline_sweep.py examples/python/grasp_ycb.py \
 	bench/python.py
