@@ -15,11 +15,14 @@ from conftest import SRCDIR
 def test_install_and_import_from_a_clean_shell(builddir, tmp_path):
     prefix = str(tmp_path / "prefix")
     make = os.environ.get("MAKE", "make")
+    # a make of its own (under make check, MAKEFLAGS would print directories)
+    menv = {k: v for k, v in os.environ.items() if k not in ("MAKEFLAGS", "MFLAGS", "MAKELEVEL")}
     r = subprocess.run([make, "-C", builddir, "install", "prefix=" + prefix],
-                       capture_output=True, text=True)
+                       capture_output=True, text=True, env=menv)
     assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
-    site = subprocess.run([make, "-s", "-C", builddir, "print-python-sitedir", "prefix=" + prefix],
-                          capture_output=True, text=True, check=True).stdout.strip()
+    site = subprocess.run([make, "-s", "--no-print-directory", "-C", builddir,
+                           "print-python-sitedir", "prefix=" + prefix],
+                          capture_output=True, text=True, check=True, env=menv).stdout.strip()
     assert site.startswith(prefix + "/")
     assert os.path.exists(os.path.join(site, "linkage", "__init__.py"))
     assert os.path.exists(os.path.join(site, "linkage", "_linkage.so"))
