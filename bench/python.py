@@ -47,7 +47,10 @@ def py_n_ns(model, n):
 
 
 def threads_s(model, n, nthreads):
+    """Wall time of stepping two datas n steps each, and the process's CPU
+    time over it (above the wall time only when both ran at once)."""
     datas = [model.data() for _ in range(2)]
+    c0 = time.process_time()
     t0 = time.perf_counter()
     if nthreads == 1:
         for d in datas:
@@ -58,7 +61,7 @@ def threads_s(model, n, nthreads):
             t.start()
         for t in ts:
             t.join()
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.process_time() - c0
 
 
 def main():
@@ -87,9 +90,12 @@ def main():
     for _ in range(max(3, args.turns // 2)):
         one.append(threads_s(model, args.steps, 1))
         two.append(threads_s(model, args.steps, 2))
-    m1, m2 = statistics.median(one), statistics.median(two)
-    print("  two datas, one thread %.3f s, two threads %.3f s: %.2fx (cores: %d)"
-          % (m1, m2, m1 / m2, os.cpu_count()))
+    m1 = statistics.median(w for w, _ in one)
+    m2 = statistics.median(w for w, _ in two)
+    cpu2 = statistics.median(c / w for w, c in two)
+    print("  two datas, one thread %.3f s, two threads %.3f s: %.2fx; CPU/wall with two "
+          "threads %.2f (cores: %d, load average %.1f)"
+          % (m1, m2, m1 / m2, cpu2, os.cpu_count(), os.getloadavg()[0]))
 
 
 if __name__ == "__main__":
