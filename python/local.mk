@@ -8,7 +8,10 @@ LK_PY_TESTS = %reldir%/tests/conftest.py %reldir%/tests/run_pytest.sh \
 	%reldir%/tests/test_lcp.py %reldir%/tests/test_grasp.py %reldir%/tests/test_memory.py \
 	%reldir%/tests/test_install.py %reldir%/tests/test_examples.py %reldir%/tests/step_c.c \
 	%reldir%/tests/test_record.py
-EXTRA_DIST += $(LK_PY_MODULES) $(LK_PY_TESTS) %reldir%/pylk.h \
+# The extension's sources too, for a tarball made where Python is absent.
+EXTRA_DIST += $(LK_PY_MODULES) $(LK_PY_TESTS) %reldir%/pylk.h %reldir%/module.c \
+	%reldir%/model.c %reldir%/data.c %reldir%/records.c %reldir%/record.c %reldir%/lcp.c \
+	%reldir%/grasp.c %reldir%/grasp_scene.c \
 	examples/python/pd_arm.py examples/python/incline_sweep.py examples/python/grasp_ycb.py \
 	bench/python.py
 
