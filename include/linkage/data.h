@@ -78,6 +78,15 @@ double lk_data_actuator_force(const lk_data *d, int actuator);
 lk_status lk_data_actuator_set_enabled(lk_data *d, int actuator, int enabled);
 /* 1 when the actuator is on, 0 when off or the index is bad. */
 int lk_data_actuator_enabled(const lk_data *d, int actuator);
+/* The same as arrays of lk_model_nactuator() entries in the data's memory,
+ * for bindings that view it without copying (the Python package,
+ * docs/python.md). A target written through the pointer is not checked
+ * and the energy watch (linkage/sim.h) does not learn of it: check it is
+ * finite and call lk_data_actuator_targets_changed() before the next step,
+ * as lk_data_actuator_set_target does. NULL for a NULL data. */
+double *lk_data_actuator_targets(lk_data *d);
+const double *lk_data_actuator_forces(const lk_data *d);
+void lk_data_actuator_targets_changed(lk_data *d);
 
 /* Results of lk_forward_kinematics() (linkage/dynamics.h), which lk_step()
  * also leaves at its end: after a step they describe the new q and v. After

@@ -152,3 +152,11 @@ lk_status lk_data_actuator_set_enabled(lk_data *d, int i, int enabled) {
 int lk_data_actuator_enabled(const lk_data *d, int i) {
   return d && i >= 0 && i < d->model->nact ? d->sim.act_on[i] : 0;
 }
+
+double *lk_data_actuator_targets(lk_data *d) { return d ? d->sim.act_target : NULL; }
+
+const double *lk_data_actuator_forces(const lk_data *d) { return d ? d->sim.act_force : NULL; }
+
+void lk_data_actuator_targets_changed(lk_data *d) {
+  if (d) d->sim.st->targets_set = 1; /* an input, as lk_data_actuator_set_target says */
+}

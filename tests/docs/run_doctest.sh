@@ -20,6 +20,9 @@
 #              system install; only the commands listed in NORUN below
 #   c          compiled against the build tree (headers and library), then
 #              run in the scratch directory; it must exit 0
+#   python     run by the configured Python with the build tree's package
+#              (python/site) in the scratch directory; it must exit 0;
+#              skipped when configure found no Python with NumPy
 #   yaml       a complete mechanism file: `linkage check` must accept it
 #   yaml fragment  part of one (a section shown alone): not checked
 #   text, csv, console, math   shown, not run
@@ -119,6 +122,17 @@ run_c() { # N WHERE
   else bad "$2: C block ran and failed:"; tail -n 20 "$tmp/out" | sed 's/^/    /'; fi
 }
 
+run_python() { # N WHERE
+  pre=
+  if [ -n "${LK_SAN_CFLAGS:-}" ]; then # the extension carries ASan: preload it
+    pre="$(${CC:-cc} -print-file-name=libasan.so) $(${CC:-cc} -print-file-name=libubsan.so)"
+  fi
+  if ( cd "$scratch" && PYTHONPATH="$top_build/python/site" LD_PRELOAD="$pre" \
+       ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+       "$LK_PYTHON" "$tmp/blocks/$1.body" ) </dev/null >"$tmp/out" 2>&1; then ok
+  else bad "$2: Python block failed:"; tail -n 20 "$tmp/out" | sed 's/^/    /'; fi
+}
+
 nblocks=0
 nrun=0
 while IFS="$(printf '\t')" read -r n where info; do
@@ -151,6 +165,9 @@ while IFS="$(printf '\t')" read -r n where info; do
         else bad "$where: '$cmd' is marked norun but is not a command that cannot run here"; fi
       done <"$tmp/blocks/$n.body" ;;
     "c") run_c "$n" "$where"; nrun=$((nrun + 1)) ;;
+    "python")
+      if [ "${LK_HAVE_PYTHON:-no}" = yes ]; then run_python "$n" "$where"; nrun=$((nrun + 1))
+      else echo "doctest: $where skipped: no Python package in this build"; fi ;;
     "yaml")
       cp "$tmp/blocks/$n.body" "$scratch/doc_block_$n.yaml"
       if (cd "$scratch" && linkage check "doc_block_$n.yaml") </dev/null >"$tmp/out" 2>&1; then ok
