@@ -895,6 +895,10 @@ int main(int argc, char **argv) {
     so.object_set = a.oset;
     so.nobject_set = a.no;
     so.package_path = package_path;
+    /* What the hand and object files include or reference are inputs too
+     * (rank 0 holds the output set; the other ranks read the same files). */
+    so.input = out ? lk_outputs_input : NULL;
+    so.input_ctx = out;
     lk_grasp_mesh_object mo;
     lk_grasp_mesh_object_default(&mo);
     mo.mass = a.mass;
@@ -917,6 +921,9 @@ int main(int argc, char **argv) {
     phase_ctx x = {.scene = scene, .sampler = sampler, .screener = screener, .trial = &a.trial,
                    .rounds = (int)a.rounds};
     int ok = screener != NULL;
+    /* Rank 0 alone refuses an output naming an included file: every rank
+     * must stop with it, or the others would wait in the screening. */
+    if (!pool_bcast_int(P, ok)) ok = 0;
     for (int j = 0; ok && j < pool_jobs(P); j++) {
       x.d[j] = lk_data_new(lk_grasp_scene_model(scene));
       x.contacts[j] = malloc(sizeof(lk_grasp_contact) * CONTACT_CAP);

@@ -320,6 +320,11 @@ typedef struct {
   /* Where a URDF's package:// names are looked for, for both files
    * (lk_load_options.package_path); NULL: above the file only. */
   const char *package_path;
+  /* Called with every file the two loads read (the hand, the object and
+   * what they include or reference), as lk_load_options.input: a program
+   * passes lk_outputs_input so that no output replaces one of them. */
+  lk_status (*input)(void *input_ctx, const char *path, lk_error *err);
+  void *input_ctx;
 } lk_grasp_scene_options;
 
 void lk_grasp_scene_options_default(lk_grasp_scene_options *o);

@@ -77,6 +77,8 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   lo.set = set;
   lo.nset = nset;
   lo.package_path = o->package_path;
+  lo.input = o->input;
+  lo.input_ctx = o->input_ctx;
   lk_merge_options mo;
   lk_merge_options_default(&mo);
   mo.prefix = o->hand_prefix;
@@ -102,6 +104,8 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   lo.set = o->object_set;
   lo.nset = o->nobject_set;
   lo.package_path = o->package_path;
+  lo.input = o->input;
+  lo.input_ctx = o->input_ctx;
   lk_merge_options_default(&mo);
   mo.prefix = o->object_prefix;
   mo.world_geoms = 0;

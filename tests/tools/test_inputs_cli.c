@@ -110,6 +110,22 @@ static void test_view_and_planner_never_replace_inputs(void) {
   refuses(LK_TEST_PLANNER, plan2, hand, hand);
 }
 
+static void test_planner_never_replaces_what_its_files_include(void) {
+  /* The hand includes a URDF; the object names a mesh: both are read. */
+  lk_test_scratch_clear();
+  mkdir(lk_test_scratch("meshes"), 0700);
+  const char *urdf = copy_in(lk_test_srcpath("mechanisms/jaw-gripper.urdf"), "jaw-gripper.urdf");
+  const char *hand = copy_in(lk_test_mechanism("jaw_gripper_urdf"), "hand.yaml");
+  const char *stl = copy_in(lk_test_srcpath("mechanisms/meshes/stone.stl"), "meshes/stone.stl");
+  const char *ob = copy_in(lk_test_mechanism("object_stone"), "stone.yaml");
+  const char *plan[] = {"--hand", hand, "--object", ob, "-n", "4", "--verify", "0", "--refine",
+                        "0", "--quiet", "-o", urdf, NULL};
+  refuses(LK_TEST_PLANNER, plan, urdf, urdf);
+  const char *plan2[] = {"--hand", hand, "--object", ob, "-n", "4", "--verify", "0", "--refine",
+                         "0", "--quiet", "-o", "-", "--view", stl, NULL};
+  refuses(LK_TEST_PLANNER, plan2, stl, stl);
+}
+
 /* ------------------------------------------------------------- item 2 */
 
 static void test_planner_refuses_fifo_objects(void) {
@@ -227,6 +243,8 @@ void lk_test_register(void) {
       {"simulate never replaces its input", test_simulate_never_replaces_its_input},
       {"referenced files are inputs too", test_referenced_files_are_inputs_too},
       {"view and the planner never replace inputs", test_view_and_planner_never_replace_inputs},
+      {"the planner never replaces what its files include",
+       test_planner_never_replaces_what_its_files_include},
       {"the planner refuses FIFO objects", test_planner_refuses_fifo_objects},
       {NULL, NULL}};
   static const lk_test view[] = {
