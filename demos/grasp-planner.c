@@ -155,13 +155,10 @@ static void usage(FILE *f) {
           "invalid hand or object file, 129, 130, 143 stopped by SIGHUP, SIGINT, SIGTERM.\n");
 }
 
+/* The files' number rule (lk_parse_double): no hex, inf, nan or blanks. */
 static int parse_double(const char *s, double *out) {
-  char *end;
-  errno = 0;
-  double v = strtod(s, &end);
-  if (errno || end == s || *end || !isfinite(v)) return 0;
-  *out = v;
-  return 1;
+  lk_error e;
+  return lk_parse_double(s, out, &e) == LK_OK;
 }
 
 static int parse_long(const char *s, long lo, long hi, long *out) {
@@ -356,9 +353,12 @@ static int parse_args(int argc, char **argv, args *a) {
       a->sampler = (lk_grasp_sample_kind)k;
     } else if (!strcmp(o, "--standoff")) {
       NEED();
-      char *end;
-      a->smin = strtod(v, &end);
-      if (*end != ':' || !parse_double(end + 1, &a->smax) || !(a->smin >= 0) ||
+      char lo[64];
+      const char *colon = strchr(v, ':');
+      size_t nlo = colon ? (size_t)(colon - v) : 0;
+      if (colon && nlo < sizeof lo) memcpy(lo, v, nlo);
+      if (!colon || nlo >= sizeof lo || (lo[nlo] = '\0', !parse_double(lo, &a->smin)) ||
+          !parse_double(colon + 1, &a->smax) || !(a->smin >= 0) ||
           !(a->smax >= a->smin)) {
         fprintf(stderr, "grasp-planner: --standoff: expected MIN:MAX with 0 <= MIN <= MAX\n");
         return EXIT_USAGE;

@@ -127,10 +127,9 @@ int lk_cmd_lcp(int argc, char **argv) {
     if (strcmp(opt, "--solver") == 0) {
       solver = val;
     } else if (strcmp(opt, "--tol") == 0) {
-      errno = 0;
-      o.tol = strtod(val, &end);
-      /* inf would call any answer one; nan compares false */
-      if (end == val || *end || errno || !(o.tol > 0) || isinf(o.tol))
+      lk_error ne;
+      /* the files' number rule: no hex, inf or nan */
+      if (lk_parse_double(val, &o.tol, &ne) || !(o.tol > 0))
         return bad_usage("--tol needs a finite positive number, not", val);
     } else if (strcmp(opt, "--max-pivots") == 0) {
       errno = 0;

@@ -103,10 +103,7 @@ static int parse_args(int argc, char **argv, args *a) {
     char *end;
     switch (c) {
       case 'd':
-        errno = 0;
-        a->duration = strtod(optarg, &end);
-        if (errno == ERANGE && fabs(a->duration) < 1) errno = 0; /* underflow: tiny, not bad */
-        if (end == optarg || *end || errno || !isfinite(a->duration) || a->duration < 0)
+        if (lk_parse_double(optarg, &a->duration, &(lk_error){0}) || a->duration < 0)
           return lk_cli_usage_error("simulate", "--duration '%s': expected a time in seconds >= 0",
                                     optarg);
         a->has_duration = 1;

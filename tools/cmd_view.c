@@ -62,14 +62,11 @@ static int parse_args(int argc, char **argv, args *a) {
   optind = 0;
   opterr = 0;
   while ((optopt = 0, c = getopt_long(argc, argv, ":o:t:s:qh", longopts, NULL)) != -1) {
-    char *end;
     switch (c) {
       case 'o': a->output = optarg; break;
       case 't': a->trajectory = optarg; break;
       case 'F':
-        errno = 0;
-        a->fps = strtod(optarg, &end);
-        if (end == optarg || *end || errno || !isfinite(a->fps) || a->fps <= 0 || a->fps > 10000)
+        if (lk_parse_double(optarg, &a->fps, &(lk_error){0}) || a->fps <= 0 || a->fps > 10000)
           return lk_cli_usage_error("view", "--fps '%s': expected a number of frames per second in (0, 10000]",
                                     optarg);
         break;
@@ -184,17 +181,15 @@ static int play_csv(const args *a, const lk_model *m, lk_view *v, lk_data *d) {
               lineno, ncol);
       goto done;
     }
-    char *end;
-    double t = strtod(field[tcol], &end);
-    if (end == field[tcol] || *end || !isfinite(t) || t < t_prev) {
+    double t;
+    if (lk_parse_double(field[tcol], &t, &(lk_error){0}) || t < t_prev) {
       fprintf(stderr, "linkage view: %s:%ld: the time '%s' is not a number after the last row's\n",
               a->trajectory, lineno, field[tcol]);
       goto done;
     }
     t_prev = t;
     for (int i = 0; i < nq; i++) {
-      q[i] = strtod(field[qcol[i]], &end);
-      if (end == field[qcol[i]] || *end || !isfinite(q[i])) {
+      if (lk_parse_double(field[qcol[i]], &q[i], &(lk_error){0})) {
         fprintf(stderr, "linkage view: %s:%ld: '%s' is not a finite number\n", a->trajectory,
                 lineno, field[qcol[i]]);
         goto done;

@@ -272,6 +272,15 @@ void lk_outputs_free(lk_outputs *s);
  * a file or report uses this rule. Returns buf. */
 const char *lk_format_double(double x, char buf[LK_FORMAT_DOUBLE_MAX]);
 
+/* The whole of s as one decimal number, by the rule every description
+ * format follows (docs/format.md, "Numbers"): [+-]digits[.digits][e[+-]digits],
+ * of any length, C locale; no blanks, hexadecimal, "inf" or "nan". A
+ * program reads its options' numbers here so that "-d 0x1p3" means what it
+ * would in a file. LK_OK with *out, or LK_INVALID_ARGUMENT with why the
+ * text is no number ("is not a decimal number", "is out of range ...",
+ * "is too small ..."), *out untouched. */
+lk_status lk_parse_double(const char *s, double *out, lk_error *err);
+
 /* ------------------------------------------------------------ trajectory */
 
 /* The trajectory columns of a finalized model: "t"; then for every link but

@@ -1,13 +1,16 @@
 /* Numbers as text: the shortest decimal that reads back as the same double
  * (at most 17 significant digits), in the C locale whatever the program's
  * locale is. One rule for every file and program of the project, so that a
- * CSV, a plan or a report read back gives the numbers that were written. */
+ * CSV, a plan or a report read back gives the numbers that were written;
+ * and numbers as programs read them (lk_parse_double, lib/core/number.c's rule). */
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/internal.h"
+#include "core/number.h"
 #include "io/io_internal.h"
 #include "linkage/io.h"
 
@@ -27,4 +30,12 @@ const char *lk_format_double(double x, char buf[LK_FORMAT_DOUBLE_MAX]) {
   }
   if (c) uselocale(old);
   return buf;
+}
+
+lk_status lk_parse_double(const char *s, double *out, lk_error *err) {
+  if (!s || !out) return lk_error_set(err, LK_INVALID_ARGUMENT, "no number given");
+  lk_number_result r = lk_number_parse(s, strlen(s), out);
+  if (r != LK_NUMBER_OK)
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "'%s' %s", s, lk_number_why(r));
+  return LK_OK;
 }

@@ -126,6 +126,51 @@ static void test_planner_never_replaces_what_its_files_include(void) {
   refuses(LK_TEST_PLANNER, plan2, stl, stl);
 }
 
+/* ------------------------------------------------------------- item 8 */
+
+/* A number given on the command line follows the files' rule: a hex
+ * float, "inf", blanks or a number that would round to 0 are refused with
+ * exit 2 by every program; a plain decimal of any length is taken. */
+static void test_option_numbers_follow_the_files_rule(void) {
+  lk_test_scratch_clear();
+  const char *p = copy_in(lk_test_mechanism("pendulum"), "p.yaml");
+  const char *lcp = lk_test_data("lcp/siconos-fc/FC3D_Example1.dat");
+  const char *hand = copy_in(lk_test_mechanism("jaw_gripper"), "hand.yaml");
+  const char *ob = copy_in(lk_test_mechanism("object_box"), "ob.yaml");
+  const char *bad[] = {"0x1p-3", "inf", " 0.5", "0.5 ", "1e-400", "0,5", "nan"};
+  for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+    const char *runs[][16] = {
+        {"simulate", p, "-q", "-d", bad[k], "-o", "/dev/null", NULL},
+        {"view", p, "-q", "--fps", bad[k], "-o", "/dev/null", NULL},
+        {"lcp", lcp, "--tol", bad[k], NULL},
+    };
+    for (int i = 0; i < 3; i++) {
+      lk_test_result r = lk_test_run(NULL, runs[i]);
+      LK_ASSERT_MSG(r.status == 2 && strstr(r.err, bad[k]), "%s with '%s': exit %d: %s",
+                    runs[i][0], bad[k], r.status, r.err);
+      lk_test_result_free(&r);
+    }
+    const char *plan[] = {"--hand", hand, "--object", ob, "-n", "2", "--verify", "0", "--refine",
+                          "0", "--quiet", "-o", "/dev/null", "--mass", bad[k], NULL};
+    lk_test_result r = lk_test_run(LK_TEST_PLANNER, plan);
+    LK_ASSERT_MSG(r.status == 2, "planner --mass '%s': exit %d: %s", bad[k], r.status, r.err);
+    lk_test_result_free(&r);
+  }
+  /* Decimals as users write them, the last one 40 digits long. */
+  const char *good[] = {"0.02", "2e-2", "+.02", "0.0200000000000000000000000000000000000001"};
+  for (size_t k = 0; k < sizeof good / sizeof *good; k++) {
+    lk_test_result r =
+        lk_test_run(NULL, (const char *[]){"simulate", p, "-q", "-d", good[k], "-o", "/dev/null", NULL});
+    LK_ASSERT_MSG(r.status == 0, "-d '%s': exit %d: %s", good[k], r.status, r.err);
+    lk_test_result_free(&r);
+  }
+  const char *plan[] = {"--hand", hand, "--object", ob, "-n", "2", "--verify", "0", "--refine",
+                        "0", "--quiet", "-o", "/dev/null", "--standoff", "0x1:0.02", NULL};
+  lk_test_result r = lk_test_run(LK_TEST_PLANNER, plan);
+  LK_ASSERT_MSG(r.status == 2, "planner --standoff 0x1:0.02: exit %d: %s", r.status, r.err);
+  lk_test_result_free(&r);
+}
+
 /* ------------------------------------------------------------- item 2 */
 
 static void test_planner_refuses_fifo_objects(void) {
@@ -246,6 +291,7 @@ void lk_test_register(void) {
       {"the planner never replaces what its files include",
        test_planner_never_replaces_what_its_files_include},
       {"the planner refuses FIFO objects", test_planner_refuses_fifo_objects},
+      {"option numbers follow the files' rule", test_option_numbers_follow_the_files_rule},
       {NULL, NULL}};
   static const lk_test view[] = {
       {"view plays a partial trajectory", test_view_plays_a_partial_trajectory}, {NULL, NULL}};
