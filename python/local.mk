@@ -23,13 +23,19 @@ lkpyext_LTLIBRARIES = %reldir%/_linkage.la
 	%reldir%/grasp_scene.c
 # Python's headers alias through casts (its own build uses the same flag).
 %canon_reldir%__linkage_la_CFLAGS = $(AM_CFLAGS) $(PYTHON_CFLAGS) -fno-strict-aliasing
+# Installed, it finds liblinkage.so with PYTHONPATH alone (issue 34): the
+# site directory is $(libdir)/pythonX.Y/{site,dist}-packages by default, so
+# the library is three folders above the module ($ORIGIN/../../..), also
+# after `make install prefix=DIR`; then the configured libdir, for a
+# PYTHON_SITEDIR set elsewhere. LD_LIBRARY_PATH still comes first (RUNPATH).
 %canon_reldir%__linkage_la_LDFLAGS = $(AM_LDFLAGS) -module -avoid-version -shared \
-	-export-symbols-regex '^PyInit__linkage$$'
+	-export-symbols-regex '^PyInit__linkage$$' \
+	-Wl,-rpath,'$$ORIGIN/../../..' -Wl,-rpath,$(libdir) -Wl,--enable-new-dtags
 # liblinkage by the linker's -l, not as a libtool library (nor by a -l that
 # libtool sees and resolves to the .la beside it): libtool would relink the
 # module at install time and refuse GNU's install-time prefix (make install
-# prefix=DIR). Installed, it finds liblinkage.so where the loader looks, as
-# programs linked with it do (LK_PY_LIBLINKAGE: configure.ac).
+# prefix=DIR). Installed, it finds liblinkage.so by its RUNPATH (above) or
+# where the loader looks (LK_PY_LIBLINKAGE: configure.ac).
 %canon_reldir%__linkage_la_LIBADD = @LK_PY_LIBLINKAGE@ $(PTHREAD_LIBS)
 EXTRA_%canon_reldir%__linkage_la_DEPENDENCIES = lib/liblinkage.la
 lkpyext_DATA = $(LK_PY_MODULES)

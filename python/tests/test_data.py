@@ -199,6 +199,45 @@ def test_two_threads_two_datas():
         assert np.array_equal(d.q, ref.q)
 
 
+def test_ctrl_c_stops_a_long_step_after_a_whole_step():
+    """A step(n) of hours is stopped by SIGINT within a fraction of a
+    second, raising KeyboardInterrupt; the data holds the steps done
+    (time a whole number of steps), and stepping goes on from there."""
+    import signal
+    import sys
+    import time
+    code = r"""
+import sys, linkage, numpy as np
+m = linkage.load(sys.argv[1]); d = m.data()
+print("ready", flush=True)
+try:
+    d.step(10**12)
+    print("finished")
+except KeyboardInterrupt:
+    ref = m.data()
+    n = 0
+    while ref.time < d.time * (1 - 1e-12):  # the same number of whole steps
+        ref.step(1); n += 1
+    print("interrupted", n > 1, np.array_equal(ref.q, d.q) and np.array_equal(ref.v, d.v))
+    d.step(10); ref.step(10)
+    print("after", np.array_equal(ref.q, d.q))
+"""
+    env = dict(os.environ)
+    p = subprocess.Popen([sys.executable, "-c", code, mech("pendulum.yaml")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    assert p.stdout.readline().strip() == "ready"
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    waited = time.monotonic() - t0
+    assert p.returncode == 0, err
+    lines = out.split("\n")
+    assert lines[0] == "interrupted True True", out
+    assert lines[1] == "after True", out
+    assert waited < 5, waited  # a 50 ms slice, on a loaded machine
+
+
 def test_one_data_stepped_from_two_threads_is_refused():
     d = linkage.load(mech("arm7.yaml")).data()
     errors = []
