@@ -751,30 +751,15 @@ static void test_canonical_order(void) {
 
 /* ------------------------------------------------------- allocation */
 
-static long g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *p, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(p, n);
-}
-static void count_free(void *p, void *u) {
-  (void)u;
-  free(p);
-}
 
 static void test_collide_allocates_nothing(void) {
   const int nb = 40;
   lk_model *m = pile(nb);
   lk_data *d = lk_data_new(m);
   scatter(m, d, nb);
-  lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
   lk_set_allocator(&a);
-  g_allocs = 0;
+  lk_test_allocs = 0;
   unsigned seed = 4;
   int contacts = 0;
   for (int k = 0; k < 50; k++) {
@@ -782,7 +767,7 @@ static void test_collide_allocates_nothing(void) {
     LK_ASSERT_OK(run(m, d), NULL);
     contacts += lk_data_ncontact(d);
   }
-  long n = g_allocs;
+  long n = lk_test_allocs;
   lk_set_allocator(NULL);
   LK_ASSERT_INT_EQ(n, 0);
   LK_ASSERT_MSG(contacts > 100, "only %d contacts", contacts);

@@ -667,39 +667,24 @@ static void test_kinematics_current_after_step(void) {
   }
 }
 
-static long g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *p, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(p, n);
-}
-static void count_free(void *p, void *u) {
-  (void)u;
-  free(p);
-}
 
 static void test_step_does_not_allocate(void) {
-  lk_allocator al = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator al = LK_TEST_COUNTING_ALLOCATOR;
   lk_set_allocator(&al);
   for (int integ = 0; integ < 2; integ++) {
-    g_allocs = 0;
+    lk_test_allocs = 0;
     mech_rng r = {55};
     lk_model *m = busy_tree(&r, (lk_integrator)integ);
     if (!m) break;
     lk_data *d = lk_data_new(m);
     mech_random_state(&r, m, d, 1.0);
     mech_random_loads(&r, m, d);
-    LK_ASSERT_MSG(g_allocs > 0, "the counting allocator saw nothing (hook not in use)");
-    g_allocs = 0;
+    LK_ASSERT_MSG(lk_test_allocs > 0, "the counting allocator saw nothing (hook not in use)");
+    lk_test_allocs = 0;
     int fails = 0;
     for (int n = 0; n < 2000; n++) fails += lk_step(m, d) != LK_OK;
     LK_ASSERT_INT_EQ(fails, 0);
-    LK_ASSERT_INT_EQ(g_allocs, 0);
+    LK_ASSERT_INT_EQ(lk_test_allocs, 0);
     lk_data_free(d);
     lk_model_free(m);
   }

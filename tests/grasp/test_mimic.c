@@ -28,7 +28,7 @@ static lk_grasp_scene *scene(const char *hand, const char *object) {
 }
 
 /* The q of a hand joint (scene name "hand_" + joint). */
-static double joint_q(const lk_grasp_scene *s, const lk_data *d, const char *joint) {
+static double joint_q(const lk_grasp_scene *s, lk_data *d, const char *joint) {
   const lk_model *m = lk_grasp_scene_model(s);
   char name[64];
   snprintf(name, sizeof name, "hand_%s", joint);

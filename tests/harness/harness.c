@@ -78,3 +78,22 @@ int main(int argc, char **argv) {
   CU_cleanup_registry();
   return (failed || asserts_failed) ? 1 : 0;
 }
+
+long lk_test_allocs;
+
+void *lk_test_count_alloc(size_t n, void *u) {
+  (void)u;
+  lk_test_allocs++;
+  return malloc(n);
+}
+
+void *lk_test_count_realloc(void *p, size_t n, void *u) {
+  (void)u;
+  lk_test_allocs++;
+  return realloc(p, n);
+}
+
+void lk_test_count_free(void *p, void *u) {
+  (void)u;
+  free(p);
+}

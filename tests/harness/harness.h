@@ -29,6 +29,17 @@ const char *lk_test_data(const char *relative);
 /* Path of a file under the source tree top (from $LK_TOP_SRCDIR). */
 const char *lk_test_srcpath(const char *relative);
 
+/* Counting the library's allocations (linkage/error.h, lk_set_allocator):
+ *   lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
+ *   lk_set_allocator(&a); lk_test_allocs = 0; ...steps...; lk_set_allocator(NULL);
+ * then lk_test_allocs is how many mallocs and reallocs the steps made. */
+extern long lk_test_allocs;
+void *lk_test_count_alloc(size_t n, void *u);
+void *lk_test_count_realloc(void *p, size_t n, void *u);
+void lk_test_count_free(void *p, void *u);
+#define LK_TEST_COUNTING_ALLOCATOR \
+  { lk_test_count_alloc, lk_test_count_realloc, lk_test_count_free, NULL }
+
 /* Report a failed check with the values that made it fail. */
 void lk_test_fail(int line, const char *file, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));

@@ -1025,21 +1025,6 @@ static void test_warm_starts(void) {
   LK_ASSERT_MSG(outcome[0][2] > 10 && outcome[1][2] > 10, "few repaired warm starts");
 }
 
-static size_t g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *p, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(p, n);
-}
-static void count_free(void *p, void *u) {
-  (void)u;
-  free(p);
-}
 
 static void test_no_allocation_in_a_solve(void) {
   static double M[200 * 200], q[200], lo[200], hi[200], mu[200], z[200], w[200];
@@ -1048,9 +1033,9 @@ static void test_no_allocation_in_a_solve(void) {
   lk_rng rng;
   lk_rng_seed(&rng, 3);
   lk_lcp_workspace *wsp = lk_lcp_workspace_new(200);
-  lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
   lk_set_allocator(&a);
-  g_allocs = 0;
+  lk_test_allocs = 0;
   for (int t = 0; t < 20; t++) {
     lk_contacts c;
     lk_gen_contacts(&rng, 10, 30, 0.7, &c);
@@ -1068,7 +1053,7 @@ static void test_no_allocation_in_a_solve(void) {
     lk_lcp_solve(lk_lcp_lemke, &p, NULL, wsp, z, w, NULL);
     lk_lcp_solve(lk_lcp_dantzig, &p, NULL, wsp, z, w, NULL);
   }
-  size_t during = g_allocs;
+  size_t during = lk_test_allocs;
   lk_set_allocator(NULL);
   lk_lcp_workspace_free(wsp);
   LK_ASSERT_INT_EQ(during, 0);
@@ -1206,11 +1191,11 @@ static void test_warm_exact_fast_path(void) {
     LK_ASSERT_MSG(!memcmp(z2, z3, sizeof(double) * (size_t)n) && !memcmp(w2, w3, sizeof(double) * (size_t)n),
                   "t=%d: a leading dimension changed the result", t);
     /* No allocation. */
-    lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+    lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
     lk_set_allocator(&a);
-    g_allocs = 0;
+    lk_test_allocs = 0;
     lk_status st = solve(lk_lcp_dantzig, &p, &o, z3, w3, &r);
-    size_t during = g_allocs;
+    size_t during = lk_test_allocs;
     lk_set_allocator(NULL);
     LK_ASSERT_INT_EQ(st, LK_OK);
     LK_ASSERT_INT_EQ(during, 0);

@@ -346,21 +346,6 @@ static void test_bad_input_and_no_solution(void) {
   LK_ASSERT_MSG(strcmp(lk_lcp_solver_name(lk_lcp_newton), "newton") == 0, "name");
 }
 
-static size_t g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *ptr, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(ptr, n);
-}
-static void count_free(void *ptr, void *u) {
-  (void)u;
-  free(ptr);
-}
 
 /* The first solve of a pattern allocates H's rows (and KLU its objects);
  * the next solves of the pattern (another q, another mu) none. A workspace
@@ -383,17 +368,17 @@ static void test_no_allocation(void) {
   lk_lcp_workspace *ws = lk_lcp_workspace_new_nsgs(N, N);
   lk_lcp_options o;
   lk_lcp_options_default(&o);
-  lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
   lk_set_allocator(&a);
-  g_allocs = 0;
+  lk_test_allocs = 0;
   lk_status s1 = lk_lcp_solve(lk_lcp_newton, &p, &o, ws, z, w, NULL);
-  size_t first = g_allocs;
-  g_allocs = 0;
+  size_t first = lk_test_allocs;
+  lk_test_allocs = 0;
   for (int i = 0; i < N; i++) q[i] *= 1.5;
   for (int i = 0; i < N; i++) mu[i] *= 0.5;
   lk_status s2 = lk_lcp_solve(lk_lcp_newton, &p, &o, ws, z, w, NULL);
   lk_status s3 = lk_lcp_solve(lk_lcp_newton, &p, &o, ws, z2, w, NULL);
-  size_t during = g_allocs;
+  size_t during = lk_test_allocs;
   lk_set_allocator(NULL);
   LK_ASSERT_OK(s1, lk_no_error);
   LK_ASSERT_OK(s2, lk_no_error);

@@ -496,21 +496,6 @@ static void test_options(void) {
 
 /* ------------------------------------------------ no allocation */
 
-static size_t g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *ptr, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(ptr, n);
-}
-static void count_free(void *ptr, void *u) {
-  (void)u;
-  free(ptr);
-}
 
 static void test_no_allocation(void) {
   enum { NC = 20, N = 3 * NC };
@@ -520,7 +505,7 @@ static void test_no_allocation(void) {
   lk_rng rng;
   lk_rng_seed(&rng, 9);
   lk_lcp_workspace *dense_ws = lk_lcp_workspace_new(N), *thin = lk_lcp_workspace_new_for(lk_lcp_nsgs, N);
-  lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
   for (int t = 0; t < 10; t++) {
     lk_contacts ct;
     lk_gen_contacts(&rng, 8, NC, 0.6, &ct);
@@ -535,7 +520,7 @@ static void test_no_allocation(void) {
     lk_lcp_options_default(&o);
     o.basis_out = basis;
     lk_set_allocator(&a);
-    g_allocs = 0;
+    lk_test_allocs = 0;
     lk_lcp_solve(lk_lcp_nsgs, &p, &o, dense_ws, z, w, NULL); /* boxes */
     p.cone = cone;
     lk_lcp_solve(lk_lcp_nsgs, &p, &o, dense_ws, z, w, NULL); /* cones */
@@ -543,7 +528,7 @@ static void test_no_allocation(void) {
     lk_lcp_solve(lk_lcp_nsgs, &p, &o, thin, z, w, NULL); /* warm */
     p.M = NULL, p.csr.row = row, p.csr.col = col, p.csr.val = val;
     lk_lcp_solve(lk_lcp_nsgs, &p, &o, thin, z, w, NULL); /* sparse */
-    size_t during = g_allocs;
+    size_t during = lk_test_allocs;
     lk_set_allocator(NULL);
     LK_ASSERT_INT_EQ(during, 0);
   }

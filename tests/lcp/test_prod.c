@@ -530,21 +530,6 @@ static void test_prod_bad_input(void) {
   lk_lcp_workspace_free(narrow);
 }
 
-static size_t g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *ptr, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(ptr, n);
-}
-static void count_free(void *ptr, void *u) {
-  (void)u;
-  free(ptr);
-}
 
 static void test_prod_no_allocation(void) {
   prob P;
@@ -555,13 +540,13 @@ static void test_prod_no_allocation(void) {
   double *z = calloc((size_t)P.n, sizeof *z), *w = calloc((size_t)P.n, sizeof *w);
   lk_lcp_options o;
   lk_lcp_options_default(&o);
-  lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
   lk_set_allocator(&a);
-  g_allocs = 0;
+  lk_test_allocs = 0;
   lk_status s1 = lk_lcp_solve(lk_lcp_nsgs, &pr, &o, ws, z, w, NULL);
   o.z_guess = z;
   lk_status s2 = lk_lcp_solve(lk_lcp_nsgs, &pr, &o, ws, z, w, NULL);
-  size_t during = g_allocs;
+  size_t during = lk_test_allocs;
   lk_set_allocator(NULL);
   LK_ASSERT_OK(s1, lk_no_error);
   LK_ASSERT_OK(s2, lk_no_error);

@@ -9,21 +9,6 @@
 #include "linkage/linkage.h"
 #include "piles.h"
 
-static long g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *p, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(p, n);
-}
-static void count_free(void *p, void *u) {
-  (void)u;
-  free(p);
-}
 
 /* Every contact of the collision layer, field by field. */
 static int same_contacts(const lk_data *a, const lk_data *b) {
@@ -137,11 +122,11 @@ static void test_no_allocation_once_grown(void) {
   if (!m) return;
   lk_data *d = lk_data_new(m);
   LK_ASSERT_INT_EQ(run(m, d, 10), LK_OK);
-  lk_allocator al = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator al = LK_TEST_COUNTING_ALLOCATOR;
   lk_set_allocator(&al);
-  g_allocs = 0;
+  lk_test_allocs = 0;
   int st = run(m, d, 40);
-  long allocs = g_allocs;
+  long allocs = lk_test_allocs;
   lk_set_allocator(NULL);
   LK_ASSERT_INT_EQ(st, LK_OK);
   LK_ASSERT_MSG(allocs == 0, "40 steps after growing made %ld allocations", allocs);

@@ -11,21 +11,6 @@
 #include "linkage/linkage.h"
 #include "piles.h"
 
-static long g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *p, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(p, n);
-}
-static void count_free(void *p, void *u) {
-  (void)u;
-  free(p);
-}
 
 /* The z coordinate of free body k (1-based, in build order). */
 static double body_z(const lk_model *m, lk_data *d, int k) {
@@ -38,14 +23,14 @@ static double body_z(const lk_model *m, lk_data *d, int k) {
  * every cube stays within tol of its starting height. Returns the largest
  * island seen. */
 static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) {
-  lk_allocator al = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator al = LK_TEST_COUNTING_ALLOCATOR;
   lk_data *d = lk_data_new(m);
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);
   double *z0 = malloc(sizeof *z0 * (size_t)n);
   CU_ASSERT_PTR_NOT_NULL_FATAL(z0);
   for (int k = 1; k <= n; k++) z0[k - 1] = body_z(m, d, k);
   lk_set_allocator(&al);
-  g_allocs = 0;
+  lk_test_allocs = 0;
   int fails = 0, largest = 0;
   *iterative = 0;
   for (int s = 0; s < steps; s++) {
@@ -59,7 +44,7 @@ static int run_cubes(lk_model *m, int n, int steps, double tol, int *iterative) 
     if (r->largest_island > largest) largest = r->largest_island;
     *iterative += r->iterative_islands + r->direct_solves; /* NSGS or the direct trial */
   }
-  long allocs = g_allocs;
+  long allocs = lk_test_allocs;
   lk_set_allocator(NULL);
   LK_ASSERT_INT_EQ(fails, 0);
   /* the compressed rows may grow once (their entries and columns: 2), at
@@ -122,15 +107,15 @@ static void check_pile_at_rest(double h, int settle, int steps) {
   double top0 = body_z(m, d, 300), worst = 0, worst_floor = 0, worst_use = 0;
   int swept = 0, loose = 0, unconverged = 0, direct = 0, by_rows = 0;
   long allocs = 0;
-  lk_allocator al = {count_alloc, count_realloc, count_free, NULL};
+  lk_allocator al = LK_TEST_COUNTING_ALLOCATOR;
   for (int k = 0; k < steps && !bad; k++) {
     /* the steps themselves allocate nothing (the reports read below do not
      * count) */
     lk_set_allocator(&al);
-    g_allocs = 0;
+    lk_test_allocs = 0;
     bad = lk_step(m, d) != LK_OK;
     lk_set_allocator(NULL);
-    allocs += g_allocs;
+    allocs += lk_test_allocs;
     const lk_step_report *r = lk_data_step_report(d);
     worst = fmax(worst, r->lcp_residual);
     swept += r->nsgs_sweeps > 0;

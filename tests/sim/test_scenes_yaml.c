@@ -245,22 +245,6 @@ static void test_four_bar(void) {
  * over many steps of a gripper (geometry contacts, servos, friction), a
  * stack, the rover and a block at rest on an incline (its steps answered
  * by the last impulses, without a solve). */
-static size_t g_allocs;
-static void *count_alloc(size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return malloc(n);
-}
-static void *count_realloc(void *p, size_t n, void *u) {
-  (void)u;
-  g_allocs++;
-  return realloc(p, n);
-}
-static void count_free(void *p, void *u) {
-  (void)u;
-  free(p);
-}
-
 static void test_contact_step_allocates_nothing(void) {
   const char *names[4] = {"gripper.yaml", "box_stack.yaml", "rover.yaml", "block_on_incline.yaml"};
   for (int k = 0; k < 4; k++) {
@@ -268,13 +252,13 @@ static void test_contact_step_allocates_nothing(void) {
     CU_ASSERT_PTR_NOT_NULL_FATAL(m);
     lk_data *d = lk_data_new(m);
     LK_ASSERT_OK(run(m, d, 0.05), (lk_error *)NULL); /* contacts appear */
-    lk_allocator a = {count_alloc, count_realloc, count_free, NULL};
+    lk_allocator a = LK_TEST_COUNTING_ALLOCATOR;
     lk_set_allocator(&a);
-    g_allocs = 0;
+    lk_test_allocs = 0;
     lk_status st = run(m, d, 0.5);
     lk_set_allocator(NULL);
     LK_ASSERT_OK(st, (lk_error *)NULL);
-    LK_ASSERT_MSG(g_allocs == 0, "%s: %zu allocations in 0.5 s of steps", names[k], g_allocs);
+    LK_ASSERT_MSG(lk_test_allocs == 0, "%s: %ld allocations in 0.5 s of steps", names[k], lk_test_allocs);
     LK_ASSERT_MSG(lk_data_ncontacts(d) > 0, "%s: no contacts", names[k]);
     lk_data_free(d);
     lk_model_free(m);
