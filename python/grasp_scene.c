@@ -38,12 +38,6 @@ typedef struct {
 
 static PyArray_Descr *screen_dtype, *trial_dtype;
 
-static void ucs4(uint32_t *dst, size_t n, const char *s) {
-  size_t i = 0;
-  for (; s && s[i] && i < n; i++) dst[i] = (unsigned char)s[i];
-  for (; i < n; i++) dst[i] = 0;
-}
-
 static void scene_dealloc(scene_obj *self) {
   lk_grasp_screener_free(self->screener);
   lk_grasp_scene_free(self->scene);
@@ -183,11 +177,11 @@ static void *screen_thread(void *arg) {
     lk_error e;
     st = lk_grasp_screen(j->self->screener, d, &cand.pose, NULL, &rep, c, PYLK_GRASP_CONTACTS, &e);
     if (st != LK_OK) { /* this candidate only: say so in its row */
-      ucs4(r->outcome, 12, "error");
+      pylk_ucs4(r->outcome, 12, "error");
       r->epsilon = 0;
       continue;
     }
-    ucs4(r->outcome, 12, lk_screen_outcome_name(rep.outcome));
+    pylk_ucs4(r->outcome, 12, lk_screen_outcome_name(rep.outcome));
     r->fingers_in_contact = rep.fingers_in_contact;
     r->ncontacts = rep.ncontacts;
     r->force_closure = rep.force_closure;
@@ -232,9 +226,9 @@ static void *trial_thread(void *arg) {
     r->peak_utilization = rep.peak_utilization;
     r->close_time = rep.close_time;
     r->time = rep.time;
-    ucs4(r->outcome, 20, lk_grasp_outcome_name(rep.outcome));
+    pylk_ucs4(r->outcome, 20, lk_grasp_outcome_name(rep.outcome));
     static const char *phases[] = {"close", "release", "lift", "shake", "done"};
-    ucs4(r->lost_in, 8, rep.lost_in <= LK_GRASP_PHASE_DONE ? phases[rep.lost_in] : "");
+    pylk_ucs4(r->lost_in, 8, rep.lost_in <= LK_GRASP_PHASE_DONE ? phases[rep.lost_in] : "");
   }
   lk_data_free(d);
   return NULL;
@@ -279,11 +273,6 @@ static int run_jobs(job *proto, int jobs, void *(*fn)(void *)) {
   return r;
 }
 
-static PyObject *new_records(PyArray_Descr *descr, npy_intp n) {
-  Py_INCREF(descr);
-  return PyArray_NewFromDescr(&PyArray_Type, descr, 1, &n, NULL, NULL, 0, NULL);
-}
-
 /* screen(n, jobs=1, seed=1, sample="auto") -> structured array, one row a
  * candidate 0..n-1. */
 static PyObject *scene_screen(scene_obj *self, PyObject *args, PyObject *kw) {
@@ -307,7 +296,7 @@ static PyObject *scene_screen(scene_obj *self, PyObject *args, PyObject *kw) {
   lk_error_clear(&err);
   lk_grasp_sampler *sp = lk_grasp_sampler_new(self->scene, &so, &err);
   if (!sp) return pylk_raise(pylk_Error, &err);
-  PyObject *a = new_records(screen_dtype, n);
+  PyObject *a = pylk_records_new(screen_dtype, n);
   if (a) {
     job j = {.self = self, .sampler = sp, .out = PyArray_DATA((PyArrayObject *)a), .n = n};
     if (run_jobs(&j, jobs < n ? jobs : (n > 0 ? n : 1), screen_thread) < 0) Py_CLEAR(a);
@@ -347,7 +336,7 @@ static PyObject *scene_trial(scene_obj *self, PyObject *args, PyObject *kw) {
   }
   lk_grasp_trial_options o;
   lk_grasp_trial_options_default(&o);
-  PyObject *a = new_records(trial_dtype, k);
+  PyObject *a = pylk_records_new(trial_dtype, k);
   if (a) {
     job j = {.self = self, .trial = &o, .poses = p, .out = PyArray_DATA((PyArrayObject *)a),
              .n = (int)k};
@@ -396,40 +385,15 @@ PyTypeObject pylk_SceneType = {
     .tp_new = scene_new,
 };
 
-#define FS(T, name, fmt) {#name, fmt, offsetof(T, name)}
-
-typedef struct {
-  const char *name, *format;
-  size_t offset;
-} sfield;
-
-static PyArray_Descr *dtype_of(const sfield *f, int n, size_t itemsize) {
-  PyObject *names = PyList_New(n), *formats = PyList_New(n), *offsets = PyList_New(n);
-  PyArray_Descr *descr = NULL;
-  if (names && formats && offsets) {
-    for (int i = 0; i < n; i++) {
-      PyList_SET_ITEM(names, i, PyUnicode_FromString(f[i].name));
-      PyList_SET_ITEM(formats, i, PyUnicode_FromString(f[i].format));
-      PyList_SET_ITEM(offsets, i, PyLong_FromSize_t(f[i].offset));
-    }
-    PyObject *spec = Py_BuildValue("{s:O,s:O,s:O,s:n}", "names", names, "formats", formats,
-                                   "offsets", offsets, "itemsize", (Py_ssize_t)itemsize);
-    if (spec) PyArray_DescrConverter(spec, &descr);
-    Py_XDECREF(spec);
-  }
-  Py_XDECREF(names);
-  Py_XDECREF(formats);
-  Py_XDECREF(offsets);
-  return descr;
-}
+#define FS(T, name, fmt) PYLK_FIELD(T, name, fmt)
 
 int pylk_grasp_scene_init(PyObject *module) {
-  static const sfield sf[] = {
+  static const pylk_field sf[] = {
       FS(screen_rec, index, "i4"),       FS(screen_rec, outcome, "U12"),
       FS(screen_rec, fingers_in_contact, "i4"), FS(screen_rec, ncontacts, "i4"),
       FS(screen_rec, force_closure, "i4"), FS(screen_rec, epsilon, "f8"),
       FS(screen_rec, position, "(3,)f8"), FS(screen_rec, quaternion, "(4,)f8")};
-  static const sfield tf[] = {
+  static const pylk_field tf[] = {
       FS(trial_rec, outcome, "U20"),      FS(trial_rec, held, "i4"),
       FS(trial_rec, lost_in, "U8"),       FS(trial_rec, fingers_in_contact, "i4"),
       FS(trial_rec, ncontacts, "i4"),     FS(trial_rec, force_closure, "i4"),
@@ -438,8 +402,8 @@ int pylk_grasp_scene_init(PyObject *module) {
       FS(trial_rec, slip_rotation, "f8"), FS(trial_rec, peak_utilization, "f8"),
       FS(trial_rec, close_time, "f8"),    FS(trial_rec, time, "f8"),
       FS(trial_rec, steps, "i4")};
-  screen_dtype = dtype_of(sf, (int)(sizeof sf / sizeof sf[0]), sizeof(screen_rec));
-  trial_dtype = dtype_of(tf, (int)(sizeof tf / sizeof tf[0]), sizeof(trial_rec));
+  screen_dtype = pylk_dtype(sf, (int)(sizeof sf / sizeof sf[0]), sizeof(screen_rec));
+  trial_dtype = pylk_dtype(tf, (int)(sizeof tf / sizeof tf[0]), sizeof(trial_rec));
   if (!screen_dtype || !trial_dtype || PyType_Ready(&pylk_SceneType) < 0) return -1;
   if (PyModule_AddObjectRef(module, "GraspScene", (PyObject *)&pylk_SceneType) < 0 ||
       PyModule_AddObjectRef(module, "screen_dtype", (PyObject *)screen_dtype) < 0 ||

@@ -58,6 +58,18 @@ PyObject *pylk_view(pylk_Data *owner, double *p, npy_intp n0, npy_intp n1, int w
 /* Link index from a name or an int, or -1 with an error set. */
 int pylk_link_arg(const lk_model *m, PyObject *arg);
 
+/* Structured arrays (records.c): a dtype from C struct fields
+ * (PYLK_FIELD(struct, member, "f8")), a 1-D array of n records of it (the
+ * caller fills PyArray_DATA), and a C string into a fixed NumPy "U<n>". */
+typedef struct {
+  const char *name, *format;
+  size_t offset;
+} pylk_field;
+#define PYLK_FIELD(T, name, fmt) {#name, fmt, offsetof(T, name)}
+PyArray_Descr *pylk_dtype(const pylk_field *f, int n, size_t itemsize);
+PyObject *pylk_records_new(PyArray_Descr *descr, npy_intp n);
+void pylk_ucs4(uint32_t *dst, size_t n, const char *s);
+
 /* Structured-array records of the last step (records.c). */
 PyObject *pylk_contacts(pylk_Data *self, PyObject *noargs);
 PyObject *pylk_link_forces(pylk_Data *self, PyObject *noargs);

@@ -35,12 +35,7 @@ typedef struct {
 static PyArray_Descr *contact_dtype, *force_dtype, *tactile_dtype;
 static PyTypeObject report_type;
 
-typedef struct {
-  const char *name, *format;
-  size_t offset;
-} field;
-
-static PyArray_Descr *make_dtype(const field *f, int n, size_t itemsize) {
+PyArray_Descr *pylk_dtype(const pylk_field *f, int n, size_t itemsize) {
   PyObject *names = PyList_New(n), *formats = PyList_New(n), *offsets = PyList_New(n);
   PyArray_Descr *descr = NULL;
   if (!names || !formats || !offsets) goto done;
@@ -62,15 +57,15 @@ done:
   return descr;
 }
 
-#define F(T, name, fmt) {#name, fmt, offsetof(T, name)}
+#define F(T, name, fmt) PYLK_FIELD(T, name, fmt)
 
-static void ucs4(uint32_t *dst, size_t n, const char *s) {
+void pylk_ucs4(uint32_t *dst, size_t n, const char *s) {
   size_t i = 0;
   for (; s && s[i] && i < n; i++) dst[i] = (unsigned char)s[i];
   for (; i < n; i++) dst[i] = 0;
 }
 
-static PyObject *new_records(PyArray_Descr *descr, npy_intp n) {
+PyObject *pylk_records_new(PyArray_Descr *descr, npy_intp n) {
   Py_INCREF(descr); /* PyArray_NewFromDescr steals it */
   return PyArray_NewFromDescr(&PyArray_Type, descr, 1, &n, NULL, NULL, 0, NULL);
 }
@@ -85,7 +80,7 @@ PyObject *pylk_contacts(pylk_Data *self, PyObject *noargs) {
   lk_data *d = pylk_data_get(self);
   if (!d) return NULL;
   int n = lk_data_ncontacts(d);
-  PyObject *a = new_records(contact_dtype, n);
+  PyObject *a = pylk_records_new(contact_dtype, n);
   if (!a) return NULL;
   contact_rec *r = PyArray_DATA((PyArrayObject *)a);
   for (int i = 0; i < n; i++) {
@@ -111,7 +106,7 @@ PyObject *pylk_contacts(pylk_Data *self, PyObject *noargs) {
     r[i].torsion = c->torsion;
     v3(r[i].rolling_moment, c->rolling_moment);
     /* as the contact CSV says it (lk_contact_row_of) */
-    ucs4(r[i].state, 8,
+    pylk_ucs4(r[i].state, 8,
          c->fn > 0 ? (c->state == LK_FRICTION_DYNAMIC ? "dynamic" : "static") : "open");
   }
   return a;
@@ -121,12 +116,12 @@ PyObject *pylk_link_forces(pylk_Data *self, PyObject *noargs) {
   lk_data *d = pylk_data_get(self);
   if (!d) return NULL;
   int n = lk_data_nlink_forces(d);
-  PyObject *a = new_records(force_dtype, n);
+  PyObject *a = pylk_records_new(force_dtype, n);
   if (!a) return NULL;
   force_rec *r = PyArray_DATA((PyArrayObject *)a);
   for (int i = 0; i < n; i++) {
     const lk_link_force *f = lk_data_link_force(d, i);
-    ucs4(r[i].kind, 12, lk_constraint_kind_name(f->kind));
+    pylk_ucs4(r[i].kind, 12, lk_constraint_kind_name(f->kind));
     r[i].index = f->index;
     r[i].link = f->link;
     v3(r[i].force, f->force);
@@ -139,7 +134,7 @@ PyObject *pylk_tactile(pylk_Data *self, PyObject *noargs) {
   lk_data *d = pylk_data_get(self);
   if (!d) return NULL;
   int n = lk_model_nlink(self->model->m);
-  PyObject *a = new_records(tactile_dtype, n);
+  PyObject *a = pylk_records_new(tactile_dtype, n);
   if (!a) return NULL;
   tactile_rec *r = PyArray_DATA((PyArrayObject *)a);
   for (int i = 0; i < n; i++) {
@@ -235,7 +230,7 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
 }
 
 int pylk_records_init(PyObject *module) {
-  static const field cf[] = {
+  static const pylk_field cf[] = {
       F(contact_rec, link, "i4"),        F(contact_rec, other, "i4"),
       F(contact_rec, geom, "i4"),        F(contact_rec, other_geom, "i4"),
       F(contact_rec, explicit_index, "i4"), F(contact_rec, age, "i4"),
@@ -246,18 +241,18 @@ int pylk_records_init(PyObject *module) {
       F(contact_rec, slip, "(3,)f8"),    F(contact_rec, slip_speed, "f8"),
       F(contact_rec, utilization, "f8"), F(contact_rec, torsion, "f8"),
       F(contact_rec, rolling_moment, "(3,)f8"), F(contact_rec, state, "U8")};
-  static const field ff[] = {F(force_rec, kind, "U12"), F(force_rec, index, "i4"),
+  static const pylk_field ff[] = {F(force_rec, kind, "U12"), F(force_rec, index, "i4"),
                              F(force_rec, link, "i4"), F(force_rec, force, "(3,)f8"),
                              F(force_rec, moment, "(3,)f8")};
-  static const field tf[] = {
+  static const pylk_field tf[] = {
       F(tactile_rec, ncontacts, "i4"),         F(tactile_rec, slip, "i4"),
       F(tactile_rec, normal_force, "f8"),      F(tactile_rec, shear_force, "(3,)f8"),
       F(tactile_rec, slip_speed, "f8"),        F(tactile_rec, utilization, "f8"),
       F(tactile_rec, slip_score, "f8"),        F(tactile_rec, pressure_centroid, "(3,)f8"),
       F(tactile_rec, twist_moment, "f8"),      F(tactile_rec, rolling_moment, "(3,)f8")};
-  contact_dtype = make_dtype(cf, (int)(sizeof cf / sizeof cf[0]), sizeof(contact_rec));
-  force_dtype = make_dtype(ff, (int)(sizeof ff / sizeof ff[0]), sizeof(force_rec));
-  tactile_dtype = make_dtype(tf, (int)(sizeof tf / sizeof tf[0]), sizeof(tactile_rec));
+  contact_dtype = pylk_dtype(cf, (int)(sizeof cf / sizeof cf[0]), sizeof(contact_rec));
+  force_dtype = pylk_dtype(ff, (int)(sizeof ff / sizeof ff[0]), sizeof(force_rec));
+  tactile_dtype = pylk_dtype(tf, (int)(sizeof tf / sizeof tf[0]), sizeof(tactile_rec));
   if (!contact_dtype || !force_dtype || !tactile_dtype) return -1;
   if (PyStructSequence_InitType2(&report_type, &report_desc) < 0) return -1;
   if (PyModule_AddObjectRef(module, "StepReport", (PyObject *)&report_type) < 0 ||
