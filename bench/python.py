@@ -7,6 +7,12 @@ two datas of one model against one thread doing both.
 
     make -C build python/tests/step_c
     PYTHONPATH=build/python/site python3 bench/python.py [--build build] [--steps 20000]
+    PYTHONPATH=build/python/site python3 bench/python.py --instructions
+
+--instructions counts instructions under valgrind's callgrind instead of
+timing: the same three ways, each run at 200 and 1200 steps, the
+difference over 1000 steps being what a step costs whatever else the
+machine is doing (start-up and loading cancel out).
 
 Figures, not tests: make check does not run this.
 """
@@ -15,6 +21,7 @@ import argparse
 import os
 import statistics
 import subprocess
+import sys
 import threading
 import time
 
@@ -64,13 +71,49 @@ def threads_s(model, n, nthreads):
     return time.perf_counter() - t0, time.process_time() - c0
 
 
+def instructions(cmd, env):
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                         capture_output=True, text=True, env=env)
+    for line in out.stderr.splitlines():
+        if "Collected :" in line:
+            return int(line.split(":")[-1])
+    raise SystemExit("callgrind failed on %s: %s" % (cmd, out.stderr[-500:]))
+
+
+def per_step_instructions(args):
+    env = dict(os.environ)
+    libs = os.path.join(args.build, "lib", ".libs")
+    env["LD_LIBRARY_PATH"] = libs + (":" + env["LD_LIBRARY_PATH"] if env.get("LD_LIBRARY_PATH") else "")
+    prog = os.path.join(args.build, "python", "tests", ".libs", "step_c")
+    if not os.path.exists(prog):  # not a libtool wrapper
+        prog = os.path.join(args.build, "python", "tests", "step_c")
+    loop = ("import linkage, sys; d = linkage.load(sys.argv[1]).data(); s = d.step\n"
+            "for _ in range(int(sys.argv[2])): s()")
+    batch = "import linkage, sys; linkage.load(sys.argv[1]).data().step(int(sys.argv[2]))"
+    ways = [("C loop of lk_step", lambda k: [prog, args.model, str(k)]),
+            ("Python data.step() a call", lambda k: [sys.executable, "-c", loop, args.model, str(k)]),
+            ("Python data.step(n)", lambda k: [sys.executable, "-c", batch, args.model, str(k)])]
+    print("%s: instructions a step (callgrind, (I(1200) - I(200)) / 1000)"
+          % os.path.basename(args.model))
+    base = None
+    for name, cmd in ways:
+        per = (instructions(cmd(1200), env) - instructions(cmd(200), env)) / 1000.0
+        base = base or per
+        print("  %-26s %9.0f  %.3fx C" % (name, per, per / base))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--build", default=os.path.join(TOP, "build"))
     ap.add_argument("--model", default=os.path.join(TOP, "mechanisms", "arm7.yaml"))
     ap.add_argument("--steps", type=int, default=20000)
     ap.add_argument("--turns", type=int, default=7)
+    ap.add_argument("--instructions", action="store_true",
+                    help="count instructions a step under callgrind instead of timing")
     args = ap.parse_args()
+    if args.instructions:
+        per_step_instructions(args)
+        return
     prog = os.path.join(args.build, "python", "tests", "step_c")
     if not os.path.exists(prog):
         raise SystemExit("no %s: make -C %s python/tests/step_c" % (prog, args.build))
