@@ -283,8 +283,8 @@ void lk_grasp_sampler_free(lk_grasp_sampler *sp) {
 }
 
 /* A parallel jaw: two fingers of one prismatic DoF each (actuated, or one
- * of them coupled to the other's: a mimic jaw) whose axes (palm frame) are
- * opposite. */
+ * of them coupled to the other's: a mimic jaw) whose closing directions
+ * (palm frame) are opposite. */
 static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
   if (s->nfinger != 2) return 0;
   lk_vec3 a[2];
@@ -299,6 +299,9 @@ static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
     lk_model_link(s->m, link, &ls);
     if (lk_model_link_parent(s->m, link) != s->palm) return 0;
     a[f] = lk_m3_mulv(&ls.origin.R, lk_v3_normalize(ls.joint.axis));
+    /* A mimic jaw with a negative ratio closes against its axis. */
+    for (int j = 0; j < s->ncoupled; j++)
+      if (!fg->ndof && s->cp_link[j] == link && s->cp_ratio[j] < 0) a[f] = lk_v3_scale(a[f], -1);
   }
   if (lk_v3_dot(a[0], a[1]) > -1 + 1e-9) return 0;
   *axis = a[0];

@@ -238,10 +238,12 @@ static lk_status identify(lk_grasp_scene *s, lk_error *err) {
       int dup = 0;
       for (int j = cp0; j < s->ncoupled; j++) dup |= s->cp_link[j] == follow;
       if (dup) continue;
-      if (!(ratio > 0)) {
+      /* Either sign: a negative ratio is a mirrored joint that closes
+       * moving negative (the screener stops it at its lower limit). */
+      if (!(ratio != 0) || !isfinite(ratio)) {
         st = lk_error_set(err, LK_UNSUPPORTED,
                           "grasp scene: joint '%s' is coupled to '%s' with ratio %g: a finger "
-                          "joint must close (move positive) with its leader",
+                          "joint must move with its leader (a nonzero, finite ratio)",
                           lk_model_link_name(m, follow), lk_model_link_name(m, lead), ratio);
         break;
       }

@@ -53,7 +53,10 @@ struct lk_grasp_screener {
   double dof_upper[MAX_FDOF];
   /* Coupled joints (scene cp_*), in the scene's order. */
   int cp_prismatic[MAX_FDOF];
-  double cp_upper[MAX_FDOF];
+  /* The limit a coupled joint moves towards while its leader closes: the
+   * upper one for a positive ratio, the lower for a negative (a mirrored
+   * jaw, URDF <mimic multiplier="-1">); +-inf when unlimited. */
+  double cp_limit[MAX_FDOF];
   /* moves[k * nhand + g]: hand geom g is below DoF k's joint; row
    * MAX_FDOF + j: below coupled joint j. */
   unsigned char *moves;
@@ -247,7 +250,9 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
     lk_link_spec ls;
     lk_model_link(m, s->cp_link[j], &ls);
     sc->cp_prismatic[j] = lk_model_joint_type(m, s->cp_link[j]) == LK_JOINT_PRISMATIC;
-    sc->cp_upper[j] = ls.joint.limited ? ls.joint.upper : INFINITY;
+    int up = s->cp_ratio[j] > 0;
+    sc->cp_limit[j] = ls.joint.limited ? (up ? ls.joint.upper : ls.joint.lower)
+                                       : (up ? INFINITY : -INFINITY);
     for (int h = 0; h < sc->nhand; h++)
       sc->moves[(MAX_FDOF + j) * sc->nhand + h] =
           (unsigned char)is_below(m, sc->hand[h].link, s->cp_link[j]);
@@ -315,8 +320,8 @@ static int moving(const closer *c, int h) {
 
 /* Coupled joint j at (or within rounding of) its limit. */
 static int coupled_at_limit(const lk_grasp_screener *sc, const double *q, int j) {
-  double u = sc->cp_upper[j];
-  return q[sc->s->cp_qadr[j]] >= u - 1e-12 * (1 + fabs(u));
+  double u = sc->cp_limit[j], qj = q[sc->s->cp_qadr[j]], eps = 1e-12 * (1 + fabs(u));
+  return sc->s->cp_ratio[j] > 0 ? qj >= u - eps : qj <= u + eps;
 }
 
 /* The active joints at s (clamped at their limits), the kinematics, and
@@ -329,10 +334,10 @@ static lk_status eval_at(closer *c, double s, double *depth, int *link) {
   }
   const lk_grasp_scene *sn = sc->s;
   for (int j = 0; j < sn->ncoupled; j++)
-    if (c->follow[j])
-      c->q[sn->cp_qadr[j]] = fmin(
-          sn->cp_ratio[j] * c->q[sn->fdof_qadr[sn->cp_leader[j]]] + sn->cp_offset[j],
-          sc->cp_upper[j]);
+    if (c->follow[j]) {
+      double qj = sn->cp_ratio[j] * c->q[sn->fdof_qadr[sn->cp_leader[j]]] + sn->cp_offset[j];
+      c->q[sn->cp_qadr[j]] = sn->cp_ratio[j] > 0 ? fmin(qj, sc->cp_limit[j]) : fmax(qj, sc->cp_limit[j]);
+    }
   lk_status st = lk_forward_kinematics(sc->s->m, c->d);
   if (st) return st;
   c->evals++;
@@ -374,7 +379,7 @@ static double speed_bound(const closer *c) {
   double v = 0;
   for (int j = 0; j < sc->s->ncoupled; j++) /* q_j moves ratio per unit of s */
     if (c->follow[j])
-      v += sc->s->cp_ratio[j] *
+      v += fabs(sc->s->cp_ratio[j]) *
            (sc->cp_prismatic[j] ? 1 : arm(c, MAX_FDOF + j, sc->s->cp_link[j]));
   for (int i = 0; i < c->nactive; i++) {
     int k = c->active[i];
@@ -411,7 +416,7 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
     s_lim = fmin(s_lim, sc->dof_upper[c->active[i]] - c->base[i]);
   for (int j = 0; j < sc->s->ncoupled; j++) /* where a coupled joint reaches its limit */
     if (c->follow[j])
-      s_lim = fmin(s_lim, (sc->cp_upper[j] - sc->s->cp_offset[j]) / sc->s->cp_ratio[j] -
+      s_lim = fmin(s_lim, (sc->cp_limit[j] - sc->s->cp_offset[j]) / sc->s->cp_ratio[j] -
                               c->base[c->follow[j] - 1]);
   *touched = 0;
   *touch = -1;

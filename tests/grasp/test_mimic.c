@@ -188,6 +188,119 @@ static void test_screens_like_the_yaml_gripper(void) {
   lk_grasp_scene_free(sy);
 }
 
+/* jaw-gripper.urdf with its right jaw written mirrored (issue 32): the
+ * axis flipped, <mimic multiplier="-1" offset=O>, the joint's origin moved
+ * by O inwards and its limits [-0.05 + O, O], so that the pad is where the
+ * published file puts it for every q_left. A YAML beside it includes it as
+ * mechanisms/jaw_gripper_urdf.yaml does; the scene of both. */
+static lk_grasp_scene *mirrored_scene(const char *name, double offset) {
+  size_t len = 0;
+  char *urdf = lk_test_slurp(lk_test_srcpath("mechanisms/jaw-gripper.urdf"), &len);
+  char *yaml = lk_test_slurp(lk_test_mechanism("jaw_gripper_urdf"), NULL);
+  CU_ASSERT_FATAL(urdf && yaml);
+  const char *joint = "<origin xyz=\"0 -0.06 -0.05\"/>\n    <axis xyz=\"0 1 0\"/>\n"
+                      "    <limit lower=\"0\" upper=\"0.05\"";
+  const char *mimic = "<mimic joint=\"left\" multiplier=\"1\" offset=\"0\"/>";
+  char *j = strstr(urdf, joint), *mi = strstr(urdf, mimic);
+  CU_ASSERT_FATAL(j && mi && j < mi);
+  char path[512], text[16384];
+  snprintf(path, sizeof path, "%s.urdf", name);
+  FILE *f = fopen(lk_test_scratch(path), "w");
+  CU_ASSERT_FATAL(f != NULL);
+  fprintf(f, "%.*s", (int)(j - urdf), urdf);
+  fprintf(f, "<origin xyz=\"0 %.17g -0.05\"/>\n    <axis xyz=\"0 -1 0\"/>\n"
+             "    <limit lower=\"%.17g\" upper=\"%.17g\"",
+          -0.06 + offset, -0.05 + offset, offset);
+  const char *after = j + strlen(joint);
+  fprintf(f, "%.*s", (int)(mi - after), after);
+  fprintf(f, "<mimic joint=\"left\" multiplier=\"-1\" offset=\"%.17g\"/>", offset);
+  fputs(mi + strlen(mimic), f);
+  fclose(f);
+  const char *inc = strstr(yaml, "file: jaw-gripper.urdf");
+  CU_ASSERT_FATAL(inc != NULL);
+  snprintf(text, sizeof text, "%.*sfile: %s%s", (int)(inc - yaml), yaml, path,
+           inc + strlen("file: jaw-gripper.urdf"));
+  snprintf(path, sizeof path, "%s.yaml", name);
+  f = fopen(lk_test_scratch(path), "w");
+  CU_ASSERT_FATAL(f != NULL);
+  fputs(text, f);
+  fclose(f);
+  free(urdf);
+  free(yaml);
+  char hpath[4096], opath[4096];
+  snprintf(hpath, sizeof hpath, "%s", lk_test_scratch(path));
+  snprintf(opath, sizeof opath, "%s", lk_test_mechanism("object_box"));
+  lk_error e;
+  lk_grasp_scene *sc = lk_grasp_scene_load(hpath, opath, NULL, &e);
+  LK_ASSERT_MSG(sc != NULL, "%s: %s", name, e.message);
+  return sc;
+}
+
+/* 100 antipodal candidates screened with the published hand and the
+ * mirrored one: the same poses, outcomes, contacts and epsilon (1e-9),
+ * q_left the same and q_right = -q_left + O; the centred face grasp holds
+ * in a dynamic trial with the coupling kept (1e-6). */
+static void check_mirrored(const char *name, double offset) {
+  lk_test_scratch_clear();
+  lk_grasp_scene *sm = mirrored_scene(name, offset);
+  lk_grasp_scene *sp = scene("jaw_gripper_urdf", "object_box");
+  CU_ASSERT_FATAL(sm && sp);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(sm), 2);
+  lk_data *dm = lk_data_new(lk_grasp_scene_model(sm));
+  lk_data *dp = lk_data_new(lk_grasp_scene_model(sp));
+  lk_grasp_screener *cm = lk_grasp_screener_new(sm, NULL, NULL);
+  lk_grasp_screener *cp = lk_grasp_screener_new(sp, NULL, NULL);
+  lk_grasp_sampler *pm = lk_grasp_sampler_new(sm, NULL, NULL);
+  lk_grasp_sampler *pp = lk_grasp_sampler_new(sp, NULL, NULL);
+  CU_ASSERT_FATAL(dm && dp && cm && cp && pm && pp);
+  /* The mirrored jaw still makes a parallel jaw for the sampler. */
+  LK_ASSERT_INT_EQ(lk_grasp_sampler_kind(pm), LK_SAMPLE_ANTIPODAL);
+  int closed = 0;
+  for (int i = 0; i < 100; i++) {
+    lk_grasp_candidate a, b;
+    lk_error e;
+    LK_ASSERT_OK(lk_grasp_sampler_draw(pm, i, &a, &e), &e);
+    LK_ASSERT_OK(lk_grasp_sampler_draw(pp, i, &b, &e), &e);
+    LK_ASSERT_NEAR(lk_v3_norm(lk_v3_sub(a.pose.p, b.pose.p)), 0, 1e-15);
+    lk_grasp_screen_report rm, rp;
+    lk_grasp_contact c[CAP];
+    LK_ASSERT_OK(lk_grasp_screen(cm, dm, &a.pose, NULL, &rm, c, CAP, &e), &e);
+    LK_ASSERT_OK(lk_grasp_screen(cp, dp, &b.pose, NULL, &rp, c, CAP, &e), &e);
+    LK_ASSERT_INT_EQ(rm.outcome, rp.outcome);
+    if (rp.outcome == LK_SCREEN_COLLISION) continue;
+    double ql = joint_q(sm, dm, "left");
+    LK_ASSERT_NEAR(ql, joint_q(sp, dp, "left"), 1e-9);
+    LK_ASSERT_NEAR(joint_q(sm, dm, "right"), -ql + offset, 1e-12);
+    LK_ASSERT_INT_EQ(rm.ncontacts, rp.ncontacts);
+    if (rp.outcome == LK_SCREEN_CLOSED) {
+      LK_ASSERT_NEAR(rm.epsilon, rp.epsilon, 1e-9);
+      closed++;
+    }
+  }
+  printf("  [mimic] %s: %d of 100 closed as the published hand's\n", name, closed);
+  CU_ASSERT(closed >= 30);
+  lk_transform pose = above(0.06, 0, 0);
+  lk_grasp_trial_report r;
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_trial(sm, dm, &pose, NULL, NULL, &r, &e), &e);
+  LK_ASSERT_MSG(r.held, "outcome %d", (int)r.outcome);
+  double ql = joint_q(sm, dm, "left");
+  LK_ASSERT_NEAR(joint_q(sm, dm, "right"), -ql + offset, 1e-6);
+  CU_ASSERT(ql > 0.029 && ql < 0.031); /* on the box's faces */
+  lk_grasp_sampler_free(pm);
+  lk_grasp_sampler_free(pp);
+  lk_grasp_screener_free(cm);
+  lk_grasp_screener_free(cp);
+  lk_data_free(dm);
+  lk_data_free(dp);
+  lk_grasp_scene_free(sm);
+  lk_grasp_scene_free(sp);
+}
+
+static void test_a_mirrored_mimic_jaw(void) { check_mirrored("mirrored", 0); }
+/* Other numbers: an offset of 1 cm. */
+static void test_a_mirrored_mimic_jaw_with_an_offset(void) { check_mirrored("offset", 0.01); }
+
 /* jaw_gripper.yaml with one servo (left) and the right jaw coupled to it
  * in YAML: "right = RATIO left" written as coupling text. */
 static const char *coupled_hand(const char *name, const char *coupling) {
@@ -217,8 +330,7 @@ static const char *coupled_hand(const char *name, const char *coupling) {
 
 /* The coupling written the other way round (left = 2 right: the right jaw
  * at half the left's q): centred on the box the left jaw touches at 0.03,
- * the right at 0.015 is 0.015 short. A negative ratio (the follower
- * opening as its leader closes) is refused. */
+ * the right at 0.015 is 0.015 short. A negative ratio is taken. */
 static void test_other_ratios(void) {
   char hpath[4096], opath[4096];
   snprintf(hpath, sizeof hpath, "%s",
@@ -243,12 +355,24 @@ static void test_other_ratios(void) {
   lk_grasp_screener_free(sc);
   lk_data_free(d);
   lk_grasp_scene_free(s);
+  /* A negative ratio whose follower would open as its leader closes,
+   * from its lower limit (0): the coupling and the limit lock the hand, as
+   * they would the mechanism, and neither jaw moves (a mirrored jaw that
+   * can move: test_a_mirrored_mimic_jaw). */
   snprintf(hpath, sizeof hpath, "%s",
            coupled_hand("negative.yaml", "{joint_a: right, joint_b: left, ratio: -1}"));
   s = lk_grasp_scene_load(hpath, opath, NULL, &e);
-  CU_ASSERT_PTR_NULL(s);
-  LK_ASSERT_INT_EQ(e.status, LK_UNSUPPORTED);
-  LK_ASSERT_MSG(strstr(e.message, "ratio -1") != NULL, "%s", e.message);
+  LK_ASSERT_MSG(s != NULL, "%s", e.message);
+  CU_ASSERT_FATAL(s != NULL);
+  d = lk_data_new(lk_grasp_scene_model(s));
+  sc = lk_grasp_screener_new(s, NULL, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+  LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
+  LK_ASSERT_NEAR(joint_q(s, d, "left"), 0, 1e-12);
+  LK_ASSERT_NEAR(joint_q(s, d, "right"), 0, 1e-12);
+  LK_ASSERT_INT_EQ(r.fingers_in_contact, 0);
+  lk_grasp_screener_free(sc);
+  lk_data_free(d);
   lk_grasp_scene_free(s);
   unlink(lk_test_scratch("half.yaml"));
   unlink(lk_test_scratch("negative.yaml"));
@@ -328,6 +452,9 @@ static void test_planner_with_the_urdf_hand(void) {
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"the mimic jaw is a finger", test_the_mimic_jaw_is_a_finger},
+      {"a mirrored mimic jaw (multiplier -1) grasps as the published one",
+       test_a_mirrored_mimic_jaw},
+      {"same, with an offset of 1 cm", test_a_mirrored_mimic_jaw_with_an_offset},
       {"coupled jaws stop together", test_coupled_jaws_stop_together},
       {"screens like the YAML gripper", test_screens_like_the_yaml_gripper},
       {"other ratios", test_other_ratios},
