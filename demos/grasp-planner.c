@@ -97,6 +97,8 @@ typedef struct {
   int edges;
   double mass; /* --mass: of the objects given as mesh files, kg */
   char package_path[8192]; /* --package-path's directories, ':' separated */
+  const char *palm;        /* --palm: a link of the hand file, or NULL */
+  lk_vec3 approach;        /* --approach, the palm's frame; zero: -z */
 } args;
 
 static void usage(FILE *f) {
@@ -140,6 +142,10 @@ static void usage(FILE *f) {
           "  --shake-torque T      disturbance torque, N m (default: weight x radius / 2)\n"
           "  --edges K             friction cone edges of the analysis (default 8)\n"
           "  --set-hand KEY=VALUE  override in the hand file (repeatable)\n"
+          "  --palm LINK           the hand's palm, a link welded to its root (default:\n"
+          "                        the root link)\n"
+          "  --approach X,Y,Z      the hand's approach direction in the palm's frame\n"
+          "                        (default 0,0,-1: fingers below the palm)\n"
           "  --package-path DIR    look for a URDF's package:// files in DIR\n"
           "                        (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  --set-object KEY=VALUE  override in the object mechanism files (repeatable)\n"
@@ -392,6 +398,30 @@ static int parse_args(int argc, char **argv, args *a) {
         a->hset[a->nh++] = v;
       else
         a->oset[a->no++] = v;
+    } else if (!strcmp(o, "--palm")) {
+      NEED();
+      a->palm = v;
+    } else if (!strcmp(o, "--approach")) {
+      NEED();
+      /* three numbers by the files' rule, comma separated, not all zero */
+      char buf[256];
+      double x[3];
+      int ok = strlen(v) < sizeof buf;
+      if (ok) snprintf(buf, sizeof buf, "%s", v);
+      char *p = buf;
+      for (int k = 0; ok && k < 3; k++) {
+        char *comma = strchr(p, ',');
+        if ((k < 2) != (comma != NULL)) ok = 0;
+        if (comma) *comma = '\0';
+        ok = ok && parse_double(p, &x[k]);
+        p = comma ? comma + 1 : p;
+      }
+      if (!ok || (x[0] == 0 && x[1] == 0 && x[2] == 0)) {
+        fprintf(stderr, "grasp-planner: --approach '%s': expected X,Y,Z, a direction in the "
+                        "palm's frame (not 0,0,0)\n", v);
+        return EXIT_USAGE;
+      }
+      a->approach = lk_v3(x[0], x[1], x[2]);
     } else if (!strcmp(o, "--package-path")) {
       NEED();
       size_t n = strlen(a->package_path);
@@ -895,6 +925,8 @@ int main(int argc, char **argv) {
     so.object_set = a.oset;
     so.nobject_set = a.no;
     so.package_path = package_path;
+    so.palm = a.palm;
+    so.approach = a.approach;
     /* What the hand and object files include or reference are inputs too
      * (rank 0 holds the output set; the other ranks read the same files). */
     so.input = out ? lk_outputs_input : NULL;

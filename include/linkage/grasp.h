@@ -325,6 +325,17 @@ typedef struct {
    * passes lk_outputs_input so that no output replaces one of them. */
   lk_status (*input)(void *input_ctx, const char *path, lk_error *err);
   void *input_ctx;
+  /* The palm: a link of the hand file (its name there, without
+   * hand_prefix) welded to the hand's root link by fixed joints; NULL or
+   * "": the root link. Every link welded to it is the palm's body, and the
+   * fingers are what hangs from that body by moving joints. */
+  const char *palm;
+  /* The direction the hand approaches an object along, in the palm's
+   * frame; zero (the default): -z. The hand frame the sampler, the
+   * screener and the trials pose is the palm's turned by the smallest
+   * rotation taking -z to it, so a hand whose fingers point along +x is
+   * planned with approach (1, 0, 0). */
+  lk_vec3 approach;
 } lk_grasp_scene_options;
 
 void lk_grasp_scene_options_default(lk_grasp_scene_options *o);

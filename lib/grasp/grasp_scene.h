@@ -10,7 +10,13 @@ struct lk_grasp_scene {
   int mount, palm, object;      /* links */
   int mount_vadr, mount_qadr;   /* the mount's free joint */
   int object_vadr, object_qadr; /* the object's free joint */
-  lk_transform palm_in_mount;   /* the palm's fixed origin on the mount */
+  /* The hand frame: the palm link's turned so that -z is the approach
+   * (lk_grasp_scene_options.approach); poses of the hand are of it. */
+  lk_mat3 hand_in_palm;
+  lk_transform palm_in_mount;   /* the hand frame's fixed pose on the mount */
+  unsigned char *palm_body;     /* nlink: welded to the palm by fixed joints */
+  lk_vec3 finger_axis[LK_GRASP_MAX_FINGERS]; /* a one-joint finger's closing
+                                   direction, hand frame (prismatic fingers) */
   int nfinger;
   lk_grasp_finger finger[LK_GRASP_MAX_FINGERS];
   int nfdof;                    /* finger DoFs over all fingers */
@@ -39,6 +45,9 @@ struct lk_grasp_scene {
   lk_vec3 object_com;           /* centre of mass, object frame */
   double reach;
 };
+
+/* The hand frame's world pose in d (its kinematics up to date). */
+lk_transform lk_grasp_scene_hand_frame(const lk_grasp_scene *s, const lk_data *d);
 
 /* The scene's q for a hand pose (palm in the object's starting frame) and a
  * pre-shape (NULL: the hand file's): the mount's free joint and the finger

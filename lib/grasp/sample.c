@@ -283,28 +283,20 @@ void lk_grasp_sampler_free(lk_grasp_sampler *sp) {
 }
 
 /* A parallel jaw: two fingers of one prismatic DoF each (actuated, or one
- * of them coupled to the other's: a mimic jaw) whose closing directions
- * (palm frame) are opposite. */
+ * of them coupled to the other's: a mimic jaw) hanging from the palm's
+ * body, whose closing directions (hand frame, scene.c) are opposite. */
 static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
   if (s->nfinger != 2) return 0;
-  lk_vec3 a[2];
   for (int f = 0; f < 2; f++) {
     const lk_grasp_finger *fg = &s->finger[f];
     if (fg->ndof + fg->ncoupled != 1) return 0;
     int link = lk_model_dof_link(s->m, fg->ndof ? fg->dof[0] : fg->coupled_dof[0]);
     if (lk_model_joint_type(s->m, link) != LK_JOINT_PRISMATIC) return 0;
-    /* The finger's joint axis in the palm frame (its link hangs straight
-     * from the palm: a finger's first link). */
-    lk_link_spec ls;
-    lk_model_link(s->m, link, &ls);
-    if (lk_model_link_parent(s->m, link) != s->palm) return 0;
-    a[f] = lk_m3_mulv(&ls.origin.R, lk_v3_normalize(ls.joint.axis));
-    /* A mimic jaw with a negative ratio closes against its axis. */
-    for (int j = 0; j < s->ncoupled; j++)
-      if (!fg->ndof && s->cp_link[j] == link && s->cp_ratio[j] < 0) a[f] = lk_v3_scale(a[f], -1);
+    if (!s->palm_body[lk_model_link_parent(s->m, link)]) return 0;
   }
-  if (lk_v3_dot(a[0], a[1]) > -1 + 1e-9) return 0;
-  *axis = a[0];
+  lk_vec3 a0 = s->finger_axis[0], a1 = s->finger_axis[1];
+  if (lk_v3_dot(a0, a1) > -1 + 1e-9) return 0;
+  *axis = a0;
   return 1;
 }
 
@@ -473,7 +465,8 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
     lk_grasp_sampler_free(sp);
     return NULL;
   }
-  const lk_transform *palm = lk_data_link_pose(d, s->palm);
+  lk_transform hand = lk_grasp_scene_hand_frame(s, d);
+  const lk_transform *palm = &hand;
   double depth = 0;
   int nd = 0;
   for (int g = 0; g < ng; g++) {

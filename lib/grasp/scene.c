@@ -26,6 +26,7 @@ void lk_grasp_scene_free(lk_grasp_scene *s) {
   lk_model_free(s->m);
   lk_free(s->finger_of_link);
   lk_free(s->hand_link);
+  lk_free(s->palm_body);
   lk_free(s);
 }
 
@@ -113,8 +114,18 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   return lk_model_finalize(s->m, err);
 }
 
+/* The smallest rotation taking -z to the unit vector a (the hand frame in
+ * the palm's: its -z is a). */
+static lk_mat3 turn_from_minus_z(lk_vec3 a) {
+  lk_vec3 u = lk_v3(0, 0, -1);
+  double c = lk_v3_dot(u, a);
+  if (c > 1 - 1e-15) return lk_m3_identity();
+  if (c < -1 + 1e-15) return lk_m3_from_axis_angle(lk_v3(1, 0, 0), M_PI);
+  return lk_m3_from_axis_angle(lk_v3_normalize(lk_v3_cross(u, a)), acos(c));
+}
+
 /* Palm, object and fingers of the finalized model. */
-static lk_status identify(lk_grasp_scene *s, lk_error *err) {
+static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk_error *err) {
   const lk_model *m = s->m;
   int nl = lk_model_nlink(m);
   s->mount = lk_model_link_index(m, MOUNT_NAME);
@@ -124,7 +135,7 @@ static lk_status identify(lk_grasp_scene *s, lk_error *err) {
     int p = lk_model_link_parent(m, l);
     if (p == s->mount) {
       npalm++;
-      s->palm = l;
+      s->palm = l; /* the root; the named palm below */
     } else if (p == 0 && l != s->mount) {
       nobj++;
       s->object = l;
@@ -137,9 +148,38 @@ static lk_status identify(lk_grasp_scene *s, lk_error *err) {
                         npalm);
   if (lk_model_joint_type(m, s->palm) != LK_JOINT_FIXED)
     return lk_error_set(err, LK_INVALID_MODEL,
-                        "grasp scene: the palm '%s' must be on a fixed joint (the trials mount it "
-                        "on a free joint of their own)",
+                        "grasp scene: the hand's root link '%s' must be on a fixed joint (the "
+                        "trials mount it on a free joint of their own)",
                         lk_model_link_name(m, s->palm));
+  /* The palm's body: the root and every link welded to it. */
+  int root = s->palm;
+  s->palm_body = lk_calloc((size_t)nl, 1);
+  if (!s->palm_body) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  for (int l = 1; l < nl; l++) {
+    int welded = 1, k = l;
+    for (; k > 0 && k != root; k = lk_model_link_parent(m, k))
+      welded &= lk_model_joint_type(m, k) == LK_JOINT_FIXED;
+    s->palm_body[l] = (unsigned char)(welded && k == root);
+  }
+  if (o->palm && *o->palm) {
+    char name[LK_IO_NAME_MAX + 64];
+    snprintf(name, sizeof name, "%s%s", o->hand_prefix, o->palm);
+    int p = lk_model_link_index(m, name);
+    if (p < 0 || !is_in_subtree(m, p, root))
+      return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp scene: the hand has no link '%s' (palm)",
+                          o->palm);
+    if (!s->palm_body[p])
+      return lk_error_set(err, LK_INVALID_MODEL,
+                          "grasp scene: the palm '%s' moves against the hand's root link '%s': a "
+                          "palm is welded to it by fixed joints",
+                          o->palm, lk_model_link_name(m, root));
+    s->palm = p;
+  }
+  lk_vec3 approach = o->approach;
+  if (!lk_v3_isfinite(approach))
+    return lk_error_set(err, LK_NON_FINITE, "grasp scene: the approach direction is not finite");
+  if (lk_v3_norm(approach) == 0) approach = lk_v3(0, 0, -1);
+  s->hand_in_palm = turn_from_minus_z(lk_v3_normalize(approach));
   if (nobj != 1)
     return lk_error_set(err, LK_INVALID_MODEL,
                         "grasp scene: the object file must have exactly one root link (the "
@@ -165,8 +205,9 @@ static lk_status identify(lk_grasp_scene *s, lk_error *err) {
     s->finger_of_link[l] = -1;
     s->hand_link[l] = l > 0 && is_in_subtree(m, l, s->mount);
   }
-  /* Fingers: the palm's children whose subtrees hold actuated joints, in
-   * link order; their DoFs in link order. */
+  /* Fingers: the links hanging from the palm's body by a moving joint
+   * whose subtrees hold actuated joints, in link order; their DoFs in link
+   * order. */
   double *qi = LK_NEW_ARRAY(double, lk_model_nq(m));
   double *vi = LK_NEW_ARRAY(double, lk_model_nv(m));
   if (!qi || !vi) {
@@ -177,7 +218,8 @@ static lk_status identify(lk_grasp_scene *s, lk_error *err) {
   lk_model_initial_state(m, qi, vi);
   lk_status st = LK_OK;
   for (int base = 1; base < nl && !st; base++) {
-    if (lk_model_link_parent(m, base) != s->palm) continue;
+    int parent = lk_model_link_parent(m, base);
+    if (s->palm_body[base] || parent < 0 || !s->palm_body[parent]) continue;
     lk_grasp_finger f;
     memset(&f, 0, sizeof f);
     f.base = base;
@@ -325,7 +367,26 @@ static lk_status measure(lk_grasp_scene *s, lk_error *err) {
     return lk_error_set(err, st, "grasp scene: the initial state is not valid");
   }
   s->object_pose = *lk_data_link_pose(d, s->object);
-  lk_transform palm = *lk_data_link_pose(d, s->palm);
+  lk_transform palm = lk_grasp_scene_hand_frame(s, d);
+  /* The hand frame on the mount (the palm's body is rigid). */
+  s->palm_in_mount = lk_tf_inv_mul(lk_data_link_pose(d, s->mount), &palm);
+  /* A one-joint finger's closing direction in the hand frame (the
+   * antipodal sampler's jaw): its joint axis, against it for a mirrored
+   * mimic joint. */
+  for (int f = 0; f < s->nfinger; f++) {
+    const lk_grasp_finger *fg = &s->finger[f];
+    s->finger_axis[f] = lk_v3_zero();
+    if (fg->ndof + fg->ncoupled != 1) continue;
+    int link = lk_model_dof_link(m, fg->ndof ? fg->dof[0] : fg->coupled_dof[0]);
+    lk_link_spec js;
+    lk_model_link(m, link, &js);
+    const lk_transform *P = lk_data_link_pose(d, lk_model_link_parent(m, link));
+    lk_vec3 w = lk_m3_mulv(&P->R, lk_m3_mulv(&js.origin.R, lk_v3_normalize(js.joint.axis)));
+    lk_vec3 ax = lk_m3_tmulv(&palm.R, w);
+    for (int j = 0; j < s->ncoupled; j++)
+      if (!fg->ndof && s->cp_link[j] == link && s->cp_ratio[j] < 0) ax = lk_v3_scale(ax, -1);
+    s->finger_axis[f] = ax;
+  }
   s->reach = 0;
   for (int g = 0; g < lk_model_ngeom(m); g++) {
     int l = lk_model_geom_link(m, g);
@@ -366,11 +427,17 @@ lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_pa
     lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
     return NULL;
   }
-  if (compose(s, hand_path, object_path, &opt, err) || identify(s, err) || measure(s, err)) {
+  if (compose(s, hand_path, object_path, &opt, err) || identify(s, &opt, err) || measure(s, err)) {
     lk_grasp_scene_free(s);
     return NULL;
   }
   return s;
+}
+
+lk_transform lk_grasp_scene_hand_frame(const lk_grasp_scene *s, const lk_data *d) {
+  const lk_transform *P = lk_data_link_pose(d, s->palm);
+  lk_transform h = {lk_m3_mul(&P->R, &s->hand_in_palm), P->p};
+  return h;
 }
 
 const lk_model *lk_grasp_scene_model(const lk_grasp_scene *s) { return s ? s->m : NULL; }

@@ -212,7 +212,7 @@ static lk_status ctl_begin(ctl *c, lk_data *d, lk_error *err) {
                                           : c->o->close_speed_revolute;
       c->kclose[slot] = fmin(c->limit[slot] / vc, 0.5 * Mjj / c->h);
     }
-  c->palm_target = *lk_data_link_pose(d, s->palm);
+  c->palm_target = lk_grasp_scene_hand_frame(s, d);
   c->palm_vel = c->palm_acc = lk_v3_zero();
   c->object_rest = *lk_data_link_pose(d, s->object);
   c->support = 1;
@@ -581,7 +581,8 @@ typedef struct {
 
 static void watch_begin(const ctl *c, const lk_data *d, watch *w) {
   const lk_grasp_scene *s = c->s;
-  const lk_transform *P = lk_data_link_pose(d, s->palm), *X = lk_data_link_pose(d, s->object);
+  lk_transform H = lk_grasp_scene_hand_frame(s, d);
+  const lk_transform *P = &H, *X = lk_data_link_pose(d, s->object);
   w->p_ref = lk_tf_inv_point(P, lk_tf_point(X, s->object_com));
   w->R_ref = lk_m3_tmul(&P->R, &X->R);
   w->lost_time = 0;
@@ -591,7 +592,8 @@ static void watch_begin(const ctl *c, const lk_data *d, watch *w) {
 static int watch_step(ctl *c, lk_data *d, watch *w, lk_grasp_trial_report *r) {
   const lk_grasp_scene *s = c->s;
   lk_forward_kinematics(c->m, d);
-  const lk_transform *P = lk_data_link_pose(d, s->palm), *X = lk_data_link_pose(d, s->object);
+  lk_transform H = lk_grasp_scene_hand_frame(s, d);
+  const lk_transform *P = &H, *X = lk_data_link_pose(d, s->object);
   lk_vec3 p = lk_tf_inv_point(P, lk_tf_point(X, s->object_com));
   lk_mat3 R = lk_m3_tmul(&P->R, &X->R);
   double dp = lk_v3_norm(lk_v3_sub(p, w->p_ref));

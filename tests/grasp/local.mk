@@ -38,3 +38,10 @@ TESTS += tests/grasp/test_mimic
 tests_grasp_test_mimic_SOURCES = %reldir%/test_mimic.c
 tests_grasp_test_mimic_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_mimic_LDADD = $(LK_TESTLIBS)
+
+# The palm and approach of a hand (issue 32).
+check_PROGRAMS += tests/grasp/test_palm
+TESTS += tests/grasp/test_palm
+tests_grasp_test_palm_SOURCES = %reldir%/test_palm.c
+tests_grasp_test_palm_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_palm_LDADD = $(LK_TESTLIBS)

@@ -1,0 +1,257 @@
+/* The palm and the approach of a hand as its file has them (issue 32):
+ * mechanisms/jaw_gripper.yaml's palm put under a root link of its own and
+ * turned (fingers along -x or -y of the root instead of -z) is the same hand
+ * when the scene is told its palm (lk_grasp_scene_options.palm) or its
+ * approach direction (.approach): the sampler draws the same poses, the
+ * screener closes the jaws to the same q with the same epsilon, and the
+ * centred face grasp holds. Without either, the turned hand still has its
+ * two fingers (the palm's body is everything welded to the root). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+#include "proc.h"
+
+#define CAP 64
+
+/* jaw_gripper.yaml with its palm on a massless root link "plate",
+ * turned by rpy (radians, written to 17 digits) on it. */
+static const char *turned_hand(const char *name, double roll, double pitch, double yaw) {
+  char *text = lk_test_slurp(lk_test_mechanism("jaw_gripper"), NULL);
+  CU_ASSERT_FATAL(text != NULL);
+  const char *palm = "  - name: palm\n    origin: {xyz: [0, 0, 0.3]}\n    joint: fixed\n";
+  char *at = strstr(text, palm);
+  CU_ASSERT_FATAL(at != NULL);
+  static char out[16384];
+  snprintf(out, sizeof out,
+           "%.*s  - name: plate\n    origin: {xyz: [0, 0, 0.3]}\n    joint: fixed\n    mass: 0\n"
+           "  - name: palm\n    parent: plate\n    origin: {xyz: [0, 0, 0], rpy: [%.17g, %.17g, "
+           "%.17g]}\n    joint: fixed\n%s",
+           (int)(at - text), text, roll, pitch, yaw, at + strlen(palm));
+  free(text);
+  const char *path = lk_test_scratch(name);
+  lk_test_write(path, out);
+  return path;
+}
+
+static lk_grasp_scene *load(const char *hand, const char *palm, lk_vec3 approach) {
+  char hpath[4096], opath[4096];
+  snprintf(hpath, sizeof hpath, "%s", hand);
+  snprintf(opath, sizeof opath, "%s", lk_test_mechanism("object_box"));
+  lk_grasp_scene_options o;
+  lk_grasp_scene_options_default(&o);
+  o.palm = palm;
+  o.approach = approach;
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, &o, &e);
+  LK_ASSERT_MSG(s != NULL, "%s: %s", hand, e.message);
+  return s;
+}
+
+static double joint_q(const lk_grasp_scene *s, lk_data *d, const char *joint) {
+  const lk_model *m = lk_grasp_scene_model(s);
+  char name[64];
+  snprintf(name, sizeof name, "hand_%s", joint);
+  int l = lk_model_joint_index(m, name);
+  CU_ASSERT_FATAL(l > 0);
+  return lk_data_q(d)[lk_model_joint_qadr(m, l)];
+}
+
+/* 100 antipodal candidates with both hands: the same poses (1e-12), the
+ * same outcomes and contacts, jaws at the same q and epsilon (1e-9); the
+ * centred face grasp (palm 6 cm above the box's centre) held by the turned
+ * hand with its jaws on the faces. */
+static void same_hand(lk_grasp_scene *t, lk_grasp_scene *p) {
+  CU_ASSERT_FATAL(t && p);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(t), 2);
+  lk_data *dt = lk_data_new(lk_grasp_scene_model(t));
+  lk_data *dp = lk_data_new(lk_grasp_scene_model(p));
+  lk_grasp_screener *ct = lk_grasp_screener_new(t, NULL, NULL);
+  lk_grasp_screener *cp = lk_grasp_screener_new(p, NULL, NULL);
+  lk_grasp_sampler *st = lk_grasp_sampler_new(t, NULL, NULL);
+  lk_grasp_sampler *sp = lk_grasp_sampler_new(p, NULL, NULL);
+  CU_ASSERT_FATAL(dt && dp && ct && cp && st && sp);
+  LK_ASSERT_INT_EQ(lk_grasp_sampler_kind(st), LK_SAMPLE_ANTIPODAL);
+  int closed = 0;
+  for (int i = 0; i < 100; i++) {
+    lk_grasp_candidate a, b;
+    lk_error e;
+    LK_ASSERT_OK(lk_grasp_sampler_draw(st, i, &a, &e), &e);
+    LK_ASSERT_OK(lk_grasp_sampler_draw(sp, i, &b, &e), &e);
+    LK_ASSERT_NEAR(lk_v3_norm(lk_v3_sub(a.pose.p, b.pose.p)), 0, 1e-12);
+    for (int r = 0; r < 3; r++)
+      for (int c = 0; c < 3; c++) LK_ASSERT_NEAR(a.pose.R.m[r][c], b.pose.R.m[r][c], 1e-12);
+    lk_grasp_screen_report rt, rp;
+    lk_grasp_contact ct_c[CAP];
+    LK_ASSERT_OK(lk_grasp_screen(ct, dt, &a.pose, NULL, &rt, ct_c, CAP, &e), &e);
+    LK_ASSERT_OK(lk_grasp_screen(cp, dp, &b.pose, NULL, &rp, ct_c, CAP, &e), &e);
+    LK_ASSERT_INT_EQ(rt.outcome, rp.outcome);
+    if (rp.outcome == LK_SCREEN_COLLISION) continue;
+    LK_ASSERT_NEAR(joint_q(t, dt, "left"), joint_q(p, dp, "left"), 1e-9);
+    LK_ASSERT_NEAR(joint_q(t, dt, "right"), joint_q(p, dp, "right"), 1e-9);
+    LK_ASSERT_INT_EQ(rt.ncontacts, rp.ncontacts);
+    if (rp.outcome == LK_SCREEN_CLOSED) {
+      LK_ASSERT_NEAR(rt.epsilon, rp.epsilon, 1e-9);
+      closed++;
+    }
+  }
+  printf("  [palm] %d of 100 closed as the published hand's\n", closed);
+  CU_ASSERT(closed >= 30);
+  lk_mat3 I = lk_m3_identity();
+  lk_transform pose = lk_tf(&I, lk_v3(0, 0, 0.06));
+  lk_grasp_trial_report r;
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_trial(t, dt, &pose, NULL, NULL, &r, &e), &e);
+  LK_ASSERT_MSG(r.held, "outcome %d", (int)r.outcome);
+  double ql = joint_q(t, dt, "left");
+  CU_ASSERT(ql > 0.029 && ql < 0.031); /* on the box's faces */
+  lk_grasp_sampler_free(st);
+  lk_grasp_sampler_free(sp);
+  lk_grasp_screener_free(ct);
+  lk_grasp_screener_free(cp);
+  lk_data_free(dt);
+  lk_data_free(dp);
+  lk_grasp_scene_free(t);
+  lk_grasp_scene_free(p);
+}
+
+static lk_grasp_scene *published(void) {
+  char path[4096];
+  snprintf(path, sizeof path, "%s", lk_test_mechanism("jaw_gripper"));
+  return load(path, NULL, lk_v3_zero());
+}
+
+/* Pitched 90 degrees on the plate: the fingers point along -x of the
+ * plate, the root; the approach said in the root's frame. */
+static void test_approach_along_minus_x(void) {
+  lk_test_scratch_clear();
+  const char *h = turned_hand("pitched.yaml", 0, M_PI / 2, 0);
+  same_hand(load(h, NULL, lk_v3(-1, 0, 0)), published());
+}
+
+/* Other numbers: rolled -90 degrees, the fingers along -y. */
+static void test_approach_along_minus_y(void) {
+  lk_test_scratch_clear();
+  const char *h = turned_hand("rolled.yaml", -M_PI / 2, 0, 0);
+  same_hand(load(h, NULL, lk_v3(0, -1, 0)), published());
+}
+
+/* The palm named instead: its own -z is the approach. */
+static void test_the_palm_named(void) {
+  lk_test_scratch_clear();
+  const char *h = turned_hand("pitched.yaml", 0, M_PI / 2, 0);
+  same_hand(load(h, "palm", lk_v3_zero()), published());
+  h = turned_hand("turned.yaml", 0.3, -0.7, 1.1);
+  same_hand(load(h, "palm", lk_v3_zero()), published());
+}
+
+/* Turned and told nothing: still two fingers (a root link above the palm
+ * no longer makes the whole gripper one finger); a palm that is not there,
+ * a palm that moves and a non-finite approach are refused, naming them. */
+static void test_defaults_and_refusals(void) {
+  lk_test_scratch_clear();
+  const char *h = turned_hand("pitched.yaml", 0, M_PI / 2, 0);
+  lk_grasp_scene *s = load(h, NULL, lk_v3_zero());
+  CU_ASSERT_FATAL(s != NULL);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(s), 2);
+  lk_grasp_scene_free(s);
+  char hpath[4096], opath[4096];
+  snprintf(hpath, sizeof hpath, "%s", h);
+  snprintf(opath, sizeof opath, "%s", lk_test_mechanism("object_box"));
+  struct {
+    const char *palm;
+    lk_vec3 approach;
+    lk_status status;
+    const char *says;
+  } bad[] = {{"wrist", {0, 0, 0}, LK_INVALID_ARGUMENT, "no link 'wrist'"},
+             {"left_finger", {0, 0, 0}, LK_INVALID_MODEL, "'left_finger' moves"},
+             {NULL, {NAN, 0, -1}, LK_NON_FINITE, "approach"}};
+  for (int i = 0; i < 3; i++) {
+    lk_grasp_scene_options o;
+    lk_grasp_scene_options_default(&o);
+    o.palm = bad[i].palm;
+    o.approach = bad[i].approach;
+    lk_error e;
+    s = lk_grasp_scene_load(hpath, opath, &o, &e);
+    CU_ASSERT_PTR_NULL(s);
+    lk_grasp_scene_free(s);
+    LK_ASSERT_INT_EQ(e.status, bad[i].status);
+    LK_ASSERT_MSG(strstr(e.message, bad[i].says) != NULL, "%s", e.message);
+  }
+}
+
+/* The first n comma-separated fields of every line. */
+static void first_fields(char *text, int n) {
+  char *w = text;
+  for (const char *r = text; *r;) {
+    int k = 0;
+    while (*r && *r != '\n') {
+      if (*r == ',' && ++k == n) {
+        while (*r && *r != '\n') r++;
+        break;
+      }
+      *w++ = *r++;
+    }
+    if (*r == '\n') *w++ = *r++;
+  }
+  *w = '\0';
+}
+
+/* grasp-planner --approach and --palm: the turned hand ranks the box's
+ * candidates as the published one does (rank, candidate, round, outcome,
+ * fingers, contacts, force closure: the first 8 columns the same text; the
+ * epsilons differ in the 16th digit); a malformed or zero direction and an
+ * unknown palm are usage errors. */
+static void test_the_planner_options(void) {
+  lk_test_scratch_clear();
+  const char *h = turned_hand("pitched.yaml", 0, M_PI / 2, 0);
+  char hand[4096], pub[4096], box[4096];
+  snprintf(hand, sizeof hand, "%s", h);
+  snprintf(pub, sizeof pub, "%s", lk_test_mechanism("jaw_gripper"));
+  snprintf(box, sizeof box, "%s", lk_test_mechanism("object_box"));
+  const char *runs[][20] = {
+      {"--hand", pub, "--object", box, "-n", "40", "--verify", "1", "-q", "-o",
+       lk_test_scratch("a.csv"), NULL},
+      {"--hand", hand, "--approach", "-1,0,0", "--object", box, "-n", "40", "--verify", "1", "-q",
+       "-o", lk_test_scratch("b.csv"), NULL},
+      {"--hand", hand, "--palm", "palm", "--object", box, "-n", "40", "--verify", "1", "-q", "-o",
+       lk_test_scratch("c.csv"), NULL}};
+  char *csv[3];
+  for (int i = 0; i < 3; i++) {
+    lk_test_result r = lk_test_run(LK_TEST_PLANNER, runs[i]);
+    LK_ASSERT_MSG(r.status == 0, "run %d: exit %d: %s", i, r.status, r.err);
+    lk_test_result_free(&r);
+    csv[i] = lk_test_slurp(lk_test_scratch(i == 0 ? "a.csv" : i == 1 ? "b.csv" : "c.csv"), NULL);
+    CU_ASSERT_FATAL(csv[i] != NULL);
+    first_fields(csv[i], 8);
+  }
+  LK_ASSERT_INT_EQ(lk_test_lines(csv[0]), 41);
+  LK_ASSERT_MSG(strstr(csv[0], ",closed,") != NULL, "nothing closed: %.300s", csv[0]);
+  LK_ASSERT_MSG(strcmp(csv[0], csv[1]) == 0, "--approach ranks otherwise");
+  LK_ASSERT_MSG(strcmp(csv[0], csv[2]) == 0, "--palm ranks otherwise");
+  for (int i = 0; i < 3; i++) free(csv[i]);
+  const char *bad[][2] = {{"--approach", "0,0,0"}, {"--approach", "1,0"}, {"--approach", "1,0,0,0"},
+                          {"--approach", "x,0,-1"}, {"--palm", "wrist"}};
+  for (int i = 0; i < 5; i++) {
+    const char *argv[] = {"--hand", hand, bad[i][0], bad[i][1], "--object", box, "-n", "2",
+                          "--verify", "0", "-q", "-o", "/dev/null", NULL};
+    lk_test_result r = lk_test_run(LK_TEST_PLANNER, argv);
+    LK_ASSERT_MSG(r.status == 2 && (strstr(r.err, bad[i][1]) || strstr(r.err, "wrist")),
+                  "%s %s: exit %d: %s", bad[i][0], bad[i][1], r.status, r.err);
+    lk_test_result_free(&r);
+  }
+}
+
+void lk_test_register(void) {
+  static const lk_test tests[] = {
+      {"a hand turned on its root, approach -x: the same hand", test_approach_along_minus_x},
+      {"same, rolled, approach -y", test_approach_along_minus_y},
+      {"the palm named: the same hand", test_the_palm_named},
+      {"defaults and refusals", test_defaults_and_refusals},
+      {"the planner's --palm and --approach", test_the_planner_options},
+      {NULL, NULL}};
+  lk_test_suite("the palm and the approach", tests);
+}
