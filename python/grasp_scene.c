@@ -78,12 +78,13 @@ static int string_list(PyObject *o, const char ***out, int *n) {
 
 static PyObject *scene_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"hand", "object", "hand_overrides", "object_overrides", "mesh_mass",
-                           "mesh_scale", NULL};
+                           "mesh_scale", "palm", "approach", NULL};
   PyObject *hand, *object, *hset = Py_None, *oset = Py_None;
-  double mesh_mass = 0, mesh_scale = 1;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|OOdd", kwlist, PyUnicode_FSConverter, &hand,
-                                   PyUnicode_FSConverter, &object, &hset, &oset, &mesh_mass,
-                                   &mesh_scale))
+  double mesh_mass = 0, mesh_scale = 1, ap[3] = {0, 0, 0};
+  const char *palm = NULL;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|OOddz(ddd)", kwlist, PyUnicode_FSConverter,
+                                   &hand, PyUnicode_FSConverter, &object, &hset, &oset, &mesh_mass,
+                                   &mesh_scale, &palm, &ap[0], &ap[1], &ap[2]))
     return NULL;
   scene_obj *self = (scene_obj *)type->tp_alloc(type, 0);
   const char **hs = NULL, **os = NULL;
@@ -98,6 +99,8 @@ static PyObject *scene_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   o.nhand_set = nh;
   o.object_set = os;
   o.nobject_set = no;
+  o.palm = palm;
+  o.approach = lk_v3(ap[0], ap[1], ap[2]);
   lk_grasp_mesh_object mo;
   if (mesh_mass > 0) { /* the object is a mesh file (STL, OBJ, ...) */
     lk_grasp_mesh_object_default(&mo);
@@ -378,8 +381,10 @@ PyTypeObject pylk_SceneType = {
     .tp_dealloc = (destructor)scene_dealloc,
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_doc = "Scene(hand, object, hand_overrides=None, object_overrides=None, mesh_mass=0, "
-              "mesh_scale=1): a hand file and an object file (or a mesh file with mesh_mass "
-              "kg) joined for screening and trials.",
+              "mesh_scale=1, palm=None, approach=(0, 0, 0)): a hand file and an object file (or "
+              "a mesh file with mesh_mass kg) joined for screening and trials; palm: a link of "
+              "the hand welded to its root; approach: the fingers' direction in the palm's frame "
+              "(zero: -z).",
     .tp_methods = scene_methods,
     .tp_getset = scene_getset,
     .tp_new = scene_new,

@@ -63,7 +63,7 @@ def _is_mesh(path):
 
 
 def plan(hand, objects, n=200, jobs=1, verify=4, seed=1, sample="auto", mesh_mass=0.1,
-         mesh_scale=1.0, as_dicts=False):
+         mesh_scale=1.0, as_dicts=False, palm=None, approach=(0.0, 0.0, 0.0)):
     """Rank grasps of a hand on one or more objects, as the grasp-planner
     program does (docs/grasp.md): n candidate palm poses drawn around each
     object and screened analytically (Scene.screen), the best `verify` by
@@ -72,7 +72,9 @@ def plan(hand, objects, n=200, jobs=1, verify=4, seed=1, sample="auto", mesh_mas
     before the others, then by the larger epsilon, then by the smaller
     slip, then candidate order), then the others (closed before the rest,
     by epsilon, by candidate order). An object given as a mesh file (STL,
-    OBJ, ...) weighs mesh_mass kg at mesh_scale.
+    OBJ, ...) weighs mesh_mass kg at mesh_scale. palm and approach say
+    which link is the palm and along which direction of its frame the
+    fingers reach (docs/grasp.md, "The hand"; default: the root link, -z).
 
     Returns a structured array of plan_dtype (as_dicts: a list of dicts).
     The rows are the same for any number of jobs (threads).
@@ -83,7 +85,7 @@ def plan(hand, objects, n=200, jobs=1, verify=4, seed=1, sample="auto", mesh_mas
     for obj in objects:
         mesh = _is_mesh(obj)
         scene = Scene(hand, obj, mesh_mass=mesh_mass if mesh else 0.0,
-                      mesh_scale=mesh_scale if mesh else 1.0)
+                      mesh_scale=mesh_scale if mesh else 1.0, palm=palm, approach=approach)
         s = scene.screen(int(n), jobs=jobs, seed=seed, sample=sample)
         closed = s["outcome"] == "closed"
         order = sorted(range(len(s)), key=lambda i: (not closed[i], -s["epsilon"][i], i))

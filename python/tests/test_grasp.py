@@ -128,3 +128,36 @@ def test_scene_errors(tmp_path):
     with pytest.raises(linkage.Error) as e:
         linkage.grasp.Scene(tmp_path / "nohand.yaml", _mech("object_box.yaml"))
     assert e.value.status == "LK_IO_ERROR"
+
+
+def _turned_hand(tmp_path, rpy):
+    """jaw_gripper.yaml with its palm turned by rpy on a massless root."""
+    text = open(_mech("jaw_gripper.yaml")).read()
+    palm = "  - name: palm\n    origin: {xyz: [0, 0, 0.3]}\n    joint: fixed\n"
+    assert palm in text
+    turned = ("  - name: plate\n    origin: {xyz: [0, 0, 0.3]}\n    joint: fixed\n    mass: 0\n"
+              "  - name: palm\n    parent: plate\n    origin: {xyz: [0, 0, 0], rpy: [%r, %r, %r]}\n"
+              "    joint: fixed\n" % tuple(rpy))
+    path = tmp_path / "turned.yaml"
+    path.write_text(text.replace(palm, turned))
+    return path
+
+
+def test_scene_palm_and_approach(tmp_path):
+    """A hand turned on its root is the published hand when told its
+    approach or its palm: the same screened poses and outcomes."""
+    box = _mech("object_box.yaml")
+    ref = linkage.grasp.Scene(_mech("jaw_gripper.yaml"), box).screen(40, seed=2)
+    hand = _turned_hand(tmp_path, (0.0, np.pi / 2, 0.0))
+    by_approach = linkage.grasp.Scene(hand, box, approach=(-1, 0, 0)).screen(40, seed=2)
+    by_palm = linkage.grasp.Scene(hand, box, palm="palm").screen(40, seed=2)
+    for rows in (by_approach, by_palm):
+        assert list(rows["outcome"]) == list(ref["outcome"])
+        assert np.allclose(rows["position"], ref["position"], atol=1e-12)
+        assert np.allclose(rows["epsilon"], ref["epsilon"], atol=1e-9)
+    assert (ref["outcome"] == "closed").sum() >= 10
+    with pytest.raises(linkage.Error) as e:
+        linkage.grasp.Scene(hand, box, palm="wrist")
+    assert "wrist" in str(e.value)
+    rows = linkage.grasp.plan(hand, box, n=20, verify=1, approach=(-1, 0, 0))
+    assert rows["held"][0] == 1
