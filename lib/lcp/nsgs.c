@@ -301,8 +301,10 @@ static int poly_roots(const double *c, int deg, double lo, double hi, double *ro
  * roots counted once): with the angle phi from (c0, s0), t = tan(phi / 2)
  * on |phi| <= pi / 2 and, for the other half, on the circle turned by pi;
  * each root polished by Newton. Returns the number written to (cs[2k],
- * cs[2k+1]). */
-static int all_directions(const circle_eq *e, double c0, double s0, double *cs) {
+ * cs[2k+1]), at most max: each half's quartic may report 4 roots of its
+ * own when the equation is degenerate (a fuzzed problem with 8 found a
+ * 4-direction buffer too small). */
+static int all_directions(const circle_eq *e, double c0, double s0, double *cs, int max) {
   int n = 0;
   for (int half = 0; half < 2; half++) {
     double rc = half ? -c0 : c0, rs = half ? -s0 : s0;
@@ -322,7 +324,7 @@ static int all_directions(const circle_eq *e, double c0, double s0, double *cs) 
     double q[5] = {-a2 - B21, 2 * a1 + 2 * D, 4 * B12 + 2 * B21, 2 * a1 - 2 * D, a2 - B21};
     double t[4];
     int nt = poly_roots(q, 4, -1.0, 1.0, t);
-    for (int k = 0; k < nt; k++) {
+    for (int k = 0; k < nt && n < max; k++) {
       if (half && fabs(t[k]) == 1.0) continue; /* the seam, found by the first half */
       double den = 1 + t[k] * t[k], dc = (1 - t[k] * t[k]) / den, ds = 2 * t[k] / den;
       double c = rc * dc - rs * ds, s = rs * dc + rc * ds;
@@ -438,8 +440,8 @@ static void solve_cone(block *bk, const double *W, const double *Wi, const doubl
    * rounding level; none qualifying (rounding at the edge of sticking),
    * the nearest of the candidates, the projected sticking answer among
    * them. */
-  double cs[8], best = INFINITY, br[3] = {0.0, 0.0, 0.0};
-  int nd = all_directions(&e, c, s, cs), bslide = 0;
+  double cs[16], best = INFINITY, br[3] = {0.0, 0.0, 0.0};
+  int nd = all_directions(&e, c, s, cs, 8), bslide = 0;
   double bc = c, bs = s;
   for (int k = 0; k < nd; k++) {
     double dc = cs[2 * k], ds = cs[2 * k + 1], g = gn + g1 * dc + g2 * ds;
@@ -511,8 +513,8 @@ static void solve_disk(block *bk, const double *W, const double *Wi, const doubl
     bk->ds = s1;
     return;
   }
-  double cs[8], best = INFINITY, bz[2] = {x0 * R / xt, x1 * R / xt};
-  int nd = all_directions(&e, c, s, cs), bslide = 0;
+  double cs[16], best = INFINITY, bz[2] = {x0 * R / xt, x1 * R / xt};
+  int nd = all_directions(&e, c, s, cs, 8), bslide = 0;
   best = disk_error(W, b, R, bz);
   for (int k = 0; k < nd; k++) {
     double cand[2] = {R * cs[2 * k], R * cs[2 * k + 1]};

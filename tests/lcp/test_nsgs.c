@@ -3,6 +3,7 @@
  * Coulomb's law checked contact by contact, sparse and dense storage,
  * regularization, non-symmetric input, warm starts, the workspace
  * contracts and no allocation in a solve. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -637,6 +638,32 @@ static void test_stagnation_switches_relaxation(void) {
   lk_lcp_problem_free(pr);
 }
 
+/* A one-contact problem the lcp fuzz target made (W entries 1e188 next
+ * to 1.5 and 0): each half circle's quartic reported directions of its
+ * own, 8 in all, and the local solver wrote them past a buffer of 4
+ * (AddressSanitizer: stack-buffer-overflow in all_directions). Now a
+ * report and finite impulses, or a status saying why not. */
+static void test_many_directions_of_a_degenerate_contact(void) {
+  lk_lcp_problem *pr = NULL;
+  lk_error e;
+  LK_ASSERT_OK(lk_lcp_problem_load(lk_test_data("lcp/fuzz_nsgs_many_directions.dat"), &pr, &e), &e);
+  CU_ASSERT_FATAL(pr != NULL);
+  const lk_lcp *q = lk_lcp_problem_lcp(pr);
+  LK_ASSERT_INT_EQ(q->n, 3);
+  lk_lcp_workspace *ws = lk_lcp_workspace_new_for(lk_lcp_nsgs, q->n);
+  double z[3] = {0, 0, 0}, w[3] = {0, 0, 0};
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.max_sweeps = 20;
+  lk_lcp_report r;
+  lk_status st = lk_lcp_solve(lk_lcp_nsgs, q, &o, ws, z, w, &r);
+  CU_ASSERT_PTR_NOT_NULL(r.detail);
+  if (st == LK_OK)
+    for (int i = 0; i < 3; i++) LK_ASSERT_MSG(isfinite(z[i]), "z[%d] = %g", i, z[i]);
+  lk_lcp_workspace_free(ws);
+  lk_lcp_problem_free(pr);
+}
+
 static const lk_test tests[] = {
     {"one contact: sliding against the slip, sticking, taking off", test_one_contact_closed_forms},
     {"one contact, coupled non-symmetric W: Coulomb's law in every direction", test_one_contact_coupled},
@@ -650,6 +677,7 @@ static const lk_test tests[] = {
     {"no allocation in a solve", test_no_allocation},
     {"12 000 rows from a sparse file: no size limit", test_large_sparse_file},
     {"stagnation moves the automatic relaxation on (Capsules-i101-404)", test_stagnation_switches_relaxation},
+    {"a degenerate contact with 8 directions (fuzz finding)", test_many_directions_of_a_degenerate_contact},
     {NULL, NULL},
 };
 
