@@ -154,6 +154,20 @@ static lk_status not_a_mesh(ureader *R, xmlNode *e, const char *ctx, const char 
   return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, path);
 }
 
+static int is_dir(const char *p) {
+  struct stat s;
+  return stat(p, &s) == 0 && S_ISDIR(s.st_mode);
+}
+
+/* Remember dir/pkg (len dlen, pl) in found when it is a directory and none
+ * was found before: the package exists, the file in it may not. */
+static void note_package(char *found, size_t size, const char *dir, size_t dlen) {
+  if (found[0]) return;
+  char d[4096];
+  int n = snprintf(d, sizeof d, "%.*s", (int)dlen, dir);
+  if (n > 0 && (size_t)n < sizeof d && is_dir(d)) snprintf(found, size, "%s", d);
+}
+
 /* Try dir/rest into out; 1 when it is a file. */
 static int try_path(char *out, size_t size, const char *dir, size_t dlen, const char *rest) {
   int n = snprintf(out, size, "%.*s/%s", (int)dlen, dir, rest);
@@ -200,16 +214,20 @@ static lk_status resolve_mesh(ureader *R, xmlNode *e, const char *ctx, const cha
                          "%s: '%s' is not of the form package://PACKAGE/PATH", ctx, name);
   size_t pl = (size_t)(slash - pkg);
   const char *rest = slash + 1;
-  char sub[4096];
+  char sub[4096], found[4096] = "";
   snprintf(sub, sizeof sub, "%.*s/%s", (int)pl, pkg, rest);
   for (const char *p = R->package_path; p && *p;) {
     size_t dl = strcspn(p, ":");
     if (dl > 0) {
       if (try_path(out, size, p, dl, sub)) return LK_OK;
+      char pd[4096];
+      int n = snprintf(pd, sizeof pd, "%.*s/%.*s", (int)dl, p, (int)pl, pkg);
+      if (n > 0 && (size_t)n < sizeof pd) note_package(found, sizeof found, pd, (size_t)n);
       /* D is the package directory itself */
-      if (dl >= pl && memcmp(p + dl - pl, pkg, pl) == 0 && (dl == pl || p[dl - pl - 1] == '/') &&
-          try_path(out, size, p, dl, rest))
-        return LK_OK;
+      if (dl >= pl && memcmp(p + dl - pl, pkg, pl) == 0 && (dl == pl || p[dl - pl - 1] == '/')) {
+        if (try_path(out, size, p, dl, rest)) return LK_OK;
+        note_package(found, sizeof found, p, dl);
+      }
     }
     p += dl + (p[dl] == ':');
   }
@@ -219,12 +237,19 @@ static lk_status resolve_mesh(ureader *R, xmlNode *e, const char *ctx, const cha
   for (;;) {
     size_t start = dl;
     while (start > 0 && dir[start - 1] != '/') start--;
-    if (dl - start == pl && memcmp(dir + start, pkg, pl) == 0 && try_path(out, size, dir, dl, rest))
-      return LK_OK;
+    if (dl - start == pl && memcmp(dir + start, pkg, pl) == 0) {
+      if (try_path(out, size, dir, dl, rest)) return LK_OK;
+      note_package(found, sizeof found, dir, dl);
+    }
     if (start == 0) break;
     dl = start - 1;
     if (dl == 0) break;
   }
+  /* The package was found but not the file: name the file. */
+  if (found[0])
+    return lk_xdoc_error(X, e, LK_IO_ERROR,
+                         "%s: mesh '%s': package '%.*s' is %s, which has no file '%s'", ctx, name,
+                         (int)pl, pkg, found, rest);
   return lk_xdoc_error(X, e, LK_IO_ERROR,
                        "%s: mesh '%s': package '%.*s' not found (give its parent directory with "
                        "--package-path DIR or in ROS_PACKAGE_PATH)",

@@ -489,6 +489,24 @@ static void test_mesh_paths(void) {
   char pp[8192];
   snprintf(pp, sizeof pp, "/nonexistent:%s", scratch("share"));
   o.package_path = pp;
+  /* the package found, the file not in it: the message names the file and
+   * where the package is (issue 32), by D/PKG and by D being PKG */
+  const char *missing[] = {"package://gripper/meshes/thumb.stl", "package://gripper/urdf/x.obj"};
+  for (int k = 0; k < 2; k++) {
+    snprintf(text, sizeof text, fmt, missing[k]);
+    char pd[8192];
+    snprintf(pd, sizeof pd, "%s", k ? scratch("share/gripper") : pp);
+    o.package_path = pd;
+    m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
+    CU_ASSERT_PTR_NULL(m);
+    const char *rest = strchr(missing[k] + 18, '/') + 1;
+    LK_ASSERT_MSG(strstr(err.message, "which has no file") && strstr(err.message, rest) &&
+                      strstr(err.message, "share/gripper"),
+                  "%s", err.message);
+    lk_model_free(m);
+  }
+  o.package_path = pp;
+  snprintf(text, sizeof text, fmt, "package://gripper/meshes/finger.stl");
   m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
   LK_ASSERT_MSG(m != NULL, "%s", err.message);
   if (m) {
