@@ -437,6 +437,15 @@ lk_status lk_builder_add_loop(lk_builder *b, const lk_loop_spec *s, int loc) {
   return st;
 }
 
+lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *link_b) {
+  const char *a, *c;
+  int wa, wc;
+  lk_status st = placed_link(b, link_a, &a, &wa);
+  if (!st) st = placed_link(b, link_b, &c, &wc);
+  if (!st) st = lk_model_add_exclude(b->m, a, c, b->err);
+  return st;
+}
+
 lk_status lk_builder_add_coupling(lk_builder *b, const lk_coupling_spec *s, int loc) {
   lk_coupling_spec p = *s;
   lk_status st = placed(b, s->name, &p.name);

@@ -172,6 +172,35 @@ lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err) {
   return LK_OK;
 }
 
+lk_status lk_model_add_exclude(lk_model *m, const char *link_a, const char *link_b,
+                               lk_error *err) {
+  lk_status st = staging_ok(m, link_a, err);
+  if (st) return st;
+  if (!link_a || !*link_a || !link_b || !*link_b)
+    return lk_error_set(err, LK_INVALID_MODEL, "an exclusion needs two links");
+  GROW(m->excl, m->cap_excl, m->nexcl);
+  char *a = NULL, *b = NULL;
+  if (!dup_opt(&a, link_a) || !dup_opt(&b, link_b)) {
+    lk_free(a);
+    lk_free(b);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  m->excl[m->nexcl].a_name = a;
+  m->excl[m->nexcl].b_name = b;
+  m->excl[m->nexcl].a = m->excl[m->nexcl].b = -1;
+  m->nexcl++;
+  return LK_OK;
+}
+
+int lk_model_nexclude(const lk_model *m) { return m ? m->nexcl : 0; }
+
+lk_status lk_model_exclude(const lk_model *m, int i, int *link_a, int *link_b) {
+  if (!m || i < 0 || i >= m->nexcl || !link_a || !link_b) return LK_INVALID_ARGUMENT;
+  *link_a = m->excl[i].a;
+  *link_b = m->excl[i].b;
+  return LK_OK;
+}
+
 lk_status lk_model_add_coupling(lk_model *m, const lk_coupling_spec *s, lk_error *err) {
   lk_status st = staging_ok(m, s, err);
   if (st) return st;
@@ -273,6 +302,11 @@ void lk_model_free_elements(lk_model *m) {
     lk_free(m->loop[i].a_name);
     lk_free(m->loop[i].b_name);
   }
+  for (int i = 0; i < m->nexcl; i++) {
+    lk_free(m->excl[i].a_name);
+    lk_free(m->excl[i].b_name);
+  }
+  lk_free(m->excl);
   lk_free(m->loop);
   for (int i = 0; i < m->ncoup; i++) {
     lk_free(m->coup[i].name);
@@ -424,6 +458,15 @@ lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
     if (st) return st;
     r->link_a = a;
     r->link_b = b;
+  }
+  for (int i = 0; i < m->nexcl; i++) {
+    const char *an = m->excl[i].a_name, *bn = m->excl[i].b_name;
+    int a = find_link(m, an), b = find_link(m, bn);
+    if (a < 0 || b < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "exclude %s %s: unknown link '%s'", an, bn,
+                          a < 0 ? an : bn);
+    m->excl[i].a = a;
+    m->excl[i].b = b;
   }
   for (int i = 0; i < m->ncoup; i++) {
     lk_coupling_rec *r = &m->coup[i];
