@@ -310,6 +310,12 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
   lk_geom_spec_default(g);
   g->link = link;
   *own = NULL;
+  /* Its name when it is one the model accepts (MuJoCo's may hold any
+   * character; such a geom stays unnamed, as it is in messages' labels). */
+  const char *gn = lk_xml_attr(e, "name");
+  if (gn && *gn && strlen(gn) <= LK_IO_NAME_MAX &&
+      gn[strspn(gn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] == 0)
+    g->name = gn;
   ell[0] = ell[1] = ell[2] = 0;
   const char *t = attr(R, e, "type", cls);
   if (!t) t = "sphere";
