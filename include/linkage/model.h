@@ -498,6 +498,27 @@ lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err);
 lk_status lk_model_add_exclude(lk_model *m, const char *link_a, const char *link_b,
                                lk_error *err);
 int lk_model_nexclude(const lk_model *m);
+
+/* A named state (MJCF's <keyframe><key>): positions of some joints, by
+ * name, nq[i] values each (a free joint 7: x y z and the quaternion w x y
+ * z; a ball 4; others 1), one after the other in q; the other joints keep
+ * their initial positions. Velocities are zero. */
+typedef struct {
+  const char *name;
+  int njoint;
+  const char *const *joints;
+  const int *nq;
+  const double *q;
+} lk_keyframe_spec;
+
+lk_status lk_model_add_keyframe(lk_model *m, const lk_keyframe_spec *s, lk_error *err);
+int lk_model_nkeyframe(const lk_model *m);
+/* -1 when no keyframe has that name. */
+int lk_model_keyframe_index(const lk_model *m, const char *name);
+const char *lk_model_keyframe_name(const lk_model *m, int k);
+/* Keyframe k's whole q (lk_model_nq values) into q: what it names, the
+ * initial positions elsewhere. After finalize. */
+lk_status lk_model_keyframe_q(const lk_model *m, int k, double *q);
 /* Exclusion i's links (indices; 0 the world), -1 when out of range or
  * before finalize. */
 lk_status lk_model_exclude(const lk_model *m, int i, int *link_a, int *link_b);

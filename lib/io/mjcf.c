@@ -67,6 +67,10 @@ typedef struct {
   int inertia_from_geom; /* 0 false, 1 true, 2 auto */
   int nunnamed;
   int nincludes;
+  /* The joints in MuJoCo's qpos order (the file's), for <keyframe>. */
+  const char **jorder;
+  int *jnq;
+  int njorder, capjorder;
   lk_options opt;
   int has_opt;
   char **mats; /* friction materials made so far ("mjcf_mu_<f>") */
@@ -561,6 +565,22 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   const char *jnames[16];
   for (int i = 0; i < nj; i++)
     if ((st = name_of(R, joints[i], "joint", &jnames[i]))) return st;
+  for (int i = 0; i < nj; i++) { /* qpos order, for keyframes */
+    int jc;
+    if ((st = class_of(R, joints[i], child_cls, &jc))) return st;
+    const char *t = lk_xml_is(joints[i], "freejoint") ? "free" : attr(R, joints[i], "type", jc);
+    if (R->njorder == R->capjorder) {
+      int cap = R->capjorder ? 2 * R->capjorder : 64;
+      const char **o = lk_realloc(R->jorder, (size_t)cap * sizeof *o);
+      if (o) R->jorder = o;
+      int *q = lk_realloc(R->jnq, (size_t)cap * sizeof *q);
+      if (q) R->jnq = q;
+      if (!o || !q) return lk_builder_oom(B);
+      R->capjorder = cap;
+    }
+    R->jorder[R->njorder] = jnames[i];
+    R->jnq[R->njorder++] = t && !strcmp(t, "free") ? 7 : t && !strcmp(t, "ball") ? 4 : 1;
+  }
   const char *prev = parent;
   lk_vec3 prev_anchor = lk_v3_zero();
   lk_transform first = local;
@@ -879,6 +899,52 @@ static lk_status actuators(mreader *R, xmlNode *e) {
   return st;
 }
 
+/* <keyframe><key name qpos>: named states (lk_model_add_keyframe), qpos in
+ * MuJoCo's order (the joints as the file has them); an unnamed key is
+ * named by its index ("0", "1", ...). qvel, act, ctrl and mocap values
+ * are noted as not read. */
+static lk_status keyframes(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"key", NULL};
+  if (B->mo) { /* loaded into another model: its joints are placed there */
+    lk_xdoc_unread(X, e, "(into another model)");
+    return LK_OK;
+  }
+  lk_status st = lk_xdoc_children(X, e, "keyframe", known, NULL);
+  int total = 0;
+  for (int i = 0; i < R->njorder; i++) total += R->jnq[i];
+  double *q = LK_NEW_ARRAY(double, total);
+  if (!q) return lk_builder_oom(B);
+  int index = 0;
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c), index++) {
+    int n = 0;
+    st = nums(R, c, "qpos", -1, total > 0 ? total : 1, q, &n);
+    if (st) break;
+    if (lk_xml_attr(c, "qpos") && n != total) {
+      st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<key>: qpos has %d values, the model's joints %d",
+                         n, total);
+      break;
+    }
+    static const char *const other[] = {"qvel", "act", "ctrl", "mpos", "mquat", NULL};
+    for (int k = 0; other[k]; k++)
+      if (lk_xml_attr(c, other[k])) {
+        char w[32];
+        snprintf(w, sizeof w, "%s of", other[k]);
+        lk_xdoc_unread(X, c, w);
+      }
+    char nm[32];
+    const char *name = lk_xml_attr(c, "name");
+    if (!name) {
+      snprintf(nm, sizeof nm, "%d", index);
+      name = nm;
+    }
+    lk_keyframe_spec ks = {name, n ? R->njorder : 0, R->jorder, R->jnq, q};
+    if ((st = lk_model_add_keyframe(B->m, &ks, B->err)))
+      st = lk_xdoc_error(X, c, st, "<key>: %s", B->err ? B->err->message : "refused");
+  }
+  lk_free(q);
+  return st;
+}
+
 /* <contact>: <exclude body1 body2> (their geoms never collide); <pair>
  * is noted as not read. */
 static lk_status contacts(mreader *R, xmlNode *e) {
@@ -1076,12 +1142,12 @@ static lk_status build(mreader *R) {
   if (!lk_xml_is(root, "mujoco"))
     return lk_xdoc_error(X, root, LK_SCHEMA_ERROR, "expected a <mujoco> element");
   if ((st = expand_includes(R, root))) return st;
-  static const char *const known[] = {"compiler", "option", "default", "worldbody", "actuator",
-                                      "asset",    "contact", NULL};
+  static const char *const known[] = {"compiler", "option",  "default",  "worldbody",
+                                      "actuator", "asset",   "contact",  "keyframe", NULL};
   static const char *const ignored[] = {"visual", "statistic", "size", NULL};
   /* Part of MJCF, not read (listed in one warning). */
-  static const char *const unread[] = {"tendon", "equality", "sensor", "keyframe", "custom",
-                                       "extension", "deformable", NULL};
+  static const char *const unread[] = {"tendon", "equality", "sensor", "custom", "extension",
+                                       "deformable", NULL};
   if ((st = lk_xdoc_children_unread(X, root, "mujoco", known, ignored, unread, NULL))) return st;
   const char *model = lk_xml_attr(root, "model");
   if (model && *model && (st = lk_builder_set_name(B, model))) return st;
@@ -1157,6 +1223,8 @@ static lk_status build(mreader *R) {
     if (lk_xml_is(c, "actuator") && (st = actuators(R, c))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "contact") && (st = contacts(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "keyframe") && (st = keyframes(R, c))) return st;
   if (R->x.unread[0]) lk_builder_warn(B, 0, "not read: %s", R->x.unread);
   return lk_builder_finalize(B);
 }
@@ -1180,6 +1248,8 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
     lk_free(R->meshes[i].why);
   }
   lk_free(R->meshes);
+  lk_free(R->jorder);
+  lk_free(R->jnq);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

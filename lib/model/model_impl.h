@@ -153,6 +153,14 @@ struct lk_model {
     int a, b;              /* links, resolved at finalize */
   } *excl;
   int nexcl, cap_excl;
+  struct lk_key_rec {
+    char *name;
+    int n;        /* joints named */
+    char **joint; /* n */
+    int *nq, *qadr; /* n; qadr resolved at finalize */
+    double *q;    /* sum of nq */
+  } *key;
+  int nkey, cap_key;
   lk_coupling_rec *coup;
   int ncoup, cap_coup;
   lk_tether_rec *teth;

@@ -347,6 +347,84 @@ static void test_include(void) {
   lk_model_free(m);
 }
 
+/* ------------------------------------------------------------ keyframes */
+
+/* <keyframe>: qpos in the file's joint order (a free joint, a ball inside
+ * a body of two joints, a slide), the pose it gives against MuJoCo's
+ * mj_resetDataKeyframe (and by hand: the free body's position). */
+static void test_keyframes(void) {
+  const char *text =
+      "<mujoco model=\"keys\"><compiler angle=\"radian\"/>\n"
+      "  <worldbody>\n"
+      "    <body name=\"base\" pos=\"0 0 1\"><freejoint/><geom size=\"0.1\"/>\n"
+      "      <body name=\"arm\" pos=\"0.2 0 0\"><joint name=\"h\" axis=\"0 1 0\"/>"
+      "<joint name=\"b\" type=\"ball\" pos=\"0 0 0.05\"/><geom size=\"0.05\"/>\n"
+      "        <body name=\"tip\" pos=\"0.2 0 0\"><joint name=\"s\" type=\"slide\"/><geom size=\"0.05\"/></body>\n"
+      "      </body>\n"
+      "    </body>\n"
+      "  </worldbody>\n"
+      "  <keyframe>\n"
+      "    <key name=\"up\" qpos=\"0.5 -0.25 2 0.9 0.1 0.3 -0.2 0.7 0.8 0.2 -0.4 0.3 0.15\"/>\n"
+      "    <key qpos=\"0 0 0.5 1 0 0 0 -1.1 1 0 0 0 -0.05\"/>\n"
+      "  </keyframe>\n"
+      "</mujoco>\n";
+  lk_error err;
+  lk_model *m = load(text, &err);
+  LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_nkeyframe(m), 2);
+  LK_ASSERT_INT_EQ(lk_model_keyframe_index(m, "up"), 0);
+  LK_ASSERT_INT_EQ(lk_model_keyframe_index(m, "1"), 1); /* unnamed: its index */
+  lk_data *d = lk_data_new(m);
+  for (int k = 0; k < 2; k++) {
+    LK_ASSERT_OK(lk_model_keyframe_q(m, k, lk_data_q(d)), NULL);
+    LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+    const lk_transform *T = lk_data_link_pose(d, lk_model_link_index(m, "base"));
+    LK_ASSERT_NEAR(T->p.x, k ? 0 : 0.5, 0);
+    LK_ASSERT_NEAR(T->p.z, k ? 0.5 : 2, 0);
+#ifdef HAVE_MUJOCO
+    char path[] = "/tmp/lk-mjcf-keys-XXXXXX", mjerr[1000] = "";
+    int fd = mkstemp(path);
+    FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+    if (f) {
+      fputs(text, f);
+      fclose(f);
+    }
+    mjModel *mm = mj_loadXML(path, NULL, mjerr, sizeof mjerr);
+    unlink(path);
+    LK_ASSERT_MSG(mm != NULL, "MuJoCo: %s", mjerr);
+    if (!mm) continue;
+    mjData *md = mj_makeData(mm);
+    mj_resetDataKeyframe(mm, md, k);
+    mj_forward(mm, md);
+    double worst = 0;
+    for (int b = 1; b < mm->nbody; b++) {
+      const lk_transform *L = lk_data_link_pose(d, lk_model_link_index(m, mj_id2name(mm, mjOBJ_BODY, b)));
+      /* arm's link frame sits at its last joint's anchor (0 0 0.05 in the
+       * body, mjcf.c): its position is not the body's; tip's, after the
+       * anchor, is */
+      if (strcmp(mj_id2name(mm, mjOBJ_BODY, b), "arm") != 0)
+        worst = fmax(worst, fabs(L->p.x - md->xpos[3 * b]) + fabs(L->p.y - md->xpos[3 * b + 1]) +
+                                fabs(L->p.z - md->xpos[3 * b + 2]));
+      for (int i = 0; i < 9; i++) worst = fmax(worst, fabs(L->R.m[i / 3][i % 3] - md->xmat[9 * b + i]));
+    }
+    printf("\n  keyframe %d: max |pose - MuJoCo's| %.3g", k, worst);
+    LK_ASSERT_MSG(worst < 1e-12, "keyframe %d: poses differ from MuJoCo's by %.3g", k, worst);
+    mj_deleteData(md);
+    mj_deleteModel(mm);
+#endif
+  }
+  lk_data_free(d);
+  lk_model_free(m);
+  /* a key whose qpos does not fit the joints: refused at its line */
+  const char *bad = "<mujoco><worldbody><body><joint/><geom size=\"0.1\"/></body></worldbody>\n"
+                    "<keyframe><key qpos=\"1 2\"/></keyframe></mujoco>\n";
+  m = load(bad, &err);
+  LK_ASSERT_MSG(m == NULL && err.line == 2 && strstr(err.message, "qpos"), "%d: %s", err.line,
+                err.message);
+  lk_model_free(m);
+}
+
 /* ------------------------------------------------------------- humanoid */
 
 /* MuJoCo's humanoid with the default options: 2 s onto its floor without
@@ -384,6 +462,7 @@ void lk_test_register(void) {
                                   {"ellipsoid", test_ellipsoid},
                                   {"actuators", test_actuators},
                                   {"include and meshes", test_include},
+                                  {"keyframes", test_keyframes},
                                   {"humanoid with default options", test_humanoid},
                                   {NULL, NULL}};
   lk_test_suite("mjcf", tests);
