@@ -309,7 +309,7 @@ static void test_actuators(void) {
 
 static void test_include(void) {
   lk_error err;
-  lk_model *m = lk_model_load_file(lk_test_data("io/mjcf/include_main.xml"), NULL, &err);
+  lk_model *m = lk_model_load_file(lk_test_data("mjcf/include_main.xml"), NULL, &err);
   LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
   if (!m) return;
   /* the world, arm (from the include), ball, ball2 (second worldbody) */
