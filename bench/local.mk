@@ -92,3 +92,12 @@ bench_motion_SOURCES += %reldir%/ode_scene.c %reldir%/ode_scene.h
 bench_motion_CFLAGS = $(AM_CFLAGS) $(ODE_CFLAGS)
 bench_motion_LDADD += $(ODE_LIBS)
 endif
+# bench/robots: every robot and object description under
+# ../shared/data/robots, as published (issue 29): load, 2 s on a floor,
+# mass and dynamics against MuJoCo, load time; one line a file.
+noinst_PROGRAMS += bench/robots
+bench_robots_SOURCES = %reldir%/robots.c
+bench_robots_LDADD = $(LK_PROGLIBS)
+if HAVE_MUJOCO
+bench_robots_LDADD += $(MUJOCO_LIBS)
+endif

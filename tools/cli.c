@@ -55,6 +55,8 @@ void lk_cli_print_warnings(const char *path, const lk_model *m) {
     int line = 0, col = 0, len = 0;
     if (sscanf(text, "%d:%d: %n", &line, &col, &len) == 2 && len > 0)
       fprintf(stderr, "%s:%d:%d: warning: %s\n", path, line, col, text + len);
+    else if (sscanf(text, "%d: %n", &line, &len) == 1 && len > 0) /* XML: lines only */
+      fprintf(stderr, "%s:%d: warning: %s\n", path, line, text + len);
     else
       fprintf(stderr, "%s: warning: %s\n", path, text);
   }

@@ -47,6 +47,8 @@ void lk_cmd_simulate_usage(FILE *f) {
           "                          (<link>.qw..qz), actuators (<actuator>.force),\n"
           "                          energy (kinetic, potential, energy), tactile\n"
           "                          (<link>.slip, .slip_score, .fn, .shear)\n"
+          "      --keyframe NAME     start from the file's keyframe NAME (an MJCF\n"
+          "                          <key>; an unnamed one by its index, 0, 1, ...)\n"
           "      --partial           when a step fails or a signal stops the run, keep\n"
           "                          what was written, each CSV ending in a line\n"
           "                          '# partial: WHY' (default: replace no file)\n"
@@ -67,7 +69,7 @@ void lk_cmd_simulate_usage(FILE *f) {
 }
 
 typedef struct {
-  const char *file, *output, *contacts, *plot, *plot_columns, *view;
+  const char *file, *output, *contacts, *plot, *plot_columns, *view, *keyframe;
   unsigned groups; /* --columns */
   double duration;
   long every;
@@ -88,13 +90,14 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"plot-columns", required_argument, NULL, 'P'},
                                            {"columns", required_argument, NULL, 'C'},
                                            {"partial", no_argument, NULL, 'R'},
+                                           {"keyframe", required_argument, NULL, 'F'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   static const char *const names[] = {"duration",     "output",  "contacts", "every",
                                       "set",          "plot",    "plot-columns", "columns",
                                       "package-path", "partial", "view",     "quiet",
-                                      "help",         NULL};
+                                      "help",         "keyframe", NULL};
   memset(a, 0, sizeof *a);
   int c;
   optind = 0;
@@ -149,6 +152,9 @@ static int parse_args(int argc, char **argv, args *a) {
       }
       case 'R':
         a->partial = 1;
+        break;
+      case 'F':
+        a->keyframe = optarg;
         break;
       case 'q':
         a->quiet = 1;
@@ -491,6 +497,23 @@ int lk_cmd_simulate(int argc, char **argv) {
     fprintf(stderr, "linkage simulate: out of memory\n");
     status = LK_EXIT_FAILED;
     goto done;
+  }
+  if (a.keyframe) {
+    int k = lk_model_keyframe_index(m, a.keyframe);
+    if (k < 0) {
+      char list[512] = "";
+      for (int i = 0; i < lk_model_nkeyframe(m); i++) {
+        size_t l = strlen(list);
+        snprintf(list + l, sizeof list - l, "%s'%s'", i ? ", " : "", lk_model_keyframe_name(m, i));
+      }
+      fprintf(stderr, "linkage simulate: %s: no keyframe '%s' (%s%s)\n", a.file, a.keyframe,
+              list[0] ? "the file has " : "the file has none", list);
+      status = LK_EXIT_USAGE;
+      goto done;
+    }
+    lk_model_keyframe_q(m, k, lk_data_q(d));
+    memset(lk_data_v(d), 0, (size_t)lk_model_nv(m) * sizeof(double));
+    lk_forward_kinematics(m, d);
   }
 
   progress pr = {isatty(STDERR_FILENO) && !a.quiet, 0, now(), 0};

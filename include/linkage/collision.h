@@ -24,7 +24,10 @@
  * Which geom pairs are tested (lk_collide_filter): never two geoms rigidly
  * attached to each other (the same link, or links joined only by fixed
  * joints, the world included); never a plane against a plane; a pair needs
- * (a.group & b.mask) && (b.group & a.mask); and a link does not collide
+ * (a.group & b.mask) && (b.group & a.mask), or either of the two under
+ * options.collision_filter LK_FILTER_EITHER (MuJoCo's contype/conaffinity
+ * rule, which the MJCF reader sets); never a pair of links excluded in the
+ * model (lk_model_add_exclude, MJCF's <contact><exclude>); and a link does not collide
  * with its parent link unless the child's geom sets collide_parent (nor
  * two links joined by a loop closure, unless one of the geoms sets it). A free
  * joint connects nothing, so a floating body always collides with the

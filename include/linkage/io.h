@@ -102,6 +102,12 @@ typedef struct {
    * passes lk_outputs_input so that no output replaces a file read. */
   lk_status (*input)(void *input_ctx, const char *path, lk_error *err);
   void *input_ctx;
+  /* 1: a URDF's inertia that the model refuses (not positive definite,
+   * breaking the triangle inequality, a massless link with inertia, a
+   * moving link without <inertial>) is refused, naming the rule that would
+   * repair it; 0 (default): repaired by that rule, with a warning
+   * (docs/format.md, "URDF"). */
+  int strict_inertia;
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);

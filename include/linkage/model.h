@@ -262,6 +262,14 @@ typedef enum {
                                       iterations inside the step */
 } lk_friction_law;
 
+/* Which pairs of geoms collide, from their group and mask (after the
+ * parent-child and exclusion rules). */
+typedef enum {
+  LK_FILTER_BOTH = 0, /* (a.group & b.mask) && (b.group & a.mask) (default) */
+  LK_FILTER_EITHER,   /* (a.group & b.mask) || (b.group & a.mask): MuJoCo's
+                         contype/conaffinity rule (the MJCF reader's) */
+} lk_filter_rule;
+
 typedef struct {
   double timestep;         /* s, > 0; default 0.001 */
   lk_vec3 gravity;         /* m/s^2; default (0, 0, -9.81) */
@@ -271,6 +279,7 @@ typedef struct {
   lk_cone friction_cone;   /* default circle */
   int cone_edges;          /* pyramid edges, >= 3; default 8 */
   lk_mix_rule friction_mix;/* how two materials' coefficients combine */
+  lk_filter_rule collision_filter; /* how geoms' group and mask combine */
   int max_contacts;        /* contact capacity of each lk_data, a limit
                               (a step finding more fails, its report naming
                               this option); 0 (default): starts at 16 + 16
@@ -482,6 +491,37 @@ lk_status lk_model_add_actuator(lk_model *m, const lk_actuator_spec *s, lk_error
 lk_status lk_model_add_load(lk_model *m, const lk_load_spec *s, lk_error *err);
 lk_status lk_model_add_contact(lk_model *m, const lk_contact_spec *s, lk_error *err);
 lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err);
+/* The geoms of links a and b (by name; "world" allowed) never collide with
+ * each other (MJCF's <contact><exclude>; also what a reader uses for
+ * MuJoCo's parent-child rule across the massless links of a multi-joint
+ * body). Links welded to a or b by fixed joints count as a or b. */
+lk_status lk_model_add_exclude(lk_model *m, const char *link_a, const char *link_b,
+                               lk_error *err);
+int lk_model_nexclude(const lk_model *m);
+
+/* A named state (MJCF's <keyframe><key>): positions of some joints, by
+ * name, nq[i] values each (a free joint 7: x y z and the quaternion w x y
+ * z; a ball 4; others 1), one after the other in q; the other joints keep
+ * their initial positions. Velocities are zero. */
+typedef struct {
+  const char *name;
+  int njoint;
+  const char *const *joints;
+  const int *nq;
+  const double *q;
+} lk_keyframe_spec;
+
+lk_status lk_model_add_keyframe(lk_model *m, const lk_keyframe_spec *s, lk_error *err);
+int lk_model_nkeyframe(const lk_model *m);
+/* -1 when no keyframe has that name. */
+int lk_model_keyframe_index(const lk_model *m, const char *name);
+const char *lk_model_keyframe_name(const lk_model *m, int k);
+/* Keyframe k's whole q (lk_model_nq values) into q: what it names, the
+ * initial positions elsewhere. After finalize. */
+lk_status lk_model_keyframe_q(const lk_model *m, int k, double *q);
+/* Exclusion i's links (indices; 0 the world), -1 when out of range or
+ * before finalize. */
+lk_status lk_model_exclude(const lk_model *m, int i, int *link_a, int *link_b);
 lk_status lk_model_add_coupling(lk_model *m, const lk_coupling_spec *s, lk_error *err);
 lk_status lk_model_add_tether(lk_model *m, const lk_tether_spec *s, lk_error *err);
 lk_status lk_model_add_support(lk_model *m, const lk_support_spec *s, lk_error *err);

@@ -107,7 +107,16 @@ static int allowed(const lk_model *m, int g1, int b1, int p1, int g2, int b2, in
   const lk_geom_spec *s1 = &m->geom[g1].spec, *s2 = &m->geom[g2].spec;
   if (b1 == b2) return 0;
   if (s1->type == LK_GEOM_PLANE && s2->type == LK_GEOM_PLANE) return 0;
-  if (!(s1->group & s2->mask) || !(s2->group & s1->mask)) return 0;
+  if (m->opt.collision_filter == LK_FILTER_EITHER) {
+    if (!(s1->group & s2->mask) && !(s2->group & s1->mask)) return 0;
+  } else if (!(s1->group & s2->mask) || !(s2->group & s1->mask)) {
+    return 0;
+  }
+  /* Excluded pairs (MJCF <contact><exclude>), by the bodies they weld to. */
+  for (int i = 0; i < m->nexcl; i++) {
+    int a = weld_root(m, m->excl[i].a), b = weld_root(m, m->excl[i].b);
+    if ((a == b1 && b == b2) || (a == b2 && b == b1)) return 0;
+  }
   if (p1 == b2 && !s1->collide_parent) return 0;
   if (p2 == b1 && !s2->collide_parent) return 0;
   if (m->nloop > 0 && loop_joined(m, b1, b2) && !s1->collide_parent && !s2->collide_parent)

@@ -437,6 +437,15 @@ lk_status lk_builder_add_loop(lk_builder *b, const lk_loop_spec *s, int loc) {
   return st;
 }
 
+lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *link_b) {
+  const char *a, *c;
+  int wa, wc;
+  lk_status st = placed_link(b, link_a, &a, &wa);
+  if (!st) st = placed_link(b, link_b, &c, &wc);
+  if (!st) st = lk_model_add_exclude(b->m, a, c, b->err);
+  return st;
+}
+
 lk_status lk_builder_add_coupling(lk_builder *b, const lk_coupling_spec *s, int loc) {
   lk_coupling_spec p = *s;
   lk_status st = placed(b, s->name, &p.name);
@@ -572,11 +581,44 @@ static void locate_warnings(lk_builder *b) {
   }
 }
 
+void lk_builder_warn(lk_builder *b, int loc, const char *fmt, ...) {
+  int cap = (int)(sizeof b->warn / sizeof b->warn[0]);
+  if (b->nwarn > cap) return;
+  if (b->nwarn == cap) {
+    snprintf(b->warn[cap - 1], sizeof b->warn[0], "more warnings than %d: the rest are not listed",
+             cap - 1);
+    b->nwarn++;
+    return;
+  }
+  char *w = b->warn[b->nwarn++];
+  int line = 0, col = 0, k = 0;
+  if (loc > 0 && b->ops->position) b->ops->position(b->src, loc, &line, &col);
+  if (line > 0 && col > 0)
+    k = snprintf(w, sizeof b->warn[0], "%d:%d: ", line, col);
+  else if (line > 0)
+    k = snprintf(w, sizeof b->warn[0], "%d: ", line);
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(w + k, sizeof b->warn[0] - (size_t)k, fmt, ap);
+  va_end(ap);
+}
+
+/* The reader's warnings after finalize's (which starts the list afresh). */
+static void add_warnings(lk_builder *b) {
+  int n = b->nwarn < 8 ? b->nwarn : 8;
+  for (int i = 0; i < n && b->m->nwarn < LK_MODEL_MAX_WARNINGS; i++)
+    snprintf(b->m->warn[b->m->nwarn++], sizeof b->m->warn[0], "%s", b->warn[i]);
+}
+
 lk_status lk_builder_finalize(lk_builder *b) {
-  if (b->mo) return LK_OK; /* the caller finalizes the whole */
+  if (b->mo) {
+    add_warnings(b);
+    return LK_OK; /* the caller finalizes the whole */
+  }
   lk_status st = lk_model_finalize(b->m, b->err);
   if (st) lk_builder_locate(b);
   else locate_warnings(b);
+  if (!st) add_warnings(b);
   return st;
 }
 

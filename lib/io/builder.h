@@ -105,6 +105,10 @@ typedef struct {
    * order, before finalize; `linkage convert` writes them out (convert.c). */
   void (*record)(void *user, lk_bkind kind, const void *spec);
   void *record_user;
+  /* The reader's own warnings ("LINE: text" or "LINE:COLUMN: text"),
+   * added to the model's list once it is finalized. */
+  int nwarn;
+  char warn[8][256];
 } lk_builder;
 
 void lk_builder_init(lk_builder *b, lk_model *m, const lk_merge_options *mo,
@@ -115,6 +119,10 @@ void lk_builder_free(lk_builder *b);
 lk_status lk_builder_error(lk_builder *b, int loc, lk_status status, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 lk_status lk_builder_oom(lk_builder *b);
+/* A warning at loc (0: the file), kept for the model (beyond the list's
+ * capacity, dropped: the list says so in its last entry). */
+void lk_builder_warn(lk_builder *b, int loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* A copy of s that lives as long as the builder (NULL when out of memory). */
 const char *lk_builder_strdup(lk_builder *b, const char *s);
 
@@ -165,6 +173,8 @@ lk_status lk_builder_add_contact(lk_builder *b, const lk_contact_spec *s, int lo
 lk_status lk_builder_add_support(lk_builder *b, const lk_support_spec *s, int loc);
 lk_status lk_builder_add_loop(lk_builder *b, const lk_loop_spec *s, int loc);
 lk_status lk_builder_add_coupling(lk_builder *b, const lk_coupling_spec *s, int loc);
+/* The geoms of two links (the source's names) never collide. */
+lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *link_b);
 lk_status lk_builder_add_tether(lk_builder *b, const lk_tether_spec *s, int loc);
 lk_status lk_builder_set_initial(lk_builder *b, const char *joint, const double *q, int nq,
                                  const double *v, int nv, int loc);

@@ -36,17 +36,25 @@
 #include "io/io_internal.h"
 #include "io/mjcf.h"
 #include "io/xml.h"
+#include "io/ydoc.h" /* lk_ydoc_read_file */
 #include "linkage/io.h"
 #include "model/model_impl.h" /* lk_geom_volume */
 
 #define MAX_CLASSES 64
+/* geom()'s answer for a visual geom whose mesh is missing: left out. */
+#define LK_NOT_FOUND_VISUAL ((lk_status)-1000)
 #define TINY_MASS 1e-12
 #define TINY_INERTIA 1e-14
+
+/* The elements a <default> class gives defaults for. */
+static const char *const kKinds[] = {"joint",   "geom",    "motor", "position",
+                                     "velocity", "general", "mesh",  NULL};
+#define NKINDS 7
 
 typedef struct {
   const char *name;
   int parent;
-  xmlNode *joint, *geom, *motor, *position;
+  xmlNode *node[NKINDS]; /* the class's element of each kind, or NULL */
 } mclass;
 
 typedef struct {
@@ -55,8 +63,14 @@ typedef struct {
   mclass cls[MAX_CLASSES];
   int ncls;
   int degree; /* compiler angle */
+  char eulerseq[4]; /* compiler eulerseq (MuJoCo's default "xyz") */
   int inertia_from_geom; /* 0 false, 1 true, 2 auto */
   int nunnamed;
+  int nincludes;
+  /* The joints in MuJoCo's qpos order (the file's), for <keyframe>. */
+  const char **jorder;
+  int *jnq;
+  int njorder, capjorder;
   lk_options opt;
   int has_opt;
   char **mats; /* friction materials made so far ("mjcf_mu_<f>") */
@@ -65,7 +79,10 @@ typedef struct {
   char meshdir[4096]; /* <compiler meshdir|assetdir>, as given */
   struct {
     const char *name;
-    lk_mesh *mesh; /* owned here; the model copies it per geom */
+    lk_mesh *mesh; /* owned here; the model copies it per geom; NULL when
+                      its file could not be read (why: the message) */
+    char *why;
+    xmlNode *e;
   } *meshes;       /* <asset><mesh> */
   int nmeshes;
   const lk_load_options *o; /* its input hook sees each mesh file */
@@ -84,6 +101,28 @@ static int find_class(const mreader *R, const char *name) {
   return -1;
 }
 
+static lk_status read_default(mreader *R, xmlNode *e, int parent);
+
+/* A class's own elements (one of each kind) and its nested classes.
+ * Defaults of elements this reader does not read are ignored: the
+ * elements themselves are noted where they are used. */
+static lk_status fill_class(mreader *R, xmlNode *e, int me) {
+  static const char *const known[] = {"default",  "joint",   "geom", "motor", "position",
+                                      "velocity", "general", "mesh", NULL};
+  static const char *const ignored[] = {"site",     "camera",      "light",  "material",
+                                        "pair",     "equality",    "tendon", "muscle",
+                                        "damper",   "intvelocity", "cylinder", "adhesion",
+                                        "flex",     "skin",        NULL};
+  lk_status st = lk_xdoc_children(X, e, "default", known, ignored);
+  if (st) return st;
+  for (xmlNode *k = lk_xml_first(e); k; k = lk_xml_next(k)) {
+    for (int i = 0; i < NKINDS; i++)
+      if (lk_xml_is(k, kKinds[i])) R->cls[me].node[i] = k;
+    if (lk_xml_is(k, "default") && (st = read_default(R, k, me))) return st;
+  }
+  return LK_OK;
+}
+
 static lk_status read_default(mreader *R, xmlNode *e, int parent) {
   if (R->ncls == MAX_CLASSES)
     return lk_xdoc_error(X, e, LK_UNSUPPORTED, "default: more than %d classes", MAX_CLASSES);
@@ -96,18 +135,7 @@ static lk_status read_default(mreader *R, xmlNode *e, int parent) {
   if (!c->name) return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "a nested <default> needs a class");
   c->parent = parent;
   int me = R->ncls++;
-  static const char *const known[] = {"default", "joint", "geom", "motor", "position", NULL};
-  static const char *const ignored[] = {"site", "camera", "light", "material", NULL};
-  lk_status st = lk_xdoc_children(X, e, "default", known, ignored);
-  if (st) return st;
-  for (xmlNode *k = lk_xml_first(e); k; k = lk_xml_next(k)) {
-    if (lk_xml_is(k, "joint")) R->cls[me].joint = k;
-    if (lk_xml_is(k, "geom")) R->cls[me].geom = k;
-    if (lk_xml_is(k, "motor")) R->cls[me].motor = k;
-    if (lk_xml_is(k, "position")) R->cls[me].position = k;
-    if (lk_xml_is(k, "default") && (st = read_default(R, k, me))) return st;
-  }
-  return LK_OK;
+  return fill_class(R, e, me);
 }
 
 /* The class of element e: its own `class`, else the one it inherits. */
@@ -124,13 +152,11 @@ static lk_status class_of(mreader *R, xmlNode *e, int inherited, int *out) {
 /* An attribute of e, or of its kind's default in class cls and up. */
 static const char *attr(const mreader *R, const xmlNode *e, const char *name, int cls) {
   const char *v = lk_xml_attr(e, name);
+  int kind = 0;
+  while (kind < NKINDS && !lk_xml_is(e, kKinds[kind])) kind++;
+  if (kind == NKINDS) return v;
   for (int c = cls; !v && c >= 0; c = R->cls[c].parent) {
-    const mclass *k = &R->cls[c];
-    const xmlNode *d = lk_xml_is(e, "joint")      ? k->joint
-                       : lk_xml_is(e, "geom")     ? k->geom
-                       : lk_xml_is(e, "motor")    ? k->motor
-                       : lk_xml_is(e, "position") ? k->position
-                                                  : NULL;
+    const xmlNode *d = R->cls[c].node[kind];
     if (d) v = lk_xml_attr(d, name);
   }
   return v;
@@ -161,21 +187,57 @@ static int is_true(const char *v) { return v && strcmp(v, "true") == 0; }
 
 /* --------------------------------------------------------------- poses */
 
-/* pos + (quat | axisangle | zaxis) of e. */
+/* MuJoCo's euler angles: three rotations about the axes eulerseq names,
+ * a lower-case axis moving with the frame (intrinsic: q = q r), an
+ * upper-case one fixed (extrinsic: q = r q) (MJCF reference, compiler
+ * eulerseq). */
+static lk_quat euler_quat(const char *seq, const double a[3], double f) {
+  lk_quat q = lk_q(1, 0, 0, 0);
+  for (int i = 0; i < 3; i++) {
+    char c = seq[i];
+    double h = 0.5 * a[i] * f;
+    lk_quat r = lk_q(cos(h), 0, 0, 0);
+    if (c == 'x' || c == 'X') r.x = sin(h);
+    if (c == 'y' || c == 'Y') r.y = sin(h);
+    if (c == 'z' || c == 'Z') r.z = sin(h);
+    q = (c >= 'a') ? lk_q_mul(q, r) : lk_q_mul(r, q);
+  }
+  return q;
+}
+
+/* pos + (quat | axisangle | euler | xyaxes | zaxis) of e. */
 static lk_status frame(mreader *R, const xmlNode *e, int cls, lk_transform *T) {
-  double p[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0}, aa[4], z[3];
+  double p[3] = {0, 0, 0}, q[4] = {1, 0, 0, 0}, aa[4], z[3], xy[6];
   lk_status st = nums(R, e, "pos", cls, 3, p, NULL);
   if (st) return st;
   lk_mat3 Rm = lk_m3_identity();
   int nrot = (attr(R, e, "quat", cls) != NULL) + (attr(R, e, "axisangle", cls) != NULL) +
-             (attr(R, e, "zaxis", cls) != NULL);
+             (attr(R, e, "zaxis", cls) != NULL) + (attr(R, e, "euler", cls) != NULL) +
+             (attr(R, e, "xyaxes", cls) != NULL);
   if (nrot > 1)
     return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: give one orientation", (const char *)e->name);
-  if (attr(R, e, "euler", cls) || attr(R, e, "xyaxes", cls))
-    return lk_xdoc_error(X, e, LK_UNSUPPORTED,
-                         "<%s>: euler and xyaxes orientations are not supported (use quat, "
-                         "axisangle or zaxis)",
-                         (const char *)e->name);
+  if (attr(R, e, "euler", cls)) {
+    if ((st = nums(R, e, "euler", cls, 3, aa, NULL))) return st;
+    lk_quat eq = euler_quat(R->eulerseq, aa, R->degree ? LK_PI / 180 : 1);
+    Rm = lk_q_to_mat3(lk_q_normalize(eq));
+  } else if (attr(R, e, "xyaxes", cls)) {
+    /* x, then y made orthogonal to it, z = x cross y: the columns */
+    if ((st = nums(R, e, "xyaxes", cls, 6, xy, NULL))) return st;
+    lk_vec3 x = lk_v3(xy[0], xy[1], xy[2]), y = lk_v3(xy[3], xy[4], xy[5]);
+    double nx = lk_v3_norm(x);
+    if (!(nx > 0))
+      return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: xyaxes: x is zero", (const char *)e->name);
+    x = lk_v3_scale(x, 1 / nx);
+    y = lk_v3_sub(y, lk_v3_scale(x, lk_v3_dot(x, y)));
+    double ny = lk_v3_norm(y);
+    if (!(ny > 0))
+      return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<%s>: xyaxes: y is parallel to x",
+                           (const char *)e->name);
+    y = lk_v3_scale(y, 1 / ny);
+    lk_vec3 zz = lk_v3_cross(x, y);
+    lk_mat3 C = {{{x.x, y.x, zz.x}, {x.y, y.y, zz.y}, {x.z, y.z, zz.z}}};
+    Rm = C;
+  }
   if (attr(R, e, "quat", cls)) {
     if ((st = nums(R, e, "quat", cls, 4, q, NULL))) return st;
     Rm = lk_q_to_mat3(lk_q_normalize(lk_q(q[0], q[1], q[2], q[3])));
@@ -217,21 +279,72 @@ static lk_status friction_material(mreader *R, double mu, const char **out) {
   return lk_builder_add_material(B, &ms, 0);
 }
 
-/* One <geom> -> g (in the body frame) and its mass. */
+/* An ellipsoid's shape: the hull of 8 rings of 16 points and the poles
+ * on the surface (its volume 2.6 % below the ellipsoid's; the mass
+ * properties use the exact solid: body()). */
+static lk_status ellipsoid_mesh(mreader *R, xmlNode *e, const double abc[3], lk_mesh **out) {
+  double v[(8 * 16 + 2) * 3];
+  int n = 0;
+  for (int i = 1; i <= 8; i++) {
+    double th = LK_PI * i / 9;
+    for (int k = 0; k < 16; k++) {
+      double ph = 2 * LK_PI * k / 16;
+      v[3 * n] = abc[0] * sin(th) * cos(ph);
+      v[3 * n + 1] = abc[1] * sin(th) * sin(ph);
+      v[3 * n + 2] = abc[2] * cos(th);
+      n++;
+    }
+  }
+  v[3 * n] = v[3 * n + 1] = 0, v[3 * n + 2] = abc[2], n++;
+  v[3 * n] = v[3 * n + 1] = 0, v[3 * n + 2] = -abc[2], n++;
+  lk_mesh_spec ms;
+  lk_mesh_spec_default(&ms);
+  ms.vertices = v;
+  ms.count = n;
+  lk_error me;
+  lk_status st = lk_mesh_new(&ms, out, &me);
+  if (st) return lk_xdoc_error(X, e, st, "<geom>: ellipsoid: %s", me.message);
+  return LK_OK;
+}
+
+/* One <geom> -> g (in the body frame) and its mass. An ellipsoid's mesh
+ * is made here (*own: the caller frees it once the model has its copy). */
 static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom_spec *g,
-                      double *mass) {
+                      double *mass, lk_mesh **own, double ell[3]) {
   lk_geom_spec_default(g);
   g->link = link;
+  *own = NULL;
+  /* Its name when it is one the model accepts (MuJoCo's may hold any
+   * character; such a geom stays unnamed, as it is in messages' labels). */
+  const char *gn = lk_xml_attr(e, "name");
+  if (gn && *gn && strlen(gn) <= LK_IO_NAME_MAX &&
+      gn[strspn(gn, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")] == 0)
+    g->name = gn;
+  ell[0] = ell[1] = ell[2] = 0;
   const char *t = attr(R, e, "type", cls);
   if (!t) t = "sphere";
-  static const char *const types[] = {"plane", "sphere", "capsule", "box", "cylinder", "mesh"};
+  static const char *const types[] = {"plane", "sphere", "capsule",  "box",
+                                      "cylinder", "mesh", "ellipsoid"};
   int k = 0;
-  while (k < 6 && strcmp(t, types[k]) != 0) k++;
-  if (k == 6)
+  while (k < 7 && strcmp(t, types[k]) != 0) k++;
+  if (k == 7)
     return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<geom>: type \"%.40s\" is not supported (plane, "
-                         "sphere, capsule, box, cylinder, mesh)", t);
-  g->type = (lk_geom_type)k;
-  if (g->type == LK_GEOM_MESH) {
+                         "sphere, capsule, box, cylinder, ellipsoid, mesh)", t);
+  int ellipsoid = k == 6;
+  g->type = ellipsoid ? LK_GEOM_MESH : (lk_geom_type)k;
+  if (ellipsoid && attr(R, e, "fromto", cls))
+    return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<geom>: fromto on an ellipsoid is not supported");
+  if (ellipsoid) {
+    double sz[3] = {0, 0, 0};
+    lk_status st = nums(R, e, "size", cls, 3, sz, NULL);
+    if (st) return st;
+    if (!(sz[0] > 0 && sz[1] > 0 && sz[2] > 0))
+      return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: an ellipsoid's 3 sizes must be positive");
+    if ((st = ellipsoid_mesh(R, e, sz, own))) return st;
+    g->mesh = *own;
+    memcpy(ell, sz, sizeof sz);
+  }
+  if (g->type == LK_GEOM_MESH && !ellipsoid) {
     const char *mn = attr(R, e, "mesh", cls);
     if (!mn)
       return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: a mesh geom needs mesh=\"NAME\"");
@@ -241,7 +354,22 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
       return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: no <mesh name=\"%.60s\"> in <asset>",
                            mn);
     g->mesh = R->meshes[i].mesh;
+    if (!g->mesh) {
+      /* A mesh that could not be read: a geom that only draws is left out
+       * (noted); one that collides is refused with the reason. */
+      double ct = 1, ca = 1;
+      lk_status s2 = nums(R, e, "contype", cls, 1, &ct, NULL);
+      if (!s2) s2 = nums(R, e, "conaffinity", cls, 1, &ca, NULL);
+      if (s2) return s2;
+      if (ct == 0 && ca == 0) {
+        lk_xdoc_unread(X, R->meshes[i].e, "mesh file missing, its visual geoms left out:");
+        return LK_NOT_FOUND_VISUAL;
+      }
+      return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: mesh '%s': %s", mn, R->meshes[i].why);
+    }
   }
+  if (attr(R, e, "hfield", cls))
+    return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<geom>: height fields are not supported");
   double size[3] = {0, 0, 0}, ft[6];
   int ns;
   lk_status st = nums(R, e, "size", cls, 3, size, &ns);
@@ -275,16 +403,25 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
   }
   if (g->type != LK_GEOM_PLANE && g->type != LK_GEOM_MESH && !(g->size[0] > 0))
     return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: size must be positive");
+  if (g->type == LK_GEOM_CYLINDER && !(g->size[1] > 0)) {
+    /* A cylinder of zero length has no volume: a disc is not a solid this
+     * engine has; MuJoCo gives it no mass either. Kept as the thinnest
+     * cylinder that is one (1e-6 of its radius), noted. */
+    g->size[1] = 1e-6 * g->size[0];
+    lk_xdoc_unread(X, e, "zero-length cylinder, made 1e-6 radius long:");
+  }
   double ct = 1, ca = 1, fr[3] = {1, 0.005, 0.0001}, dens = 1000;
   int nf;
   if ((st = nums(R, e, "contype", cls, 1, &ct, NULL))) return st;
   if ((st = nums(R, e, "conaffinity", cls, 1, &ca, NULL))) return st;
   if ((st = nums(R, e, "friction", cls, 3, fr, &nf))) return st;
   if ((st = nums(R, e, "density", cls, 1, &dens, NULL))) return st;
+  /* MuJoCo collides a pair when either geom's contype meets the other's
+   * conaffinity: the model's LK_FILTER_EITHER (set in build()). */
   g->group = (unsigned)ct;
   g->mask = (unsigned)ca;
   if ((st = friction_material(R, fr[0], &g->material))) return st;
-  *mass = dens * lk_geom_volume(g);
+  *mass = ellipsoid ? dens * 4.0 / 3 * LK_PI * ell[0] * ell[1] * ell[2] : dens * lk_geom_volume(g);
   if (attr(R, e, "mass", cls) && (st = nums(R, e, "mass", cls, 1, mass, NULL))) return st;
   return LK_OK;
 }
@@ -294,7 +431,7 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
 /* A solid geom's centre of volume in the body frame (a primitive's is its
  * origin, a mesh's its hull's centroid). */
 static lk_vec3 solid_centre(const lk_geom_spec *g) {
-  if (g->type == LK_GEOM_MESH) return lk_tf_point(&g->pose, lk_mesh_centroid(g->mesh));
+  if (g->type == LK_GEOM_MESH && g->mesh) return lk_tf_point(&g->pose, lk_mesh_centroid(g->mesh));
   return g->pose.p;
 }
 
@@ -302,6 +439,8 @@ typedef struct {
   lk_geom_spec g[64];
   double mass[64];
   xmlNode *e[64];
+  lk_mesh *own[64]; /* an ellipsoid's mesh */
+  double ell[64][3]; /* its semi-axes (0: not an ellipsoid) */
   int n;
 } body_geoms;
 
@@ -337,6 +476,16 @@ static lk_status add_link(mreader *R, lk_link_spec *s, xmlNode *e, xmlNode *je) 
   return st;
 }
 
+/* A joint's ref (its position in the file's pose), in its units. */
+static lk_status joint_ref(mreader *R, xmlNode *e, int cls, double *ref) {
+  *ref = 0;
+  if (lk_xml_is(e, "freejoint")) return LK_OK;
+  lk_status st = nums(R, e, "ref", cls, 1, ref, NULL);
+  const char *t = attr(R, e, "type", cls);
+  if (!st && R->degree && (!t || strcmp(t, "hinge") == 0)) *ref *= LK_PI / 180;
+  return st;
+}
+
 /* One joint element -> the joint spec (the anchor into *anchor). */
 static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec3 *anchor) {
   const char *t = lk_xml_is(e, "freejoint") ? "free" : attr(R, e, "type", cls);
@@ -354,8 +503,6 @@ static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec
     if (!st) st = nums(R, e, "springref", cls, 1, &j->rest, NULL);
     if (st) return st;
   }
-  if (attr(R, e, "ref", cls))
-    return lk_xdoc_error(X, e, LK_UNSUPPORTED, "<joint>: ref is not supported");
   *anchor = lk_v3(p[0], p[1], p[2]);
   j->axis = lk_v3(ax[0], ax[1], ax[2]);
   int angular = 0;
@@ -385,8 +532,10 @@ static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec
 }
 
 /* A body and its subtree. parent: the link the body's frame hangs from
- * (its last link), whose frame is the parent body's moved by poff. */
-static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, int inherited) {
+ * (its last link), whose frame is the parent body's moved by poff;
+ * pworld: the parent is the world or welded to it. */
+static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, int inherited,
+                      int pworld) {
   static const char *const known[] = {"body", "joint", "freejoint", "geom", "inertial", NULL};
   lk_status st = lk_xdoc_children(X, e, "body", known, kIgnored);
   if (st) return st;
@@ -411,6 +560,27 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
       if (nj == 16) return lk_xdoc_error(X, c, LK_UNSUPPORTED, "<body>: more than 16 joints");
       joints[nj++] = c;
     }
+  /* Each joint's name, once (an unnamed one gets the next free
+   * "jointN"). */
+  const char *jnames[16];
+  for (int i = 0; i < nj; i++)
+    if ((st = name_of(R, joints[i], "joint", &jnames[i]))) return st;
+  for (int i = 0; i < nj; i++) { /* qpos order, for keyframes */
+    int jc;
+    if ((st = class_of(R, joints[i], child_cls, &jc))) return st;
+    const char *t = lk_xml_is(joints[i], "freejoint") ? "free" : attr(R, joints[i], "type", jc);
+    if (R->njorder == R->capjorder) {
+      int cap = R->capjorder ? 2 * R->capjorder : 64;
+      const char **o = lk_realloc(R->jorder, (size_t)cap * sizeof *o);
+      if (o) R->jorder = o;
+      int *q = lk_realloc(R->jnq, (size_t)cap * sizeof *q);
+      if (q) R->jnq = q;
+      if (!o || !q) return lk_builder_oom(B);
+      R->capjorder = cap;
+    }
+    R->jorder[R->njorder] = jnames[i];
+    R->jnq[R->njorder++] = t && !strcmp(t, "free") ? 7 : t && !strcmp(t, "ball") ? 4 : 1;
+  }
   const char *prev = parent;
   lk_vec3 prev_anchor = lk_v3_zero();
   lk_transform first = local;
@@ -421,7 +591,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     lk_link_spec_default(&s);
     lk_vec3 anchor;
     if ((st = joint(R, joints[i], jc, &s.joint, &anchor))) return st;
-    if ((st = name_of(R, joints[i], "joint", &s.joint.name))) return st;
+    s.joint.name = jnames[i];
     if (s.joint.type == LK_JOINT_FREE) {
       if (nj != 1 || strcmp(parent, "world") != 0)
         return lk_xdoc_error(X, joints[i], LK_UNSUPPORTED,
@@ -470,7 +640,11 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     }
     int gc;
     if ((st = class_of(R, c, child_cls, &gc))) break;
-    st = geom(R, c, gc, bname, &bg->g[bg->n], &bg->mass[bg->n]);
+    st = geom(R, c, gc, bname, &bg->g[bg->n], &bg->mass[bg->n], &bg->own[bg->n], bg->ell[bg->n]);
+    if (st == LK_NOT_FOUND_VISUAL) {
+      st = LK_OK;
+      continue;
+    }
     if (!st && bg->g[bg->n].type == LK_GEOM_PLANE)
       st = lk_xdoc_error(X, c, LK_UNSUPPORTED, "<geom>: a plane on a body is not supported");
     bg->g[bg->n].pose.p = lk_v3_sub(bg->g[bg->n].pose.p, prev_anchor);
@@ -486,9 +660,11 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   } else {
     int jc;
     lk_vec3 anchor;
+    double ref = 0;
     if (!st) st = class_of(R, joints[nj - 1], child_cls, &jc);
     if (!st) st = joint(R, joints[nj - 1], jc, &s.joint, &anchor);
-    if (!st) st = name_of(R, joints[nj - 1], "joint", &s.joint.name);
+    if (!st) st = joint_ref(R, joints[nj - 1], jc, &ref);
+    s.joint.name = jnames[nj - 1];
     if (nj == 1) {
       s.origin = lk_tf(&local.R, lk_v3_add(local.p, lk_m3_mulv(&local.R, anchor)));
     } else {
@@ -501,6 +677,22 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
       s.origin = lk_tf(&I, lk_v3_sub(anchor, lk_v3(pp[0], pp[1], pp[2])));
     }
     if (s.joint.type == LK_JOINT_FREE) s.origin = lk_tf_identity();
+    /* ref: the file's pose is the joint at q = ref (MuJoCo's qpos0), so
+     * the link's origin is that pose moved back by ref along the joint,
+     * and the joint starts at ref. Read on a body's only joint. */
+    if (!st && ref != 0 && nj == 1 &&
+        (s.joint.type == LK_JOINT_REVOLUTE || s.joint.type == LK_JOINT_PRISMATIC)) {
+      lk_vec3 ax = lk_v3_normalize(s.joint.axis);
+      if (s.joint.type == LK_JOINT_REVOLUTE) {
+        lk_mat3 Rr = lk_m3_from_axis_angle(ax, -ref);
+        s.origin.R = lk_m3_mul(&s.origin.R, &Rr);
+      } else {
+        s.origin.p = lk_v3_add(s.origin.p, lk_m3_mulv(&s.origin.R, lk_v3_scale(ax, -ref)));
+      }
+      st = lk_builder_set_initial(B, s.joint.name, &ref, 1, NULL, 0, lk_xdoc_loc(X, joints[0]));
+    } else if (!st && ref != 0) {
+      lk_xdoc_unread(X, joints[nj - 1], "ref on a body of several joints:");
+    }
   }
   /* Mass properties: <inertial>, else from the geoms. */
   xmlNode *in = lk_xml_child(e, "inertial");
@@ -536,7 +728,12 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
       lk_mat3 acc = lk_m3_zero();
       for (int i = 0; i < bg->n; i++) {
         lk_mat3 Ig;
-        if (bg->g[i].type == LK_GEOM_MESH) {
+        if (bg->ell[i][0] > 0) {
+          /* the solid ellipsoid: m/5 (b^2 + c^2), ... */
+          double a2 = bg->ell[i][0] * bg->ell[i][0], b2 = bg->ell[i][1] * bg->ell[i][1],
+                 c2 = bg->ell[i][2] * bg->ell[i][2], f = bg->mass[i] / 5;
+          Ig = lk_m3_diag(f * (b2 + c2), f * (a2 + c2), f * (a2 + b2));
+        } else if (bg->g[i].type == LK_GEOM_MESH) {
           /* the hull's, at a density of mass / volume */
           lk_mat3 Iu = lk_mesh_inertia(bg->g[i].mesh);
           Ig = lk_m3_scale(&Iu, bg->mass[i] / lk_mesh_volume(bg->g[i].mesh));
@@ -562,11 +759,20 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     st = lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "body '%s': no mass (no <inertial>, no solid geom)",
                        bname);
   if (!st) st = add_link(R, &s, e, nj ? joints[nj - 1] : e);
+  /* MuJoCo never collides a body with its parent (unless the parent is
+   * the world). Linkage's own rule sees the parent link, which for a body
+   * of several joints is the massless link before the last joint: the
+   * pair is excluded explicitly. */
+  if (!st && nj > 1 && !pworld)
+    st = lk_builder_add_exclude(B, bname, parent);
   for (int i = 0; i < bg->n && !st; i++) st = lk_builder_add_geom(B, &bg->g[i], lk_xdoc_loc(X, bg->e[i]));
+  for (int i = 0; i < bg->n; i++) lk_mesh_free(bg->own[i]);
   lk_free(bg);
   if (st) return st;
   for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c))
-    if (lk_xml_is(c, "body") && (st = body(R, c, bname, prev_anchor, child_cls))) return st;
+    if (lk_xml_is(c, "body") &&
+        (st = body(R, c, bname, prev_anchor, child_cls, pworld && nj == 0)))
+      return st;
   return LK_OK;
 }
 
@@ -578,31 +784,58 @@ static lk_status worldbody(mreader *R, xmlNode *e) {
   for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
     if (lk_xml_is(c, "geom")) {
       lk_geom_spec g;
-      double m;
+      double m, ell[3];
+      lk_mesh *own = NULL;
       int gc;
       st = class_of(R, c, 0, &gc);
-      if (!st) st = geom(R, c, gc, "world", &g, &m);
+      if (!st) st = geom(R, c, gc, "world", &g, &m, &own, ell);
+      if (st == LK_NOT_FOUND_VISUAL) {
+        st = LK_OK;
+        continue;
+      }
       if (!st) st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c));
+      lk_mesh_free(own);
     } else if (lk_xml_is(c, "body")) {
-      st = body(R, c, "world", lk_v3_zero(), 0);
+      st = body(R, c, "world", lk_v3_zero(), 0, 1);
     }
   }
   return st;
 }
 
+/* <actuator>: motor, position, velocity and general on a joint, as
+ * Linkage's actuators (joint torque = gear x actuator force):
+ *   - motor: an effort actuator, |tau| <= |gear| max|ctrlrange| when the
+ *     control is limited, and <= |gear| max|forcerange| when the force is;
+ *   - position (kp, kv) and velocity (kv): servos with the gains times
+ *     gear^2 (the force is gear x kp (ctrl - gear q));
+ *   - general: gain gainprm[0] and bias biasprm (biastype affine: force =
+ *     g ctrl + b0 + b1 q + b2 v): with b1 = -g and b0 = 0 a position servo
+ *     of kp g and kv -b2, with b1 = 0 and b2 < 0 and b0 = 0 a velocity one
+ *     of kv -b2 (when g = -b2); biastype none (a motor) an effort one.
+ * Other transmissions (tendon, site, body), activation dynamics and gain
+ * types are noted as not read, and the actuator left out. */
 static lk_status actuators(mreader *R, xmlNode *e) {
-  static const char *const known[] = {"motor", "position", NULL};
-  lk_status st = lk_xdoc_children(X, e, "actuator", known, NULL);
+  static const char *const known[] = {"motor", "position", "velocity", "general", NULL};
+  static const char *const unread[] = {"muscle", "cylinder", "damper", "intvelocity",
+                                       "adhesion", "plugin", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "actuator", known, NULL, unread, NULL);
   for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    int k = 0;
+    while (known[k] && !lk_xml_is(c, known[k])) k++;
+    if (!known[k]) continue;
     int cls;
     if ((st = class_of(R, c, 0, &cls))) break;
     lk_actuator_spec a;
     lk_actuator_spec_default(&a);
     const char *jn = lk_xml_attr(c, "joint");
     if (!jn) {
-      st = lk_xdoc_error(X, c, LK_UNSUPPORTED, "<%s>: only joint transmissions are supported",
-                         (const char *)c->name);
-      break;
+      lk_xdoc_unread(X, c, "(not on a joint)");
+      continue;
+    }
+    const char *dyn = attr(R, c, "dyntype", cls), *gt = attr(R, c, "gaintype", cls);
+    if ((dyn && strcmp(dyn, "none") != 0) || (gt && strcmp(gt, "fixed") != 0)) {
+      lk_xdoc_unread(X, c, "(dyntype or gaintype)");
+      continue;
     }
     char shown[96];
     snprintf(shown, sizeof shown, "'%.80s'", jn);
@@ -611,19 +844,128 @@ static lk_status actuators(mreader *R, xmlNode *e) {
     if ((st = lk_builder_ref_joint(B, lk_xdoc_loc(X, c), what, jn, shown, 1, &a.joint, NULL)))
       break;
     if (lk_xml_attr(c, "name") && (st = name_of(R, c, "actuator", &a.name))) break;
-    double gear = 1, cr[2] = {0, 0}, kp = 1;
+    double gear = 1, cr[2] = {0, 0}, fr[2] = {0, 0}, kp = 1, kv = 0;
+    double gain[3] = {1, 0, 0}, bias[3] = {0, 0, 0};
+    int ng, nb;
     if ((st = nums(R, c, "gear", cls, 1, &gear, NULL))) break;
     if ((st = nums(R, c, "ctrlrange", cls, 2, cr, NULL))) break;
-    if (is_true(attr(R, c, "ctrllimited", cls)) ||
-        (attr(R, c, "ctrlrange", cls) && !attr(R, c, "ctrllimited", cls)))
-      a.max_effort = fabs(gear) * fmax(fabs(cr[0]), fabs(cr[1]));
-    if (lk_xml_is(c, "position")) {
+    if ((st = nums(R, c, "forcerange", cls, 2, fr, NULL))) break;
+    a.max_effort = INFINITY;
+    const char *cl = attr(R, c, "ctrllimited", cls), *fl = attr(R, c, "forcelimited", cls);
+    int ctrl_limited = is_true(cl) || (attr(R, c, "ctrlrange", cls) && (!cl || !strcmp(cl, "auto")));
+    int force_limited =
+        is_true(fl) || (attr(R, c, "forcerange", cls) && (!fl || !strcmp(fl, "auto")));
+    if (force_limited) a.max_effort = fabs(gear) * fmax(fabs(fr[0]), fabs(fr[1]));
+    if (lk_xml_is(c, "motor")) {
+      if (ctrl_limited)
+        a.max_effort = fmin(a.max_effort, fabs(gear) * fmax(fabs(cr[0]), fabs(cr[1])));
+    } else if (lk_xml_is(c, "position")) {
       if ((st = nums(R, c, "kp", cls, 1, &kp, NULL))) break;
+      if ((st = nums(R, c, "kv", cls, 1, &kv, NULL))) break;
       a.type = LK_ACTUATOR_POSITION;
       a.kp = kp * gear * gear;
-      a.max_effort = INFINITY; /* ctrlrange bounds the target there, not the force */
+      a.kv = kv * gear * gear;
+    } else if (lk_xml_is(c, "velocity")) {
+      if ((st = nums(R, c, "kv", cls, 1, &kv, NULL))) break;
+      a.type = LK_ACTUATOR_VELOCITY;
+      a.kv = kv * gear * gear;
+    } else { /* general */
+      if ((st = nums(R, c, "gainprm", cls, 3, gain, &ng))) break;
+      if ((st = nums(R, c, "biasprm", cls, 3, bias, &nb))) break;
+      const char *bt = attr(R, c, "biastype", cls);
+      int affine = bt && strcmp(bt, "affine") == 0;
+      if (bt && !affine && strcmp(bt, "none") != 0) {
+        lk_xdoc_unread(X, c, "(biastype)");
+        continue;
+      }
+      if (!affine) {
+        if (ctrl_limited)
+          a.max_effort =
+              fmin(a.max_effort, fabs(gear * gain[0]) * fmax(fabs(cr[0]), fabs(cr[1])));
+      } else if (bias[0] == 0 && bias[1] == -gain[0] && bias[2] <= 0) {
+        a.type = LK_ACTUATOR_POSITION;
+        a.kp = gain[0] * gear * gear;
+        a.kv = -bias[2] * gear * gear;
+      } else if (bias[0] == 0 && bias[1] == 0 && bias[2] == -gain[0]) {
+        a.type = LK_ACTUATOR_VELOCITY;
+        a.kv = gain[0] * gear * gear;
+      } else {
+        lk_xdoc_unread(X, c, "(affine bias other than a servo's)");
+        continue;
+      }
     }
     st = lk_builder_add_actuator(B, &a, lk_xdoc_loc(X, c));
+  }
+  return st;
+}
+
+/* <keyframe><key name qpos>: named states (lk_model_add_keyframe), qpos in
+ * MuJoCo's order (the joints as the file has them); an unnamed key is
+ * named by its index ("0", "1", ...). qvel, act, ctrl and mocap values
+ * are noted as not read. */
+static lk_status keyframes(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"key", NULL};
+  if (B->mo) { /* loaded into another model: its joints are placed there */
+    lk_xdoc_unread(X, e, "(into another model)");
+    return LK_OK;
+  }
+  lk_status st = lk_xdoc_children(X, e, "keyframe", known, NULL);
+  int total = 0;
+  for (int i = 0; i < R->njorder; i++) total += R->jnq[i];
+  double *q = LK_NEW_ARRAY(double, total);
+  if (!q) return lk_builder_oom(B);
+  int index = 0;
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c), index++) {
+    int n = 0;
+    st = nums(R, c, "qpos", -1, total > 0 ? total : 1, q, &n);
+    if (st) break;
+    if (lk_xml_attr(c, "qpos") && n != total) {
+      st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<key>: qpos has %d values, the model's joints %d",
+                         n, total);
+      break;
+    }
+    static const char *const other[] = {"qvel", "act", "ctrl", "mpos", "mquat", NULL};
+    for (int k = 0; other[k]; k++)
+      if (lk_xml_attr(c, other[k])) {
+        char w[32];
+        snprintf(w, sizeof w, "%s of", other[k]);
+        lk_xdoc_unread(X, c, w);
+      }
+    char nm[32];
+    const char *name = lk_xml_attr(c, "name");
+    if (!name) {
+      snprintf(nm, sizeof nm, "%d", index);
+      name = nm;
+    }
+    lk_keyframe_spec ks = {name, n ? R->njorder : 0, R->jorder, R->jnq, q};
+    if ((st = lk_model_add_keyframe(B->m, &ks, B->err)))
+      st = lk_xdoc_error(X, c, st, "<key>: %s", B->err ? B->err->message : "refused");
+  }
+  lk_free(q);
+  return st;
+}
+
+/* <contact>: <exclude body1 body2> (their geoms never collide); <pair>
+ * is noted as not read. */
+static lk_status contacts(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"exclude", NULL};
+  static const char *const unread[] = {"pair", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "contact", known, NULL, unread, NULL);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "exclude")) continue;
+    const char *b[2] = {lk_xml_attr(c, "body1"), lk_xml_attr(c, "body2")}, *out[2];
+    for (int i = 0; i < 2 && !st; i++) {
+      if (!b[i]) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<exclude>: missing required attribute 'body%d'",
+                           i + 1);
+        break;
+      }
+      char shown[96], what[40];
+      snprintf(shown, sizeof shown, "'%.80s'", b[i]);
+      snprintf(what, sizeof what, "<exclude>: body%d", i + 1);
+      st = lk_builder_ref_link(B, lk_xdoc_loc(X, c), what, b[i], shown, 1, &out[i], NULL);
+    }
+    if (!st) st = lk_builder_add_exclude(B, out[0], out[1]);
   }
   return st;
 }
@@ -648,11 +990,11 @@ static lk_status assets(mreader *R, xmlNode *e) {
     if (!file || !*file)
       return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<mesh>: missing required attribute 'file'");
     double scale[3] = {1, 1, 1};
-    if ((st = nums(R, c, "scale", -1, 3, scale, NULL))) return st;
-    if (!(scale[0] > 0 && scale[1] > 0 && scale[2] > 0))
-      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
-                           "<mesh>: scale must be positive, got %g %g %g (a mirrored mesh is not "
-                           "supported)",
+    int mc;
+    if ((st = class_of(R, c, 0, &mc))) return st;
+    if ((st = nums(R, c, "scale", mc, 3, scale, NULL))) return st;
+    if (!(scale[0] != 0 && scale[1] != 0 && scale[2] != 0))
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<mesh>: scale must not be zero, got %g %g %g",
                            scale[0], scale[1], scale[2]);
     /* The name: given, else the file's name without its extension. */
     const char *name = lk_xml_attr(c, "name");
@@ -684,84 +1026,206 @@ static lk_status assets(mreader *R, xmlNode *e) {
     void *grown = lk_realloc(R->meshes, (size_t)(R->nmeshes + 1) * sizeof *R->meshes);
     if (!grown) return lk_builder_oom(B);
     R->meshes = grown;
+    memset(&R->meshes[R->nmeshes], 0, sizeof R->meshes[0]);
     lk_mesh *mesh = NULL;
     lk_error me;
     lk_error_clear(&me);
-    if ((st = lk_io_input(R->o, path, 1, &me)) || (st = lk_mesh_load_file(path, scale, &mesh, &me)))
-      return lk_xdoc_error(X, c, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR,
-                           "<mesh> '%s': %s: %s", name, path, me.message);
+    /* A mirrored mesh (a negative scale: Cassie's, the Shadow hand's left
+     * one): the hull of the file at |scale|, its vertices mirrored. */
+    double ascale[3] = {fabs(scale[0]), fabs(scale[1]), fabs(scale[2])};
+    if ((st = lk_io_input(R->o, path, 1, &me)) ||
+        (st = lk_mesh_load_file(path, ascale, &mesh, &me))) {
+      if (st == LK_OUT_OF_MEMORY) return lk_xdoc_error(X, c, st, "<mesh> '%s': %s", name, me.message);
+      /* kept as missing: refused only where a colliding geom uses it */
+      char why[LK_ERROR_MESSAGE_MAX + 4200];
+      snprintf(why, sizeof why, "%.4000s: %s", path, me.message);
+      R->meshes[R->nmeshes].why = lk_strdup(why);
+      if (!R->meshes[R->nmeshes].why) return lk_builder_oom(B);
+      st = LK_OK;
+    } else if (scale[0] < 0 || scale[1] < 0 || scale[2] < 0) {
+      int nv = lk_mesh_nvertex(mesh);
+      double *v = LK_NEW_ARRAY(double, 3 * nv);
+      if (!v) {
+        lk_mesh_free(mesh);
+        return lk_builder_oom(B);
+      }
+      memcpy(v, lk_mesh_vertices(mesh), (size_t)(3 * nv) * sizeof *v);
+      for (int k = 0; k < nv; k++)
+        for (int a = 0; a < 3; a++)
+          if (scale[a] < 0) v[3 * k + a] = -v[3 * k + a];
+      lk_mesh_free(mesh);
+      mesh = NULL;
+      lk_mesh_spec ms;
+      lk_mesh_spec_default(&ms);
+      ms.vertices = v;
+      ms.count = nv;
+      st = lk_mesh_new(&ms, &mesh, &me);
+      lk_free(v);
+      if (st) return lk_xdoc_error(X, c, st, "<mesh> '%s': mirrored: %s", name, me.message);
+    }
     R->meshes[R->nmeshes].name = name;
+    R->meshes[R->nmeshes].e = c;
     R->meshes[R->nmeshes++].mesh = mesh;
   }
   return st;
 }
 
+/* <include file="..."/>, anywhere: the included file's <mujoco> children
+ * put in its place (MuJoCo's rule), its name relative to the model
+ * file's directory; includes inside included files too (at most 16
+ * deep). Messages about included elements give their line in the
+ * included file. At most 256 includes in all (a file that includes
+ * itself is refused there). */
+static lk_status expand_includes(mreader *R, xmlNode *e) {
+  for (xmlNode *c = lk_xml_first(e), *next; c; c = next) {
+    next = lk_xml_next(c);
+    if (!lk_xml_is(c, "include")) {
+      lk_status st = expand_includes(R, c);
+      if (st) return st;
+      continue;
+    }
+    const char *file = lk_xml_attr(c, "file");
+    if (!file || !*file)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<include>: missing required attribute 'file'");
+    char path[4096 + 512];
+    const char *slash = strrchr(R->x.path, '/');
+    if (file[0] == '/' || !slash)
+      snprintf(path, sizeof path, "%s", file);
+    else
+      snprintf(path, sizeof path, "%.*s/%s", (int)(slash - R->x.path), R->x.path, file);
+    char *text = NULL;
+    size_t len = 0;
+    lk_error fe;
+    lk_error_clear(&fe);
+    size_t max = R->o && R->o->max_bytes ? R->o->max_bytes : LK_IO_MAX_BYTES_DEFAULT;
+    if (lk_io_input(R->o, path, 1, &fe) || lk_ydoc_read_file(path, max, &text, &len, &fe))
+      return lk_xdoc_error(X, c, fe.status ? fe.status : LK_IO_ERROR, "<include>: %s: %s", path,
+                           fe.message);
+    lk_xdoc inc;
+    lk_status st = lk_xdoc_parse(&inc, text, len, path, &fe);
+    lk_free(text);
+    if (st) {
+      lk_xdoc_free(&inc);
+      return lk_xdoc_error(X, c, st, "<include>: %s:%d: %s", path, fe.line, fe.message);
+    }
+    xmlNode *iroot = xmlDocGetRootElement(inc.doc);
+    if (!lk_xml_is(iroot, "mujoco")) {
+      lk_xdoc_free(&inc);
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<include>: %s: the root is not <mujoco>", path);
+    }
+    /* Copies of its children before the <include>, which goes. */
+    if (++R->nincludes > 256) {
+      lk_xdoc_free(&inc);
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<include>: more than 256 includes (a cycle?)");
+    }
+    xmlNode *first = NULL;
+    for (xmlNode *k = lk_xml_first(iroot); k; k = lk_xml_next(k)) {
+      xmlNode *cp = xmlDocCopyNode(k, R->x.doc, 1);
+      if (!cp || !xmlAddPrevSibling(c, cp)) {
+        xmlFreeNode(cp);
+        lk_xdoc_free(&inc);
+        return lk_builder_oom(B);
+      }
+      if (!first) first = cp;
+    }
+    lk_xdoc_free(&inc);
+    xmlUnlinkNode(c);
+    xmlFreeNode(c);
+    if (first) next = first; /* the copies next, with their own includes */
+  }
+  return LK_OK;
+}
+
 static lk_status build(mreader *R) {
   xmlNode *root = xmlDocGetRootElement(R->x.doc);
   lk_status st;
-  static const char *const known[] = {"compiler", "option", "default", "worldbody", "actuator",
-                                      "asset", NULL};
+  if (!lk_xml_is(root, "mujoco"))
+    return lk_xdoc_error(X, root, LK_SCHEMA_ERROR, "expected a <mujoco> element");
+  if ((st = expand_includes(R, root))) return st;
+  static const char *const known[] = {"compiler", "option",  "default",  "worldbody",
+                                      "actuator", "asset",   "contact",  "keyframe", NULL};
   static const char *const ignored[] = {"visual", "statistic", "size", NULL};
-  if ((st = lk_xdoc_children(X, root, "mujoco", known, ignored))) return st;
+  /* Part of MJCF, not read (listed in one warning). */
+  static const char *const unread[] = {"tendon", "equality", "sensor", "custom", "extension",
+                                       "deformable", NULL};
+  if ((st = lk_xdoc_children_unread(X, root, "mujoco", known, ignored, unread, NULL))) return st;
   const char *model = lk_xml_attr(root, "model");
   if (model && *model && (st = lk_builder_set_name(B, model))) return st;
   R->degree = 1;
+  snprintf(R->eulerseq, sizeof R->eulerseq, "xyz");
   R->inertia_from_geom = 2;
   lk_options_default(&R->opt);
   R->opt.timestep = 0.002; /* MuJoCo's default */
+  R->opt.collision_filter = LK_FILTER_EITHER; /* contype/conaffinity */
   R->cls[0].name = "main";
   R->cls[0].parent = -1;
   R->ncls = 1;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c)) {
     if (lk_xml_is(c, "compiler")) {
       const char *a = lk_xml_attr(c, "angle");
+      if (a && strcmp(a, "radian") != 0 && strcmp(a, "degree") != 0)
+        return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
+                             "<compiler>: angle=\"%.40s\" (expected radian or degree)", a);
       if (a) R->degree = strcmp(a, "radian") != 0;
       const char *ig = lk_xml_attr(c, "inertiafromgeom");
       if (ig) R->inertia_from_geom = strcmp(ig, "true") == 0 ? 1 : strcmp(ig, "false") == 0 ? 0 : 2;
-      if (lk_xml_attr(c, "eulerseq") || lk_xml_attr(c, "coordinate"))
+      const char *co = lk_xml_attr(c, "coordinate");
+      if (co && strcmp(co, "local") != 0)
         return lk_xdoc_error(X, c, LK_UNSUPPORTED,
-                             "<compiler>: only angle, inertiafromgeom, meshdir and assetdir are "
-                             "supported");
+                             "<compiler>: coordinate=\"%.40s\" is not supported (local only)", co);
+      const char *es = lk_xml_attr(c, "eulerseq");
+      if (es) {
+        if (strlen(es) != 3 || strspn(es, "xyzXYZ") != 3)
+          return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
+                               "<compiler>: eulerseq=\"%.40s\" is not 3 of x, y, z, X, Y, Z", es);
+        snprintf(R->eulerseq, sizeof R->eulerseq, "%s", es);
+      }
       const char *md = lk_xml_attr(c, "meshdir");
       if (!md) md = lk_xml_attr(c, "assetdir");
       if (md) snprintf(R->meshdir, sizeof R->meshdir, "%s", md);
     } else if (lk_xml_is(c, "option")) {
       double g[3];
-      if (lk_xml_first(c))
-        return lk_xdoc_error(X, lk_xml_first(c), LK_UNSUPPORTED, "<option>: <%s> is not supported",
-                             (const char *)lk_xml_first(c)->name);
+      for (xmlNode *k = lk_xml_first(c); k; k = lk_xml_next(k)) lk_xdoc_unread(X, k, "<option>");
       if ((st = lk_xdoc_double(X, c, "timestep", "option", 0, &R->opt.timestep))) return st;
       g[0] = R->opt.gravity.x, g[1] = R->opt.gravity.y, g[2] = R->opt.gravity.z;
       if ((st = lk_xdoc_doubles(X, c, "gravity", "option", 3, 0, g))) return st;
       R->opt.gravity = lk_v3(g[0], g[1], g[2]);
       const char *in = lk_xml_attr(c, "integrator");
-      if (in && strcmp(in, "Euler") != 0 && strcmp(in, "RK4") != 0)
+      if (in && strcmp(in, "Euler") != 0 && strcmp(in, "RK4") != 0 &&
+          strcmp(in, "implicit") != 0 && strcmp(in, "implicitfast") != 0)
         return lk_xdoc_error(X, c, LK_UNSUPPORTED, "<option>: integrator %s is not supported", in);
       if (in && strcmp(in, "RK4") == 0) R->opt.integrator = LK_INTEGRATOR_RK4;
+      if (in && strncmp(in, "implicit", 8) == 0)
+        lk_builder_warn(B, lk_xdoc_loc(X, c),
+                        "<option>: integrator %s is read as Euler (semi-implicit; joint damping "
+                        "and the gyroscopic term explicit)",
+                        in);
     } else if (lk_xml_is(c, "default")) {
       /* the top <default> is the class "main" */
-      static const char *const dk[] = {"default", "joint", "geom", "motor", "position", NULL};
-      static const char *const di[] = {"site", "camera", "light", "material", NULL};
-      if ((st = lk_xdoc_children(X, c, "default", dk, di))) return st;
-      for (xmlNode *k = lk_xml_first(c); k; k = lk_xml_next(k)) {
-        if (lk_xml_is(k, "joint")) R->cls[0].joint = k;
-        if (lk_xml_is(k, "geom")) R->cls[0].geom = k;
-        if (lk_xml_is(k, "motor")) R->cls[0].motor = k;
-        if (lk_xml_is(k, "position")) R->cls[0].position = k;
-        if (lk_xml_is(k, "default") && (st = read_default(R, k, 0))) return st;
-      }
+      if ((st = fill_class(R, c, 0))) return st;
     }
   }
   if ((st = lk_builder_set_options(B, &R->opt, lk_xdoc_loc(X, root)))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "asset") && (st = assets(R, c))) return st;
-  xmlNode *wb = lk_xml_child(root, "worldbody");
+  /* Every <worldbody> (a file and the files it includes may each have
+   * one): their bodies are the world's. */
+  xmlNode *wb = NULL;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "worldbody")) {
+      if (!wb) wb = c;
+      if ((st = worldbody(R, c))) return st;
+    }
   if (!wb) return lk_xdoc_error(X, root, LK_SCHEMA_ERROR, "<mujoco>: no <worldbody>");
-  if ((st = worldbody(R, wb))) return st;
   if (B->nlinks == 0) return lk_xdoc_error(X, wb, LK_SCHEMA_ERROR, "<worldbody>: no <body>");
   if ((st = lk_builder_names_done(B))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "actuator") && (st = actuators(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "contact") && (st = contacts(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "keyframe") && (st = keyframes(R, c))) return st;
+  if (R->x.unread[0]) lk_builder_warn(B, 0, "not read: %s", R->x.unread);
   return lk_builder_finalize(B);
 }
 
@@ -779,8 +1243,13 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
     st = build(R);
     lk_builder_free(&R->b);
   }
-  for (int i = 0; i < R->nmeshes; i++) lk_mesh_free(R->meshes[i].mesh);
+  for (int i = 0; i < R->nmeshes; i++) {
+    lk_mesh_free(R->meshes[i].mesh);
+    lk_free(R->meshes[i].why);
+  }
   lk_free(R->meshes);
+  lk_free(R->jorder);
+  lk_free(R->jnq);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

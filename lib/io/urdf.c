@@ -23,6 +23,7 @@
  * Two passes, as the YAML reader: the first registers every link with its
  * joint (name and type) so that references are checked where they are
  * written; the second builds. */
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@
 #include "io/urdf.h"
 #include "io/xml.h"
 #include "linkage/io.h"
+#include "model/model_impl.h" /* lk_geom_volume */
 
 typedef enum {
   U_REVOLUTE,
@@ -74,6 +76,13 @@ typedef struct {
   ujoint *joints;
   int njoints;
   int root;
+  xmlNode *world; /* a link named "world" (the ROS convention for a fixed
+                     base): the world itself, not a link */
+  char **mu_mats; /* materials made for PyBullet's lateral_friction */
+  double *mu_val;
+  int nmu;
+  char novisual[400]; /* visual meshes not found: "file (line N), ..." */
+  int novisual_n;
 } ureader;
 
 #define X (&R->x)
@@ -331,6 +340,82 @@ static lk_status geometry(ureader *R, xmlNode *owner, const char *ctx, lk_geom_s
 
 /* ---------------------------------------------------------- inertial */
 
+static lk_status collision_shapes(ureader *R, xmlNode *le, const char *ctx, lk_geom_spec *g,
+                                  int *n);
+
+/* Inertias that real files carry and the model refuses, repaired by one
+ * stated rule each, with a warning:
+ *   - a massless link with rotational inertia: the inertia is dropped;
+ *   - principal moments not all positive, or breaking the triangle
+ *     inequality (A + B >= C): the inertia of the link's collision shapes
+ *     as uniform solids of the link's mass about the given centre of mass
+ *     (MuJoCo's inertiafromgeom), and without a shape each moment replaced
+ *     by their mean on the same axes (MuJoCo's balanceinertia), or when
+ *     that is not positive a solid sphere of the link's mass and radius
+ *     1 cm (2/5 m r^2). */
+static lk_status repair_inertia(ureader *R, xmlNode *le, xmlNode *in, const char *ctx,
+                                lk_link_spec *s) {
+  lk_mat3 *I = &s->inertia;
+  double scale = 0;
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++) scale = fmax(scale, fabs(I->m[i][j]));
+  if (!lk_m3_isfinite(I)) return LK_OK; /* the model's message says it */
+  int strict = R->o && R->o->strict_inertia;
+  if (s->mass == 0) {
+    if (scale != 0 && strict)
+      return lk_xdoc_error(X, in, LK_SCHEMA_ERROR,
+                           "%s: inertial: mass 0 with a nonzero inertia (refused: strict inertia; "
+                           "the rule would drop the inertia)", ctx);
+    if (scale != 0) {
+      *I = lk_m3_zero();
+      lk_builder_warn(B, lk_xdoc_loc(X, in),
+                      "%s: inertial: mass 0 with a nonzero inertia: the inertia is dropped", ctx);
+    }
+    return LK_OK;
+  }
+  if (!(s->mass > 0)) return LK_OK;
+  lk_vec3 ev;
+  lk_mat3 V;
+  lk_m3_sym_eigen(I, &ev, &V);
+  int bad = !(ev.x > 1e-12 * fmax(ev.z, DBL_MIN)) || ev.x + ev.y < ev.z * (1 - 1e-9);
+  if (!bad) return LK_OK;
+  const char *why = ev.x > 1e-12 * fmax(ev.z, DBL_MIN) ? "not a triangle" : "not all positive";
+  if (strict)
+    return lk_xdoc_error(X, in, LK_SCHEMA_ERROR,
+                         "%s: inertial: principal moments %.3g %.3g %.3g are %s (refused: strict "
+                         "inertia; the rule would take the collision shapes' inertia, else the "
+                         "moments' mean)",
+                         ctx, ev.x, ev.y, ev.z, why);
+  lk_geom_spec *g = LK_NEW_ARRAY(lk_geom_spec, 32);
+  if (!g) return lk_builder_oom(B);
+  int n = 0;
+  lk_status st = collision_shapes(R, le, ctx, g, &n);
+  double vol = 0;
+  for (int i = 0; i < n; i++) vol += lk_geom_volume(&g[i]);
+  if (!st && vol > 0) {
+    lk_vec3 com = s->com;
+    lk_inertia_from_geoms(g, n, s->mass, 1, &com, I);
+    lk_builder_warn(B, lk_xdoc_loc(X, in),
+                    "%s: inertial: principal moments %.3g %.3g %.3g are %s: replaced by the "
+                    "inertia of the collision shapes as solids of mass %g kg",
+                    ctx, ev.x, ev.y, ev.z, why, s->mass);
+  }
+  for (int i = 0; i < n; i++) lk_mesh_free((lk_mesh *)g[i].mesh);
+  lk_free(g);
+  if (st || vol > 0) return st;
+  double mean = (ev.x + ev.y + ev.z) / 3, k = mean;
+  if (!(mean > 0)) k = 0.4 * s->mass * 1e-4;
+  lk_mat3 D = lk_m3_diag(k, k, k);
+  *I = lk_m3_rotate_tensor(&V, &D);
+  for (int r = 0; r < 3; r++)
+    for (int c = r + 1; c < 3; c++) I->m[r][c] = I->m[c][r] = 0.5 * (I->m[r][c] + I->m[c][r]);
+  lk_builder_warn(B, lk_xdoc_loc(X, in),
+                  "%s: inertial: principal moments %.3g %.3g %.3g are %s: each set to %.3g (%s)",
+                  ctx, ev.x, ev.y, ev.z, why, k,
+                  mean > 0 ? "their mean" : "a 1 cm sphere of the link's mass");
+  return LK_OK;
+}
+
 static lk_status inertial(ureader *R, xmlNode *le, const char *ctx, lk_link_spec *s, int *has) {
   xmlNode *in = lk_xml_child(le, "inertial");
   *has = in != NULL;
@@ -369,7 +454,50 @@ static lk_status inertial(ureader *R, xmlNode *le, const char *ctx, lk_link_spec
     for (int c = r + 1; c < 3; c++) Il.m[r][c] = Il.m[c][r] = 0.5 * (Il.m[r][c] + Il.m[c][r]);
   s->inertia = Il;
   s->com = T.p;
+  return repair_inertia(R, le, in, ctx, s);
+}
+
+/* Every collision shape of a link (up to 32), meshes loaded (the caller
+ * frees them); *n of them. */
+static lk_status collision_shapes(ureader *R, xmlNode *le, const char *ctx, lk_geom_spec *g,
+                                  int *n) {
+  *n = 0;
+  for (xmlNode *c = lk_xml_first(le); c && *n < 32; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "collision")) continue;
+    lk_geom_spec_default(&g[*n]);
+    lk_status st = origin(R, c, ctx, &g[*n].pose);
+    if (!st) st = geometry(R, c, ctx, &g[*n]);
+    if (st) return st;
+    ++*n;
+  }
   return LK_OK;
+}
+
+/* A moving link without <inertial>: URDF makes it massless, which a
+ * moving link cannot be. The rule, as MuJoCo's for URDF (inertiafromgeom
+ * auto): a uniform solid of density 1000 kg/m^3 filling its collision
+ * shapes, with a warning. Without a collision shape it stays an error. */
+static lk_status inertia_from_collision(ureader *R, xmlNode *le, const char *ctx, lk_link_spec *s,
+                                        int *done) {
+  *done = 0;
+  lk_geom_spec *g = LK_NEW_ARRAY(lk_geom_spec, 32);
+  if (!g) return lk_builder_oom(B);
+  int n = 0;
+  lk_status st = collision_shapes(R, le, ctx, g, &n);
+  double V = 0;
+  for (int i = 0; i < n; i++) V += lk_geom_volume(&g[i]);
+  if (!st && n > 0 && V > 0) {
+    s->mass = 1000 * V;
+    lk_inertia_from_geoms(g, n, s->mass, 0, &s->com, &s->inertia);
+    *done = 1;
+    lk_builder_warn(B, lk_xdoc_loc(X, le),
+                    "%s: no <inertial> on a moving link: mass %.6g kg and inertia of its "
+                    "collision shapes filled at 1000 kg/m^3",
+                    ctx, s->mass);
+  }
+  for (int i = 0; i < n; i++) lk_mesh_free((lk_mesh *)g[i].mesh);
+  lk_free(g);
+  return st;
 }
 
 /* ------------------------------------------------------------- joints */
@@ -465,27 +593,106 @@ static lk_status mimic(ureader *R, const ujoint *j) {
 
 /* -------------------------------------------------------------- links */
 
+/* A material of sliding friction mu (one a value). */
+static lk_status friction_material(ureader *R, xmlNode *e, const char *what, double mu,
+                                   const char **out) {
+  if (!(mu >= 0) || !isfinite(mu))
+    return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "%s: friction must be >= 0, got %g", what, mu);
+  for (int i = 0; i < R->nmu; i++)
+    if (R->mu_val[i] == mu) {
+      *out = R->mu_mats[i];
+      return LK_OK;
+    }
+  char nm[64];
+  snprintf(nm, sizeof nm, "%surdf_mu_%d", R->uo->prefix ? R->uo->prefix : "", R->nmu);
+  char **m2 = lk_realloc(R->mu_mats, (size_t)(R->nmu + 1) * sizeof *m2);
+  if (m2) R->mu_mats = m2;
+  double *v2 = lk_realloc(R->mu_val, (size_t)(R->nmu + 1) * sizeof *v2);
+  if (v2) R->mu_val = v2;
+  const char *name = lk_builder_strdup(B, nm);
+  if (!m2 || !v2 || !name) return lk_builder_oom(B);
+  R->mu_mats[R->nmu] = (char *)name;
+  R->mu_val[R->nmu++] = mu;
+  lk_material_spec ms;
+  lk_material_spec_default(&ms);
+  ms.name = name;
+  ms.mu_static = ms.mu_dynamic = mu;
+  *out = name;
+  return lk_builder_add_material(B, &ms, lk_xdoc_loc(X, e));
+}
+
+/* PyBullet's <contact> in a <link>: lateral_friction is the link's
+ * Coulomb coefficient (a material of its own); the rest (stiffness,
+ * damping, rolling and spinning friction, friction_anchor...) is
+ * PyBullet's contact model and noted as not read. */
+static lk_status link_contact(ureader *R, xmlNode *le, const char *ctx, const char **mat) {
+  *mat = NULL;
+  xmlNode *ce = lk_xml_child(le, "contact");
+  if (!ce) return LK_OK;
+  char what[200];
+  snprintf(what, sizeof what, "%s: contact", ctx);
+  for (xmlNode *k = lk_xml_first(ce); k; k = lk_xml_next(k)) {
+    if (!lk_xml_is(k, "lateral_friction")) {
+      lk_xdoc_unread(X, k, "<contact>");
+      continue;
+    }
+    double mu;
+    lk_status st = lk_xdoc_double(X, k, "value", what, 1, &mu);
+    if (!st && !R->uo->material) st = friction_material(R, k, what, mu, mat);
+    if (st) return st;
+  }
+  return LK_OK;
+}
+
 static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *ctx,
-                        const char *elem, int visual) {
+                        const char *elem, int visual, const char *link_mat) {
   int k = 0;
   for (xmlNode *c = lk_xml_first(le); c; c = lk_xml_next(c)) {
     if (!lk_xml_is(c, elem)) continue;
     char what[200];
     snprintf(what, sizeof what, "%s: %s #%d", ctx, elem, k++);
     static const char *const kc[] = {"origin", "geometry", NULL};
-    static const char *const kv[] = {"origin", "geometry", "material", NULL};
-    lk_status st = lk_xdoc_children(X, c, what, visual ? kv : kc, NULL);
+    static const char *const kv[] = {"origin", "geometry", NULL};
+    /* <material> draws (PyBullet's files have it in <collision> too);
+     * Gazebo's <contact_coefficients mu> is the collision's friction. */
+    static const char *const ig[] = {"material", "contact_coefficients", NULL};
+    lk_status st = lk_xdoc_children(X, c, what, visual ? kv : kc, ig);
     lk_geom_spec g;
     lk_geom_spec_default(&g);
     if (!(g.link = pfx(R, lname))) return lk_builder_oom(B);
     if (!st) st = origin(R, c, what, &g.pose);
     if (!st) st = geometry(R, c, what, &g);
+    if (st == LK_IO_ERROR && visual) {
+      /* A shape that only draws never blocks loading: without its file,
+       * the visual is left out, listed in one warning. */
+      xmlNode *mesh = lk_xml_child(lk_xml_child(c, "geometry"), "mesh");
+      const char *fn = mesh ? lk_xml_attr(mesh, "filename") : NULL;
+      size_t l = strlen(R->novisual);
+      if (!R->novisual_n++ || l + 8 < sizeof R->novisual)
+        snprintf(R->novisual + l, sizeof R->novisual - l, "%s%s (line %d)", l ? ", " : "",
+                 fn ? fn : "?", lk_xdoc_line(c));
+      if (R->b.err) lk_error_clear(R->b.err);
+      continue;
+    }
     if (st) return st; /* geometry() keeps no mesh when it fails */
     if (visual) {
       g.group = 0;
       g.mask = 0;
     } else {
-      g.material = R->uo->material;
+      g.material = R->uo->material ? R->uo->material : link_mat;
+      xmlNode *coef = lk_xml_child(c, "contact_coefficients");
+      if (coef && !R->uo->material && !st) {
+        double mu = NAN;
+        char w2[240];
+        snprintf(w2, sizeof w2, "%s: contact_coefficients", what);
+        if ((st = lk_xdoc_double(X, coef, "mu", w2, 0, &mu))) return st;
+        if (!isnan(mu) && (st = friction_material(R, coef, w2, mu, &g.material))) return st;
+        for (xmlAttr *a = coef->properties; a; a = a->next)
+          if (strcmp((const char *)a->name, "mu") != 0) {
+            lk_xdoc_unread(X, coef, (const char *)a->name);
+            break;
+          }
+      }
       for (int i = 0; i < R->uo->noverrides; i++)
         if (strcmp(R->uo->overrides[i].link, lname) == 0 && R->uo->overrides[i].material)
           g.material = R->uo->overrides[i].material;
@@ -501,7 +708,7 @@ static lk_status one_link(ureader *R, int i) {
   const ulink *l = &R->links[i];
   char ctx[128];
   snprintf(ctx, sizeof ctx, "link '%s'", l->name);
-  static const char *const known[] = {"inertial", "collision", "visual", NULL};
+  static const char *const known[] = {"inertial", "collision", "visual", "contact", NULL};
   lk_status st = lk_xdoc_children(X, l->e, ctx, known, NULL);
   if (st) return st;
   lk_link_spec s;
@@ -510,7 +717,7 @@ static lk_status one_link(ureader *R, int i) {
   int jloc;
   if (l->joint >= 0) {
     const ujoint *j = &R->joints[l->joint];
-    s.parent = pfx(R, R->links[j->parent].name);
+    s.parent = j->parent < 0 ? "world" : pfx(R, R->links[j->parent].name);
     s.joint.name = pfx(R, j->name);
     if (!s.parent || !s.joint.name) return lk_builder_oom(B);
     if ((st = joint_spec(R, j, &s))) return st;
@@ -521,8 +728,11 @@ static lk_status one_link(ureader *R, int i) {
     s.joint.type = (lk_joint_type)R->uo->base;
     jloc = lk_xdoc_loc(X, l->e);
   }
-  int has;
+  int has, filled = 0;
   if ((st = inertial(R, l->e, ctx, &s, &has))) return st;
+  if (!has && s.joint.type != LK_JOINT_FIXED && !(R->o && R->o->strict_inertia) &&
+      (st = inertia_from_collision(R, l->e, ctx, &s, &filled)))
+    return st;
   if (s.joint.type != LK_JOINT_FIXED && !(s.mass > 0)) {
     const char *jt = lk_joint_type_name(s.joint.type);
     if (has)
@@ -536,8 +746,10 @@ static lk_status one_link(ureader *R, int i) {
                          l->joint < 0 ? " (the root link, on a free base)" : "");
   }
   if ((st = lk_builder_add_link(B, &s, lk_xdoc_loc(X, l->e), jloc))) return st;
-  if ((st = shapes(R, l->e, l->name, ctx, "collision", 0))) return st;
-  return shapes(R, l->e, l->name, ctx, "visual", 1);
+  const char *mat;
+  if ((st = link_contact(R, l->e, ctx, &mat))) return st;
+  if ((st = shapes(R, l->e, l->name, ctx, "collision", 0, mat))) return st;
+  return shapes(R, l->e, l->name, ctx, "visual", 1, NULL);
 }
 
 /* ------------------------------------------------------ the first pass */
@@ -559,7 +771,9 @@ static lk_status joint_end(ureader *R, xmlNode *je, const char *jname, const cha
   char shown[96];
   snprintf(shown, sizeof shown, "'%.80s'", ln);
   const char *name;
-  return lk_builder_ref_link(B, lk_xdoc_loc(X, e), what, ln, shown, 0, &name, out);
+  /* The world may be a parent when the file has a link named world. */
+  int world_ok = R->world && strcmp(which, "parent") == 0;
+  return lk_builder_ref_link(B, lk_xdoc_loc(X, e), what, ln, shown, world_ok, &name, out);
 }
 
 static lk_status collect(ureader *R, xmlNode *robot) {
@@ -572,10 +786,17 @@ static lk_status collect(ureader *R, xmlNode *robot) {
     if (!lk_xml_is(c, "link")) continue;
     ulink *l = &R->links[R->nlinks];
     if ((st = name_attr(R, c, "link", &l->name))) return st;
-    if (strcmp(l->name, "world") == 0)
-      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
-                           "link 'world': 'world' is the name of the world; give the link "
-                           "another name");
+    if (strcmp(l->name, "world") == 0) {
+      /* ROS's fixed base: a link named world, joined to the robot. It is
+       * the world; what it holds is not read (noted). */
+      if (R->world)
+        return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "link 'world': a second link named 'world' "
+                             "(line %d)", lk_xdoc_line(R->world));
+      R->world = c;
+      for (xmlNode *k = lk_xml_first(c); k; k = lk_xml_next(k))
+        lk_xdoc_unread(X, k, "link 'world':");
+      continue;
+    }
     if ((st = lk_builder_unique(B, "link", l->name, lk_xdoc_loc(X, c)))) return st;
     l->e = c;
     l->joint = -1;
@@ -650,7 +871,12 @@ static lk_status collect(ureader *R, xmlNode *robot) {
   }
   char path[256];
   int cyc = lk_builder_find_cycle(B, path, sizeof path);
-  if (cyc >= 0 || R->root < 0) {
+  if (R->world && R->root >= 0)
+    return lk_xdoc_error(X, R->links[R->root].e, LK_SCHEMA_ERROR,
+                         "link '%s': no joint has it as child, and the file has a link named "
+                         "'world' (line %d) as the root",
+                         R->links[R->root].name, lk_xdoc_line(R->world));
+  if (cyc >= 0 || (R->root < 0 && !R->world)) {
     if (cyc < 0) cyc = 0;
     return lk_xdoc_error(X, R->joints[R->links[cyc].joint].e, LK_SCHEMA_ERROR,
                          "joint '%s': makes a cycle (%s); links form a tree", B->links[cyc].joint,
@@ -682,6 +908,18 @@ static lk_status build(ureader *R) {
     if ((st = one_link(R, i))) return st;
   for (int i = 0; i < R->njoints; i++)
     if ((st = mimic(R, &R->joints[i]))) return st;
+  /* What URDF has beyond links and joints: <material> draws; the rest
+   * (transmissions, Gazebo's and other tools' extensions) is noted. */
+  for (xmlNode *c = lk_xml_first(robot); c; c = lk_xml_next(c))
+    if (!lk_xml_is(c, "link") && !lk_xml_is(c, "joint") && !lk_xml_is(c, "material"))
+      lk_xdoc_unread(X, c, NULL);
+  if (R->x.version[0])
+    lk_builder_warn(B, 0, "XML version \"%s\" read as 1.0", R->x.version);
+  if (R->novisual_n)
+    lk_builder_warn(B, 0, "%d visual mesh%s not found, left out (only drawn): %s",
+                    R->novisual_n, R->novisual_n > 1 ? "es" : "", R->novisual);
+  if (R->x.unread[0])
+    lk_builder_warn(B, 0, "not read: %s", R->x.unread);
   return lk_builder_finalize(B);
 }
 
@@ -714,6 +952,8 @@ lk_status lk_urdf_read(lk_model *m, const lk_merge_options *mo, const char *text
   }
   lk_free(R.links);
   lk_free(R.joints);
+  lk_free(R.mu_mats);
+  lk_free(R.mu_val);
   lk_xdoc_free(&R.x);
   return st;
 }

@@ -1,6 +1,8 @@
 /* The XML readers' shared part (xml.h), over libxml2's tree API. */
 #include "io/xml.h"
 
+#include "core/internal.h"
+
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
@@ -103,6 +105,34 @@ static const xmlNode *find_ref(const xmlNode *n) {
   return NULL;
 }
 
+/* Where the XML declaration's version value is (*at, *n characters): 0
+ * when the text has no declaration. */
+static int xml_version_at(const char *text, size_t len, size_t *at, size_t *n) {
+  size_t i = 0;
+  if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) i = 3;
+  if (len - i < 5 || memcmp(text + i, "<?xml", 5) != 0) return 0;
+  for (i += 5; i + 8 < len && text[i] != '>'; i++) {
+    if (memcmp(text + i, "version", 7) != 0) continue;
+    size_t k = i + 7;
+    while (k < len && (text[k] == ' ' || text[k] == '\t')) k++;
+    if (k >= len || text[k] != '=') return 0;
+    k++;
+    while (k < len && (text[k] == ' ' || text[k] == '\t')) k++;
+    if (k >= len || (text[k] != '"' && text[k] != '\'')) return 0;
+    char q = text[k++];
+    size_t e = k;
+    while (e < len && text[e] != q && text[e] != '>' && e - k < 32) e++;
+    if (e >= len || text[e] != q) return 0;
+    *at = k;
+    *n = e - k;
+    return 1;
+  }
+  return 0;
+}
+
+static lk_status parse_doc(lk_xdoc *x, const char *text, size_t len, const char *label,
+                           lk_error *err);
+
 lk_status lk_xdoc_parse(lk_xdoc *x, const char *text, size_t len, const char *label,
                         lk_error *err) {
   memset(x, 0, sizeof *x);
@@ -110,6 +140,33 @@ lk_status lk_xdoc_parse(lk_xdoc *x, const char *text, size_t len, const char *la
   x->err = err;
   if (len > (size_t)0x7fffffff)
     return lk_error_set_at(err, LK_IO_ERROR, label, 0, 0, "the XML text is too long");
+  /* A declaration whose version is not 1.x ("0.0": the YCB objects'
+   * URDFs, written by a tool) is a fatal error to libxml2, although
+   * nothing in the text depends on it: it is read as 1.0 (the value
+   * overwritten in a copy, same length, so every line stays where it is)
+   * and x->version keeps the file's for the reader's warning. */
+  size_t at = 0, n = 0;
+  if (!xml_version_at(text, len, &at, &n) || n == 0 ||
+      (n >= 2 && text[at] == '1' && text[at + 1] == '.'))
+    return parse_doc(x, text, len, label, err);
+  char *fixed = lk_malloc(len);
+  if (!fixed) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  memcpy(fixed, text, len);
+  snprintf(x->version, sizeof x->version, "%.*s", (int)(n < 15 ? n : 15), text + at);
+  if (n == 1) {
+    fixed[at] = '1'; /* "1": libxml2 accepts it */
+  } else {
+    fixed[at] = '1';
+    fixed[at + 1] = '.';
+    for (size_t i = 2; i < n; i++) fixed[at + i] = '0';
+  }
+  lk_status st = parse_doc(x, fixed, len, label, err);
+  lk_free(fixed);
+  return st;
+}
+
+static lk_status parse_doc(lk_xdoc *x, const char *text, size_t len, const char *label,
+                           lk_error *err) {
   /* NONET: a description never fetches anything; NOERROR/NOWARNING: the
    * library does not print, the first error is reported. Entities: the
    * first read substitutes none (so no external file is pulled in); when
@@ -392,13 +449,39 @@ lk_status lk_xdoc_double(lk_xdoc *x, const xmlNode *e, const char *attr, const c
   return lk_xdoc_doubles(x, e, attr, what, 1, required, out);
 }
 
+void lk_xdoc_unread(lk_xdoc *x, const xmlNode *e, const char *what) {
+  char item[96];
+  snprintf(item, sizeof item, "%s%s<%s>", what ? what : "", what ? " " : "",
+           (const char *)e->name);
+  /* Each once, with the line of its first occurrence. */
+  size_t il = strlen(item);
+  for (const char *p = x->unread; (p = strstr(p, item)); p += il)
+    if ((p == x->unread || p[-1] == ' ') && (p[il] == ' ' || p[il] == ',' || p[il] == 0)) return;
+  size_t l = strlen(x->unread);
+  if (l + il + 8 >= sizeof x->unread) {
+    if (!strstr(x->unread, ", ...")) snprintf(x->unread + l, sizeof x->unread - l, ", ...");
+    return;
+  }
+  if (!x->unread_line) x->unread_line = lk_xdoc_line(e);
+  snprintf(x->unread + l, sizeof x->unread - l, "%s%s (line %d)", l ? ", " : "", item,
+           lk_xdoc_line(e));
+}
+
 lk_status lk_xdoc_children(lk_xdoc *x, const xmlNode *e, const char *ctx,
                            const char *const *known, const char *const *ignored) {
+  return lk_xdoc_children_unread(x, e, ctx, known, ignored, NULL, NULL);
+}
+
+lk_status lk_xdoc_children_unread(lk_xdoc *x, const xmlNode *e, const char *ctx,
+                                  const char *const *known, const char *const *ignored,
+                                  const char *const *unread, const char *what) {
   for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c)) {
-    int ok = 0, nk = 0;
+    int ok = 0, nk = 0, un = 0;
     for (; known[nk]; nk++) ok |= lk_xml_is(c, known[nk]);
     for (int i = 0; ignored && ignored[i]; i++) ok |= lk_xml_is(c, ignored[i]);
-    if (ok) continue;
+    for (int i = 0; !ok && unread && unread[i]; i++) un |= lk_xml_is(c, unread[i]);
+    if (un) lk_xdoc_unread(x, c, what);
+    if (ok || un) continue;
     const char *sug = lk_suggest((const char *)c->name, (const char *const *)known, nk);
     char list[256] = "";
     for (int i = 0; known[i]; i++) {

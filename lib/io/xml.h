@@ -20,6 +20,10 @@ typedef struct {
   xmlNode **nodes;  /* loc k is nodes[k - 1] */
   int n, cap;
   lk_error *err;
+  char unread[480]; /* what the reader did not read: "<tendon> (line 40), ..." */
+  int unread_line;   /* the first one's */
+  char version[16]; /* the declaration's version when it was not 1.x and
+                       was read as 1.0 (a reader warns); else "" */
 } lk_xdoc;
 
 /* The lk_source of an lk_xdoc (positions have lines, no columns). */
@@ -79,5 +83,15 @@ int lk_xml_numbers(const char *s, int max, double *v, int *count, const char **b
  * did-you-mean. ctx names e in the message. */
 lk_status lk_xdoc_children(lk_xdoc *x, const xmlNode *e, const char *ctx,
                            const char *const *known, const char *const *ignored);
+
+/* The same, where the elements named in unread[] (may be NULL) are part
+ * of the format but not read here: each noted (lk_xdoc_unread), for one
+ * warning, instead of refused. */
+lk_status lk_xdoc_children_unread(lk_xdoc *x, const xmlNode *e, const char *ctx,
+                                  const char *const *known, const char *const *ignored,
+                                  const char *const *unread, const char *what);
+/* Note element e as not read (once a name; what, optional, goes before
+ * it: "<contact>"). */
+void lk_xdoc_unread(lk_xdoc *x, const xmlNode *e, const char *what);
 
 #endif

@@ -368,6 +368,7 @@ static const char *const kIntegrators[] = {"euler", "rk4"};
 static const char *const kSolvers[] = {"lemke", "dantzig"};
 static const char *const kCones[] = {"circle", "pyramid", "box"};
 static const char *const kMixes[] = {"geometric", "min", "max", "mean"};
+static const char *const kFilters[] = {"both", "either"};
 static const char *const kFrames[] = {"world", "link"};
 static const char *const kContactTypes[] = {"friction", "rolling"};
 static const char *const kLoopTypes[] = {"ball", "pin", "rigid"};
@@ -520,6 +521,7 @@ static const ykey kOptionKeys[] = {
     {ROW("friction_cone", K_ENUM, 0, OP(friction_cone)), ENUM(kCones)},
     {ROW("cone_edges", K_INT, 0, OP(cone_edges)), .lo = 3, .hi = 64},
     {ROW("friction_mix", K_ENUM, 0, OP(friction_mix)), ENUM(kMixes)},
+    {ROW("collision_filter", K_ENUM, 0, OP(collision_filter)), ENUM(kFilters)},
     {ROW("max_contacts", K_INT, 0, OP(max_contacts)), .lo = 0, .hi = 1000000},
     {ROW("contact_erp", K_NUM, ANY, OP(contact_erp))},
     {ROW("contact_tolerance", K_NUM, ANY, OP(contact_tolerance))},

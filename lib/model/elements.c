@@ -172,6 +172,109 @@ lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err) {
   return LK_OK;
 }
 
+lk_status lk_model_add_exclude(lk_model *m, const char *link_a, const char *link_b,
+                               lk_error *err) {
+  lk_status st = staging_ok(m, link_a, err);
+  if (st) return st;
+  if (!link_a || !*link_a || !link_b || !*link_b)
+    return lk_error_set(err, LK_INVALID_MODEL, "an exclusion needs two links");
+  GROW(m->excl, m->cap_excl, m->nexcl);
+  char *a = NULL, *b = NULL;
+  if (!dup_opt(&a, link_a) || !dup_opt(&b, link_b)) {
+    lk_free(a);
+    lk_free(b);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  m->excl[m->nexcl].a_name = a;
+  m->excl[m->nexcl].b_name = b;
+  m->excl[m->nexcl].a = m->excl[m->nexcl].b = -1;
+  m->nexcl++;
+  return LK_OK;
+}
+
+int lk_model_nexclude(const lk_model *m) { return m ? m->nexcl : 0; }
+
+static void free_key(struct lk_key_rec *k) {
+  for (int i = 0; k->joint && i < k->n; i++) lk_free(k->joint[i]);
+  lk_free(k->joint);
+  lk_free(k->nq);
+  lk_free(k->qadr);
+  lk_free(k->q);
+  lk_free(k->name);
+}
+
+lk_status lk_model_add_keyframe(lk_model *m, const lk_keyframe_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->name || !*s->name || s->njoint < 0 || (s->njoint > 0 && (!s->joints || !s->nq || !s->q)))
+    return lk_error_set(err, LK_INVALID_MODEL, "a keyframe needs a name and its joints' values");
+  for (int i = 0; i < m->nkey; i++)
+    if (strcmp(m->key[i].name, s->name) == 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "keyframe '%s' is defined twice", s->name);
+  int total = 0;
+  for (int i = 0; i < s->njoint; i++) {
+    if (s->nq[i] < 1 || s->nq[i] > 7)
+      return lk_error_set(err, LK_INVALID_MODEL, "keyframe '%s': %d values for one joint", s->name,
+                          s->nq[i]);
+    total += s->nq[i];
+  }
+  for (int i = 0; i < total; i++)
+    if (!isfinite(s->q[i]))
+      return lk_error_set(err, LK_INVALID_MODEL, "keyframe '%s': a value is not finite", s->name);
+  GROW(m->key, m->cap_key, m->nkey);
+  struct lk_key_rec k;
+  memset(&k, 0, sizeof k);
+  k.n = s->njoint;
+  k.joint = LK_NEW_ARRAY(char *, k.n);
+  k.nq = LK_NEW_ARRAY(int, k.n);
+  k.qadr = LK_NEW_ARRAY(int, k.n);
+  k.q = LK_NEW_ARRAY(double, total);
+  int ok = k.joint && k.nq && k.qadr && k.q && dup_opt(&k.name, s->name);
+  for (int i = 0; ok && i < k.n; i++) ok = dup_opt(&k.joint[i], s->joints[i]);
+  if (!ok) {
+    free_key(&k);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  if (k.n) memcpy(k.nq, s->nq, (size_t)k.n * sizeof *k.nq);
+  if (total) memcpy(k.q, s->q, (size_t)total * sizeof *k.q);
+  m->key[m->nkey++] = k;
+  return LK_OK;
+}
+
+int lk_model_nkeyframe(const lk_model *m) { return m ? m->nkey : 0; }
+
+int lk_model_keyframe_index(const lk_model *m, const char *name) {
+  for (int i = 0; m && name && i < m->nkey; i++)
+    if (strcmp(m->key[i].name, name) == 0) return i;
+  return -1;
+}
+
+const char *lk_model_keyframe_name(const lk_model *m, int k) {
+  return m && k >= 0 && k < m->nkey ? m->key[k].name : NULL;
+}
+
+lk_status lk_model_keyframe_q(const lk_model *m, int k, double *q) {
+  if (!m || !q || k < 0 || k >= m->nkey || !m->finalized) return LK_INVALID_ARGUMENT;
+  const struct lk_key_rec *r = &m->key[k];
+  memcpy(q, m->q_init, (size_t)m->nq * sizeof *q);
+  for (int i = 0, off = 0; i < r->n; off += r->nq[i], i++) {
+    memcpy(q + r->qadr[i], r->q + off, (size_t)r->nq[i] * sizeof *q);
+    if (r->nq[i] >= 4) { /* a quaternion: unit, as the state keeps it */
+      double *u = q + r->qadr[i] + r->nq[i] - 4;
+      double n = sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2] + u[3] * u[3]);
+      for (int c = 0; c < 4 && n > 0; c++) u[c] /= n;
+    }
+  }
+  return LK_OK;
+}
+
+lk_status lk_model_exclude(const lk_model *m, int i, int *link_a, int *link_b) {
+  if (!m || i < 0 || i >= m->nexcl || !link_a || !link_b) return LK_INVALID_ARGUMENT;
+  *link_a = m->excl[i].a;
+  *link_b = m->excl[i].b;
+  return LK_OK;
+}
+
 lk_status lk_model_add_coupling(lk_model *m, const lk_coupling_spec *s, lk_error *err) {
   lk_status st = staging_ok(m, s, err);
   if (st) return st;
@@ -273,6 +376,13 @@ void lk_model_free_elements(lk_model *m) {
     lk_free(m->loop[i].a_name);
     lk_free(m->loop[i].b_name);
   }
+  for (int i = 0; i < m->nexcl; i++) {
+    lk_free(m->excl[i].a_name);
+    lk_free(m->excl[i].b_name);
+  }
+  lk_free(m->excl);
+  for (int i = 0; i < m->nkey; i++) free_key(&m->key[i]);
+  lk_free(m->key);
   lk_free(m->loop);
   for (int i = 0; i < m->ncoup; i++) {
     lk_free(m->coup[i].name);
@@ -424,6 +534,29 @@ lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
     if (st) return st;
     r->link_a = a;
     r->link_b = b;
+  }
+  for (int i = 0; i < m->nexcl; i++) {
+    const char *an = m->excl[i].a_name, *bn = m->excl[i].b_name;
+    int a = find_link(m, an), b = find_link(m, bn);
+    if (a < 0 || b < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "exclude %s %s: unknown link '%s'", an, bn,
+                          a < 0 ? an : bn);
+    m->excl[i].a = a;
+    m->excl[i].b = b;
+  }
+  for (int i = 0; i < m->nkey; i++) {
+    struct lk_key_rec *k = &m->key[i];
+    for (int j = 0; j < k->n; j++) {
+      int l = find_joint(m, k->joint[j]);
+      if (l < 0)
+        return lk_error_set(err, LK_INVALID_MODEL, "keyframe '%s': unknown joint '%s'", k->name,
+                            k->joint[j]);
+      if (m->jnq[l] != k->nq[j])
+        return lk_error_set(err, LK_INVALID_MODEL,
+                            "keyframe '%s': joint '%s' has %d position values, got %d", k->name,
+                            k->joint[j], m->jnq[l], k->nq[j]);
+      k->qadr[j] = m->qadr[l];
+    }
   }
   for (int i = 0; i < m->ncoup; i++) {
     lk_coupling_rec *r = &m->coup[i];

@@ -25,6 +25,9 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
   if (o->cone_edges < 3 || o->cone_edges > 64)
     return lk_error_set(err, LK_INVALID_MODEL, "options: cone_edges %d must be in 3..64",
                         o->cone_edges);
+  if ((int)o->collision_filter < 0 || o->collision_filter > LK_FILTER_EITHER)
+    return lk_error_set(err, LK_INVALID_MODEL, "options: unknown collision_filter %d",
+                        (int)o->collision_filter);
   if ((int)o->friction_mix < 0 || o->friction_mix > LK_MIX_MEAN)
     return lk_error_set(err, LK_INVALID_MODEL, "options: unknown friction mixing rule %d",
                         (int)o->friction_mix);

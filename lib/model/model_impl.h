@@ -148,6 +148,19 @@ struct lk_model {
   int nxcon, cap_xcon;
   lk_loop_rec *loop;
   int nloop, cap_loop;
+  struct lk_excl_rec {
+    char *a_name, *b_name; /* as added */
+    int a, b;              /* links, resolved at finalize */
+  } *excl;
+  int nexcl, cap_excl;
+  struct lk_key_rec {
+    char *name;
+    int n;        /* joints named */
+    char **joint; /* n */
+    int *nq, *qadr; /* n; qadr resolved at finalize */
+    double *q;    /* sum of nq */
+  } *key;
+  int nkey, cap_key;
   lk_coupling_rec *coup;
   int ncoup, cap_coup;
   lk_tether_rec *teth;

@@ -42,6 +42,16 @@ tests_io_test_urdf_mujoco_SOURCES = %reldir%/test_urdf_mujoco.c
 tests_io_test_urdf_mujoco_CFLAGS = $(LK_TESTFLAGS)
 tests_io_test_urdf_mujoco_LDADD = $(LK_TESTLIBS) $(MUJOCO_LIBS)
 endif
+# The MJCF reader on what Menagerie's files hold (issue 29); against
+# MuJoCo's poses when it is installed.
+check_PROGRAMS += tests/io/test_mjcf
+TESTS += tests/io/test_mjcf
+tests_io_test_mjcf_SOURCES = %reldir%/test_mjcf.c
+tests_io_test_mjcf_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_mjcf_LDADD = $(LK_TESTLIBS)
+if HAVE_MUJOCO
+tests_io_test_mjcf_LDADD += $(MUJOCO_LIBS)
+endif
 if HAVE_MUJOCO
 check_PROGRAMS += tests/io/test_mjcf_mujoco
 TESTS += tests/io/test_mjcf_mujoco

@@ -1,0 +1,320 @@
+/* bench/robots: every robot and object description under a directory
+ * (default ../shared/data/robots: MuJoCo Menagerie's MJCF, PyBullet's and
+ * ROS's URDF, the YCB objects), loaded as published (issue 29). One line a
+ * file:
+ *   - load: ok, ok+N warnings, or the error;
+ *   - sim: 2 s of simulated time on a floor with the default options (the
+ *     file's own floor, else a plane 1 cm below its lowest collision
+ *     shape); "ok" or the failing step; the deepest penetration seen;
+ *   - mass: the total mass, and MuJoCo 2.2.2's from the same file where it
+ *     reads it (relative difference);
+ *   - dM, dqacc: max |M - M_mj| / max |M_mj| and max |qacc - qacc_mj| /
+ *     max(1, |qacc_mj|) at a random state inside the joint ranges (joints
+ *     matched by name; only when every DoF matches);
+ *   - load time (ms).
+ * A total line counts the files loaded and simulated. ROS packages
+ * (package://) are found in every directory of DIR that holds a
+ * package.xml. Usage: bench/robots [DIR] (bench/models is the friction models' bench). */
+#include <config.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "linkage/linkage.h"
+
+#ifdef HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
+#define MAXF 256
+
+static char files[MAXF][1024];
+static int nfiles;
+static char pkgpath[16384];
+
+static int ends_with(const char *s, const char *t) {
+  size_t a = strlen(s), b = strlen(t);
+  return a >= b && strcmp(s + a - b, t) == 0;
+}
+
+/* The root element's name of an XML file: "mujoco" or "robot" to keep. */
+static int is_model(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return 0;
+  char buf[4096];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  fclose(f);
+  buf[n] = 0;
+  char *p = buf;
+  while ((p = strchr(p, '<'))) {
+    p++;
+    if (*p == '?' || *p == '!') continue;
+    return strncmp(p, "mujoco", 6) == 0 || strncmp(p, "robot", 5) == 0;
+  }
+  return 0;
+}
+
+static int cmp(const void *a, const void *b) { return strcmp(a, b); }
+
+static void walk(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char p[1024];
+    snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+    struct stat s;
+    if (stat(p, &s) != 0) continue;
+    if (S_ISDIR(s.st_mode)) {
+      walk(p);
+    } else if (strcmp(e->d_name, "package.xml") == 0) {
+      /* the package's parent directory holds it by name */
+      char parent[1024];
+      snprintf(parent, sizeof parent, "%s", dir);
+      char *sl = strrchr(parent, '/');
+      if (sl) *sl = 0;
+      size_t l = strlen(pkgpath);
+      snprintf(pkgpath + l, sizeof pkgpath - l, "%s%s", l ? ":" : "", parent);
+    } else if ((ends_with(p, ".xml") || ends_with(p, ".urdf")) && nfiles < MAXF && is_model(p)) {
+      snprintf(files[nfiles++], sizeof files[0], "%s", p);
+    }
+  }
+  closedir(d);
+}
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+/* A conservative radius of a geom about its origin. */
+static double geom_radius(const lk_geom_spec *g) {
+  switch (g->type) {
+    case LK_GEOM_SPHERE: return g->size[0];
+    case LK_GEOM_CAPSULE: return g->size[0] + g->size[1];
+    case LK_GEOM_BOX: return sqrt(g->size[0] * g->size[0] + g->size[1] * g->size[1] + g->size[2] * g->size[2]);
+    case LK_GEOM_CYLINDER: return hypot(g->size[0], g->size[1]);
+    case LK_GEOM_MESH: return g->mesh ? lk_mesh_radius(g->mesh) : 0;
+    default: return 0;
+  }
+}
+
+/* The lowest point of the colliding geoms at the initial state (and
+ * whether the model has a plane of its own). */
+static double lowest(const lk_model *m, int *has_plane) {
+  lk_data *d = lk_data_new(m);
+  double z = INFINITY;
+  *has_plane = 0;
+  if (!d || lk_forward_kinematics(m, d)) {
+    lk_data_free(d);
+    return 0;
+  }
+  for (int g = 0; g < lk_model_ngeom(m); g++) {
+    lk_geom_spec s;
+    lk_model_geom(m, g, &s);
+    if (s.group == 0 && s.mask == 0) continue;
+    if (s.type == LK_GEOM_PLANE) {
+      *has_plane = 1;
+      continue;
+    }
+    const lk_transform *T = lk_data_link_pose(d, lk_model_geom_link(m, g));
+    lk_vec3 c = lk_tf_point(T, s.pose.p);
+    z = fmin(z, c.z - geom_radius(&s));
+  }
+  lk_data_free(d);
+  return isfinite(z) ? z : 0;
+}
+
+/* Every link's mass, the world's geoms' excluded (Linkage's world is
+ * massless). */
+static double total_mass(const lk_model *m) {
+  double M = 0;
+  for (int l = 1; l < lk_model_nlink(m); l++) {
+    lk_link_spec s;
+    lk_model_link(m, l, &s);
+    M += s.mass;
+  }
+  return M;
+}
+
+#ifdef HAVE_MUJOCO
+/* dM and dqacc against MuJoCo at a random state; -1 when the DoFs do not
+ * match by joint name. */
+static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *dqacc) {
+  *dM = *dqacc = -1;
+  int nv = mm->nv;
+  if (nv == 0 || nv != lk_model_nv(m)) return;
+  int *map = calloc((size_t)nv, sizeof *map);
+  for (int j = 0; j < mm->njnt; j++) {
+    const char *name = mj_id2name(mm, mjOBJ_JOINT, j);
+    int li = name ? lk_model_joint_index(m, name) : -1;
+    if (li < 0 || lk_model_joint_nv(m, li) != (mm->jnt_type[j] == mjJNT_FREE ? 6 : mm->jnt_type[j] == mjJNT_BALL ? 3 : 1)) {
+      free(map);
+      return;
+    }
+    for (int k = 0; k < lk_model_joint_nv(m, li); k++)
+      map[mm->jnt_dofadr[j] + k] = lk_model_joint_vadr(m, li) + k;
+  }
+  mjData *md = mj_makeData(mm);
+  lk_data *d = lk_data_new(m);
+  srand(29);
+  for (int j = 0; j < mm->njnt; j++) {
+    int li = lk_model_joint_index(m, mj_id2name(mm, mjOBJ_JOINT, j));
+    int qa = mm->jnt_qposadr[j], q0 = lk_model_joint_qadr(m, li);
+    int nq = mm->jnt_type[j] == mjJNT_FREE ? 7 : mm->jnt_type[j] == mjJNT_BALL ? 4 : 1;
+    for (int k = 0; k < nq; k++) {
+      double x = mm->qpos0[qa + k];
+      if (nq == 1) {
+        double lo = mm->jnt_limited[j] ? mm->jnt_range[2 * j] : -1;
+        double hi = mm->jnt_limited[j] ? mm->jnt_range[2 * j + 1] : 1;
+        x = lo + (0.2 + 0.6 * rand() / (double)RAND_MAX) * (hi - lo);
+      }
+      md->qpos[qa + k] = x;
+      lk_data_q(d)[q0 + k] = x;
+    }
+  }
+  for (int i = 0; i < nv; i++) {
+    double v = (rand() / (double)RAND_MAX - 0.5);
+    md->qvel[i] = v;
+    lk_data_v(d)[map[i]] = v;
+  }
+  /* contact-free, limit-free: the dynamics alone */
+  mm->opt.disableflags |=
+      mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_EQUALITY | mjDSBL_ACTUATION | mjDSBL_FRICTIONLOSS;
+  mj_forward(mm, md);
+  double *M = calloc((size_t)nv * nv, sizeof *M), *LM = calloc((size_t)nv * nv, sizeof *LM);
+  mj_fullM(mm, M, md->qM);
+  if (!lk_forward_kinematics(m, d) && !lk_mass_matrix(m, d) && !lk_mass_matrix_dense(m, d, LM) &&
+      !lk_forward_dynamics(m, d, LK_FD_ABA)) {
+    double e = 0, s = 0, ea = 0;
+    for (int i = 0; i < nv; i++)
+      for (int k = 0; k < nv; k++) {
+        e = fmax(e, fabs(M[i * nv + k] - LM[map[i] * nv + map[k]]));
+        s = fmax(s, fabs(M[i * nv + k]));
+      }
+    for (int i = 0; i < nv; i++)
+      ea = fmax(ea, fabs(md->qacc[i] - lk_data_qacc(d)[map[i]]) / fmax(1, fabs(md->qacc[i])));
+    *dM = e / fmax(s, 1e-300);
+    *dqacc = ea;
+  }
+  free(M);
+  free(LM);
+  free(map);
+  mj_deleteData(md);
+  lk_data_free(d);
+}
+#endif
+
+int main(int argc, char **argv) {
+  const char *dir = argc > 1 ? argv[1] : "../shared/data/robots";
+  walk(dir);
+  qsort(files, (size_t)nfiles, sizeof files[0], cmp);
+  if (nfiles == 0) {
+    printf("bench/robots: no description under %s\n", dir);
+    return 0;
+  }
+  size_t skip = strlen(dir) + 1;
+  int nload = 0, nsim = 0, nwarned = 0;
+  printf("%-58s %-10s %-22s %-26s %-18s %8s\n", "file", "load", "sim 2 s (max depth)",
+         "mass kg (MuJoCo, rel)", "dM, dqacc", "load ms");
+  for (int f = 0; f < nfiles; f++) {
+    const char *path = files[f];
+    lk_load_options o;
+    lk_load_options_default(&o);
+    o.package_path = pkgpath;
+    lk_error err;
+    double t0 = now();
+    lk_model *m = lk_model_load_file(path, &o, &err);
+    double tl = now() - t0;
+    const char *name = path + skip;
+    if (!m) {
+      printf("%-58s FAIL: %s:%d: %.200s\n", name, err.path, err.line, err.message);
+      continue;
+    }
+    nload++;
+    char load[32];
+    int nw = lk_model_nwarnings(m);
+    nwarned += nw > 0;
+    snprintf(load, sizeof load, nw ? "ok+%dw" : "ok", nw);
+    /* on a floor: the model's own, else a plane under it */
+    int has_plane;
+    double zlow = lowest(m, &has_plane);
+    lk_model *s = m;
+    if (!has_plane) {
+      s = lk_model_new();
+      lk_geom_spec g;
+      lk_geom_spec_default(&g);
+      g.type = LK_GEOM_PLANE;
+      g.pose = lk_tf_identity();
+      g.pose.p.z = zlow - 0.01;
+      lk_merge_options mo;
+      lk_merge_options_default(&mo);
+      mo.options = 1;
+      if (lk_model_add_geom(s, &g, &err) || lk_model_load_file_into(s, path, &o, &mo, &err) ||
+          lk_model_finalize(s, &err)) {
+        printf("%-58s %-10s floor: %.200s\n", name, load, err.message);
+        lk_model_free(s);
+        lk_model_free(m);
+        continue;
+      }
+    }
+    lk_data *d = lk_data_new(s);
+    int steps = (int)lround(2.0 / lk_model_options(s)->timestep), failed = -1;
+    double depth = 0;
+    for (int i = 0; i < steps && d; i++) {
+      if (lk_step(s, d) != LK_OK) {
+        failed = i + 1;
+        break;
+      }
+      for (int c = 0; c < lk_data_ncontacts(d); c++)
+        depth = fmax(depth, lk_data_contact_report(d, c)->depth);
+    }
+    char sim[64];
+    if (failed < 0) {
+      snprintf(sim, sizeof sim, "ok (%.2g mm)", 1e3 * depth);
+      nsim++;
+    } else {
+      snprintf(sim, sizeof sim, "step %d failed", failed);
+    }
+    lk_data_free(d);
+    if (s != m) lk_model_free(s);
+    double mass = total_mass(m);
+    char mj[64] = "-", dyn[64] = "-";
+#ifdef HAVE_MUJOCO
+    char mjerr[300] = "";
+    mjModel *mm = mj_loadXML(path, NULL, mjerr, sizeof mjerr);
+    if (mm) {
+      double M = 0;
+      /* body 0 too: MuJoCo fuses a URDF's bodies welded to the world into it */
+      for (int b = 0; b < mm->nbody; b++) M += mm->body_mass[b];
+      if (M > 0)
+        snprintf(mj, sizeof mj, "%.4g, %+.2g", M, (mass - M) / M);
+      else
+        snprintf(mj, sizeof mj, "MuJoCo: fixed to its world"); /* a fused static body */
+      double dM, da;
+      against_mujoco(mm, m, &dM, &da);
+      if (dM >= 0) snprintf(dyn, sizeof dyn, "%.1e, %.1e", dM, da);
+      mj_deleteModel(mm);
+    } else {
+      /* MuJoCo 2.2.2's first words: the MuJoCo 3 keyword or the file missing from the corpus */
+      char *nl = strchr(mjerr, '\n');
+      if (nl) *nl = 0;
+      snprintf(mj, sizeof mj, "MuJoCo: %.40s", mjerr);
+    }
+#endif
+    char massbuf[96];
+    snprintf(massbuf, sizeof massbuf, "%.4g (%s)", mass, mj);
+    printf("%-58s %-10s %-22s %-26s %-18s %8.1f\n", name, load, sim, massbuf, dyn, 1e3 * tl);
+    lk_model_free(m);
+  }
+  printf("total: %d files, %d load (%d with warnings), %d simulate 2 s on a floor\n", nfiles, nload,
+         nwarned, nsim);
+  return 0;
+}
