@@ -32,6 +32,48 @@
   var WORLD = 0xcfd2d6;
   var STATE_COLOR = [0x8c8c8c, 0x2ca02c, 0xd62728]; /* open, static, dynamic */
   var STATE_NAME = ['open', 'static', 'dynamic'];
+  /* Floats per contact (lib/io/view.c): position, normal force on `link`,
+   * friction force on `link`, state, link, other. */
+  var CF = 12;
+
+  /* The force between two bodies in one frame, drawn as one pair of
+   * arrows: the resultant normal and friction forces of their contacts,
+   * at the normal-force-weighted centre of the points (their centre when
+   * none carries force). Contacts are drawn on one of the two bodies (the
+   * sign): the one with more contacts carrying force in the frame (a held
+   * object, not the pad holding it), never the world. Fills d.pair, PF
+   * numbers a pair: point (3), normal force (3), friction (3), state (the
+   * most: open 0 < static 1 < dynamic 2), weight, count; returns how many. */
+  var PF = 11;
+  var touching = new Int32Array(1), pairKey = [];
+  function pairs(d, f) {
+    var c0 = d.coff[f], c1 = d.coff[f + 1], np = 0, P = d.pair;
+    if (touching.length < d.nl) touching = new Int32Array(d.nl);
+    for (var l = 0; l < d.nl; l++) touching[l] = 0;
+    for (var j = c0; j < c1; j++)
+      if (d.contact[j * CF + 9] > 0) touching[d.contact[j * CF + 10]]++, touching[d.contact[j * CF + 11]]++;
+    for (j = c0; j < c1; j++) {
+      var c = j * CF, a = d.contact[c + 10], b = d.contact[c + 11];
+      var sign = b !== 0 && touching[b] > touching[a] ? -1 : 1, key = sign > 0 ? a * d.nl + b : b * d.nl + a;
+      for (var q = 0; q < np && pairKey[q] !== key; q++);
+      var o = q * PF;
+      if (q === np) {
+        pairKey[np++] = key;
+        for (var k = 0; k < PF; k++) P[o + k] = 0;
+      }
+      var fn = Math.hypot(d.contact[c + 3], d.contact[c + 4], d.contact[c + 5]);
+      for (k = 0; k < 3; k++) {
+        P[o + k] += d.contact[c + k] * (fn > 0 ? fn : 1e-9);
+        P[o + 3 + k] += sign * d.contact[c + 3 + k];
+        P[o + 6 + k] += sign * d.contact[c + 6 + k];
+      }
+      P[o + 9] = Math.max(P[o + 9], d.contact[c + 9]);
+      P[o + 9 + 1] += fn > 0 ? fn : 1e-9;
+    }
+    for (q = 0; q < np; q++)
+      for (k = 0; k < 3; k++) P[q * PF + k] /= P[q * PF + 10];
+    return np;
+  }
 
   function bytes(s) {
     var bin = atob(s), u = new Uint8Array(bin.length);
@@ -99,10 +141,36 @@
     for (f = 0; f < d.nframes; f++)
       d.travel = Math.max(d.travel, Math.hypot(d.centroid[3 * f] - d.centroid[0], d.centroid[3 * f + 1] - d.centroid[1],
         d.centroid[3 * f + 2] - d.centroid[2]));
-    d.fmax = 0;
-    for (var c = 0; c < d.contact.length; c += 11)
-      d.fmax = Math.max(d.fmax, Math.hypot(d.contact[c + 3], d.contact[c + 4], d.contact[c + 5]),
-        Math.hypot(d.contact[c + 6], d.contact[c + 7], d.contact[c + 8]));
+    /* The arrows' scale: the 90th percentile of the resultants (pairs,
+     * below) over the run, so that one impact's peak does not shrink every
+     * other arrow to nothing; a longer arrow is capped at twice that. */
+    var most = 0, mags = [];
+    for (f = 0; f < d.nframes; f++) most = Math.max(most, d.coff[f + 1] - d.coff[f]);
+    d.pair = new Float64Array(Math.max(1, most) * PF);
+    for (f = 0; f < d.nframes; f++)
+      for (var q = 0, np = pairs(d, f); q < np; q++) {
+        var o = q * PF, fm = Math.max(Math.hypot(d.pair[o + 3], d.pair[o + 4], d.pair[o + 5]),
+          Math.hypot(d.pair[o + 6], d.pair[o + 7], d.pair[o + 8]));
+        if (fm > 0) mags.push(fm);
+      }
+    mags.sort(function (a, b) { return a - b; });
+    d.fmax = mags.length ? mags[Math.min(mags.length - 1, Math.floor(0.9 * mags.length))] : 0;
+    /* Frames at a change of contact: a contact starts carrying force (an
+     * impact) or one starts or stops sliding. linkage simulate keeps such
+     * a frame between the regular 1/fps ones; playing, the page shows it
+     * rather than skipping past it (tick). */
+    d.event = new Uint8Array(d.nframes);
+    var prev = null;
+    for (f = 0; f < d.nframes; f++) {
+      var now = [0, 0];
+      for (var c = d.coff[f]; c < d.coff[f + 1]; c++) {
+        var st = d.contact[c * CF + 9];
+        if (st > 0) now[0]++;
+        if (st === 2) now[1]++;
+      }
+      d.event[f] = prev !== null && (now[0] > prev[0] || now[1] !== prev[1]) ? 1 : 0;
+      prev = now;
+    }
     return d;
   });
 
@@ -143,10 +211,12 @@
     c.addEventListener('change', function () { apply(); });
     return c;
   }
-  var showContacts = toggle('lk-contacts', 'contacts', !flat && flag('contacts', true));
-  var showForces = toggle('lk-forces', 'forces', !flat && flag('forces', true));
-  var showFrames = toggle('lk-frames', 'frames', !flat && flag('frames', false));
-  var showNames = toggle('lk-names', 'names', !flat && flag('names', false));
+  /* flat=1 turns them off unless asked for (the browser test's picture of
+   * the force arrows asks: flat=1&contacts=1). */
+  var showContacts = toggle('lk-contacts', 'contacts', flag('contacts', !flat));
+  var showForces = toggle('lk-forces', 'forces', flag('forces', !flat));
+  var showFrames = toggle('lk-frames', 'frames', flag('frames', false));
+  var showNames = toggle('lk-names', 'names', flag('names', false));
   var follow = toggle('lk-follow', 'follow', false);
   var status = el('pre', {id: 'lk-status'}, body);
 
@@ -288,19 +358,43 @@
   }
 
   var pointGeo = new THREE.SphereBufferGeometry(1, 12, 8);
+  /* A solid arrow along +y from its origin (a 1 px line is lost at a
+   * window's size): a shaft and a head of unit size, scaled by setLength.
+   * Drawn over the solids, after them: its shaft lies inside a body. */
+  var shaftGeo = new THREE.CylinderBufferGeometry(1, 1, 1, 10).translate(0, 0.5, 0);
+  var headGeo = new THREE.ConeBufferGeometry(1, 1, 14).translate(0, 0.5, 0);
+  var yAxis = new THREE.Vector3(0, 1, 0);
+  function arrow(R) {
+    /* transparent (though opaque) so that it is drawn with the see-through
+     * floor, after it (renderOrder), not under it. */
+    var mat = new THREE.MeshBasicMaterial({color: 0x888888, depthTest: false, depthWrite: false,
+      transparent: true, opacity: 1});
+    var g = new THREE.Group(), shaft = new THREE.Mesh(shaftGeo, mat), head = new THREE.Mesh(headGeo, mat);
+    shaft.renderOrder = head.renderOrder = 11;
+    g.add(shaft); g.add(head);
+    g.setDirection = function (dir) { g.quaternion.setFromUnitVectors(yAxis, dir); };
+    g.setLength = function (len) {
+      var hl = Math.min(0.35 * len, 0.07 * R), hw = Math.min(0.16 * len, 0.03 * R), sw = Math.min(0.06 * len, 0.011 * R);
+      shaft.scale.set(sw, len - hl, sw);
+      head.position.y = len - hl;
+      head.scale.set(hw, hl, hw);
+    };
+    g.setColor = function (c) { mat.color.setHex(c); };
+    return g;
+  }
   function marker(d, i) {
     while (d.pool.length <= i) {
       var m = {
         dot: new THREE.Mesh(pointGeo, new THREE.MeshBasicMaterial({color: 0x888888})),
-        fn: new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 1, 0x888888),
-        ft: new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 1, 0x888888)
+        fn: arrow(d.radius),
+        ft: arrow(d.radius)
       };
-      /* Depth-tested, so that a contact behind a solid is hidden by it; a
-       * dot is centred between the surfaces it joins, so half of it shows
-       * on the visible one, and the arrows stand out of it. */
-      [m.dot, m.fn.line, m.fn.cone, m.ft.line, m.ft.cone].forEach(function (o) {
-        o.renderOrder = 10;
-      });
+      /* The dot is depth-tested, so that a contact behind a solid is
+       * hidden by it (it is centred between the surfaces it joins, so half
+       * of it shows on the visible one). An arrow is a push drawn up to the
+       * point (show) so its shaft lies inside the other body: it is drawn
+       * over the solids, after them. */
+      m.dot.renderOrder = 10;
       m.dot.scale.setScalar(0.012 * d.radius);
       d.markers.add(m.dot); d.markers.add(m.fn); d.markers.add(m.ft);
       d.pool.push(m);
@@ -366,7 +460,7 @@
     if (chooser) chooser.value = i;
     caption.textContent = cur.src.caption || (scenes.length > 1 ? cur.src.name : '');
     slider.max = cur.nframes - 1;
-    var arrow = cur.fmax > 0 ? ' \u00B7 arrows: ' + fmtNum(0.35 * cur.radius * 100) + ' cm = ' + fmtNum(cur.fmax) + ' N' : '';
+    var arrow = cur.fmax > 0 ? ' \u00B7 arrows: ' + fmtNum(0.35 * cur.radius * 100) + ' cm = ' + fmtNum(cur.fmax) + ' N (capped at twice)' : '';
     legend.innerHTML = '';
     STATE_NAME.forEach(function (n, k) {
       var s = el('span', {'class': 'dot'}, legend);
@@ -400,8 +494,15 @@
       place(d.groups[l], p);
       if (!flat) d.mats[l].emissive.setHex(d.slip[frame * d.nl + l] ? 0x990000 : 0x000000);
     }
-    /* Contacts. */
-    var c0 = d.coff[frame], c1 = d.coff[frame + 1], n = c1 - c0, scale = d.fmax > 0 ? 0.35 * d.radius / d.fmax : 0;
+    /* Contacts: a dot each, and one pair of arrows per two bodies
+     * touching (pairs) drawn on one of them as a push: the normal arrow
+     * ends at the centre of pressure, its shaft outside that body, and the
+     * friction arrow starts there. So the two pads squeezing a cube give
+     * two arrows pointing at it from either side, whose shafts cannot
+     * overlap however long the scale makes them, and a box on the floor is
+     * pushed up from below. */
+    var c0 = d.coff[frame], c1 = d.coff[frame + 1], n = c1 - c0, np = pairs(d, frame);
+    var ref = 0.35 * d.radius, scale = d.fmax > 0 ? ref / d.fmax : 0;
     for (var i = 0; i < Math.max(n, d.pool.length); i++) {
       if (i >= n) {
         var m = d.pool[i];
@@ -409,18 +510,23 @@
         continue;
       }
       m = marker(d, i);
-      var c = (c0 + i) * 11, st = d.contact[c + 9], col = STATE_COLOR[st] || STATE_COLOR[0];
+      var c = (c0 + i) * CF, st = d.contact[c + 9];
       m.dot.position.set(d.contact[c], d.contact[c + 1], d.contact[c + 2]);
-      m.dot.material.color.setHex(col);
+      m.dot.material.color.setHex(STATE_COLOR[st] || STATE_COLOR[0]);
       m.dot.visible = showContacts.checked;
-      [[m.fn, 3, col], [m.ft, 6, new THREE.Color(col).multiplyScalar(0.6).getHex()]].forEach(function (a) {
-        tmpA.set(d.contact[c + a[1]], d.contact[c + a[1] + 1], d.contact[c + a[1] + 2]);
-        var len = tmpA.length() * scale;
+      m.fn.visible = m.ft.visible = false;
+      if (i >= np) continue;
+      var o = i * PF, col = STATE_COLOR[d.pair[o + 9]] || STATE_COLOR[0];
+      [[m.fn, 3, col, 1], [m.ft, 6, new THREE.Color(col).multiplyScalar(0.6).getHex(), 0]].forEach(function (a) {
+        tmpA.set(d.pair[o + a[1]], d.pair[o + a[1] + 1], d.pair[o + a[1] + 2]);
+        var len = Math.min(tmpA.length() * scale, 2 * ref);
         a[0].visible = showContacts.checked && showForces.checked && len > 1e-4 * d.radius;
         if (!a[0].visible) return;
-        a[0].position.copy(m.dot.position);
-        a[0].setDirection(tmpA.normalize());
-        a[0].setLength(len, Math.min(0.3 * len, 0.05 * d.radius), Math.min(0.15 * len, 0.025 * d.radius));
+        tmpA.normalize();
+        a[0].position.set(d.pair[o], d.pair[o + 1], d.pair[o + 2]);
+        if (a[3]) a[0].position.addScaledVector(tmpA, -len); /* a push: it ends at the point */
+        a[0].setDirection(tmpA);
+        a[0].setLength(len);
         a[0].setColor(a[2]);
       });
     }
@@ -502,6 +608,10 @@
         var end = cur.t[cur.nframes - 1];
         if (simTime > end) simTime = cur.t[0]; /* loop */
         var f = frameAt(simTime);
+        /* A frame kept at a change of contact (an impact lasts a step or
+         * two) is shown even when the display's frame passes over it. */
+        for (var k = frame + 1; k < f; k++)
+          if (cur.event[k]) { f = k; break; }
         if (f !== frame || simTime <= cur.t[0]) show(f);
       }
       last = now;
