@@ -136,6 +136,44 @@
     d.radius = Math.max(0.05, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
     d.allCenter = new THREE.Vector3((alo[0] + ahi[0]) / 2, (alo[1] + ahi[1]) / 2, (alo[2] + ahi[2]) / 2);
     d.allRadius = Math.max(d.radius, Math.hypot(ahi[0] - alo[0], ahi[1] - alo[1], ahi[2] - alo[2]) / 2);
+    /* The camera's boxes, tighter: the corners of each geom's own box
+     * (its half sizes in its frame) placed by its link's pose, at the
+     * first frame and over all of them. */
+    var blo = [Infinity, Infinity, Infinity], bhi = [-Infinity, -Infinity, -Infinity];
+    var balo = blo.slice(), bahi = bhi.slice(), M = new THREE.Matrix4(), G = new THREE.Matrix4(), P = new THREE.Vector3();
+    var half = s.geoms.map(function (g) {
+      var z = g.size || [0, 0, 0];
+      switch (g.type) {
+        case 'box': return [z[0], z[1], z[2]];
+        case 'sphere': return [z[0], z[0], z[0]];
+        case 'cylinder': return [z[0], z[0], z[1]];
+        case 'capsule': return [z[0], z[0], z[1] + z[0]];
+        case 'mesh': return [g.radius || 0, g.radius || 0, g.radius || 0];
+      }
+      return null; /* a plane, or a type this page does not draw */
+    });
+    function poseMatrix(m, p, o) {
+      return m.compose(P.set(p[o], p[o + 1], p[o + 2]), new THREE.Quaternion(p[o + 4], p[o + 5], p[o + 6], p[o + 3]),
+        new THREE.Vector3(1, 1, 1));
+    }
+    for (f = 0; f < d.nframes; f++)
+      s.geoms.forEach(function (g, gi) {
+        var hs = half[gi];
+        if (!hs || g.type === 'plane') return;
+        var first = f === 0 && (g.link > 0 || nl === 1);
+        poseMatrix(M, d.pose, (f * nl + g.link) * 7).multiply(poseMatrix(G, g.pose, 0));
+        for (var k = 0; k < 8; k++) {
+          P.set(k & 1 ? hs[0] : -hs[0], k & 2 ? hs[1] : -hs[1], k & 4 ? hs[2] : -hs[2]).applyMatrix4(M);
+          for (var a = 0; a < 3; a++) {
+            var x = P.getComponent(a);
+            balo[a] = Math.min(balo[a], x); bahi[a] = Math.max(bahi[a], x);
+            if (first) blo[a] = Math.min(blo[a], x), bhi[a] = Math.max(bhi[a], x);
+          }
+        }
+      });
+    d.lowest = balo[0] <= bahi[0] ? balo[2] : alo[2];
+    d.box = blo[0] <= bhi[0] ? [blo, bhi] : [lo, hi];
+    d.allBox = balo[0] <= bahi[0] ? [balo, bahi] : [alo, ahi];
     /* The camera follows a mechanism that travels further than its size. */
     d.travel = 0;
     for (f = 0; f < d.nframes; f++)
@@ -183,7 +221,7 @@
     return e;
   }
   var body = document.body;
-  if (flat || params.ui === '0') body.classList.add('lk-bare');
+  if ((flat && params.ui !== '1') || params.ui === '0') body.classList.add('lk-bare');
   var holder = el('div', {id: 'lk-canvas'}, body);
   var head = el('div', {id: 'lk-head', 'class': 'lk-panel'}, body);
   var h1 = el('h1', {}, head, DATA.title);
@@ -239,6 +277,28 @@
     var sun = new THREE.DirectionalLight(0xffffff, 0.65);
     sun.position.set(0.4, -0.6, 1);
     world.add(sun);
+  }
+
+  /* One tile of the floor's grid (build): white, with a grey line every
+   * tenth of it and a darker one at its edges; the plane's colour tints it. */
+  function gridTexture() {
+    var n = 512, cv = document.createElement('canvas'), g = cv.getContext('2d');
+    cv.width = cv.height = n;
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, n, n);
+    g.fillStyle = '#c2c6ca';
+    for (var i = 1; i < 10; i++) {
+      var at = Math.round(i * n / 10);
+      g.fillRect(at - 1, 0, 2, n);
+      g.fillRect(0, at - 1, n, 2);
+    }
+    g.fillStyle = '#979da3';
+    g.fillRect(0, 0, 2, n); g.fillRect(n - 2, 0, 2, n);
+    g.fillRect(0, 0, n, 2); g.fillRect(0, n - 2, n, 2);
+    var tex = new THREE.CanvasTexture(cv);
+    tex.wrapS = tex.wrapT = THREE.RepeatWrapping;
+    tex.anisotropy = renderer.capabilities.getMaxAnisotropy();
+    return tex;
   }
 
   function material(color) {
@@ -335,14 +395,37 @@
         place(mesh, g.pose);
         mesh.add(sq);
         if (!flat) {
-          var grid = new THREE.GridHelper(side, Math.round(side / step), 0x9aa0a6, 0xc4c8cc);
-          grid.rotation.x = Math.PI / 2; /* from three's xz to z = 0 */
-          grid.position.set(sq.position.x, sq.position.y, 1e-4 * R);
-          mesh.add(grid);
+          /* The grid is a texture of the plane, not lines: a line that
+           * passes behind the camera (the rover's floor, many metres
+           * wide, seen from above it) was dropped whole by the software
+           * renderer of the screenshots, leaving only a band of lines at
+           * the horizon; triangles are clipped as they should be, and the
+           * mipmaps fade the far lines instead of piling them up. A tile
+           * is 10 x 10 cells of `step`, its edges the major lines, placed
+           * so that lines fall on multiples of step in the plane. */
+          var tile = 10 * step, x0 = sq.position.x - side / 2, y0 = sq.position.y - side / 2;
+          sq.material = mat = mat.clone();
+          mat.map = gridTexture();
+          mat.map.repeat.set(side / tile, side / tile);
+          mat.map.offset.set(x0 / tile - Math.floor(x0 / tile), y0 / tile - Math.floor(y0 / tile));
         }
       }
       d.groups[g.link].add(mesh);
     });
+    /* A scene without a plane (a grasp trial in the air) gets a faint
+     * grid just below the lowest point of its run, so that a lift reads as
+     * one: a reference, not a floor (nothing touches it). */
+    var planes = d.src.geoms.some(function (g) { return g.type === 'plane'; });
+    if (!planes && !flat) {
+      var gstep = Math.pow(10, Math.round(Math.log10(R / 3))), gside = 2 * d.allRadius + 6 * R;
+      gside = Math.ceil(gside / gstep / 2) * gstep * 2;
+      var ref = new THREE.GridHelper(gside, Math.round(gside / gstep), 0xb4b9be, 0xd6d9dc);
+      ref.rotation.x = Math.PI / 2;
+      ref.position.set(Math.round(d.allCenter.x / gstep) * gstep, Math.round(d.allCenter.y / gstep) * gstep,
+        d.lowest - 0.05 * R);
+      ref.name = 'reference grid';
+      root.add(ref);
+    }
     /* Contact markers, made on demand and reused. */
     d.markers = new THREE.Group();
     d.markers.renderOrder = 10;
@@ -412,6 +495,8 @@
      * one that travels (the rover) is framed at its start and followed. */
     var whole = !follow.checked;
     var c = whole ? d.allCenter : d.center, R = whole ? d.allRadius : d.radius, axis = params.cam;
+    var box = whole ? d.allBox : d.box;
+    if (!axis) c = new THREE.Vector3((box[0][0] + box[1][0]) / 2, (box[0][1] + box[1][1]) / 2, (box[0][2] + box[1][2]) / 2);
     if (axis) {
       var ctr = (params.center || '').split(',').map(Number);
       if (ctr.length === 3 && ctr.every(isFinite)) c = new THREE.Vector3(ctr[0], ctr[1], ctr[2]);
@@ -424,9 +509,32 @@
     } else {
       camera = new THREE.PerspectiveCamera(40, w / h, 0.01 * R, 200 * R);
       camera.up.set(0, 0, 1);
-      var dist = R / Math.sin(20 * Math.PI / 180) * 0.9;
-      var v = new THREE.Vector3(1.5, -0.8, 0.45).normalize().multiplyScalar(dist);
-      camera.position.copy(c).add(v);
+      /* The eight corners of the box (of the whole run, or of the start
+       * when following) fit in the part of the window the panels leave
+       * free: their tops cover about the upper quarter and the bar the
+       * bottom twelfth at the usual sizes, so in normalised coordinates
+       * y from -0.84 to 0.5, and x within +-0.95. Looking along v, the
+       * target is moved along the screen's up so that the corners' span
+       * sits in that band, then the camera backs off until every corner
+       * is inside (the closest distance that does, by corner). */
+      var tan20 = Math.tan(20 * Math.PI / 180), asp = w / h;
+      var v = new THREE.Vector3(1.5, -0.8, 0.45).normalize();
+      var up = new THREE.Vector3(0, 0, 1).addScaledVector(v, -v.z).normalize();
+      var right = new THREE.Vector3().crossVectors(up, v);
+      var corners = [], ymin = Infinity, ymax = -Infinity;
+      for (var k = 0; k < 8; k++) {
+        var p = new THREE.Vector3(box[k & 1][0], box[k >> 1 & 1][1], box[k >> 2 & 1][2]).sub(c);
+        corners.push(p);
+        ymin = Math.min(ymin, p.dot(up)); ymax = Math.max(ymax, p.dot(up));
+      }
+      var shift = ymax - 0.5 * (ymax - ymin) / 1.34, dist = 0.05 * R;
+      corners.forEach(function (p) {
+        var x = Math.abs(p.dot(right)), y = p.dot(up) - shift, z = p.dot(v);
+        dist = Math.max(dist, z + (y > 0 ? y / (0.5 * tan20) : -y / (0.84 * tan20)), z + x / (0.95 * asp * tan20));
+      });
+      c = c.clone().addScaledVector(up, shift);
+      /* Following, twice as far: the ground ahead in view. */
+      camera.position.copy(c).addScaledVector(v, whole ? dist : 2 * dist);
     }
     camera.lookAt(c);
     if (controls) controls.dispose();
