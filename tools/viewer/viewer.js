@@ -43,7 +43,8 @@
    * sign): the one with more contacts carrying force in the frame (a held
    * object, not the pad holding it), never the world. Fills d.pair, PF
    * numbers a pair: point (3), normal force (3), friction (3), state (the
-   * most: open 0 < static 1 < dynamic 2), weight, count; returns how many. */
+   * most: open 0 < static 1 < dynamic 2), weight (the sum of normal
+   * forces the point is averaged by); returns how many. */
   var PF = 11;
   var touching = new Int32Array(1), pairKey = [];
   function pairs(d, f) {
