@@ -671,8 +671,10 @@ static void write_rows(FILE *f, const char *object, const row *rows, int n) {
  * each a scene replaying its trial. Rank 0 runs those trials again with an
  * observer that records frames (60 a simulated second, each with the
  * solver reports of the steps since the last, the last one at the trial's
- * end): a trial is deterministic, so the replay is the verified trial, and
- * it is checked to be (the same outcome, steps and epsilon). */
+ * end; and, as linkage simulate --view does, one between two at the first
+ * step where contact changed: a finger landing on the object): a trial is
+ * deterministic, so the replay is the verified trial, and it is checked to
+ * be (the same outcome, steps and epsilon). */
 typedef struct {
   lk_view *v;
   int scene;
@@ -681,6 +683,8 @@ typedef struct {
   int started;
   lk_status st;
   lk_error e;
+  int pressing, sliding; /* contacts carrying force, and sliding, last step */
+  int event_room;        /* no frame at a contact change since the last due one */
 } recorder;
 
 /* An error of this program's own (lk_error_set is the library's). */
@@ -698,14 +702,25 @@ static void record(void *user, const lk_data *d, int phase) {
   recorder *r = user;
   (void)phase;
   if (r->st) return;
+  int event = 0;
   if (r->started) {
     lk_view_add_step(r->v, r->scene, d);
     r->pending++;
+    int np = 0, ns = 0;
+    for (int i = 0, nc = lk_data_ncontacts(d); i < nc; i++) {
+      const lk_contact_report *c = lk_data_contact_report(d, i);
+      np += c->fn > 0;
+      ns += c->fn > 0 && c->state == LK_FRICTION_DYNAMIC;
+    }
+    event = np > r->pressing || ns != r->sliding;
+    r->pressing = np, r->sliding = ns;
   }
   r->started = 1;
-  if (lk_view_frame_due(r->v, r->scene, lk_data_time(d))) {
+  int due = lk_view_frame_due(r->v, r->scene, lk_data_time(d));
+  if (due || (event && r->event_room)) {
     r->st = lk_view_add_frame(r->v, r->scene, r->m, d, &r->e);
     r->pending = 0;
+    r->event_room = due;
   }
 }
 
@@ -725,7 +740,7 @@ static lk_status view_grasp(lk_view *v, const lk_grasp_scene *scene, lk_data *d,
            lk_grasp_outcome_name(t->outcome), t->held ? "" : " in the ",
            t->held ? "" : (const char *[]){"close", "release", "lift", "shake", ""}[t->lost_in],
            t->epsilon, t->steps, t->time);
-  recorder rec = {v, -1, m, 0, 0, LK_OK, {0}};
+  recorder rec = {v, -1, m, 0, 0, LK_OK, {0}, 0, 0, 1};
   if ((rec.scene = lk_view_add_scene(v, m, title, caption, err)) < 0) return err->status;
   lk_grasp_trial_options o = *trial;
   o.observe = record;

@@ -36,7 +36,8 @@ void lk_cmd_simulate_usage(FILE *f) {
           "                          repeatable\n"
           "  -V, --view PATH         write the run as a 3-D viewer page: one HTML file\n"
           "                          that opens offline in a browser (60 frames/s of\n"
-          "                          simulated time; see docs/viewer.md)\n"
+          "                          simulated time, and one at a change of contact\n"
+          "                          between two; see docs/viewer.md)\n"
           "  -p, --plot PATH         write an SVG plot of chosen columns against time,\n"
           "                          one panel per unit (m, rad, N, ...)\n"
           "      --plot-columns A,B  the columns to plot (default: the file's\n"
@@ -485,7 +486,9 @@ int lk_cmd_simulate(int argc, char **argv) {
   if (a.view) {
     lk_view_options vo;
     lk_view_options_default(&vo);
-    vo.frames = (long)fmin(ceil(duration * vo.fps) + 2, 1e7);
+    /* Room for a frame at a change of contact between every two regular
+     * ones (below), so that recording does not allocate in the loop. */
+    vo.frames = (long)fmin(2 * ceil(duration * vo.fps) + 2, 2e7);
     if (!(view = lk_view_new(&vo, &err)) ||
         lk_view_add_scene(view, m, NULL, run.description[0] ? run.description : NULL, &err) < 0)
       goto io_failed;
@@ -524,11 +527,20 @@ int lk_cmd_simulate(int argc, char **argv) {
   long solver_failures = 0, fallbacks = 0, unsettled = 0;
   long unstable = 0; /* steps whose energy grew without input (sim.h) */
   double unstable_t = 0, unstable_growth = 0;
+  /* The page's frames: every 1/fps s, and also the first step after the
+   * last frame at which contact changed (a contact started carrying
+   * force, or the number sliding changed), so that an impact that lasts a
+   * step or two between the regular frames is seen (issue 33); at most
+   * one such frame between two regular ones. */
+  int view_event = 0, event_room = 1, pressing = 0, sliding = 0;
   for (;;) {
     int write_now = step % every == 0;
     /* The page samples the run at its own rate, whatever --every says; it
      * always gets the last state. */
-    int view_now = view && (step == nsteps || lk_view_frame_due(view, 0, lk_data_time(d)));
+    int view_due = view && (step == nsteps || lk_view_frame_due(view, 0, lk_data_time(d)));
+    int view_now = view_due || (view && view_event && event_room);
+    if (view_now) event_room = view_due;
+    view_event = 0;
     if (write_now || view_now) {
       lk_status st = lk_forward_kinematics(m, d);
       if (st) {
@@ -568,7 +580,17 @@ int lk_cmd_simulate(int argc, char **argv) {
       break;
     }
     step++;
-    if (view) lk_view_add_step(view, 0, d);
+    if (view) {
+      lk_view_add_step(view, 0, d);
+      int np = 0, ns = 0;
+      for (int i = 0, nc = lk_data_ncontacts(d); i < nc; i++) {
+        const lk_contact_report *c = lk_data_contact_report(d, i);
+        np += c->fn > 0;
+        ns += c->fn > 0 && c->state == LK_FRICTION_DYNAMIC;
+      }
+      view_event = np > pressing || ns != sliding;
+      pressing = np, sliding = ns;
+    }
     /* The deepest penetration over every step, not only the written ones. */
     for (int i = 0, nc = lk_data_ncontacts(d); i < nc; i++) {
       double depth = lk_data_contact_report(d, i)->depth;

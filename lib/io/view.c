@@ -32,8 +32,10 @@ enum { R_STATUS, R_STEPS, R_CONTACTS, R_SOLVES, R_PIVOTS, R_FAILURES, R_FALLBACK
 static const char *const report_names[R_COUNT] = {"status",  "steps",    "contacts",  "solves",
                                                   "pivots",  "failures", "fallbacks", "unsettled"};
 /* Per contact: position (3), normal force vector (3), friction force on
- * the link (3), state (0 open, 1 static, 2 dynamic), the link touching. */
-#define CONTACT_FLOATS 11
+ * the link (3), state (0 open, 1 static, 2 dynamic), the link touching,
+ * the other link (0: the world; the page draws each arrow on the body it
+ * can be seen pushing, so it needs both). */
+#define CONTACT_FLOATS 12
 #define POSE_FLOATS 7 /* x y z qw qx qy qz */
 
 typedef struct {
@@ -348,7 +350,7 @@ lk_status lk_view_add_frame(lk_view *v, int scene, const lk_model *m, const lk_d
     double vals[CONTACT_FLOATS] = {c->position.x, c->position.y, c->position.z, fnv.x, fnv.y,
                                    fnv.z, c->ft.x, c->ft.y, c->ft.z,
                                    c->fn > 0 ? (c->state == LK_FRICTION_DYNAMIC ? 2 : 1) : 0,
-                                   c->link};
+                                   c->link, c->other};
     for (int k = 0; k < CONTACT_FLOATS; k++) o[k] = (float)vals[k];
     s->ncontact++;
   }

@@ -32,6 +32,13 @@ top_src=${LK_TOP_SRCDIR:?}
 top_build=${LK_TOP_BUILDDIR:?}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lk-doctest.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
+# Nothing a reader runs may write into the checkout (issue 33: the README's
+# commands left 25 files in the repository root): every block runs in the
+# scratch folder, yet mechanisms/, tests/ and docs/ there are links into the
+# source tree. Files of the source tree newer than this stamp at the end
+# (the build tree and .git aside: blocks build and run there by design) are
+# failures.
+touch "$tmp/stamp"
 passed=0
 failed=0
 ok() { passed=$((passed + 1)); }
@@ -179,6 +186,13 @@ while IFS="$(printf '\t')" read -r n where info; do
     *) bad "$where: unknown code block info string '$info'" ;;
   esac
 done <"$tmp/blocks/index"
+src_real=$(cd "$top_src" && pwd -P)
+build_real=$(cd "$top_build" && pwd -P)
+( cd "$src_real" && find . \( -path ./.git -o -path "./${build_real#"$src_real"/}" \) -prune \
+    -o -newer "$tmp/stamp" ! -type d -print ) >"$tmp/written"
+if [ -s "$tmp/written" ]; then
+  bad "the documented commands wrote into the source tree $src_real:"; sed 's/^/    /' "$tmp/written"
+else ok; fi
 echo "doctest: $nblocks blocks, $nrun run or checked by a program"
 echo "lk-result: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,10 @@
 #!/bin/sh
-# `make install` as users do it, twice: with GNU's install-time prefix
-# (make install prefix=DIR) and staged (DESTDIR=ROOT with a configured-style
-# prefix). Each time the installed linkage.pc must name the prefix the
+# `make install` as users do it, three times: with GNU's install-time
+# prefix (make install prefix=DIR), staged (DESTDIR=ROOT with a
+# configured-style prefix), and from a second build configured with
+# --prefix=DIR (./configure --prefix=DIR && make install, in a scratch
+# folder, with the build tree's configure options less the static library,
+# Python and the comparison peers, which it does not install or test). Each time the installed linkage.pc must name the prefix the
 # files went to (never the configure-time one, never DESTDIR), a program
 # compiled and linked with `pkg-config --cflags --libs linkage` against the
 # installed headers and library must load a mechanism and step it, and the
@@ -92,6 +95,22 @@ if ${MAKE:-make} -C "$top_build" install prefix=/opt/lk-test DESTDIR="$tmp/stage
   check_install "$tmp/stage" "/opt/lk-test" "make install DESTDIR=ROOT prefix=/opt/lk-test"
 else
   bad "make install DESTDIR=ROOT failed"; tail -n 30 "$tmp/make2.log"
+fi
+# The configure-time prefix (issue 33: the form that always worked, tested
+# so that it stays so): a VPATH build of its own, so minutes of compiling;
+# make's job server, when make check shares it, keeps it within -j.
+cfgargs=$(cd "$top_build" && ./config.status --config)
+mkdir -p "$tmp/cfgbuild"
+if ( cd "$tmp/cfgbuild" &&
+     eval "\"\$top_src/configure\" $cfgargs --disable-static --without-python --without-peers \
+           --prefix=\"\$tmp/cfg\"" ) >"$tmp/configure.log" 2>&1; then
+  if ${MAKE:-make} -C "$tmp/cfgbuild" install >"$tmp/make3.log" 2>&1; then
+    check_install "" "$tmp/cfg" "./configure --prefix=DIR && make install"
+  else
+    bad "./configure --prefix=DIR: make install failed"; tail -n 30 "$tmp/make3.log"
+  fi
+else
+  bad "./configure --prefix=DIR failed"; tail -n 30 "$tmp/configure.log"
 fi
 # The build tree's linkage.pc is made again for the configured prefix, so
 # an install test never leaves a stale file behind.

@@ -164,14 +164,17 @@ static void test_gripper_frames(void) {
     memcpy(&b, coff + 61 * 4, 4);
     double fy_pos = 0, fy_neg = 0, fz = 0;
     int nstatic = 0;
-    LK_ASSERT_MSG(b > a && (size_t)b * 11 * 4 == nc, "contacts %u..%u of %zu floats", a, b, nc / 4);
-    for (uint32_t i = a; i < b && (size_t)b * 11 * 4 == nc; i++) {
-      if ((int)f32(con, 11 * i + 10) != cube) continue;
-      double fy = f32(con, 11 * i + 4);
+    LK_ASSERT_MSG(b > a && (size_t)b * 12 * 4 == nc, "contacts %u..%u of %zu floats", a, b, nc / 4);
+    for (uint32_t i = a; i < b && (size_t)b * 12 * 4 == nc; i++) {
+      if ((int)f32(con, 12 * i + 10) != cube) continue;
+      /* The other body: a finger (the cube is held clear of the floor). */
+      int other = (int)f32(con, 12 * i + 11);
+      LK_ASSERT_MSG(other > 0 && other != cube && other < lk_model_nlink(m), "contact %u: other %d", i, other);
+      double fy = f32(con, 12 * i + 4);
       if (fy > 0) fy_pos += fy;
       else fy_neg += fy;
-      fz += f32(con, 11 * i + 8);
-      nstatic += f32(con, 11 * i + 9) == 1;
+      fz += f32(con, 12 * i + 8);
+      nstatic += f32(con, 12 * i + 9) == 1;
     }
     LK_ASSERT_MSG(b - a >= 8, "%u contacts in the last frame", b - a);
     LK_ASSERT_NEAR(fy_pos, 10, 0.1);

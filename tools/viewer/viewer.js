@@ -32,6 +32,49 @@
   var WORLD = 0xcfd2d6;
   var STATE_COLOR = [0x8c8c8c, 0x2ca02c, 0xd62728]; /* open, static, dynamic */
   var STATE_NAME = ['open', 'static', 'dynamic'];
+  /* Floats per contact (lib/io/view.c): position, normal force on `link`,
+   * friction force on `link`, state, link, other. */
+  var CF = 12;
+
+  /* The force between two bodies in one frame, drawn as one pair of
+   * arrows: the resultant normal and friction forces of their contacts,
+   * at the normal-force-weighted centre of the points (their centre when
+   * none carries force). Contacts are drawn on one of the two bodies (the
+   * sign): the one with more contacts carrying force in the frame (a held
+   * object, not the pad holding it), never the world. Fills d.pair, PF
+   * numbers a pair: point (3), normal force (3), friction (3), state (the
+   * most: open 0 < static 1 < dynamic 2), weight (the sum of normal
+   * forces the point is averaged by); returns how many. */
+  var PF = 11;
+  var touching = new Int32Array(1), pairKey = [];
+  function pairs(d, f) {
+    var c0 = d.coff[f], c1 = d.coff[f + 1], np = 0, P = d.pair;
+    if (touching.length < d.nl) touching = new Int32Array(d.nl);
+    for (var l = 0; l < d.nl; l++) touching[l] = 0;
+    for (var j = c0; j < c1; j++)
+      if (d.contact[j * CF + 9] > 0) touching[d.contact[j * CF + 10]]++, touching[d.contact[j * CF + 11]]++;
+    for (j = c0; j < c1; j++) {
+      var c = j * CF, a = d.contact[c + 10], b = d.contact[c + 11];
+      var sign = b !== 0 && touching[b] > touching[a] ? -1 : 1, key = sign > 0 ? a * d.nl + b : b * d.nl + a;
+      for (var q = 0; q < np && pairKey[q] !== key; q++);
+      var o = q * PF;
+      if (q === np) {
+        pairKey[np++] = key;
+        for (var k = 0; k < PF; k++) P[o + k] = 0;
+      }
+      var fn = Math.hypot(d.contact[c + 3], d.contact[c + 4], d.contact[c + 5]);
+      for (k = 0; k < 3; k++) {
+        P[o + k] += d.contact[c + k] * (fn > 0 ? fn : 1e-9);
+        P[o + 3 + k] += sign * d.contact[c + 3 + k];
+        P[o + 6 + k] += sign * d.contact[c + 6 + k];
+      }
+      P[o + 9] = Math.max(P[o + 9], d.contact[c + 9]);
+      P[o + 9 + 1] += fn > 0 ? fn : 1e-9;
+    }
+    for (q = 0; q < np; q++)
+      for (k = 0; k < 3; k++) P[q * PF + k] /= P[q * PF + 10];
+    return np;
+  }
 
   function bytes(s) {
     var bin = atob(s), u = new Uint8Array(bin.length);
@@ -94,15 +137,79 @@
     d.radius = Math.max(0.05, Math.hypot(hi[0] - lo[0], hi[1] - lo[1], hi[2] - lo[2]) / 2);
     d.allCenter = new THREE.Vector3((alo[0] + ahi[0]) / 2, (alo[1] + ahi[1]) / 2, (alo[2] + ahi[2]) / 2);
     d.allRadius = Math.max(d.radius, Math.hypot(ahi[0] - alo[0], ahi[1] - alo[1], ahi[2] - alo[2]) / 2);
+    /* The camera's boxes, tighter: the corners of each geom's own box
+     * (its half sizes in its frame) placed by its link's pose, at the
+     * first frame and over all of them. */
+    var blo = [Infinity, Infinity, Infinity], bhi = [-Infinity, -Infinity, -Infinity];
+    var balo = blo.slice(), bahi = bhi.slice(), M = new THREE.Matrix4(), G = new THREE.Matrix4(), P = new THREE.Vector3();
+    var half = s.geoms.map(function (g) {
+      var z = g.size || [0, 0, 0];
+      switch (g.type) {
+        case 'box': return [z[0], z[1], z[2]];
+        case 'sphere': return [z[0], z[0], z[0]];
+        case 'cylinder': return [z[0], z[0], z[1]];
+        case 'capsule': return [z[0], z[0], z[1] + z[0]];
+        case 'mesh': return [g.radius || 0, g.radius || 0, g.radius || 0];
+      }
+      return null; /* a plane, or a type this page does not draw */
+    });
+    function poseMatrix(m, p, o) {
+      return m.compose(P.set(p[o], p[o + 1], p[o + 2]), new THREE.Quaternion(p[o + 4], p[o + 5], p[o + 6], p[o + 3]),
+        new THREE.Vector3(1, 1, 1));
+    }
+    for (f = 0; f < d.nframes; f++)
+      s.geoms.forEach(function (g, gi) {
+        var hs = half[gi];
+        if (!hs || g.type === 'plane') return;
+        var first = f === 0 && (g.link > 0 || nl === 1);
+        poseMatrix(M, d.pose, (f * nl + g.link) * 7).multiply(poseMatrix(G, g.pose, 0));
+        for (var k = 0; k < 8; k++) {
+          P.set(k & 1 ? hs[0] : -hs[0], k & 2 ? hs[1] : -hs[1], k & 4 ? hs[2] : -hs[2]).applyMatrix4(M);
+          for (var a = 0; a < 3; a++) {
+            var x = P.getComponent(a);
+            balo[a] = Math.min(balo[a], x); bahi[a] = Math.max(bahi[a], x);
+            if (first) blo[a] = Math.min(blo[a], x), bhi[a] = Math.max(bhi[a], x);
+          }
+        }
+      });
+    d.lowest = balo[0] <= bahi[0] ? balo[2] : alo[2];
+    d.box = blo[0] <= bhi[0] ? [blo, bhi] : [lo, hi];
+    d.allBox = balo[0] <= bahi[0] ? [balo, bahi] : [alo, ahi];
     /* The camera follows a mechanism that travels further than its size. */
     d.travel = 0;
     for (f = 0; f < d.nframes; f++)
       d.travel = Math.max(d.travel, Math.hypot(d.centroid[3 * f] - d.centroid[0], d.centroid[3 * f + 1] - d.centroid[1],
         d.centroid[3 * f + 2] - d.centroid[2]));
-    d.fmax = 0;
-    for (var c = 0; c < d.contact.length; c += 11)
-      d.fmax = Math.max(d.fmax, Math.hypot(d.contact[c + 3], d.contact[c + 4], d.contact[c + 5]),
-        Math.hypot(d.contact[c + 6], d.contact[c + 7], d.contact[c + 8]));
+    /* The arrows' scale: the 90th percentile of the resultants (pairs,
+     * below) over the run, so that one impact's peak does not shrink every
+     * other arrow to nothing; a longer arrow is capped at twice that. */
+    var most = 0, mags = [];
+    for (f = 0; f < d.nframes; f++) most = Math.max(most, d.coff[f + 1] - d.coff[f]);
+    d.pair = new Float64Array(Math.max(1, most) * PF);
+    for (f = 0; f < d.nframes; f++)
+      for (var q = 0, np = pairs(d, f); q < np; q++) {
+        var o = q * PF, fm = Math.max(Math.hypot(d.pair[o + 3], d.pair[o + 4], d.pair[o + 5]),
+          Math.hypot(d.pair[o + 6], d.pair[o + 7], d.pair[o + 8]));
+        if (fm > 0) mags.push(fm);
+      }
+    mags.sort(function (a, b) { return a - b; });
+    d.fmax = mags.length ? mags[Math.min(mags.length - 1, Math.floor(0.9 * mags.length))] : 0;
+    /* Frames at a change of contact: a contact starts carrying force (an
+     * impact) or one starts or stops sliding. linkage simulate keeps such
+     * a frame between the regular 1/fps ones; playing, the page shows it
+     * rather than skipping past it (tick). */
+    d.event = new Uint8Array(d.nframes);
+    var prev = null;
+    for (f = 0; f < d.nframes; f++) {
+      var now = [0, 0];
+      for (var c = d.coff[f]; c < d.coff[f + 1]; c++) {
+        var st = d.contact[c * CF + 9];
+        if (st > 0) now[0]++;
+        if (st === 2) now[1]++;
+      }
+      d.event[f] = prev !== null && (now[0] > prev[0] || now[1] !== prev[1]) ? 1 : 0;
+      prev = now;
+    }
     return d;
   });
 
@@ -115,7 +222,7 @@
     return e;
   }
   var body = document.body;
-  if (flat || params.ui === '0') body.classList.add('lk-bare');
+  if ((flat && params.ui !== '1') || params.ui === '0') body.classList.add('lk-bare');
   var holder = el('div', {id: 'lk-canvas'}, body);
   var head = el('div', {id: 'lk-head', 'class': 'lk-panel'}, body);
   var h1 = el('h1', {}, head, DATA.title);
@@ -143,10 +250,12 @@
     c.addEventListener('change', function () { apply(); });
     return c;
   }
-  var showContacts = toggle('lk-contacts', 'contacts', !flat && flag('contacts', true));
-  var showForces = toggle('lk-forces', 'forces', !flat && flag('forces', true));
-  var showFrames = toggle('lk-frames', 'frames', !flat && flag('frames', false));
-  var showNames = toggle('lk-names', 'names', !flat && flag('names', false));
+  /* flat=1 turns them off unless asked for (the browser test's picture of
+   * the force arrows asks: flat=1&contacts=1). */
+  var showContacts = toggle('lk-contacts', 'contacts', flag('contacts', !flat));
+  var showForces = toggle('lk-forces', 'forces', flag('forces', !flat));
+  var showFrames = toggle('lk-frames', 'frames', flag('frames', false));
+  var showNames = toggle('lk-names', 'names', flag('names', false));
   var follow = toggle('lk-follow', 'follow', false);
   var status = el('pre', {id: 'lk-status'}, body);
 
@@ -169,6 +278,28 @@
     var sun = new THREE.DirectionalLight(0xffffff, 0.65);
     sun.position.set(0.4, -0.6, 1);
     world.add(sun);
+  }
+
+  /* One tile of the floor's grid (build): white, with a grey line every
+   * tenth of it and a darker one at its edges; the plane's colour tints it. */
+  function gridTexture() {
+    var n = 512, cv = document.createElement('canvas'), g = cv.getContext('2d');
+    cv.width = cv.height = n;
+    g.fillStyle = '#ffffff';
+    g.fillRect(0, 0, n, n);
+    g.fillStyle = '#c2c6ca';
+    for (var i = 1; i < 10; i++) {
+      var at = Math.round(i * n / 10);
+      g.fillRect(at - 1, 0, 2, n);
+      g.fillRect(0, at - 1, n, 2);
+    }
+    g.fillStyle = '#979da3';
+    g.fillRect(0, 0, 2, n); g.fillRect(n - 2, 0, 2, n);
+    g.fillRect(0, 0, n, 2); g.fillRect(0, n - 2, n, 2);
+    var tex = new THREE.CanvasTexture(cv);
+    tex.wrapS = tex.wrapT = THREE.RepeatWrapping;
+    tex.anisotropy = renderer.capabilities.getMaxAnisotropy();
+    return tex;
   }
 
   function material(color) {
@@ -265,14 +396,37 @@
         place(mesh, g.pose);
         mesh.add(sq);
         if (!flat) {
-          var grid = new THREE.GridHelper(side, Math.round(side / step), 0x9aa0a6, 0xc4c8cc);
-          grid.rotation.x = Math.PI / 2; /* from three's xz to z = 0 */
-          grid.position.set(sq.position.x, sq.position.y, 1e-4 * R);
-          mesh.add(grid);
+          /* The grid is a texture of the plane, not lines: a line that
+           * passes behind the camera (the rover's floor, many metres
+           * wide, seen from above it) was dropped whole by the software
+           * renderer of the screenshots, leaving only a band of lines at
+           * the horizon; triangles are clipped as they should be, and the
+           * mipmaps fade the far lines instead of piling them up. A tile
+           * is 10 x 10 cells of `step`, its edges the major lines, placed
+           * so that lines fall on multiples of step in the plane. */
+          var tile = 10 * step, x0 = sq.position.x - side / 2, y0 = sq.position.y - side / 2;
+          sq.material = mat = mat.clone();
+          mat.map = gridTexture();
+          mat.map.repeat.set(side / tile, side / tile);
+          mat.map.offset.set(x0 / tile - Math.floor(x0 / tile), y0 / tile - Math.floor(y0 / tile));
         }
       }
       d.groups[g.link].add(mesh);
     });
+    /* A scene without a plane (a grasp trial in the air) gets a faint
+     * grid just below the lowest point of its run, so that a lift reads as
+     * one: a reference, not a floor (nothing touches it). */
+    var planes = d.src.geoms.some(function (g) { return g.type === 'plane'; });
+    if (!planes && !flat) {
+      var gstep = Math.pow(10, Math.round(Math.log10(R / 3))), gside = 2 * d.allRadius + 6 * R;
+      gside = Math.ceil(gside / gstep / 2) * gstep * 2;
+      var ref = new THREE.GridHelper(gside, Math.round(gside / gstep), 0xb4b9be, 0xd6d9dc);
+      ref.rotation.x = Math.PI / 2;
+      ref.position.set(Math.round(d.allCenter.x / gstep) * gstep, Math.round(d.allCenter.y / gstep) * gstep,
+        d.lowest - 0.05 * R);
+      ref.name = 'reference grid';
+      root.add(ref);
+    }
     /* Contact markers, made on demand and reused. */
     d.markers = new THREE.Group();
     d.markers.renderOrder = 10;
@@ -288,19 +442,43 @@
   }
 
   var pointGeo = new THREE.SphereBufferGeometry(1, 12, 8);
+  /* A solid arrow along +y from its origin (a 1 px line is lost at a
+   * window's size): a shaft and a head of unit size, scaled by setLength.
+   * Drawn over the solids, after them: its shaft lies inside a body. */
+  var shaftGeo = new THREE.CylinderBufferGeometry(1, 1, 1, 10).translate(0, 0.5, 0);
+  var headGeo = new THREE.ConeBufferGeometry(1, 1, 14).translate(0, 0.5, 0);
+  var yAxis = new THREE.Vector3(0, 1, 0);
+  function arrow(R) {
+    /* transparent (though opaque) so that it is drawn with the see-through
+     * floor, after it (renderOrder), not under it. */
+    var mat = new THREE.MeshBasicMaterial({color: 0x888888, depthTest: false, depthWrite: false,
+      transparent: true, opacity: 1});
+    var g = new THREE.Group(), shaft = new THREE.Mesh(shaftGeo, mat), head = new THREE.Mesh(headGeo, mat);
+    shaft.renderOrder = head.renderOrder = 11;
+    g.add(shaft); g.add(head);
+    g.setDirection = function (dir) { g.quaternion.setFromUnitVectors(yAxis, dir); };
+    g.setLength = function (len) {
+      var hl = Math.min(0.35 * len, 0.07 * R), hw = Math.min(0.16 * len, 0.03 * R), sw = Math.min(0.06 * len, 0.011 * R);
+      shaft.scale.set(sw, len - hl, sw);
+      head.position.y = len - hl;
+      head.scale.set(hw, hl, hw);
+    };
+    g.setColor = function (c) { mat.color.setHex(c); };
+    return g;
+  }
   function marker(d, i) {
     while (d.pool.length <= i) {
       var m = {
         dot: new THREE.Mesh(pointGeo, new THREE.MeshBasicMaterial({color: 0x888888})),
-        fn: new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 1, 0x888888),
-        ft: new THREE.ArrowHelper(new THREE.Vector3(1, 0, 0), new THREE.Vector3(), 1, 0x888888)
+        fn: arrow(d.radius),
+        ft: arrow(d.radius)
       };
-      /* Depth-tested, so that a contact behind a solid is hidden by it; a
-       * dot is centred between the surfaces it joins, so half of it shows
-       * on the visible one, and the arrows stand out of it. */
-      [m.dot, m.fn.line, m.fn.cone, m.ft.line, m.ft.cone].forEach(function (o) {
-        o.renderOrder = 10;
-      });
+      /* The dot is depth-tested, so that a contact behind a solid is
+       * hidden by it (it is centred between the surfaces it joins, so half
+       * of it shows on the visible one). An arrow is a push drawn up to the
+       * point (show) so its shaft lies inside the other body: it is drawn
+       * over the solids, after them. */
+      m.dot.renderOrder = 10;
       m.dot.scale.setScalar(0.012 * d.radius);
       d.markers.add(m.dot); d.markers.add(m.fn); d.markers.add(m.ft);
       d.pool.push(m);
@@ -318,6 +496,8 @@
      * one that travels (the rover) is framed at its start and followed. */
     var whole = !follow.checked;
     var c = whole ? d.allCenter : d.center, R = whole ? d.allRadius : d.radius, axis = params.cam;
+    var box = whole ? d.allBox : d.box;
+    if (!axis) c = new THREE.Vector3((box[0][0] + box[1][0]) / 2, (box[0][1] + box[1][1]) / 2, (box[0][2] + box[1][2]) / 2);
     if (axis) {
       var ctr = (params.center || '').split(',').map(Number);
       if (ctr.length === 3 && ctr.every(isFinite)) c = new THREE.Vector3(ctr[0], ctr[1], ctr[2]);
@@ -330,9 +510,32 @@
     } else {
       camera = new THREE.PerspectiveCamera(40, w / h, 0.01 * R, 200 * R);
       camera.up.set(0, 0, 1);
-      var dist = R / Math.sin(20 * Math.PI / 180) * 0.9;
-      var v = new THREE.Vector3(1.5, -0.8, 0.45).normalize().multiplyScalar(dist);
-      camera.position.copy(c).add(v);
+      /* The eight corners of the box (of the whole run, or of the start
+       * when following) fit in the part of the window the panels leave
+       * free: their tops cover about the upper quarter and the bar the
+       * bottom twelfth at the usual sizes, so in normalised coordinates
+       * y from -0.84 to 0.5, and x within +-0.95. Looking along v, the
+       * target is moved along the screen's up so that the corners' span
+       * sits in that band, then the camera backs off until every corner
+       * is inside (the closest distance that does, by corner). */
+      var tan20 = Math.tan(20 * Math.PI / 180), asp = w / h;
+      var v = new THREE.Vector3(1.5, -0.8, 0.45).normalize();
+      var up = new THREE.Vector3(0, 0, 1).addScaledVector(v, -v.z).normalize();
+      var right = new THREE.Vector3().crossVectors(up, v);
+      var corners = [], ymin = Infinity, ymax = -Infinity;
+      for (var k = 0; k < 8; k++) {
+        var p = new THREE.Vector3(box[k & 1][0], box[k >> 1 & 1][1], box[k >> 2 & 1][2]).sub(c);
+        corners.push(p);
+        ymin = Math.min(ymin, p.dot(up)); ymax = Math.max(ymax, p.dot(up));
+      }
+      var shift = ymax - 0.5 * (ymax - ymin) / 1.34, dist = 0.05 * R;
+      corners.forEach(function (p) {
+        var x = Math.abs(p.dot(right)), y = p.dot(up) - shift, z = p.dot(v);
+        dist = Math.max(dist, z + (y > 0 ? y / (0.5 * tan20) : -y / (0.84 * tan20)), z + x / (0.95 * asp * tan20));
+      });
+      c = c.clone().addScaledVector(up, shift);
+      /* Following, twice as far: the ground ahead in view. */
+      camera.position.copy(c).addScaledVector(v, whole ? dist : 2 * dist);
     }
     camera.lookAt(c);
     if (controls) controls.dispose();
@@ -366,7 +569,7 @@
     if (chooser) chooser.value = i;
     caption.textContent = cur.src.caption || (scenes.length > 1 ? cur.src.name : '');
     slider.max = cur.nframes - 1;
-    var arrow = cur.fmax > 0 ? ' \u00B7 arrows: ' + fmtNum(0.35 * cur.radius * 100) + ' cm = ' + fmtNum(cur.fmax) + ' N' : '';
+    var arrow = cur.fmax > 0 ? ' \u00B7 arrows: ' + fmtNum(0.35 * cur.radius * 100) + ' cm = ' + fmtNum(cur.fmax) + ' N (capped at twice)' : '';
     legend.innerHTML = '';
     STATE_NAME.forEach(function (n, k) {
       var s = el('span', {'class': 'dot'}, legend);
@@ -400,8 +603,15 @@
       place(d.groups[l], p);
       if (!flat) d.mats[l].emissive.setHex(d.slip[frame * d.nl + l] ? 0x990000 : 0x000000);
     }
-    /* Contacts. */
-    var c0 = d.coff[frame], c1 = d.coff[frame + 1], n = c1 - c0, scale = d.fmax > 0 ? 0.35 * d.radius / d.fmax : 0;
+    /* Contacts: a dot each, and one pair of arrows per two bodies
+     * touching (pairs) drawn on one of them as a push: the normal arrow
+     * ends at the centre of pressure, its shaft outside that body, and the
+     * friction arrow starts there. So the two pads squeezing a cube give
+     * two arrows pointing at it from either side, whose shafts cannot
+     * overlap however long the scale makes them, and a box on the floor is
+     * pushed up from below. */
+    var c0 = d.coff[frame], c1 = d.coff[frame + 1], n = c1 - c0, np = pairs(d, frame);
+    var ref = 0.35 * d.radius, scale = d.fmax > 0 ? ref / d.fmax : 0;
     for (var i = 0; i < Math.max(n, d.pool.length); i++) {
       if (i >= n) {
         var m = d.pool[i];
@@ -409,18 +619,23 @@
         continue;
       }
       m = marker(d, i);
-      var c = (c0 + i) * 11, st = d.contact[c + 9], col = STATE_COLOR[st] || STATE_COLOR[0];
+      var c = (c0 + i) * CF, st = d.contact[c + 9];
       m.dot.position.set(d.contact[c], d.contact[c + 1], d.contact[c + 2]);
-      m.dot.material.color.setHex(col);
+      m.dot.material.color.setHex(STATE_COLOR[st] || STATE_COLOR[0]);
       m.dot.visible = showContacts.checked;
-      [[m.fn, 3, col], [m.ft, 6, new THREE.Color(col).multiplyScalar(0.6).getHex()]].forEach(function (a) {
-        tmpA.set(d.contact[c + a[1]], d.contact[c + a[1] + 1], d.contact[c + a[1] + 2]);
-        var len = tmpA.length() * scale;
+      m.fn.visible = m.ft.visible = false;
+      if (i >= np) continue;
+      var o = i * PF, col = STATE_COLOR[d.pair[o + 9]] || STATE_COLOR[0];
+      [[m.fn, 3, col, 1], [m.ft, 6, new THREE.Color(col).multiplyScalar(0.6).getHex(), 0]].forEach(function (a) {
+        tmpA.set(d.pair[o + a[1]], d.pair[o + a[1] + 1], d.pair[o + a[1] + 2]);
+        var len = Math.min(tmpA.length() * scale, 2 * ref);
         a[0].visible = showContacts.checked && showForces.checked && len > 1e-4 * d.radius;
         if (!a[0].visible) return;
-        a[0].position.copy(m.dot.position);
-        a[0].setDirection(tmpA.normalize());
-        a[0].setLength(len, Math.min(0.3 * len, 0.05 * d.radius), Math.min(0.15 * len, 0.025 * d.radius));
+        tmpA.normalize();
+        a[0].position.set(d.pair[o], d.pair[o + 1], d.pair[o + 2]);
+        if (a[3]) a[0].position.addScaledVector(tmpA, -len); /* a push: it ends at the point */
+        a[0].setDirection(tmpA);
+        a[0].setLength(len);
         a[0].setColor(a[2]);
       });
     }
@@ -502,6 +717,10 @@
         var end = cur.t[cur.nframes - 1];
         if (simTime > end) simTime = cur.t[0]; /* loop */
         var f = frameAt(simTime);
+        /* A frame kept at a change of contact (an impact lasts a step or
+         * two) is shown even when the display's frame passes over it. */
+        for (var k = frame + 1; k < f; k++)
+          if (cur.event[k]) { f = k; break; }
         if (f !== frame || simTime <= cur.t[0]) show(f);
       }
       last = now;
