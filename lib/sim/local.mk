@@ -13,6 +13,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/iterative.c \
 	%reldir%/direct.c \
 	%reldir%/constrain.c \
+	%reldir%/impact.c \
 	%reldir%/project.c \
 	%reldir%/report.c \
 	%reldir%/step.c \

@@ -319,6 +319,13 @@ static void watch_energy(const lk_model *m, lk_data *d, double t_start) {
   lk_sim_report *rep = &sc->report;
   rep->unstable = 0;
   rep->energy_growth = 0;
+  if (sc->impact_gain) {
+    /* An impact's impulses did positive work (constrain.c, impact.c): an
+     * energy growth of the step, with or without input (issue 31.5). */
+    rep->unstable = 1;
+    rep->energy_growth = rep->impact_work;
+    sc->impact_gain = 0;
+  }
   int quiet = input_free(m, d, t_start);
   sc->targets_set = 0;
   if (!quiet) {
