@@ -14,6 +14,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/direct.c \
 	%reldir%/constrain.c \
 	%reldir%/impact.c \
+	%reldir%/friction_state.c \
 	%reldir%/project.c \
 	%reldir%/report.c \
 	%reldir%/step.c \

@@ -136,6 +136,11 @@ void lk_sim_tactile_end(const lk_model *m, lk_data *d);
 int lk_sim_has_constraints(const lk_model *m);
 lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v);
 
+/* friction_state.c: whether a static contact that slips at `speed` (its
+ * friction at the bound) turns dynamic: the slip is fast or the contact
+ * is not new (mem->age > 0); else it is a transient. */
+int lk_sim_slip_sustained(const lk_model *m, const lk_contact_mem *mem, double speed);
+
 /* impact.c: after a solve whose restitution targets raised some normal
  * rows' bounds (sim.st->nimpact), the work of the impulses on the impact
  * islands; when positive, the solve (`once`, from v*) is made again with
