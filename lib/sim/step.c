@@ -63,8 +63,8 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * Euler's equation); this treats every velocity product of the tree
  * alike. The passes contract by about h |w| (200 rad/s at 1 ms: 0.1 a
  * pass, 12 passes); they stop when v* moves less than 1e-13 of the
- * velocities' scale. Should they not settle (h |w| near 1 or beyond) the
- * explicit answer stands. */
+ * velocities' scale. Should they not settle (h |w| near 1 or beyond) or
+ * overflow, the explicit answer stands. */
 static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, int constrained,
                                      double *acc) {
   lk_dyn_data *dd = &d->dyn;
@@ -88,11 +88,17 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, in
       lk_dyn_aba(m, d, dd->dcv, dd->fext_tot, dd->diag, acc);
     }
     double change = 0;
+    int finite = 1;
     for (int k = 0; k < nv; k++) {
       double vk = d->v[k] + h * acc[k];
+      finite &= isfinite(vk);
       change = fmax(change, fabs(vk - vnew[k]));
       vnew[k] = vk;
     }
+    /* a state so large that the products overflow (a 1e300 N load): the
+     * explicit step, which fails or not as it always did (fmax passes
+     * over a NaN, hence the flag) */
+    if (!finite) break;
     if (!(change > 1e-13 * scale)) return;
     if (!(change < last) && pass > 2) break; /* not contracting */
     last = change;
