@@ -662,12 +662,28 @@ int lk_cmd_simulate(int argc, char **argv) {
             a.partial ? "the output so far is kept, its CSV ending in a '# partial:' line"
                       : "no output file was written");
   if (!a.quiet) {
-    char stability[256] = "no (the energy never grew without input)";
-    if (unstable)
+    char stability[384] = "no (the energy never grew without input)";
+    if (unstable) {
+      /* The step's explicit parts are the joint springs and, when chosen,
+       * the velocity forces (damping and servos are implicit): name the
+       * one the model has (issue 31.4: a spinning body has no spring). */
+      int springs = 0;
+      for (int i = 1; i < lk_model_nlink(m) && !springs; i++) {
+        lk_link_spec ls;
+        if (lk_model_link(m, i, &ls) == LK_OK && ls.joint.stiffness > 0) springs = 1;
+      }
+      const char *cause =
+          lk_model_options(m)->velocity_forces == LK_VELOCITY_FORCES_EXPLICIT
+              ? "the velocity forces are explicit (options.velocity_forces: explicit) and a "
+                "fast rotation gains energy with them; the default, midpoint, keeps it"
+          : springs ? "a joint spring is too stiff for the timestep (springs are explicit: "
+                      "h sqrt(k/I) must stay below 2)"
+                    : "a rotation is too fast for the timestep (h |omega| near 1: the midpoint "
+                      "velocity forces could not settle and were taken explicitly)";
       snprintf(stability, sizeof stability,
-               "the energy grew without input (by up to %.3g J) in %ld steps from t = %g s; an "
-               "explicit stiffness or damping is too high for the timestep",
-               unstable_growth, unstable, unstable_t);
+               "the energy grew without input (by up to %.3g J) in %ld steps from t = %g s; %s",
+               unstable_growth, unstable, unstable_t, cause);
+    }
     print_summary(m, &a, &o, &p, why[0] && !a.partial ? "not written:" : "wrote", step, h,
                   lk_data_time(d), wall,
                   seen_contacts, max_depth, solver_failures, fallbacks, unsettled, rows, ncol,

@@ -374,9 +374,11 @@ typedef struct {
   double slip;        /* tangential slip speed (m/s) */
   const char *state;  /* "static" or "dynamic" (the friction state) when the
                          contact carries a normal force, else "open" */
-  double utilization; /* ft / (mu fn), mu the mixed static or dynamic
-                         coefficient of the state: 1 on the edge of the
-                         cone; 0 if fn = 0 */
+  double utilization; /* ft / (mu_static fn), mu_static the mixed static
+                         coefficient whatever the state (one definition
+                         with lk_contact_report.utilization): 1 on the
+                         edge of the static cone, mu_d/mu_s while sliding;
+                         0 if fn = 0 */
   double depth;       /* penetration (> 0) or gap (< 0) of the shapes, m */
   const char *geom, *other_geom; /* the two geoms (lk_model_geom_label), on
                          link and on other; NULL for an explicit contact */

@@ -236,6 +236,15 @@ typedef enum {
   LK_INTEGRATOR_RK4,       /* classical Runge-Kutta, contact-free accuracy checks */
 } lk_integrator;
 
+/* How the Euler step evaluates the velocity-product forces (Coriolis,
+ * centripetal, gyroscopic) in the free velocity. */
+typedef enum {
+  LK_VELOCITY_FORCES_MIDPOINT = 0, /* at (v + v*)/2, solved by fixed-point
+                                      iteration: implicit, no energy gain
+                                      from spin (default) */
+  LK_VELOCITY_FORCES_EXPLICIT,     /* at v, the start of the step */
+} lk_velocity_forces;
+
 typedef enum { LK_SOLVER_LEMKE = 0, LK_SOLVER_DANTZIG } lk_solver_kind;
 
 typedef enum {
@@ -274,6 +283,7 @@ typedef struct {
   double timestep;         /* s, > 0; default 0.001 */
   lk_vec3 gravity;         /* m/s^2; default (0, 0, -9.81) */
   lk_integrator integrator;
+  lk_velocity_forces velocity_forces; /* euler: default midpoint */
   lk_solver_kind solver;   /* contact LCP solver; default Dantzig (symmetric
                               boxed form; Lemke takes what it cannot) */
   lk_cone friction_cone;   /* default circle */

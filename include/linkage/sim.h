@@ -105,6 +105,13 @@ typedef struct {
                              the input-free stretch */
   int unphysical;         /* 1: the state is clearly unphysical (message
                              says how; see below); the step is committed */
+  /* Impacts (restitution targets in this step; docs/contact.md): the work
+   * of the impulses of the impacts' islands, J (<= 0: an impact never adds
+   * energy; a positive value is reported unstable), and the share of the
+   * restitution coefficients the step used (1, or less where the full e
+   * with friction would have added energy). Both 0 without an impact. */
+  double impact_work;
+  double restitution_scale;
 } lk_step_report;
 
 /* The energy watch: over a stretch of steps without input (tau and link
@@ -115,8 +122,13 @@ typedef struct {
  * rises above its lowest value in the stretch by more than half the
  * stretch's largest kinetic energy (semi-implicit Euler's energy
  * oscillates by about h omega of it), the step reports unstable: an
- * explicit stiffness or damping (joint springs, RK4) too high for the
- * timestep. Steps with constraint rows are not judged. */
+ * explicit part of the step (joint springs; the velocity forces with
+ * velocity_forces: explicit or when their midpoint passes did not settle;
+ * RK4's damping) too stiff or fast for the timestep. Steps with constraint
+ * rows are not judged that way; an impact is judged by itself: a step
+ * whose impacts' impulses did positive work (impact_work > 0 beyond
+ * rounding) reports unstable with that work as its growth (impacts never
+ * add energy: docs/contact.md). */
 /* Clearly unphysical states (issue 18.9; docs/format.md, "Physical
  * plausibility"): a contact at the step's start deeper than the smaller of
  * its two shapes' sizes (a box's smallest half extent, a radius; planes

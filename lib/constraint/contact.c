@@ -95,12 +95,18 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
        * free normal acceleration a (x: gap, v: the velocity that reached
        * it). With a = 0 this is e |v_n|; under gravity it makes the
        * bounce apex e^2 of the drop to rounding at any timestep. */
-      double e = g->restitution, a = (vs - vn) / h, x = -g->depth;
+      /* (scaled down when the impact's impulses would add energy:
+       * lib/sim/impact.c) */
+      double e = g->restitution * (1 - d->sim.st->restitution_cut), a = (vs - vn) / h,
+             x = -g->depth;
       double E = 0.5 * vn * vn - a * x + 0.5 * a * h * vn;
       double c = 0.5 * a * h, disc = c * c + 2 * (a * x + e * e * E);
       double lr = E > 0 && disc > 0 ? c + sqrt(disc) : -e * vn;
       if (!(lr > 0)) lr = -e * vn;
       if (lr > lb) lb = lr;
+      lk_sim_scalars *sc = d->sim.st;
+      if (sc->nimpact < LK_SIM_IMPACT_ROWS) sc->impact_row[sc->nimpact] = rn;
+      sc->nimpact++;
     }
   }
   R->bias = -lb;

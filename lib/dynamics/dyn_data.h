@@ -82,6 +82,15 @@ typedef struct {
   double *kv;         /* 4 x nv: RK4 accelerations */
   double *kin_q;      /* nq: the state the kinematics were computed at */
   double *kin_v;      /* nv (see kin_at_state) */
+
+  /* Midpoint velocity forces (step.c): the velocity-product forces at v,
+   * the change at the midpoint velocity, that velocity, the explicit free
+   * acceleration; per link the velocities at the midpoint. */
+  double *cv0;        /* nv */
+  double *dcv;        /* nv */
+  double *vmid;       /* nv */
+  double *acc0;       /* nv */
+  lk_motion *vlm;     /* per link */
 } lk_dyn_data;
 
 void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a);

@@ -70,6 +70,15 @@ void lk_dyn_inverse_range(const lk_model *m, const lk_data *d, int v0, int len, 
 void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_force *fext,
                  int gravity, double *tau);
 
+/* The velocity-product part of the bias forces (Coriolis, centripetal,
+ * gyroscopic) at the positions of the current kinematics and another
+ * velocity v (nv): RNEA without gravity, accelerations or external forces,
+ * the link velocities formed from v (d->dyn.vlm), so that the kinematics
+ * at the data's state are left alone. c(q, v) - cv(q, v) is gravity's
+ * part, which does not depend on v; the step evaluates cv at a midpoint
+ * velocity with it (step.c). */
+void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double *tau);
+
 /* ABA (Featherstone 2008, table 7.1): qacc = (M + diag)^-1 (tau + J^T fext
  * - c(q, v)), gravity included, in O(nlink). tau must not be NULL. */
 void lk_dyn_aba(const lk_model *m, lk_data *d, const double *tau, const lk_force *fext,

@@ -41,6 +41,34 @@ void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_for
   }
 }
 
+void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double *tau) {
+  lk_dyn_data *dd = &d->dyn;
+  lk_motion *vl = dd->vlm, *a = dd->a;
+  lk_force *f = dd->pA;
+  vl[0] = lk_mo_zero();
+  a[0] = lk_mo_zero();
+  for (int i = 1; i < m->nlink; i++) {
+    int p = m->parent[i];
+    /* the joint velocity S qdot and, for a free joint, the apparent
+     * derivative of its S (kinematics.c) */
+    lk_motion vJ = lk_mo_zero();
+    for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) vJ = lk_mo_madd(vJ, d->S[k], v[k]);
+    lk_motion vi = lk_mo_add(lk_tf_inv_motion(&d->xup[i], vl[p]), vJ);
+    lk_motion c = lk_mo_cross_mo(vi, vJ);
+    if (m->jtype[i] == LK_JOINT_FREE)
+      c = lk_mo_add(c, lk_mo(lk_v3_zero(), lk_v3_neg(lk_v3_cross(vJ.ang, vJ.lin))));
+    vl[i] = vi;
+    a[i] = lk_mo_add(lk_tf_inv_motion(&d->xup[i], a[p]), c);
+    const lk_inertia *I = &m->inertia[i];
+    f[i] = lk_fo_add(lk_inertia_mul(I, a[i]), lk_mo_cross_fo(vl[i], lk_inertia_mul(I, vl[i])));
+  }
+  for (int i = m->nlink - 1; i > 0; i--) {
+    for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) tau[k] = lk_mo_dot_fo(d->S[k], f[i]);
+    int p = m->parent[i];
+    if (p > 0) f[p] = lk_fo_add(f[p], lk_tf_force(&d->xup[i], f[i]));
+  }
+}
+
 lk_status lk_bias_forces(const lk_model *m, lk_data *d, double *c) {
   if (!c) return LK_INVALID_ARGUMENT;
   lk_status st = lk_forward_kinematics(m, d);

@@ -365,6 +365,7 @@ static const char *const kGeomTypes[] = {"plane", "sphere", "capsule", "box", "c
                                          "mesh"};
 static const char *const kActuatorTypes[] = {"effort", "position", "velocity"};
 static const char *const kIntegrators[] = {"euler", "rk4"};
+static const char *const kVelocityForces[] = {"midpoint", "explicit"};
 static const char *const kSolvers[] = {"lemke", "dantzig"};
 static const char *const kCones[] = {"circle", "pyramid", "box"};
 static const char *const kMixes[] = {"geometric", "min", "max", "mean"};
@@ -517,6 +518,7 @@ static const ykey kOptionKeys[] = {
     {ROW("timestep", K_NUM, POSITIVE, OP(timestep))},
     {ROW("gravity", K_VEC3, 0, OP(gravity))},
     {ROW("integrator", K_ENUM, 0, OP(integrator)), ENUM(kIntegrators)},
+    {ROW("velocity_forces", K_ENUM, 0, OP(velocity_forces)), ENUM(kVelocityForces)},
     {ROW("solver", K_ENUM, 0, OP(solver)), ENUM(kSolvers)},
     {ROW("friction_cone", K_ENUM, 0, OP(friction_cone)), ENUM(kCones)},
     {ROW("cone_edges", K_INT, 0, OP(cone_edges)), .lo = 3, .hi = 64},

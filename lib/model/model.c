@@ -95,6 +95,7 @@ void lk_options_default(lk_options *o) {
   o->timestep = 0.001;
   o->gravity = lk_v3(0, 0, -9.81);
   o->integrator = LK_INTEGRATOR_EULER;
+  o->velocity_forces = LK_VELOCITY_FORCES_MIDPOINT;
   o->solver = LK_SOLVER_DANTZIG;
   o->friction_cone = LK_CONE_CIRCLE;
   o->cone_edges = 8;

@@ -24,12 +24,15 @@ static void reset_report(lk_sim_data *sd) {
   sd->st->report.detail = "";
 }
 
-lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
+/* Rows, islands and their solves from v = v* (sim.vstar), v+ into v. Run
+ * again by impact.c with the restitution targets scaled down. */
+static lk_status constrain_once(const lk_model *m, lk_data *d, double *v) {
   lk_sim_data *sd = &d->sim;
   lk_sim_report *rep = &sd->st->report;
-  reset_report(sd);
-  memcpy(sd->vstar, v, (size_t)m->nv * sizeof *v);
+  memcpy(v, sd->vstar, (size_t)m->nv * sizeof *v);
   sd->st->ncontact = 0;
+  sd->st->nimpact = 0;
+  rep->max_penetration = 0;
   lk_rows_compute_cdof(m, d);
   lk_rows_clear(d);
 
@@ -84,6 +87,27 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
         }
     }
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
+  }
+  return LK_OK;
+}
+
+lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
+  lk_sim_data *sd = &d->sim;
+  reset_report(sd);
+  memcpy(sd->vstar, v, (size_t)m->nv * sizeof *v);
+  sd->st->restitution_cut = 0;
+  sd->st->impact_gain = 0;
+  lk_status st = constrain_once(m, d, v);
+  /* Impacts never add energy (issue 31.5, impact.c) */
+  if (!st && sd->st->nimpact > 0) st = lk_sim_impact_limit(m, d, v, constrain_once);
+  if (st) return st;
+  if (sd->st->nimpact > 0) {
+    double scale;
+    sd->st->report.impact_work = lk_sim_impact_work(d, v, &scale);
+    /* the energy watch (step.c) reports an impact that still adds energy
+     * (position correction's share: impact.c) */
+    sd->st->impact_gain = sd->st->report.impact_work > 1e-9 * scale;
+    sd->st->report.restitution_scale = 1 - sd->st->restitution_cut;
   }
   /* The contacts' reports from the solved rows (at this step's
    * kinematics: link forces are about the link origins) and the link

@@ -160,6 +160,7 @@ static int switch_states(lk_data *d, const int *rows, lk_sim_sparse *sp, lk_step
     double bound = sp->mu[i] * fabs(sp->z[sp->findex[i]]);
     double f = norm2(sp->z[i], z2), speed = norm2(sp->w[i], w2);
     if (!(bound > 0 && f >= bound * (1 - 1e-6) && speed > SLIDE_EPS)) continue;
+    if (!lk_sim_slip_sustained(d->model, mem, speed)) continue; /* a transient */
     mem->state = LK_FRICTION_DYNAMIC;
     report->state_changes++;
     const lk_contact_report *c = &sd->contact[t[1]];

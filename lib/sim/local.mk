@@ -13,6 +13,8 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/iterative.c \
 	%reldir%/direct.c \
 	%reldir%/constrain.c \
+	%reldir%/impact.c \
+	%reldir%/friction_state.c \
 	%reldir%/project.c \
 	%reldir%/report.c \
 	%reldir%/step.c \

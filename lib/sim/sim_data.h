@@ -64,6 +64,9 @@ typedef struct {
   size_t ofs, size;        /* its doubles in fc_L: the factor, then the inverse */
 } lk_sim_kept;
 
+/* Impact rows remembered by their index in a step (impact.c). */
+#define LK_SIM_IMPACT_ROWS 16
+
 /* Scalars of the layer (inside the arena). */
 typedef struct {
   lk_sim_report report;
@@ -92,6 +95,16 @@ typedef struct {
   double e_min, e_tmax;
   double e_scale, e_t0; /* the stretch's energy at its start, and that time */
   int targets_set;
+  /* Impacts (impact.c): how much the restitution targets are cut this
+   * solve (e (1 - cut); 0, or more when an impact's impulses would add
+   * energy; 0 in a zeroed arena, so callers outside the step get e), and
+   * the normal rows
+   * whose restitution target raised their bound (the first
+   * LK_SIM_IMPACT_ROWS; nimpact counts all) */
+  double restitution_cut;
+  int impact_gain; /* the step's impacts added energy all the same */
+  int nimpact;
+  int impact_row[LK_SIM_IMPACT_ROWS];
 } lk_sim_scalars;
 
 /* The step's journal (journal.c): what a step may change of the state

@@ -135,6 +135,23 @@ void lk_sim_tactile_end(const lk_model *m, lk_data *d);
  * the constraint part of the step (v: v* in, v+ out). */
 int lk_sim_has_constraints(const lk_model *m);
 lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v);
+
+/* friction_state.c: whether a static contact that slips at `speed` (its
+ * friction at the bound) turns dynamic: the slip is fast or the contact
+ * is not new (mem->age > 0); else it is a transient. */
+int lk_sim_slip_sustained(const lk_model *m, const lk_contact_mem *mem, double speed);
+
+/* impact.c: after a solve whose restitution targets raised some normal
+ * rows' bounds (sim.st->nimpact), the work of the impulses on the impact
+ * islands; when positive, the solve (`once`, from v*) is made again with
+ * the restitution targets scaled down, to the largest scale found whose
+ * work is not positive. v holds v+ on entry and on return. */
+typedef lk_status (*lk_sim_solve_fn)(const lk_model *m, lk_data *d, double *v);
+lk_status lk_sim_impact_limit(const lk_model *m, lk_data *d, double *v, lk_sim_solve_fn once);
+/* The work of the rows' impulses z over the step, z . J (v* + v+) / 2, on
+ * the islands of the impact rows (all rows when there are more than
+ * LK_SIM_IMPACT_ROWS), and in *scale the sum of its terms' magnitudes. */
+double lk_sim_impact_work(const lk_data *d, const double *v, double *scale);
 /* ... and its commit, once nothing of the step can fail any more: the
  * contacts' reports and memory for the next step, link forces, tactile
  * sums (a failed step writes none of them). */

@@ -668,7 +668,8 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
       at_bound = 1;
     }
     int sliding = speed > SLIDE_EPS && at_bound;
-    if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding) {
+    if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding &&
+        lk_sim_slip_sustained(is->m, mem, speed)) {
       const lk_contact_report *c = &sd->contact[R->cindex];
       mem->state = LK_FRICTION_DYNAMIC;
       R->mu = c->mu_dynamic;

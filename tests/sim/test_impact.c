@@ -106,11 +106,125 @@ static void test_wall_rebound_is_e_v(void) {
   lk_model_free(m);
 }
 
+/* Issue 31.5: impacts never add energy. A double pendulum (two 1 kg,
+ * 0.5 m bars hinged at 1.2 m, as mechanisms/double_pendulum.yaml) falls
+ * onto a floor with restitution e and friction mu_s/mu_d. Newton's
+ * restitution with friction on a chain can return more kinetic energy than
+ * the impact took (Kane and Levinson's rough double pendulum); measured
+ * before the fix: +205.9 J in the first impact step here (e 0.5, mu
+ * 0.4/0.3, released with both bars horizontal), +54.4 J in the variant.
+ * Each impact step's change of total energy (kinetic + gravity, from
+ * lk_energy_kinetic/_potential: not the step's own figure) must not be
+ * positive, the step report must say the impact's work is not positive
+ * and the restitution it used (below 1: the full e would have added
+ * energy), and the frictionless impact keeps its full e. */
+static void pendulum_impacts(double q1, double q2, double e, double mus, double mud,
+                             int expect_cut) {
+  char text[2000];
+  snprintf(text, sizeof text,
+           "options: {timestep: 0.0005}\n"
+           "materials:\n  - {name: m, mu_static: %g, mu_dynamic: %g, restitution: %g}\n"
+           "world:\n  geoms:\n    - {type: plane, point: [0, 0, 0.25], material: m}\n"
+           "links:\n  - name: upper\n    origin: {xyz: [0, 0, 1.2]}\n"
+           "    joint: {name: shoulder, type: revolute, axis: [0, 1, 0]}\n    mass: 1.0\n"
+           "    geoms:\n      - {type: capsule, radius: 0.015, half_length: 0.235, "
+           "origin: {xyz: [0, 0, -0.25]}, material: m}\n"
+           "  - name: lower\n    parent: upper\n    origin: {xyz: [0, 0, -0.5]}\n"
+           "    joint: {name: elbow, type: revolute, axis: [0, 1, 0]}\n    mass: 1.0\n"
+           "    geoms:\n      - {type: capsule, radius: 0.015, half_length: 0.235, "
+           "origin: {xyz: [0, 0, -0.25]}, material: m}\n"
+           "initial:\n  - {joint: shoulder, q: %g}\n  - {joint: elbow, q: %g}\n",
+           mus, mud, e, q1, q2);
+  lk_error err;
+  lk_model *m = lk_model_load_string(text, strlen(text), "pendulum.yaml", NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), (lk_error *)NULL);
+  double T, V, E;
+  lk_energy_kinetic(m, d, &T);
+  lk_energy_potential(m, d, &V);
+  E = T + V;
+  int impacts = 0, cut = 0;
+  for (int i = 0; i < 3000; i++) {
+    LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
+    lk_energy_kinetic(m, d, &T);
+    lk_energy_potential(m, d, &V);
+    const lk_step_report *r = lk_data_step_report(d);
+    if (r->restitution_scale > 0) {
+      impacts++;
+      cut += r->restitution_scale < 1;
+      LK_ASSERT_MSG(T + V - E <= 0, "t = %g s: an impact changed the energy by %+.6g J", lk_data_time(d),
+                    T + V - E);
+      LK_ASSERT_MSG(r->impact_work <= 0, "t = %g s: impact work %.6g J", lk_data_time(d),
+                    r->impact_work);
+      LK_ASSERT_INT_EQ(r->unstable, 0);
+    }
+    E = T + V;
+  }
+  LK_ASSERT_MSG(impacts > 0, "no impact");
+  if (expect_cut)
+    LK_ASSERT_MSG(cut > 0, "no impact needed its restitution cut");
+  else
+    LK_ASSERT_INT_EQ(cut, 0);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static void test_pendulum_impacts(void) { pendulum_impacts(1.5708, 0, 0.5, 0.4, 0.3, 1); }
+/* Variant: released from 2.0 / -0.5 rad, e 0.7, mu 0.6/0.5; and the first
+ * case without friction, whose impact keeps e (it lost 4.8 J). */
+static void test_pendulum_impacts_variant(void) {
+  pendulum_impacts(2.0, -0.5, 0.7, 0.6, 0.5, 1);
+  pendulum_impacts(1.5708, 0, 0.5, 0, 0, 0);
+}
+
+/* A box dropped corner first (tilted about x and y, spinning)
+ * from 0.3 m with e 0.6, mu 0.5: no impact step gains energy. */
+static void test_box_impacts(void) {
+  const char *text =
+      "materials:\n  - {name: m, mu_static: 0.5, mu_dynamic: 0.5, restitution: 0.6}\n"
+      "world:\n  geoms:\n    - {type: plane, material: m}\n"
+      "links:\n  - name: box\n    joint: {type: free}\n    mass: 1\n"
+      "    geoms:\n      - {type: box, half_extents: [0.1, 0.05, 0.03], material: m}\n"
+      "initial:\n  - {joint: box, q: [0, 0, 0.4, 0.984093, 0.148564, 0.098712, -0.014874], "
+      "v: [0.5, 0, 0, 0, 3, 0]}\n";
+  lk_error err;
+  lk_model *m = lk_model_load_string(text, strlen(text), "box.yaml", NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), (lk_error *)NULL);
+  double T, V, E;
+  lk_energy_kinetic(m, d, &T);
+  lk_energy_potential(m, d, &V);
+  E = T + V;
+  int impacts = 0;
+  for (int i = 0; i < 2000; i++) {
+    LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
+    lk_energy_kinetic(m, d, &T);
+    lk_energy_potential(m, d, &V);
+    const lk_step_report *r = lk_data_step_report(d);
+    if (r->restitution_scale > 0) {
+      impacts++;
+      LK_ASSERT_MSG(T + V - E <= 0, "t = %g s: an impact changed the energy by %+.6g J", lk_data_time(d),
+                    T + V - E);
+    }
+    E = T + V;
+  }
+  LK_ASSERT_MSG(impacts > 1, "%d impacts", impacts);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 static const lk_test tests[] = {
     {"ball e 0.5 from 1 m: three bounces at e^2 of their drop", test_ball_e05_from_1m},
     {"variant: e 0.8 from 0.5 m", test_ball_e08_from_half_metre},
     {"variant: e 0.5 from 1 m at h = 5 ms", test_ball_coarse_timestep},
     {"no normal force: the rebound is e v", test_wall_rebound_is_e_v},
+    {"double pendulum on a rough floor: no impact adds energy", test_pendulum_impacts},
+    {"variant: other release, e and mu; frictionless keeps e", test_pendulum_impacts_variant},
+    {"a tumbling box's bounces add no energy", test_box_impacts},
     {NULL, NULL},
 };
 

@@ -121,6 +121,34 @@ static void test_servo_arm_and_unstable_summary(void) {
   LK_ASSERT_MSG(u != NULL, "stderr: %s", r->err);
   const char *t = u ? strstr(u, "from t = ") : NULL;
   if (t) LK_ASSERT_NEAR(strtod(t + 9, NULL), 0.002, 1e-12);
+  LK_ASSERT_MSG(u && strstr(u, "a joint spring is too stiff"), "stderr: %s", r->err);
+}
+
+/* Issue 31.4: a free body spinning at 50 rad/s about a tilted axis (no
+ * spring, no damping, no gravity) keeps its energy with the default
+ * velocity forces (summary: unstable: no), and with `velocity_forces:
+ * explicit` gains it, the summary naming that option, not a stiffness. */
+static void test_spin_summary(void) {
+  lk_test_write(lk_test_scratch("spin.yaml"),
+                "options: {gravity: [0, 0, 0]}\n"
+                "links:\n"
+                "  - name: body\n"
+                "    joint: {type: free}\n"
+                "    mass: 2\n"
+                "    inertia: [0.1, 0.1, 0.2]\n"
+                "initial:\n"
+                "  - {joint: body, q: [0, 0, 0, 1, 0, 0, 0], v: [0, 0, 0, 25, 0, 43.3013]}\n");
+  const lk_test_result *r =
+      lk_test_linkage((const char *[]){"simulate", lk_test_scratch("spin.yaml"), "--duration", "3",
+                                       "-o", lk_test_scratch("spin.csv"), NULL});
+  LK_ASSERT_INT_EQ(r->status, 0);
+  LK_ASSERT_MSG(strstr(r->err, "unstable: no"), "stderr: %s", r->err);
+  r = lk_test_linkage((const char *[]){"simulate", lk_test_scratch("spin.yaml"), "--set",
+                                       "options.velocity_forces=explicit", "--duration", "3", "-o",
+                                       lk_test_scratch("spin.csv"), NULL});
+  const char *u = strstr(r->err, "unstable: the energy grew without input");
+  LK_ASSERT_MSG(u && strstr(u, "options.velocity_forces: explicit"), "stderr: %s", r->err);
+  LK_ASSERT_MSG(!strstr(r->err, "stiff"), "stderr: %s", r->err);
 }
 
 /* ------------------------------------------------------------ units */
@@ -199,6 +227,7 @@ void lk_test_register(void) {
   static const lk_test servo[] = {
       {"the servo arm settles; a stiff spring is reported unstable",
        test_servo_arm_and_unstable_summary},
+      {"a spinning body: stable by default, explicit velocity forces named", test_spin_summary},
       {NULL, NULL}};
   lk_test_suite("linkage simulate: servos and stability", servo);
   static const lk_test units[] = {{"check: penetration and degrees", test_check_units},
