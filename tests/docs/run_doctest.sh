@@ -25,6 +25,10 @@
 #              skipped when configure found no Python with NumPy
 #   yaml       a complete mechanism file: `linkage check` must accept it
 #   yaml fragment  part of one (a section shown alone): not checked
+#   text output  what the sh block just before it prints: its lines must
+#              appear in that output in order, each run of lines between
+#              `...` lines as consecutive lines (trailing blanks aside); a
+#              line `...` stands for any number of lines
 #   text, csv, console, math   shown, not run
 # A block without an info string fails: say what it is.
 set -u
@@ -100,8 +104,11 @@ unset OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM
 
 run_sh() { # N WHERE EXPECTED
   ( cd "$scratch" && BUILD_DIR="$top_build" sh -e "$tmp/blocks/$1.body" ) </dev/null \
-    >"$tmp/out" 2>&1
+    >"$tmp/out" 2>"$tmp/err"
   rc=$?
+  cp "$tmp/out" "$tmp/sh_out"
+  last_sh=$1
+  cat "$tmp/err" >>"$tmp/out"
   if [ "$rc" -eq "$3" ]; then ok
   else bad "$2: shell block exited $rc, expected $3:"; sed 's/^/    /' "$tmp/blocks/$1.body"
        echo "  output:"; tail -n 20 "$tmp/out" | sed 's/^/    /'; fi
@@ -117,6 +124,36 @@ check_build() { # N WHERE
     if ${MAKE:-make} -C "$top_build" -n "$target" >/dev/null 2>&1; then ok
     else bad "$2: 'make $target' is not a target of the build"; fi
   done
+}
+
+# The documented output of the last sh block (text output): every run of
+# expected lines between `...` lines found, in order, as consecutive lines.
+check_output() { # N WHERE
+  if [ "${last_sh:-}" != "$(($1 - 1))" ]; then
+    bad "$2: 'text output' must follow the sh block whose output it shows"; return
+  fi
+  if awk -v want="$tmp/blocks/$1.body" '
+      function strip(x) { sub(/[ \t\r]+$/, "", x); return x }
+      BEGIN { nw = 0
+              while ((getline line < want) > 0) w[++nw] = strip(line) }
+      { o[++no] = strip($0) }
+      END {
+        i = 1; at = 1
+        while (i <= nw) {
+          if (w[i] ~ /^[ ]*\.\.\.$/) { i++; continue }
+          j = i; while (j <= nw && w[j] !~ /^[ ]*\.\.\.$/) j++   # the run is w[i..j-1]
+          found = 0
+          for (k = at; k + (j - i) - 1 <= no && !found; k++) {
+            m = 1
+            for (r = 0; r < j - i && m; r++) if (o[k + r] != w[i + r]) m = 0
+            if (m) { found = 1; at = k + (j - i) }
+          }
+          if (!found) { print "    not found in order: " w[i]; exit 1 }
+          i = j
+        }
+      }' "$tmp/sh_out" >"$tmp/cmp"; then ok
+  else bad "$2: the documented output is not what the command printed:"; cat "$tmp/cmp"
+       echo "  printed:"; head -n 30 "$tmp/sh_out" | sed 's/^/    /'; fi
 }
 
 run_c() { # N WHERE
@@ -181,6 +218,7 @@ while IFS="$(printf '\t')" read -r n where info; do
       else bad "$where: YAML mechanism rejected by 'linkage check' (a part of one is 'yaml fragment'):"
            sed 's/^/    /' "$tmp/out"; fi
       nrun=$((nrun + 1)) ;;
+    "text output") check_output "$n" "$where" ;;
     "yaml fragment"|text|csv|console|math) ;;
     "") bad "$where: a code block without an info string (say sh, c, yaml, text, ...)" ;;
     *) bad "$where: unknown code block info string '$info'" ;;
