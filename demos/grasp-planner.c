@@ -848,10 +848,22 @@ typedef struct {
   double best_epsilon, correlation, seconds;
 } object_summary;
 
+/* The object's name in the output: the file's name without its
+ * extension, or its folder's when the file is named for what it is, not
+ * which (YCB's YcbBanana/model.urdf is "YcbBanana"). */
 static const char *base_name(const char *path, char *buf, size_t size) {
   const char *s = strrchr(path, '/');
-  s = s ? s + 1 : path;
-  snprintf(buf, size, "%s", s);
+  const char *file = s ? s + 1 : path;
+  size_t stem = strcspn(file, ".");
+  if (s && s > path && stem == 5 && strncmp(file, "model", 5) == 0) {
+    const char *d = s;
+    while (d > path && d[-1] != '/') d--;
+    if (d < s) {
+      snprintf(buf, size, "%.*s", (int)(s - d), d);
+      return buf;
+    }
+  }
+  snprintf(buf, size, "%s", file);
   char *dot = strrchr(buf, '.');
   if (dot && dot != buf) *dot = 0;
   return buf;

@@ -175,6 +175,10 @@ typedef struct {
   int options;        /* 1: the file's options replace the model's; 0: they
                          are checked and ignored */
   int name;           /* 1: the file's name becomes the model's name */
+  int free_base;      /* 1: a URDF's root link, welded to the world by the
+                         URDF convention, gets a free joint (as an include's
+                         `base: free`): an object file such as YCB's
+                         model.urdf; other formats say their joints */
 } lk_merge_options;
 
 /* Defaults: no prefix, the world, identity pose, world geoms added, options

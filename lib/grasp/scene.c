@@ -110,6 +110,7 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   lk_merge_options_default(&mo);
   mo.prefix = o->object_prefix;
   mo.world_geoms = 0;
+  mo.free_base = 1; /* a URDF object (YCB's model.urdf) floats */
   if ((st = lk_model_load_file_into(s->m, object_path, &lo, &mo, err))) return st;
   return lk_model_finalize(s->m, err);
 }

@@ -38,7 +38,12 @@ static lk_status read_text(lk_model *m, const lk_merge_options *mo, const char *
                            const char *label, const lk_load_options *o, lk_error *err) {
   char root[32];
   lk_xml_root_name(text, len, root, sizeof root);
-  if (strcmp(root, "robot") == 0) return lk_urdf_read(m, mo, text, len, label, o, NULL, err);
+  if (strcmp(root, "robot") == 0) {
+    lk_urdf_options uo;
+    lk_urdf_options_default(&uo);
+    if (mo && mo->free_base) uo.base = LK_JOINT_FREE;
+    return lk_urdf_read(m, mo, text, len, label, o, &uo, err);
+  }
   if (strcmp(root, "mujoco") == 0) return lk_mjcf_read(m, mo, text, len, label, o, err);
   if (root[0])
     return lk_error_set_at(err, LK_SCHEMA_ERROR, label, 0, 0,

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -398,12 +399,92 @@ static void test_planner_on_shipped_meshes(void) {
   unlink(out1);
 }
 
+/* mechanisms/object_box.yaml written as a URDF object the way YCB's
+ * model.urdf files are (issue 32): one link, a PyBullet <contact> friction,
+ * in a folder named for the object. Its root is welded to the world by
+ * the URDF convention; as a grasp object it floats. */
+static const char *urdf_box(void) {
+  mkdir(lk_test_scratch("Box"), 0755);
+  const char *path = lk_test_scratch("Box/model.urdf");
+  lk_test_write(path,
+                "<?xml version=\"1.0\"?>\n<robot name=\"model.urdf\">\n  <link name=\"baseLink\">\n"
+                "    <contact><lateral_friction value=\"0.5\"/></contact>\n"
+                "    <inertial><mass value=\"0.2\"/>\n"
+                "      <inertia ixx=\"1.48333e-4\" iyy=\"1.48333e-4\" izz=\"8.33333e-5\" ixy=\"0\" "
+                "ixz=\"0\" iyz=\"0\"/></inertial>\n"
+                "    <collision><geometry><box size=\"0.05 0.05 0.08\"/></geometry></collision>\n"
+                "  </link>\n</robot>\n");
+  return path;
+}
+
+/* The URDF box screens as the YAML box (the same 60 antipodal poses,
+ * outcomes, q and epsilon to 1e-9: friction 0.5 both), and the planner
+ * names it by its folder and holds it. */
+static void test_a_urdf_object_floats(void) {
+  lk_test_scratch_clear();
+  char hand[4096], yb[4096], ub[4096];
+  snprintf(hand, sizeof hand, "%s", lk_test_mechanism("jaw_gripper"));
+  snprintf(yb, sizeof yb, "%s", lk_test_mechanism("object_box"));
+  snprintf(ub, sizeof ub, "%s", urdf_box());
+  lk_error e;
+  lk_grasp_scene *su = lk_grasp_scene_load(hand, ub, NULL, &e);
+  LK_ASSERT_MSG(su != NULL, "%s", e.message);
+  lk_grasp_scene *sy = lk_grasp_scene_load(hand, yb, NULL, &e);
+  CU_ASSERT_FATAL(su && sy);
+  LK_ASSERT_NEAR(lk_grasp_scene_object_mass(su), 0.2, 1e-12);
+  lk_data *du = lk_data_new(lk_grasp_scene_model(su)), *dy = lk_data_new(lk_grasp_scene_model(sy));
+  lk_grasp_screener *cu = lk_grasp_screener_new(su, NULL, NULL);
+  lk_grasp_screener *cy = lk_grasp_screener_new(sy, NULL, NULL);
+  lk_grasp_sampler *pu = lk_grasp_sampler_new(su, NULL, NULL);
+  lk_grasp_sampler *py = lk_grasp_sampler_new(sy, NULL, NULL);
+  CU_ASSERT_FATAL(du && dy && cu && cy && pu && py);
+  int closed = 0;
+  for (int i = 0; i < 60; i++) {
+    lk_grasp_candidate a, b;
+    LK_ASSERT_OK(lk_grasp_sampler_draw(pu, i, &a, &e), &e);
+    LK_ASSERT_OK(lk_grasp_sampler_draw(py, i, &b, &e), &e);
+    LK_ASSERT_NEAR(lk_v3_norm(lk_v3_sub(a.pose.p, b.pose.p)), 0, 1e-12);
+    lk_grasp_screen_report ru, ry;
+    lk_grasp_contact c[64];
+    LK_ASSERT_OK(lk_grasp_screen(cu, du, &a.pose, NULL, &ru, c, 64, &e), &e);
+    LK_ASSERT_OK(lk_grasp_screen(cy, dy, &b.pose, NULL, &ry, c, 64, &e), &e);
+    LK_ASSERT_INT_EQ(ru.outcome, ry.outcome);
+    if (ry.outcome != LK_SCREEN_CLOSED) continue;
+    LK_ASSERT_NEAR(ru.q[0], ry.q[0], 1e-9);
+    LK_ASSERT_NEAR(ru.epsilon, ry.epsilon, 1e-9);
+    closed++;
+  }
+  CU_ASSERT(closed >= 20);
+  lk_grasp_sampler_free(pu);
+  lk_grasp_sampler_free(py);
+  lk_grasp_screener_free(cu);
+  lk_grasp_screener_free(cy);
+  lk_data_free(du);
+  lk_data_free(dy);
+  lk_grasp_scene_free(su);
+  lk_grasp_scene_free(sy);
+  const char *out = lk_test_scratch("urdf.csv");
+  const char *argv[] = {"--hand", hand, "--object", ub, "-n", "40", "--verify", "2", "-q", "-o",
+                        out, NULL};
+  lk_test_result r = lk_test_run(LK_TEST_PLANNER, argv);
+  LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+  lk_test_result_free(&r);
+  char *csv = lk_test_slurp(out, NULL);
+  CU_ASSERT_FATAL(csv != NULL);
+  const char *row = strchr(csv, '\n');
+  CU_ASSERT_FATAL(row != NULL);
+  LK_ASSERT_MSG(strncmp(row + 1, "Box,1,", 6) == 0, "first row: %.80s", row + 1);
+  LK_ASSERT_MSG(strstr(row, ",held,") != NULL, "no verified grasp held: %.300s", row + 1);
+  free(csv);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"mass properties of a mesh object", test_mass_properties},
       {"the sampler on a hull", test_sampler_on_a_hull},
       {"a meshed box screens like the box", test_screen_like_the_primitive},
       {"the planner on the shipped meshes", test_planner_on_shipped_meshes},
+      {"a URDF object (YCB style) floats and is named by its folder", test_a_urdf_object_floats},
       {NULL, NULL}};
   lk_test_suite("mesh_objects", tests);
 }
