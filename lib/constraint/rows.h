@@ -64,6 +64,10 @@ typedef struct {
   double turn_prop, turn_step; /* its proposed and applied turns, rad */
   double mu0;                   /* mu as the step began (see state0) */
   int basis0;
+  int unconv[2];               /* an island's first row: what its solve
+                                  added to friction_unconverged and
+                                  nsgs_loose (taken back if it is solved
+                                  again, solve.c) */
   int guessed;                 /* its island was answered by the last
                                   impulses: no Y, its velocity change is in
                                   sim.dvg (solve.c) */

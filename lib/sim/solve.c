@@ -1694,6 +1694,8 @@ static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
   is.iterative = 0;
   is.held = 0;
   if (is.n > report->largest_island) report->largest_island = is.n;
+  int u0 = report->friction_unconverged, u1 = report->nsgs_loose;
+  lk_status st;
   if (is.n > sd->island_cap) {
     /* Beyond the dense size: sparse, the direct sticking trial when its
      * contacts are static (direct.c), else iterative (iterative.c), unless
@@ -1702,9 +1704,14 @@ static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
       report->detail = "an island has more rows than options max_island_rows";
       return LK_CAPACITY_EXCEEDED;
     }
-    return lk_sim_solve_direct(m, d, is.rows, is.n, report);
+    st = lk_sim_solve_direct(m, d, is.rows, is.n, report);
+  } else {
+    st = solve_island(&is, report);
   }
-  return solve_island(&is, report);
+  lk_row *first = &sd->row[is.rows[0]];
+  first->unconv[0] = report->friction_unconverged - u0;
+  first->unconv[1] = report->nsgs_loose - u1;
+  return st;
 }
 
 /* The rows set aside (island.c: speculative contacts their free motion
@@ -1833,6 +1840,10 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
         R->turn_prop = 0;
         R->turn_step = 0;
         R->turn_gain = 0;
+        /* the counts of the islands it joins are this solve's to make */
+        report->friction_unconverged -= R->unconv[0];
+        report->nsgs_loose -= R->unconv[1];
+        R->unconv[0] = R->unconv[1] = 0;
         if (!R->guessed) continue;
         for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
           memset(sd->dvg + R->v0[g], 0, (size_t)R->len[g] * sizeof *sd->dvg);
