@@ -2,9 +2,9 @@
  * definitions on the rows and contacts a step built:
  *   - islands (lk_sim_islands_prepare, one pass over the rows): the rows
  *     set aside are exactly those of the speculative contacts that stay
- *     open (a gap beyond 1e-6 of the contact tolerance, and J v* + bias >=
- *     0 on the normal row, or nothing carried last step and J v + bias >=
- *     0), in row order after the islands' rows; the others a partition,
+ *     open (a gap beyond 1e-6 of the contact tolerance; new, with J v* +
+ *     bias >= 0 on the normal row, or one that carried nothing last step,
+ *     with J v + bias >= 0), in row order after the islands' rows; the others a partition,
  *     each island's rows in row order, islands numbered by their first
  *     row, two rows in one island exactly when their trees are connected
  *     through rows not set aside (a union-find of the test's own), J v* of
@@ -67,7 +67,7 @@ static int check_islands(const lk_model *m, lk_data *d) {
       J += R->len[g];
     }
     const lk_contact_mem *mem = &sd->cmem[R->cindex];
-    if (!(jvs + R->bias >= 0 || (mem->valid && mem->z[0] == 0 && jv + R->bias >= 0))) continue;
+    if (mem->valid ? !(mem->z[0] == 0 && jv + R->bias >= 0) : !(jvs + R->bias >= 0)) continue;
     for (int q = r; q < nrow && sd->row[q].ckind == LK_CONSTRAINT_CONTACT &&
                     sd->row[q].cindex == R->cindex;
          q++)
