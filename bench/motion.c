@@ -7,7 +7,7 @@
  *
  *   bench/motion [--short] [--block B] [--data DIR] [SCENE...]
  *
- * Scenes: heap50_box, heap50_capsule (DIR/scenes/*.xml, 2 s), spheres100
+ * Scenes: heap50_box, heap50_capsule (DIR/scenes/heap50_*.xml, 2 s), spheres100
  * (tests/sim/piles.c: 100 spheres into a bin, 3 s at 1 ms), humanoid
  * (MuJoCo's humanoid.xml, 5 s), chain20 and chain50 (capsule chains
  * dropped over a box, 2 s). Per engine: total CPU time of its steps, mean,

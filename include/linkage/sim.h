@@ -94,6 +94,10 @@ typedef struct {
   int direct_analyses;    /* symbolic analyses made (an island's rows changed) */
   int direct_factors;     /* numeric factorizations (one per active set) */
   int largest_island;     /* rows of the step's largest island */
+  int aside_contacts;     /* contacts found within the margin whose gap
+                             stays open through the step: no rows in any
+                             island's solve, checked against the answer
+                             (docs/contact.md) */
   const char *detail;     /* static text: what a failed step ran into (the
                              option to change when a capacity was hit), or
                              "" */

@@ -64,7 +64,7 @@ static int row_layout(const lk_model *m, const lk_data *d, int link_a, int link_
 static void row_init(lk_row *r, const lk_row *layout, size_t ofs, int link_a, int link_b,
                      lk_constraint_kind kind, int cindex, int crow) {
 #if SIZE_MAX == 0xffffffffffffffffu /* LP64: the layout whose size is checked */
-  _Static_assert(sizeof(lk_row) == 248, "row_init assigns every field of lk_row: update it");
+  _Static_assert(sizeof(lk_row) == 264, "row_init assigns every field of lk_row: update it");
 #endif
   r->kind = LK_ROW_UNILATERAL;
   r->lo = 0;
@@ -98,6 +98,11 @@ static void row_init(lk_row *r, const lk_row *layout, size_t ofs, int link_a, in
   r->turn_step = 0;
   r->guessed = 0;
   r->turn_gain = 0;
+  r->aside = 0;
+  r->state0 = 0;
+  r->mu0 = 0;
+  r->basis0 = 0;
+  r->unconv[0] = r->unconv[1] = 0;
 }
 
 /* Only the Jacobian values are zeroed: Y (yval) is written whole by

@@ -48,6 +48,9 @@ typedef struct {
   double jv;      /* J v* (computed with the Delassus matrix) */
   int link_a, link_b; /* links the row acts on (b may be 0, the world) */
   int dof_row;    /* 1: a joint-space row (limits, dry friction, couplings) */
+  int aside;      /* a speculative contact's row set aside from the islands
+                     (1), or taken back in after its gap closed (2, 3 in
+                     the round that does; island.c, solve.c) */
   lk_force F;     /* spatial rows: the unit wrench on link a (world, about
                      the origin); -F acts on link b */
   double z;       /* impulse of the last solve (N s) */
@@ -55,7 +58,16 @@ typedef struct {
   int realigned;  /* FRICTION pairs: slip re-alignments this step */
   int turn_valid; /* turn_prop and turn_step describe the last re-alignment */
   int unlocked;   /* FRICTION pairs: lock released this step (once only) */
+  int state0;     /* contact rows: the friction state the step began with,
+                     and basis0 the row's remembered LCP state (solve.c: an
+                     island solved again starts from them) */
   double turn_prop, turn_step; /* its proposed and applied turns, rad */
+  double mu0;                   /* mu as the step began (see state0) */
+  int basis0;
+  int unconv[2];               /* an island's first row: what its solve
+                                  added to friction_unconverged and
+                                  nsgs_loose (taken back if it is solved
+                                  again, solve.c) */
   int guessed;                 /* its island was answered by the last
                                   impulses: no Y, its velocity change is in
                                   sim.dvg (solve.c) */

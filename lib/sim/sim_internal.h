@@ -20,6 +20,9 @@ void lk_sim_islands(const lk_model *m, lk_data *d);
 void lk_sim_prepare_rows(const lk_model *m, lk_data *d);
 /* lk_sim_islands then lk_sim_prepare_rows, in one pass over the rows */
 void lk_sim_islands_prepare(const lk_model *m, lk_data *d);
+/* The islands again after rows set aside were taken back in (R->aside 2),
+ * J v* kept (solve.c) */
+void lk_sim_islands_regroup(const lk_model *m, lk_data *d);
 void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n);
 /* The trees of island rows rows[0..n) as (v0, len) pairs in sim.gtree, each
  * once; returns their count. lk_sim_zero_trees zeroes u over the first nt. */

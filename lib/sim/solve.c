@@ -1674,41 +1674,191 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
   return LK_OK;
 }
 
+/* Island k of the step's grouping. */
+static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
+  lk_sim_data *sd = &d->sim;
+  lk_sim_report *report = &sd->st->report;
+  island is;
+  is.m = m;
+  is.d = d;
+  is.sd = sd;
+  is.rows = sd->island_rows + sd->island_start[k];
+  is.n = sd->island_start[k + 1] - sd->island_start[k];
+  is.cfm = 0;
+  is.nx = 0;
+  is.sticking = 0;
+  is.fixed = 0;
+  is.over = 0;
+  is.weighted = 0;
+  is.plain = 0;
+  is.ntree = 0;
+  is.iterative = 0;
+  is.held = 0;
+  if (is.n > report->largest_island) report->largest_island = is.n;
+  int u0 = report->friction_unconverged, u1 = report->nsgs_loose;
+  lk_status st;
+  if (is.n > sd->island_cap) {
+    /* Beyond the dense size: sparse, the direct sticking trial when its
+     * contacts are static (direct.c), else iterative (iterative.c), unless
+     * the user set the size (max_island_rows), which is then a limit. */
+    if (m->opt.max_island_rows > 0 || !sd->sparse) {
+      report->detail = "an island has more rows than options max_island_rows";
+      return LK_CAPACITY_EXCEEDED;
+    }
+    st = lk_sim_solve_direct(m, d, is.rows, is.n, report);
+  } else {
+    st = solve_island(&is, report);
+  }
+  lk_row *first = &sd->row[is.rows[0]];
+  first->unconv[0] = report->friction_unconverged - u0;
+  first->unconv[1] = report->nsgs_loose - u1;
+  return st;
+}
+
+/* The rows set aside (island.c: speculative contacts their free motion
+ * leaves open) against the islands' answer: u = M~^-1 J^T z on the trees
+ * they touch, then each set-aside row's w = J v* + bias + J u, which is
+ * its w at the answer with its own impulse zero. A contact whose normal
+ * row would close (w < 0) is marked to be taken back in (R->aside 3);
+ * returns how many were. */
+static int aside_check(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  int grouped = sd->island_start[sd->st->nisland], nrow = sd->st->nrow;
+  const int *aside = sd->island_rows + grouped;
+  int na = nrow - grouped, forced = 0;
+  double *u = sd->xtmp;
+  int *mark = sd->uf; /* per tree root: 1 touched by a row set aside, 2 zeroed */
+  memset(mark, 0, (size_t)m->nlink * sizeof *mark);
+  for (int i = 0; i < na; i++) {
+    const lk_row *R = &sd->row[aside[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      if (!mark[R->tree[g]]) {
+        mark[R->tree[g]] = 1;
+        memset(u + R->v0[g], 0, (size_t)R->len[g] * sizeof *u);
+      }
+  }
+  for (int i = 0; i < grouped; i++) {
+    int r = sd->island_rows[i];
+    const lk_row *R = &sd->row[r];
+    if (R->z == 0) continue;
+    int touch = 0;
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) touch |= mark[R->tree[g]];
+    if (!touch) continue;
+    /* J^T z over both of its trees; a tree not marked is never read */
+    lk_rows_axpy(d, r, R->z, 0, u);
+  }
+  for (int i = 0; i < na; i++) {
+    const lk_row *R = &sd->row[aside[i]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+      if (mark[R->tree[g]] == 1) {
+        mark[R->tree[g]] = 2;
+        lk_dyn_solve_range(m, d, u, R->v0[g], R->v0[g] + R->len[g]);
+      }
+  }
+  for (int i = 0; i < na; i++) {
+    lk_row *R = &sd->row[aside[i]];
+    R->w = R->jv + R->bias + lk_rows_dot(d, aside[i], u);
+    if (R->crow == 0 && R->aside == 1 && R->w < 0) {
+      /* the contact's rows follow its normal row */
+      for (int j = i; j < na && sd->row[aside[j]].cindex == R->cindex &&
+                      sd->row[aside[j]].ckind == LK_CONSTRAINT_CONTACT;
+           j++)
+        sd->row[aside[j]].aside = 3;
+      forced++;
+    }
+  }
+  return forced;
+}
+
+/* The rows set aside keep z = 0: w as aside_check found it, the LCP state
+ * an open contact has, no velocity change (marked guessed: sim.dvg, zero
+ * on their trees unless an island answered by its last impulses put its
+ * change there, which constrain.c adds once a tree either way). */
+static void aside_finish(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  int grouped = sd->island_start[sd->st->nisland], nrow = sd->st->nrow;
+  for (int i = grouped; i < nrow; i++) {
+    lk_row *R = &sd->row[sd->island_rows[i]];
+    R->z = 0;
+    R->guessed = 1;
+    int valid;
+    unsigned char *slot = row_slot(d, R, &valid);
+    if (slot) *slot = row_state(R, 0, R->w, 0);
+    if (R->ckind != LK_CONSTRAINT_CONTACT || R->crow != 1) continue;
+    lk_contact_mem *mem = &sd->cmem[R->cindex];
+    double w2 = R->pair >= 0 ? sd->row[R->pair].w : 0;
+    if (mem->state == LK_FRICTION_DYNAMIC && norm2(R->w, w2) < m->opt.slip_threshold) {
+      mem->state = LK_FRICTION_STATIC;
+      sd->st->report.state_changes++;
+    }
+    mem->locked = 0;
+  }
+}
+
 lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
   lk_sim_data *sd = &d->sim;
   lk_sim_report *report = &sd->st->report;
-  for (int k = 0; k < sd->st->nisland; k++) {
-    island is;
-    is.m = m;
-    is.d = d;
-    is.sd = sd;
-    is.rows = sd->island_rows + sd->island_start[k];
-    is.n = sd->island_start[k + 1] - sd->island_start[k];
-    is.cfm = 0;
-    is.nx = 0;
-    is.sticking = 0;
-    is.fixed = 0;
-    is.over = 0;
-    is.weighted = 0;
-    is.plain = 0;
-    is.ntree = 0;
-    is.iterative = 0;
-    is.held = 0;
-    if (is.n > report->largest_island) report->largest_island = is.n;
-    if (is.n > sd->island_cap) {
-      /* Beyond the dense size: sparse, the direct sticking trial when its
-       * contacts are static (direct.c), else iterative (iterative.c), unless
-       * the user set the size (max_island_rows), which is then a limit. */
-      if (m->opt.max_island_rows > 0 || !sd->sparse) {
-        report->detail = "an island has more rows than options max_island_rows";
-        return LK_CAPACITY_EXCEEDED;
-      }
-      lk_status st = lk_sim_solve_direct(m, d, is.rows, is.n, report);
-      if (st) return st;
-      continue;
+  /* With rows set aside, what the solves change of the rows' friction
+   * (states, bounds, remembered LCP states) as the step began: an island
+   * that a contact taken back in joins is solved again from there, as if
+   * it had been whole from the start. */
+  if (sd->st->nrow > sd->island_start[sd->st->nisland])
+    for (int r = 0; r < sd->st->nrow; r++) {
+      lk_row *R = &sd->row[r];
+      int valid;
+      const unsigned char *slot = row_slot(d, R, &valid);
+      R->mu0 = R->mu;
+      R->basis0 = slot ? *slot : 0;
+      R->state0 = R->ckind == LK_CONSTRAINT_CONTACT ? (int)sd->cmem[R->cindex].state : 0;
     }
-    lk_status st = solve_island(&is, report);
+  for (int k = 0; k < sd->st->nisland; k++) {
+    lk_status st = solve_one(m, d, k);
     if (st) return st;
   }
+  /* Rows set aside (island.c) whose gap the islands' impulses close after
+   * all: taken back in, and the islands they join solved again (each
+   * round takes at least one contact in: at most as many rounds). */
+  while (sd->st->nrow > sd->island_start[sd->st->nisland] && aside_check(m, d) > 0) {
+    lk_sim_islands_regroup(m, d);
+    report->nislands = sd->st->nisland;
+    for (int k = 0; k < sd->st->nisland; k++) {
+      const int *rows = sd->island_rows + sd->island_start[k];
+      int n = sd->island_start[k + 1] - sd->island_start[k], fresh = 0;
+      for (int i = 0; i < n && !fresh; i++) fresh = sd->row[rows[i]].aside == 3;
+      if (!fresh) continue; /* its rows and answer as they were */
+      /* an island answered by its last impulses left its velocity change
+       * in sim.dvg: forgotten before the island is solved again */
+      for (int i = 0; i < n; i++) {
+        lk_row *R = &sd->row[rows[i]];
+        int valid;
+        unsigned char *slot = row_slot(d, R, &valid);
+        if (slot) *slot = (unsigned char)R->basis0;
+        R->mu = R->mu0;
+        if (R->ckind == LK_CONSTRAINT_CONTACT) sd->cmem[R->cindex].state = (lk_friction_state)R->state0;
+        R->realigned = 0;
+        R->turn_valid = 0;
+        R->unlocked = 0;
+        R->turn_prop = 0;
+        R->turn_step = 0;
+        R->turn_gain = 0;
+        /* the counts of the islands it joins are this solve's to make */
+        report->friction_unconverged -= R->unconv[0];
+        report->nsgs_loose -= R->unconv[1];
+        R->unconv[0] = R->unconv[1] = 0;
+        if (!R->guessed) continue;
+        for (int g = 0; g < 2 && R->tree[g] >= 0; g++)
+          memset(sd->dvg + R->v0[g], 0, (size_t)R->len[g] * sizeof *sd->dvg);
+        R->guessed = 0;
+      }
+      lk_status st = solve_one(m, d, k);
+      if (st) return st;
+    }
+    for (int i = 0; i < sd->st->nrow; i++)
+      if (sd->row[i].aside == 3) sd->row[i].aside = 2;
+  }
+  report->aside_contacts = 0;
+  for (int i = sd->island_start[sd->st->nisland]; i < sd->st->nrow; i++)
+    report->aside_contacts += sd->row[sd->island_rows[i]].crow == 0;
+  aside_finish(m, d);
   return LK_OK;
 }

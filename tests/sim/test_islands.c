@@ -1,11 +1,16 @@
 /* The step's islands and the passes after its solve, checked from their
  * definitions on the rows and contacts a step built:
- *   - islands (lk_sim_islands_prepare, one pass over the rows): a
- *     partition of the rows, each island's rows in row order, islands
- *     numbered by their first row, two rows in one island exactly when
- *     their trees are connected through rows (a union-find of the test's
- *     own), J v* of every row to 1e-12 of its terms, each small tree's
- *     segment count; and the same, bit for bit, as lk_sim_islands then
+ *   - islands (lk_sim_islands_prepare, one pass over the rows): the rows
+ *     set aside are exactly those of the speculative contacts that stay
+ *     open (a gap beyond 1e-6 of the contact tolerance; new, with J v* +
+ *     bias >= 0 on the normal row, or one that carried nothing last step,
+ *     with J v + bias >= 0), in row order after the islands' rows; the others a partition,
+ *     each island's rows in row order, islands numbered by their first
+ *     row, two rows in one island exactly when their trees are connected
+ *     through rows not set aside (a union-find of the test's own), J v* of
+ *     every row to 1e-12 of its terms, each small tree's segment count
+ *     over the islands' rows; and the same, bit for bit, as lk_sim_islands
+ *     (or, with rows set aside, lk_sim_islands_regroup) then
  *     lk_sim_prepare_rows;
  *   - the one pass over the contacts after the solve (constrain.c): each
  *     link's tactile count and normal force are those of its contact
@@ -43,7 +48,40 @@ static int check_islands(const lk_model *m, lk_data *d) {
   const int nis = sd->st->nisland;
   const int *start = sd->island_start, *rows = sd->island_rows;
   CU_ASSERT_EQUAL_FATAL(start[0], 0);
-  CU_ASSERT_EQUAL_FATAL(start[nis], nrow);
+  /* the rows set aside, from their definition */
+  int *aside = calloc((size_t)nrow + 1, sizeof *aside);
+  CU_ASSERT_FATAL(aside != NULL);
+  int naside = 0;
+  for (int r = 0; r < nrow; r++) {
+    const lk_row *R = &sd->row[r];
+    if (R->ckind != LK_CONSTRAINT_CONTACT || R->crow != 0) continue;
+    const lk_contact_report *c = &sd->contact[R->cindex];
+    if (c->geom < 0 || !(c->depth < -1e-6 * m->opt.contact_tolerance)) continue;
+    double jvs = 0, jv = 0;
+    const double *J = sd->jval + R->ofs;
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
+      for (int k = 0; k < R->len[g]; k++) {
+        jvs += J[k] * sd->vstar[R->v0[g] + k];
+        jv += J[k] * d->v[R->v0[g] + k];
+      }
+      J += R->len[g];
+    }
+    const lk_contact_mem *mem = &sd->cmem[R->cindex];
+    if (mem->valid ? !(mem->z[0] == 0 && jv + R->bias >= 0) : !(jvs + R->bias >= 0)) continue;
+    for (int q = r; q < nrow && sd->row[q].ckind == LK_CONSTRAINT_CONTACT &&
+                    sd->row[q].cindex == R->cindex;
+         q++)
+      aside[q] = 1;
+  }
+  for (int r = 0; r < nrow; r++) naside += aside[r];
+  CU_ASSERT_EQUAL_FATAL(start[nis], nrow - naside);
+  int bad_aside = 0;
+  for (int p = start[nis], last = -1; p < nrow; p++) {
+    int r = rows[p];
+    if (r < 0 || r >= nrow || !aside[r] || r <= last || sd->row[r].island != -1) bad_aside++;
+    if (r >= 0 && r < nrow) last = r;
+  }
+  CU_ASSERT_EQUAL(bad_aside, 0);
   int *seen = calloc((size_t)nrow + 1, sizeof *seen);
   int *uf = malloc(sizeof *uf * (size_t)nlink);
   int *comp_island = malloc(sizeof *comp_island * (size_t)nlink);
@@ -54,7 +92,7 @@ static int check_islands(const lk_model *m, lk_data *d) {
     if (!(start[i + 1] > start[i])) bad_part++; /* no empty island */
     for (int p = start[i]; p < start[i + 1]; p++) {
       int r = rows[p];
-      if (r < 0 || r >= nrow || seen[r]++) {
+      if (r < 0 || r >= nrow || aside[r] || seen[r]++) {
         bad_part++;
         continue;
       }
@@ -73,13 +111,14 @@ static int check_islands(const lk_model *m, lk_data *d) {
   }
   for (int r = 0; r < nrow; r++) {
     const lk_row *R = &sd->row[r];
-    if (R->tree[1] >= 0) {
+    if (!aside[r] && R->tree[1] >= 0) {
       int a = root(uf, R->tree[0]), b = root(uf, R->tree[1]);
       if (a != b) uf[a] = b;
     }
   }
   int bad_comp = 0, ncomp = 0;
   for (int r = 0; r < nrow; r++) {
+    if (aside[r]) continue;
     int c = root(uf, sd->row[r].tree[0]);
     if (comp_island[c] < 0) {
       comp_island[c] = sd->row[r].island;
@@ -102,7 +141,7 @@ static int check_islands(const lk_model *m, lk_data *d) {
         scale += fabs(J[k] * sd->vstar[R->v0[g] + k]);
       }
       J += R->len[g];
-      segs[R->tree[g]]++;
+      if (!aside[r]) segs[R->tree[g]]++;
     }
     if (!(fabs(R->jv - s) <= 1e-12 * scale + 1e-300)) bad_jv++;
   }
@@ -122,7 +161,10 @@ static int check_islands(const lk_model *m, lk_data *d) {
     isl[2 * nrow + r] = rows[r];
   }
   memcpy(isl + 3 * nrow, start, sizeof *start * (size_t)(nis + 1));
-  lk_sim_islands(m, d);
+  if (naside)
+    lk_sim_islands_regroup(m, d);
+  else
+    lk_sim_islands(m, d);
   lk_sim_prepare_rows(m, d);
   int differ = sd->st->nisland != nis;
   for (int r = 0; r < nrow && !differ; r++)
@@ -132,6 +174,7 @@ static int check_islands(const lk_model *m, lk_data *d) {
   CU_ASSERT_EQUAL(differ, 0);
   free(jv);
   free(isl);
+  free(aside);
   free(seen);
   free(uf);
   free(comp_island);
