@@ -180,11 +180,16 @@ static PyStructSequence_Field report_fields[] = {
     {"unphysical", "the state is clearly unphysical (message says how)"},
     {"detail", "what a failed step ran into, or ''"},
     {"message", "a refused or unphysical step, in words, or ''"},
+    {"aside_contacts", "margin contacts whose gap stays open: no rows in any solve"},
+    {"impact_work", "work of the step's impact impulses, J (never > 0 once checked)"},
+    {"restitution_scale", "the factor restitution was scaled by so no impact adds energy"},
     {NULL, NULL}};
+
+#define NREPORT 27
 
 static PyStructSequence_Desc report_desc = {
     "linkage.StepReport", "What the last step did (lk_step_report, linkage/sim.h).",
-    report_fields, 24};
+    report_fields, NREPORT};
 
 PyObject *pylk_step_report(pylk_Data *self, void *closure) {
   lk_data *d = pylk_data_get(self);
@@ -192,7 +197,7 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
   const lk_step_report *r = lk_data_step_report(d);
   PyObject *o = PyStructSequence_New(&report_type);
   if (!o) return NULL;
-  PyObject *v[24] = {
+  PyObject *v[NREPORT] = {
       PyUnicode_FromString(lk_status_name(r->status)),
       PyLong_FromLong(r->nrows),
       PyLong_FromLong(r->nislands),
@@ -217,10 +222,13 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
       PyBool_FromLong(r->unphysical),
       PyUnicode_FromString(r->detail ? r->detail : ""),
       PyUnicode_FromString(r->message),
+      PyLong_FromLong(r->aside_contacts),
+      PyFloat_FromDouble(r->impact_work),
+      PyFloat_FromDouble(r->restitution_scale),
   };
-  for (int i = 0; i < 24; i++) {
+  for (int i = 0; i < NREPORT; i++) {
     if (!v[i]) {
-      for (int j = i + 1; j < 24; j++) Py_XDECREF(v[j]);
+      for (int j = i + 1; j < NREPORT; j++) Py_XDECREF(v[j]);
       Py_DECREF(o);
       return NULL;
     }
