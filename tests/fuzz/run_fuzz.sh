@@ -22,7 +22,7 @@ rm -rf "$tmp"
 mkdir -p "$tmp/load" "$tmp/xml" "$tmp/xmlseed" "$tmp/mesh" "$tmp/meshseed" "$tmp/lcp"
 : >"$log"
 # XML seeds: the URDF and MJCF files of the tree.
-for f in "$top"/mechanisms/*.urdf "$data"/io/*.urdf "$data"/io/*.xml; do
+for f in "$top"/mechanisms/*.urdf "$data"/io/*.urdf "$data"/io/*.xml "$data"/mjcf/*.xml; do
   [ -f "$f" ] && cp "$f" "$tmp/xmlseed/"
 done
 # Mesh seeds: the first byte picks .stl (0) or .obj (1), the second a scale.
