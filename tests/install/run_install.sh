@@ -99,7 +99,9 @@ fi
 # The configure-time prefix (issue 33: the form that always worked, tested
 # so that it stays so): a VPATH build of its own, so minutes of compiling;
 # make's job server, when make check shares it, keeps it within -j.
-cfgargs=$(cd "$top_build" && ./config.status --config)
+# (less --srcdir: make distcheck configures with a relative ../.., which
+# means nothing from the scratch folder; configure finds its own.)
+cfgargs=$(cd "$top_build" && ./config.status --config | sed -e "s/'--srcdir=[^']*'//g" -e 's/--srcdir=[^ ]*//g')
 mkdir -p "$tmp/cfgbuild"
 if ( cd "$tmp/cfgbuild" &&
      eval "\"\$top_src/configure\" $cfgargs --disable-static --without-python --without-peers \
