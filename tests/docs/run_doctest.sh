@@ -226,8 +226,16 @@ while IFS="$(printf '\t')" read -r n where info; do
 done <"$tmp/blocks/index"
 src_real=$(cd "$top_src" && pwd -P)
 build_real=$(cd "$top_build" && pwd -P)
+# Other build trees in the checkout (a second build dir, a sanitizer one,
+# make distcheck's) are builds running beside this one, not the docs'.
 ( cd "$src_real" && find . \( -path ./.git -o -path "./${build_real#"$src_real"/}" \) -prune \
-    -o -newer "$tmp/stamp" ! -type d -print ) >"$tmp/written"
+    -o -newer "$tmp/stamp" ! -type d -print ) >"$tmp/written.all"
+: >"$tmp/builds"
+for d in "$src_real"/*/; do
+  [ -f "$d/config.status" ] && printf '^\./%s/\n' "$(basename "$d")" >>"$tmp/builds"
+done
+grep -v -f "$tmp/builds" "$tmp/written.all" >"$tmp/written" || :
+if [ ! -s "$tmp/builds" ]; then cp "$tmp/written.all" "$tmp/written"; fi
 if [ -s "$tmp/written" ]; then
   bad "the documented commands wrote into the source tree $src_real:"; sed 's/^/    /' "$tmp/written"
 else ok; fi
