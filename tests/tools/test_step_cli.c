@@ -219,56 +219,6 @@ static void test_failed_step_ends_the_run(void) {
   LK_ASSERT_MSG(r->status == 0, "exit %d: %s", r->status, r->err);
 }
 
-/* ------------------------------------------------------- the demo's plot */
-
-/* The first picture a newcomer sees (issue 33): the plot of the demo's
- * mechanisms/pick_and_shake.yaml, as ./quickstart demo draws it. Every
- * series moves visibly (its line spans at least 20 px of its panel), and
- * two series drawn on the same points are told apart by their dashes
- * (the two fingers' normal forces, equal in a symmetric grip). */
-static void test_the_demo_plot_shows_every_series_moving(void) {
-  lk_test_scratch_clear();
-  const char *svg = lk_test_scratch("demo.svg");
-  const lk_test_result *r = lk_test_linkage((const char *[]){
-      "simulate", lk_test_mechanism("pick_and_shake"), "-q", "-o", "/dev/null", "--plot", svg, NULL});
-  LK_ASSERT_MSG(r->status == 0, "exit %d: %s", r->status, r->err);
-  char *text = lk_test_slurp(svg, NULL);
-  CU_ASSERT_FATAL(text != NULL);
-  enum { MAXL = 16 };
-  const char *pts[MAXL];
-  size_t len[MAXL];
-  int dashed[MAXL], n = 0;
-  for (const char *p = strstr(text, "<polyline"); p && n < MAXL; p = strstr(p + 1, "<polyline")) {
-    const char *end = strchr(p, '>'), *q = strstr(p, "points=\"");
-    CU_ASSERT_FATAL(end && q);
-    const char *dash = strstr(p, "stroke-dasharray");
-    dashed[n] = dash && dash < q;
-    q += 8;
-    const char *qe = strchr(q, '"');
-    pts[n] = q;
-    len[n] = (size_t)(qe - q);
-    double ymin = INFINITY, ymax = -INFINITY;
-    for (const char *c = q; c < qe;) {
-      char *e1, *e2;
-      strtod(c, &e1);
-      if (e1 == c || *e1 != ',') break;
-      double y = strtod(e1 + 1, &e2);
-      ymin = fmin(ymin, y);
-      ymax = fmax(ymax, y);
-      c = e2;
-      while (c < qe && (*c == ' ' || *c == '\n')) c++;
-    }
-    LK_ASSERT_MSG(ymax - ymin >= 20, "series %d spans %.1f px: flat", n, ymax - ymin);
-    n++;
-  }
-  LK_ASSERT_INT_EQ(n, 5); /* cube.z, both fingers' fn, slip speed, utilization */
-  for (int i = 0; i < n; i++)
-    for (int j = i + 1; j < n; j++)
-      if (len[i] == len[j] && memcmp(pts[i], pts[j], len[i]) == 0)
-        LK_ASSERT_MSG(dashed[i] != dashed[j], "series %d and %d are drawn one over the other", i, j);
-  free(text);
-}
-
 void lk_test_register(void) {
   static const lk_test rk4[] = {{"rk4 runs the double pendulum", test_rk4_double_pendulum},
                                 {"rk4 names the contact that stops it", test_rk4_contact_is_named},
@@ -286,8 +236,4 @@ void lk_test_register(void) {
   static const lk_test fail[] = {{"a failed step ends the run", test_failed_step_ends_the_run},
                                  {NULL, NULL}};
   lk_test_suite("linkage simulate: a failed step", fail);
-  static const lk_test demo[] = {
-      {"the demo's plot shows every series moving", test_the_demo_plot_shows_every_series_moving},
-      {NULL, NULL}};
-  lk_test_suite("the demo's plot", demo);
 }
