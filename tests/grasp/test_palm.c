@@ -64,7 +64,8 @@ static double joint_q(const lk_grasp_scene *s, lk_data *d, const char *joint) {
  * same outcomes and contacts, jaws at the same q and epsilon (1e-9); the
  * centred face grasp (palm 6 cm above the box's centre) held by the turned
  * hand with its jaws on the faces. */
-static void same_hand(lk_grasp_scene *t, lk_grasp_scene *p) {
+/* Returns how many of the 100 closed. */
+static int same_hand(lk_grasp_scene *t, lk_grasp_scene *p) {
   CU_ASSERT_FATAL(t && p);
   LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(t), 2);
   lk_data *dt = lk_data_new(lk_grasp_scene_model(t));
@@ -99,7 +100,6 @@ static void same_hand(lk_grasp_scene *t, lk_grasp_scene *p) {
     }
   }
   printf("  [palm] %d of 100 closed as the published hand's\n", closed);
-  CU_ASSERT(closed >= 30);
   lk_mat3 I = lk_m3_identity();
   lk_transform pose = lk_tf(&I, lk_v3(0, 0, 0.06));
   lk_grasp_trial_report r;
@@ -116,6 +116,7 @@ static void same_hand(lk_grasp_scene *t, lk_grasp_scene *p) {
   lk_data_free(dp);
   lk_grasp_scene_free(t);
   lk_grasp_scene_free(p);
+  return closed;
 }
 
 static lk_grasp_scene *published(void) {
@@ -129,23 +130,23 @@ static lk_grasp_scene *published(void) {
 static void test_approach_along_minus_x(void) {
   lk_test_scratch_clear();
   const char *h = turned_hand("pitched.yaml", 0, M_PI / 2, 0);
-  same_hand(load(h, NULL, lk_v3(-1, 0, 0)), published());
+  CU_ASSERT(same_hand(load(h, NULL, lk_v3(-1, 0, 0)), published()) >= 30);
 }
 
 /* Other numbers: rolled -90 degrees, the fingers along -y. */
 static void test_approach_along_minus_y(void) {
   lk_test_scratch_clear();
   const char *h = turned_hand("rolled.yaml", -M_PI / 2, 0, 0);
-  same_hand(load(h, NULL, lk_v3(0, -1, 0)), published());
+  CU_ASSERT(same_hand(load(h, NULL, lk_v3(0, -1, 0)), published()) >= 30);
 }
 
 /* The palm named instead: its own -z is the approach. */
 static void test_the_palm_named(void) {
   lk_test_scratch_clear();
   const char *h = turned_hand("pitched.yaml", 0, M_PI / 2, 0);
-  same_hand(load(h, "palm", lk_v3_zero()), published());
+  CU_ASSERT(same_hand(load(h, "palm", lk_v3_zero()), published()) >= 30);
   h = turned_hand("turned.yaml", 0.3, -0.7, 1.1);
-  same_hand(load(h, "palm", lk_v3_zero()), published());
+  CU_ASSERT(same_hand(load(h, "palm", lk_v3_zero()), published()) >= 30);
 }
 
 /* Turned and told nothing: still two fingers (a root link above the palm

@@ -14,8 +14,11 @@ static const char *kSolverNames[2] = {"lemke", "dantzig"};
 
 /* A cube of half size `half` and mass `mass` whose centre is `sink` below
  * where it would rest on the floor. */
-static void check_sunk_box(double half, double mass, double sink, const char *options,
-                           double vmax) {
+/* Returns the largest kinetic energy over both solvers as a share of the
+ * cap m vmax^2 / 2 (<= 1); INFINITY when a model does not load. */
+static double check_sunk_box(double half, double mass, double sink, const char *options,
+                             double vmax) {
+  double worst = 0;
   for (int s = 0; s < 2; s++) {
     double I = mass * (2 * half) * (2 * half) / 6;
     char text[1536];
@@ -31,7 +34,7 @@ static void check_sunk_box(double half, double mass, double sink, const char *op
     lk_error err;
     lk_model *m = lk_model_load_string(text, strlen(text), "sunk.yaml", NULL, &err);
     LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
-    if (!m) return;
+    if (!m) return INFINITY;
     lk_data *d = lk_data_new(m);
     double ke_max = 0, top = -INFINITY;
     for (int i = 0; i < 2000; i++) {
@@ -47,8 +50,7 @@ static void check_sunk_box(double half, double mass, double sink, const char *op
     double cap = 0.5 * mass * vmax * vmax;
     /* the correction's energy, and the flight it allows: v_max^2 / 2g
      * above the floor at most */
-    LK_ASSERT_MSG(ke_max <= cap * (1 + 1e-6), "%s: kinetic energy reached %.4g J, cap %.4g J",
-                  kSolverNames[s], ke_max, cap);
+    worst = fmax(worst, ke_max / cap);
     LK_ASSERT_MSG(top <= vmax * vmax / (2 * 9.81) + 1e-4, "%s: rose %.4g m above the floor",
                   kSolverNames[s], top);
     /* and it is out, resting on the floor within the tolerance, after 2 s */
@@ -58,15 +60,20 @@ static void check_sunk_box(double half, double mass, double sink, const char *op
     lk_data_free(d);
     lk_model_free(m);
   }
+  return worst;
 }
 
 /* The issue's box: 1 kg, 10 cm, the default cap 0.2 m/s; sunk 4.5 cm, just
  * short of half: a box sunk as deep as its half size is refused at load
  * since issue 14.8 (an overlap as deep as the shapes is an error). */
-static void test_half_sunk_box(void) { check_sunk_box(0.05, 1.0, 0.045, "", 0.2); }
+static void test_half_sunk_box(void) {
+  double ke = check_sunk_box(0.05, 1.0, 0.045, "", 0.2);
+  LK_ASSERT_MSG(ke <= 1 + 1e-6, "kinetic energy reached %.6g of the cap", ke);
+}
 /* Other numbers: 2 kg, 20 cm, 8 cm deep, a cap of 1 m/s. */
 static void test_other_box_other_cap(void) {
-  check_sunk_box(0.1, 2.0, 0.08, ", max_depenetration_speed: 1", 1.0);
+  double ke = check_sunk_box(0.1, 2.0, 0.08, ", max_depenetration_speed: 1", 1.0);
+  LK_ASSERT_MSG(ke <= 1 + 1e-6, "kinetic energy reached %.6g of the cap", ke);
 }
 
 static const lk_test tests[] = {
