@@ -183,9 +183,10 @@ static PyStructSequence_Field report_fields[] = {
     {"aside_contacts", "margin contacts whose gap stays open: no rows in any solve"},
     {"impact_work", "work of the step's impact impulses, J (never > 0 once checked)"},
     {"restitution_scale", "the factor restitution was scaled by so no impact adds energy"},
+    {"impacts_propagated", "contact impacts resolved one by one before the LCP (impacts: propagating)"},
     {NULL, NULL}};
 
-#define NREPORT 27
+#define NREPORT 28
 
 static PyStructSequence_Desc report_desc = {
     "linkage.StepReport", "What the last step did (lk_step_report, linkage/sim.h).",
@@ -225,6 +226,7 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
       PyLong_FromLong(r->aside_contacts),
       PyFloat_FromDouble(r->impact_work),
       PyFloat_FromDouble(r->restitution_scale),
+      PyLong_FromLong(r->impacts_propagated),
   };
   for (int i = 0; i < NREPORT; i++) {
     if (!v[i]) {

@@ -245,6 +245,17 @@ typedef enum {
   LK_VELOCITY_FORCES_EXPLICIT,     /* at v, the start of the step */
 } lk_velocity_forces;
 
+/* How the impacts of one step are resolved (docs/contact.md "Impacts"). */
+typedef enum {
+  LK_IMPACTS_SIMULTANEOUS = 0, /* every contact of the step in one LCP, each
+                                  impact's restitution target on its own
+                                  row (default) */
+  LK_IMPACTS_PROPAGATING,      /* Newton's law contact by contact, in
+                                  turn, until no contact approaches:
+                                  an impact passes through touching bodies
+                                  (Newton's cradle); then the step's LCP */
+} lk_impacts;
+
 typedef enum { LK_SOLVER_LEMKE = 0, LK_SOLVER_DANTZIG } lk_solver_kind;
 
 typedef enum {
@@ -311,6 +322,7 @@ typedef struct {
                                the margin of a geom that sets none; 0.01 */
   double restitution_threshold; /* impacts slower than this are plastic,
                                    m/s; default 0.2 */
+  lk_impacts impacts;       /* simultaneous (default) or propagating */
   double slip_threshold;    /* a sliding contact becomes static again when
                                its slip speed falls below this, m/s; 1e-4 */
   int friction_iterations;  /* circle cone: tangent-basis re-alignment

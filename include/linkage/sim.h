@@ -116,6 +116,9 @@ typedef struct {
    * with friction would have added energy). Both 0 without an impact. */
   double impact_work;
   double restitution_scale;
+  int impacts_propagated; /* options.impacts: propagating: the contact
+                             impacts resolved one at a time before the
+                             step's LCP (0 without one) */
 } lk_step_report;
 
 /* The energy watch: over a stretch of steps without input (tau and link

@@ -82,6 +82,9 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
     lb = g->depth / h; /* = -gap/h: may approach up to the surface */
   else
     lb = 0;
+  mem->z_impact = 0;
+  mem->impact_speed = 0;
+  mem->restitution = o->impacts == LK_IMPACTS_PROPAGATING ? g->restitution : 0;
   if (g->restitution > 0) {
     double vn = lk_rows_dot(d, rn, d->v); /* approach speed before the step */
     double vs = lk_rows_dot(d, rn, d->sim.vstar); /* and at its end, free */
@@ -103,10 +106,17 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
       double c = 0.5 * a * h, disc = c * c + 2 * (a * x + e * e * E);
       double lr = E > 0 && disc > 0 ? c + sqrt(disc) : -e * vn;
       if (!(lr > 0)) lr = -e * vn;
-      if (lr > lb) lb = lr;
-      lk_sim_scalars *sc = d->sim.st;
-      if (sc->nimpact < LK_SIM_IMPACT_ROWS) sc->impact_row[sc->nimpact] = rn;
-      sc->nimpact++;
+      if (mem->restitution > 0) {
+        /* propagating: Newton's law is applied contact by contact before
+         * the LCP (lib/sim/impact.c), this contact's first impact at this
+         * speed; the row itself is plastic */
+        mem->impact_speed = lr;
+      } else {
+        if (lr > lb) lb = lr;
+        lk_sim_scalars *sc = d->sim.st;
+        if (sc->nimpact < LK_SIM_IMPACT_ROWS) sc->impact_row[sc->nimpact] = rn;
+        sc->nimpact++;
+      }
     }
   }
   R->bias = -lb;

@@ -366,6 +366,7 @@ static const char *const kGeomTypes[] = {"plane", "sphere", "capsule", "box", "c
 static const char *const kActuatorTypes[] = {"effort", "position", "velocity"};
 static const char *const kIntegrators[] = {"euler", "rk4"};
 static const char *const kVelocityForces[] = {"midpoint", "explicit"};
+static const char *const kImpacts[] = {"simultaneous", "propagating"};
 static const char *const kSolvers[] = {"lemke", "dantzig"};
 static const char *const kCones[] = {"circle", "pyramid", "box"};
 static const char *const kMixes[] = {"geometric", "min", "max", "mean"};
@@ -530,6 +531,7 @@ static const ykey kOptionKeys[] = {
     {ROW("contact_margin", K_NUM, ANY, OP(contact_margin))},
     {ROW("max_depenetration_speed", K_NUM, ANY, OP(max_depenetration_speed))},
     {ROW("restitution_threshold", K_NUM, ANY, OP(restitution_threshold))},
+    {ROW("impacts", K_ENUM, 0, OP(impacts)), ENUM(kImpacts)},
     {ROW("slip_threshold", K_NUM, ANY, OP(slip_threshold))},
     {ROW("friction_iterations", K_INT, 0, OP(friction_iterations)), .lo = 0, .hi = 1000000},
     {ROW("constraint_erp", K_NUM, ANY, OP(constraint_erp))},

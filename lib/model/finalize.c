@@ -20,6 +20,8 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
   if ((int)o->velocity_forces < 0 || o->velocity_forces > LK_VELOCITY_FORCES_EXPLICIT)
     return lk_error_set(err, LK_INVALID_MODEL, "options: unknown velocity_forces %d",
                         (int)o->velocity_forces);
+  if ((int)o->impacts < 0 || o->impacts > LK_IMPACTS_PROPAGATING)
+    return lk_error_set(err, LK_INVALID_MODEL, "options: unknown impacts %d", (int)o->impacts);
   if ((int)o->solver < 0 || o->solver > LK_SOLVER_DANTZIG)
     return lk_error_set(err, LK_INVALID_MODEL, "options: unknown solver %d", (int)o->solver);
   if ((int)o->friction_cone < 0 || o->friction_cone > LK_CONE_BOX)

@@ -57,6 +57,10 @@ static lk_status constrain_once(const lk_model *m, lk_data *d, double *v) {
   if (sd->st->nrow > 0) {
     lk_sim_islands_prepare(m, d); /* islands, J v*, segment counts */
     rep->nislands = sd->st->nisland;
+    if (m->opt.impacts == LK_IMPACTS_PROPAGATING) { /* impact.c */
+      rep->impacts_propagated = lk_sim_impact_propagate(m, d);
+      if (rep->impacts_propagated) memcpy(v, sd->vstar, (size_t)m->nv * sizeof *v);
+    }
     /* The friction LCPs form Y island by island, when they need it (an
      * island answered by its last impulses does not: solve.c) */
     sd->jr->solving = 1; /* journal.c: the sparse trial's factor may change */
@@ -87,6 +91,11 @@ static lk_status constrain_once(const lk_model *m, lk_data *d, double *v) {
         }
     }
     if (!lk_all_finite(v, (size_t)m->nv)) return rep->status = LK_NON_FINITE;
+    /* the impacts' impulses (already in v* and so in v) count in the
+     * contacts' reports */
+    if (rep->impacts_propagated)
+      for (int i = 0; i < sd->st->ncontact; i++)
+        if (sd->cmem[i].z_impact > 0) sd->row[sd->cmem[i].row[0]].z += sd->cmem[i].z_impact;
   }
   return LK_OK;
 }

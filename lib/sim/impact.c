@@ -84,3 +84,63 @@ lk_status lk_sim_impact_limit(const lk_model *m, lk_data *d, double *v, lk_sim_s
   }
   return st;
 }
+
+/* Propagating impacts (options.impacts: propagating). The simultaneous
+ * model above solves every contact of the step at once: a ball striking a
+ * row of touching balls pushes them all together (the three-ball cradle
+ * ends at -1/3, 2/3, 2/3). The textbook answer (0, ..., 0, 1) comes from
+ * impacts taken one contact at a time, each the collision of two bodies
+ * under Newton's law, the velocities it leaves passed on to the next
+ * contact: the sequential model of Ivanov (1995) and of Guendelman,
+ * Bridson and Fedkiw's "Nonconvex rigid bodies with stacking" (2003),
+ * here on the step's free velocity v*:
+ *   sweep the contact normal rows in their order; a row approaching at
+ *   u = J v < -restitution_threshold whose gap closes this step (u below
+ *   its plastic bound -bias) gets dz = -(1 + e) u / (J M~^-1 J^T), so that
+ *   it separates at -e u (a contact already closing as the step began:
+ *   at the simultaneous model's energy-consistent speed, contact.c, the
+ *   first time); repeat until a sweep changes nothing.
+ * Each such impulse is frictionless and takes (u^2 - sep^2) / (2 W_rr)
+ * >= 0 of kinetic energy (sep <= |u|), so the sweeps never add energy; they
+ * end when no contact approaches (at most LK_IMPACT_SWEEPS sweeps: an
+ * elastic body caught between two others can ring; what is still closing
+ * then meets the LCP's plastic rows). The step's LCP follows from the new
+ * v*, every contact row plastic: friction acts there, on the velocities the
+ * impacts left (an impact's own friction impulse, which the simultaneous
+ * model gives a bouncing, spinning ball, is not modelled here). */
+#define LK_IMPACT_SWEEPS 64
+
+int lk_sim_impact_propagate(const lk_model *m, lk_data *d) {
+  lk_sim_data *sd = &d->sim;
+  const int nc = sd->st->ncontact;
+  const double thr = m->opt.restitution_threshold;
+  int impacts = 0;
+  for (int sweep = 0; sweep < LK_IMPACT_SWEEPS; sweep++) {
+    int changed = 0;
+    for (int i = 0; i < nc; i++) {
+      lk_contact_mem *mem = &sd->cmem[i];
+      int r = mem->row[0];
+      if (!(mem->restitution > 0) || r < 0 || sd->row[r].aside) continue;
+      double u = lk_rows_dot(d, r, sd->vstar);
+      if (!(u < -thr && u < -sd->row[r].bias)) continue;
+      if (mem->z_impact == 0) lk_sim_rows_y(m, d, &r, 1); /* its Y, once */
+      double w = lk_sim_delassus_entry(d, r, r);
+      if (!(w > 0)) continue;
+      /* a contact already closing as the step began separates at the
+       * simultaneous model's energy-consistent speed (contact.c), an
+       * impact passed on to it at Newton's -e u */
+      double sep = mem->z_impact == 0 && mem->impact_speed > 0 ? mem->impact_speed
+                                                                : -mem->restitution * u;
+      if (sep > -u) sep = -u; /* (never more than it came in with) */
+      double dz = (sep - u) / w;
+      lk_rows_axpy(d, r, dz, 1, sd->vstar);
+      mem->z_impact += dz;
+      changed = 1;
+      impacts++;
+    }
+    if (!changed) break;
+  }
+  if (impacts)
+    for (int r = 0; r < sd->st->nrow; r++) sd->row[r].jv = lk_rows_dot(d, r, sd->vstar);
+  return impacts;
+}

@@ -50,6 +50,12 @@ typedef struct {
                               secant (static.c) */
   double hist[4];          /* compliant contacts: tangential history (world
                               vector, then the last contact radius) */
+  double restitution;      /* options.impacts: propagating: e, applied
+                              before the LCP (impact.c; 0: none) */
+  double z_impact;         /* ... the impulse its impacts gave this step */
+  double impact_speed;     /* ... the separating speed of its first impact
+                              when it was closing as the step began (the
+                              simultaneous model's target), else 0 */
 } lk_contact_mem;
 
 /* One island's kept sticking-trial factor (solve.c: keep_trial_factor,

@@ -155,6 +155,11 @@ lk_status lk_sim_impact_limit(const lk_model *m, lk_data *d, double *v, lk_sim_s
  * the islands of the impact rows (all rows when there are more than
  * LK_SIM_IMPACT_ROWS), and in *scale the sum of its terms' magnitudes. */
 double lk_sim_impact_work(const lk_data *d, const double *v, double *scale);
+/* options.impacts: propagating: Newton's law contact by contact on v*
+ * (sim.vstar) until no contact with restitution approaches, after the
+ * islands are prepared and before their solves; each row's impulse in
+ * z_impact, J v* refreshed. Returns the number of impacts. */
+int lk_sim_impact_propagate(const lk_model *m, lk_data *d);
 /* ... and its commit, once nothing of the step can fail any more: the
  * contacts' reports and memory for the next step, link forces, tactile
  * sums (a failed step writes none of them). */

@@ -96,3 +96,9 @@ TESTS += tests/sim/test_incline
 tests_sim_test_incline_SOURCES = %reldir%/test_incline.c
 tests_sim_test_incline_CFLAGS = $(LK_TESTFLAGS)
 tests_sim_test_incline_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/sim/test_cradle
+TESTS += tests/sim/test_cradle
+tests_sim_test_cradle_SOURCES = %reldir%/test_cradle.c
+tests_sim_test_cradle_CFLAGS = $(LK_TESTFLAGS)
+tests_sim_test_cradle_LDADD = $(LK_TESTLIBS)

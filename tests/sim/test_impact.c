@@ -119,10 +119,11 @@ static void test_wall_rebound_is_e_v(void) {
  * and the restitution it used (below 1: the full e would have added
  * energy), and the frictionless impact keeps its full e. */
 static void pendulum_impacts(double q1, double q2, double e, double mus, double mud,
-                             int expect_cut) {
+                             int expect_cut, const char *model) {
+  const int propagating = strcmp(model, "propagating") == 0;
   char text[2000];
   snprintf(text, sizeof text,
-           "options: {timestep: 0.0005}\n"
+           "options: {timestep: 0.0005, impacts: %s}\n"
            "materials:\n  - {name: m, mu_static: %g, mu_dynamic: %g, restitution: %g}\n"
            "world:\n  geoms:\n    - {type: plane, point: [0, 0, 0.25], material: m}\n"
            "links:\n  - name: upper\n    origin: {xyz: [0, 0, 1.2]}\n"
@@ -134,7 +135,7 @@ static void pendulum_impacts(double q1, double q2, double e, double mus, double 
            "    geoms:\n      - {type: capsule, radius: 0.015, half_length: 0.235, "
            "origin: {xyz: [0, 0, -0.25]}, material: m}\n"
            "initial:\n  - {joint: shoulder, q: %g}\n  - {joint: elbow, q: %g}\n",
-           mus, mud, e, q1, q2);
+           model, mus, mud, e, q1, q2);
   lk_error err;
   lk_model *m = lk_model_load_string(text, strlen(text), "pendulum.yaml", NULL, &err);
   LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
@@ -151,9 +152,9 @@ static void pendulum_impacts(double q1, double q2, double e, double mus, double 
     lk_energy_kinetic(m, d, &T);
     lk_energy_potential(m, d, &V);
     const lk_step_report *r = lk_data_step_report(d);
-    if (r->restitution_scale > 0) {
+    if (r->restitution_scale > 0 || r->impacts_propagated > 0) {
       impacts++;
-      cut += r->restitution_scale < 1;
+      cut += r->restitution_scale > 0 && r->restitution_scale < 1;
       LK_ASSERT_MSG(T + V - E <= 0, "t = %g s: an impact changed the energy by %+.6g J", lk_data_time(d),
                     T + V - E);
       LK_ASSERT_MSG(r->impact_work <= 0, "t = %g s: impact work %.6g J", lk_data_time(d),
@@ -163,7 +164,9 @@ static void pendulum_impacts(double q1, double q2, double e, double mus, double 
     E = T + V;
   }
   LK_ASSERT_MSG(impacts > 0, "no impact");
-  if (expect_cut)
+  if (propagating) /* contact by contact, frictionless: nothing to cut */
+    LK_ASSERT_INT_EQ(cut, 0);
+  else if (expect_cut)
     LK_ASSERT_MSG(cut > 0, "no impact needed its restitution cut");
   else
     LK_ASSERT_INT_EQ(cut, 0);
@@ -171,12 +174,24 @@ static void pendulum_impacts(double q1, double q2, double e, double mus, double 
   lk_model_free(m);
 }
 
-static void test_pendulum_impacts(void) { pendulum_impacts(1.5708, 0, 0.5, 0.4, 0.3, 1); }
+static void test_pendulum_impacts(void) {
+  pendulum_impacts(1.5708, 0, 0.5, 0.4, 0.3, 1, "simultaneous");
+}
 /* Variant: released from 2.0 / -0.5 rad, e 0.7, mu 0.6/0.5; and the first
  * case without friction, whose impact keeps e (it lost 4.8 J). */
 static void test_pendulum_impacts_variant(void) {
-  pendulum_impacts(2.0, -0.5, 0.7, 0.6, 0.5, 1);
-  pendulum_impacts(1.5708, 0, 0.5, 0, 0, 0);
+  pendulum_impacts(2.0, -0.5, 0.7, 0.6, 0.5, 1, "simultaneous");
+  pendulum_impacts(1.5708, 0, 0.5, 0, 0, 0, "simultaneous");
+}
+
+/* Propagating impacts (options.impacts, test_cradle.c) on the same floor:
+ * the ball's bounces at e^2 (a contact closing as the step begins takes
+ * the simultaneous model's separating speed), the double pendulum's
+ * impacts add no energy, at both releases. */
+static void test_propagating_bounces(void) { check_bounces(0.5, 1.0, ", impacts: propagating", 1e-3); }
+static void test_propagating_pendulum(void) {
+  pendulum_impacts(1.5708, 0, 0.5, 0.4, 0.3, 0, "propagating");
+  pendulum_impacts(2.0, -0.5, 0.7, 0.6, 0.5, 0, "propagating");
 }
 
 /* A box dropped corner first (tilted about x and y, spinning)
@@ -225,6 +240,8 @@ static const lk_test tests[] = {
     {"double pendulum on a rough floor: no impact adds energy", test_pendulum_impacts},
     {"variant: other release, e and mu; frictionless keeps e", test_pendulum_impacts_variant},
     {"a tumbling box's bounces add no energy", test_box_impacts},
+    {"propagating impacts: the ball bounces at e^2", test_propagating_bounces},
+    {"propagating impacts: the double pendulum's add no energy", test_propagating_pendulum},
     {NULL, NULL},
 };
 
