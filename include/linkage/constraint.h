@@ -42,6 +42,7 @@ typedef enum {
   LK_CONSTRAINT_COUPLING,
   LK_CONSTRAINT_TETHER,
   LK_CONSTRAINT_SUPPORT, /* a support with a given normal force (lk_model_add_support) */
+  LK_CONSTRAINT_PRESCRIBED, /* a prescribed-motion actuator's joint row */
   LK_CONSTRAINT_KIND_COUNT
 } lk_constraint_kind;
 

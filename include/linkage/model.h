@@ -365,6 +365,12 @@ typedef enum {
   LK_ACTUATOR_POSITION,   /* PD servo: tau = kp (target - q) - kv v;
                              target the schedule at t when given */
   LK_ACTUATOR_VELOCITY,   /* tau = kv (target - v) */
+  LK_ACTUATOR_PRESCRIBED_POSITION, /* the joint is at the target (the
+                             schedule) at the end of every step, exactly,
+                             whatever the load: a constraint whose
+                             reaction is the actuator's force, bounded by
+                             max_effort */
+  LK_ACTUATOR_PRESCRIBED_VELOCITY, /* ... moves at the target velocity */
   LK_ACTUATOR_TYPE_COUNT
 } lk_actuator_type;
 

@@ -244,6 +244,13 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
                           as.type == LK_ACTUATOR_POSITION ? "kp" : "kv");
         break;
       }
+      if (as.type == LK_ACTUATOR_PRESCRIBED_POSITION || as.type == LK_ACTUATOR_PRESCRIBED_VELOCITY) {
+        st = lk_error_set(err, LK_INVALID_MODEL,
+                          "grasp scene: actuator '%s' prescribes its joint's motion (%s); a finger "
+                          "needs an effort, position or velocity actuator to close with a chosen force",
+                          as.name, lk_actuator_type_name(as.type));
+        break;
+      }
       /* Keep the DoFs in link order (actuators may be listed in any). */
       int dof = lk_model_joint_vadr(m, link), k = f.ndof;
       while (k > 0 && f.dof[k - 1] > dof) {

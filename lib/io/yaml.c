@@ -363,7 +363,8 @@ static lk_status ymap_read(ymap *mp, void *spec) {
 static const char *const kJointTypes[] = {"fixed", "revolute", "prismatic", "ball", "free"};
 static const char *const kGeomTypes[] = {"plane", "sphere", "capsule", "box", "cylinder",
                                          "mesh"};
-static const char *const kActuatorTypes[] = {"effort", "position", "velocity"};
+static const char *const kActuatorTypes[] = {"effort", "position", "velocity",
+                                             "prescribed_position", "prescribed_velocity"};
 static const char *const kIntegrators[] = {"euler", "rk4"};
 static const char *const kVelocityForces[] = {"midpoint", "explicit"};
 static const char *const kImpacts[] = {"simultaneous", "propagating"};
@@ -1132,7 +1133,8 @@ static const ykey kActuatorKeys[] = {
     {ROW("schedule", K_FN, 0, 0), .fn = actuator_schedule},
 };
 static const char *const kActuatorKinds[] = {"an effort actuator", "a position actuator",
-                                             "a velocity actuator"};
+                                             "a velocity actuator", "a prescribed position",
+                                             "a prescribed velocity"};
 static const ytable kActuator = TABLE(kActuatorKeys, "actuator", kActuatorKinds);
 
 /* ------------------------------------------------ the lists of elements */

@@ -7,7 +7,8 @@
 #include "core/internal.h"
 #include "model/model_impl.h"
 
-static const char *const kActNames[LK_ACTUATOR_TYPE_COUNT] = {"effort", "position", "velocity"};
+static const char *const kActNames[LK_ACTUATOR_TYPE_COUNT] = {
+    "effort", "position", "velocity", "prescribed_position", "prescribed_velocity"};
 
 const char *lk_actuator_type_name(lk_actuator_type t) {
   return (int)t >= 0 && t < LK_ACTUATOR_TYPE_COUNT ? kActNames[t] : NULL;
@@ -433,7 +434,12 @@ static lk_status check_unit_rotation(const lk_transform *T, const char *what, co
   return LK_OK;
 }
 
+static int prescribed(const lk_actuator_spec *s) {
+  return s->type == LK_ACTUATOR_PRESCRIBED_POSITION || s->type == LK_ACTUATOR_PRESCRIBED_VELOCITY;
+}
+
 lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
+  m->nprescribed = 0;
   for (int i = 0; i < m->nact; i++) {
     lk_actuator_rec *r = &m->act[i];
     const lk_actuator_spec *s = &r->spec;
@@ -466,6 +472,16 @@ lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
     }
     r->link = l;
     r->dof = m->vadr[l];
+    if (prescribed(s)) {
+      /* two motions prescribed on one joint would be one redundant (and
+       * likely contradictory) constraint */
+      for (int k = 0; k < i; k++)
+        if (prescribed(&m->act[k].spec) && m->act[k].link == l)
+          return lk_error_set(err, LK_INVALID_MODEL,
+                              "actuator '%s': joint '%s' already has its motion prescribed by '%s'",
+                              n, r->joint, m->act[k].name);
+      m->nprescribed++;
+    }
   }
   for (int i = 0; i < m->nload; i++) {
     lk_load_rec *r = &m->load[i];

@@ -142,6 +142,7 @@ struct lk_model {
   /* actuators, loads, explicit contacts, loops, couplings, tethers */
   lk_actuator_rec *act;
   int nact, cap_act;
+  int nprescribed;   /* actuators of a prescribed type (rows every step) */
   lk_load_rec *load;
   int nload, cap_load;
   lk_xcontact_rec *xcon;

@@ -52,6 +52,10 @@ void lk_sim_applied_forces(const lk_model *m, lk_data *d, const double *qs, cons
       case LK_ACTUATOR_VELOCITY:
         f = s->kv * (target - v);
         break;
+      case LK_ACTUATOR_PRESCRIBED_POSITION:
+      case LK_ACTUATOR_PRESCRIBED_VELOCITY:
+        f = 0; /* a constraint row (prescribed.c): its reaction, once solved */
+        break;
       default:
         f = s->nschedule > 0 ? schedule_at(s->schedule_t, s->schedule_effort, s->nschedule, t)
                              : target;

@@ -10,7 +10,7 @@
 
 int lk_sim_has_constraints(const lk_model *m) {
   if (m->ngeom > 1 || m->nxcon > 0 || m->nloop > 0 || m->ncoup > 0 || m->nteth > 0 ||
-      m->nsup > 0)
+      m->nsup > 0 || m->nprescribed > 0)
     return 1;
   for (int i = 1; i < m->nlink; i++)
     if (m->link[i].joint.limited) return 1;
@@ -44,6 +44,7 @@ static lk_status constrain_once(const lk_model *m, lk_data *d, double *v) {
   if (!st) st = lk_coupling_rows(m, d, d->q);
   if (!st) st = lk_tether_rows(m, d);
   if (!st) st = lk_support_rows(m, d); /* issue 8: supports with a given normal force */
+  if (!st) st = lk_sim_prescribed_rows(m, d); /* issue 31.8: prescribed.c */
   if (st == LK_CAPACITY_EXCEEDED)
     rep->detail = m->opt.max_contacts > 0 ? "more contacts than options.max_contacts allows"
                                           : "more contacts than the contact capacity";
@@ -126,6 +127,7 @@ lk_status lk_sim_constrain(const lk_model *m, lk_data *d, double *v) {
     if (!(m->ncompliant_mat > 0 && sd->x.compliant[i])) /* issue 8: reported already */
       lk_contact_finish(m, d, i);
   lk_sim_link_forces(m, d);
+  lk_sim_prescribed_report(m, d);
   return LK_OK;
 }
 

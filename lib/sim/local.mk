@@ -13,6 +13,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/iterative.c \
 	%reldir%/direct.c \
 	%reldir%/constrain.c \
+	%reldir%/prescribed.c \
 	%reldir%/impact.c \
 	%reldir%/friction_state.c \
 	%reldir%/project.c \

@@ -10,7 +10,7 @@
 const char *lk_constraint_kind_name(lk_constraint_kind k) {
   static const char *const names[LK_CONSTRAINT_KIND_COUNT] = {"contact", "limit", "friction",
                                                               "loop", "coupling", "tether",
-                                                              "support"};
+                                                              "support", "prescribed"};
   return (int)k >= 0 && k < LK_CONSTRAINT_KIND_COUNT ? names[k] : NULL;
 }
 

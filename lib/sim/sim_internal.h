@@ -155,6 +155,11 @@ lk_status lk_sim_impact_limit(const lk_model *m, lk_data *d, double *v, lk_sim_s
  * the islands of the impact rows (all rows when there are more than
  * LK_SIM_IMPACT_ROWS), and in *scale the sum of its terms' magnitudes. */
 double lk_sim_impact_work(const lk_data *d, const double *v, double *scale);
+/* prescribed.c: the rows of the actuators that prescribe their joint's
+ * motion (issue 31.8), and after the solve their forces (the rows'
+ * reactions) into sim.act_force. */
+lk_status lk_sim_prescribed_rows(const lk_model *m, lk_data *d);
+void lk_sim_prescribed_report(const lk_model *m, lk_data *d);
 /* options.impacts: propagating: Newton's law contact by contact on v*
  * (sim.vstar) until no contact with restitution approaches, after the
  * islands are prepared and before their solves; each row's impulse in

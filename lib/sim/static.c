@@ -290,6 +290,10 @@ lk_status lk_static_increment(const lk_model *m, lk_data *d, const lk_static_opt
       !(opt->slip_tolerance >= 0) || !(opt->regularization >= 0) ||
       !isfinite(opt->regularization))
     return lk_error_set(err, LK_INVALID_ARGUMENT, "static options out of range");
+  if (m->nprescribed > 0) /* a motion in time: not a static question */
+    return lk_error_set(err, LK_UNSUPPORTED,
+                        "static analysis: the model prescribes a joint's motion (an actuator of type "
+                        "prescribed_position or prescribed_velocity); simulate it instead");
   lk_sim_data *sd = &d->sim;
   lk_models_data *x = &sd->x;
   lk_static_report *rep = &x->st->report;

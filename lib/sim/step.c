@@ -219,6 +219,7 @@ static lk_status rk4_admissible(const lk_model *m, lk_data *d) {
                      : m->ncoup > 0 ? "a joint coupling"
                      : m->nteth > 0 ? "a tether"
                      : m->nsup > 0  ? "a support"
+                     : m->nprescribed > 0 ? "a prescribed motion"
                                     : NULL;
   if (kind) {
     snprintf(why, nwhy, "integrator rk4: the model has %s, which always acts; use euler", kind);

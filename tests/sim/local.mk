@@ -102,3 +102,9 @@ TESTS += tests/sim/test_cradle
 tests_sim_test_cradle_SOURCES = %reldir%/test_cradle.c
 tests_sim_test_cradle_CFLAGS = $(LK_TESTFLAGS)
 tests_sim_test_cradle_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/sim/test_prescribed
+TESTS += tests/sim/test_prescribed
+tests_sim_test_prescribed_SOURCES = %reldir%/test_prescribed.c
+tests_sim_test_prescribed_CFLAGS = $(LK_TESTFLAGS)
+tests_sim_test_prescribed_LDADD = $(LK_TESTLIBS)
