@@ -36,6 +36,63 @@ static lk_vec3 first_tangent(const lk_contact_geom *g, lk_vec3 last) {
   return lk_any_tangent(n);
 }
 
+/* Sticking contacts anchored (issue 31.2). A static contact's friction
+ * rows hold the relative tangential velocity of the touching points at
+ * zero, at the step's start configuration; the position update then moves
+ * the bodies along straight lines, and on a turning frame a sticking body
+ * creeps outward by r (h w)^2 / 2 a step (a cube on a turntable: 6 mm in
+ * 5 s at half its slip threshold). So a static contact remembers the two
+ * material points where it stuck, and its friction rows ask the tangential
+ * offset between them back, a contact_erp share a step (as the normal row
+ * does with depth): no load inside the cone moves it, in any frame.
+ * The anchor is set afresh (nothing asked back) when the contact is new or
+ * dynamic, when its friction was at its bound in the last solve (a
+ * transient's slip, or a load at the cone: what it slipped is not asked
+ * back, which would take friction it does not have), and when the contact
+ * point moves on either body by more than the offset to correct (a rolling
+ * or pivoting contact, whose touching material points change); a sphere's
+ * or capsule's contacts are not anchored (they roll). Offsets below a
+ * thousandth of the contact tolerance are left alone. */
+static int rounded(const lk_model *m, int geom) {
+  if (geom < 0) return 0;
+  lk_geom_type t = m->geom[geom].spec.type;
+  return t == LK_GEOM_SPHERE || t == LK_GEOM_CAPSULE;
+}
+
+static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_contact_mem *mem,
+                   double h) {
+  /* a sphere's or capsule's contact rolls: its touching material points
+   * change while it sticks */
+  if (rounded(m, g->geom) || rounded(m, g->other_geom)) return;
+  const lk_transform *Xa = &d->xw[g->link], *Xb = &d->xw[g->other];
+  lk_vec3 la = lk_tf_inv_point(Xa, g->p), lb = lk_tf_inv_point(Xb, g->p);
+  int keep = mem->anchored && mem->valid && mem->state == LK_FRICTION_STATIC;
+  if (keep) {
+    double zt = sqrt(mem->z[1] * mem->z[1] + mem->z[2] * mem->z[2]);
+    keep = !(zt >= g->mu_static * mem->z[0] * (1 - 1e-6));
+  }
+  if (keep) {
+    lk_vec3 off = lk_v3_sub(lk_tf_point(Xa, mem->anchor_a), lk_tf_point(Xb, mem->anchor_b));
+    off = lk_v3_sub(off, lk_v3_scale(g->n, lk_v3_dot(g->n, off)));
+    double moved = fmax(lk_v3_norm(lk_v3_sub(la, mem->anchor_a)), lk_v3_norm(lk_v3_sub(lb, mem->anchor_b)));
+    double size = lk_v3_norm(off);
+    if (moved <= 10 * size + 1e-12 && size < m->opt.contact_tolerance) {
+      /* an offset below a thousandth of the contact tolerance is left (as
+       * placement noise is): a contact at rest keeps bias 0 and the
+       * resting answers (refine, rows) that rely on it */
+      if (size < 1e-3 * m->opt.contact_tolerance) return;
+      for (int k = 1; k <= 2; k++) {
+        lk_row *T = &d->sim.row[mem->row[k]];
+        T->bias = m->opt.contact_erp * lk_v3_dot(off, k == 1 ? mem->t1 : lk_v3_cross(g->n, mem->t1)) / h;
+      }
+      return; /* the anchor stays */
+    }
+  }
+  mem->anchor_a = la;
+  mem->anchor_b = lb;
+  mem->anchored = 1;
+}
+
 lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_contact_geom *g) {
   const lk_options *o = &m->opt;
   double h = o->timestep;
@@ -140,6 +197,7 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
     if (mem->valid && mem->locked && mem->state == LK_FRICTION_DYNAMIC &&
         o->friction_cone == LK_CONE_CIRCLE)
       d->sim.row[mem->row[2]].mu = 0;
+    anchor(m, d, g, mem, h);
   }
   if (g->type == LK_CONTACT_ROLLING && g->patch_radius > 0) {
     double rp = g->patch_radius;

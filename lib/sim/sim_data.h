@@ -53,6 +53,10 @@ typedef struct {
   double restitution;      /* options.impacts: propagating: e, applied
                               before the LCP (impact.c; 0: none) */
   double z_impact;         /* ... the impulse its impacts gave this step */
+  lk_vec3 anchor_a, anchor_b; /* a static contact's material points (in
+                              its link's and the other's frame) where they
+                              met; anchored: they are set (contact.c) */
+  int anchored;
   double impact_speed;     /* ... the separating speed of its first impact
                               when it was closing as the step began (the
                               simultaneous model's target), else 0 */

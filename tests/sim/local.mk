@@ -108,3 +108,9 @@ TESTS += tests/sim/test_prescribed
 tests_sim_test_prescribed_SOURCES = %reldir%/test_prescribed.c
 tests_sim_test_prescribed_CFLAGS = $(LK_TESTFLAGS)
 tests_sim_test_prescribed_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/sim/test_turntable
+TESTS += tests/sim/test_turntable
+tests_sim_test_turntable_SOURCES = %reldir%/test_turntable.c
+tests_sim_test_turntable_CFLAGS = $(LK_TESTFLAGS)
+tests_sim_test_turntable_LDADD = $(LK_TESTLIBS)
