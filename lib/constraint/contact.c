@@ -50,20 +50,27 @@ static lk_vec3 first_tangent(const lk_contact_geom *g, lk_vec3 last) {
  * transient's slip, or a load at the cone: what it slipped is not asked
  * back, which would take friction it does not have), and when the contact
  * point moves on either body by more than the offset to correct (a rolling
- * or pivoting contact, whose touching material points change); a sphere's
- * or capsule's contacts are not anchored (they roll). Offsets below a
+ * or pivoting contact, whose touching material points change); a sphere's,
+ * a capsule's and a cylinder's side contacts are not anchored (they roll),
+ * nor the smoothed friction law's (whose creep is its law). Offsets below a
  * thousandth of the contact tolerance are left alone. */
-static int rounded(const lk_model *m, int geom) {
+/* A contact that can roll on this geom: a sphere's, a capsule's, or a
+ * cylinder's anywhere but on its flat faces (normal along its axis). */
+static int rounded(const lk_model *m, const lk_data *d, int geom, lk_vec3 n) {
   if (geom < 0) return 0;
-  lk_geom_type t = m->geom[geom].spec.type;
-  return t == LK_GEOM_SPHERE || t == LK_GEOM_CAPSULE;
+  const lk_geom_spec *s = &m->geom[geom].spec;
+  if (s->type == LK_GEOM_SPHERE || s->type == LK_GEOM_CAPSULE) return 1;
+  if (s->type != LK_GEOM_CYLINDER) return 0;
+  lk_vec3 axis = lk_tf_dir(&d->xw[m->geom_link[geom]], lk_tf_dir(&s->pose, lk_v3(0, 0, 1)));
+  return fabs(lk_v3_dot(axis, n)) < 0.999;
 }
 
 static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_contact_mem *mem,
                    double h) {
   /* a sphere's or capsule's contact rolls: its touching material points
    * change while it sticks */
-  if (rounded(m, g->geom) || rounded(m, g->other_geom)) return;
+  if (m->opt.friction_law != LK_FRICTION_COMPLEMENTARITY) return; /* (smoothed: creep is its law) */
+  if (rounded(m, d, g->geom, g->n) || rounded(m, d, g->other_geom, g->n)) return;
   const lk_transform *Xa = &d->xw[g->link], *Xb = &d->xw[g->other];
   lk_vec3 la = lk_tf_inv_point(Xa, g->p), lb = lk_tf_inv_point(Xb, g->p);
   int keep = mem->anchored && mem->valid && mem->state == LK_FRICTION_STATIC;
