@@ -323,6 +323,11 @@ typedef struct {
   double restitution_threshold; /* impacts slower than this are plastic,
                                    m/s; default 0.2 */
   lk_impacts impacts;       /* simultaneous (default) or propagating */
+  int anchor_contacts;      /* 1: static contacts are anchored where they
+                               stuck (no creep on turning frames;
+                               docs/contact.md); 0 (default for now: it
+                               costs resting and grasped contacts their
+                               fast answers) */
   double slip_threshold;    /* a sliding contact becomes static again when
                                its slip speed falls below this, m/s; 1e-4 */
   int friction_iterations;  /* circle cone: tangent-basis re-alignment

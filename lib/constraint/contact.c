@@ -69,6 +69,7 @@ static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_c
                    double h) {
   /* a sphere's or capsule's contact rolls: its touching material points
    * change while it sticks */
+  if (!m->opt.anchor_contacts) return;
   if (m->opt.friction_law != LK_FRICTION_COMPLEMENTARITY) return; /* (smoothed: creep is its law) */
   if (rounded(m, d, g->geom, g->n) || rounded(m, d, g->other_geom, g->n)) return;
   const lk_transform *Xa = &d->xw[g->link], *Xb = &d->xw[g->other];

@@ -533,6 +533,7 @@ static const ykey kOptionKeys[] = {
     {ROW("max_depenetration_speed", K_NUM, ANY, OP(max_depenetration_speed))},
     {ROW("restitution_threshold", K_NUM, ANY, OP(restitution_threshold))},
     {ROW("impacts", K_ENUM, 0, OP(impacts)), ENUM(kImpacts)},
+    {ROW("anchor_contacts", K_BOOL, 0, OP(anchor_contacts))},
     {ROW("slip_threshold", K_NUM, ANY, OP(slip_threshold))},
     {ROW("friction_iterations", K_INT, 0, OP(friction_iterations)), .lo = 0, .hi = 1000000},
     {ROW("constraint_erp", K_NUM, ANY, OP(constraint_erp))},
