@@ -434,6 +434,7 @@ static const config configs[] = {
 typedef struct {
   int ok;
   double med, p10, p90, max; /* us per step */
+  double mean;               /* us per step, the whole timed run */
   double contacts, rows;     /* means per timed step */
   int cmin, cmax;            /* contacts, fewest and most in a timed step */
   double solves, pivots, lemke, dantzig;
@@ -447,6 +448,9 @@ typedef struct {
 } result;
 
 static void summarize(double *t, int n, result *r) {
+  double sum = 0;
+  for (int i = 0; i < n; i++) sum += t[i];
+  r->mean = 1e6 * sum / n;
   qsort(t, (size_t)n, sizeof *t, cmp_double);
   r->med = 1e6 * t[n / 2];
   r->p10 = 1e6 * t[n / 10];
@@ -465,6 +469,9 @@ static int free_bodies(const lk_model *m, int *link, int max) {
 }
 
 static int verbose;
+/* --fidelity-cost: the runs without the fidelity features (explicit
+ * velocity forces, no anchoring), to time what those features cost. */
+static int plain_options;
 
 static int run_ours(const scene *sc, const config *cf, int warm, int steps, result *r) {
   memset(r, 0, sizeof *r);
@@ -476,6 +483,10 @@ static int run_ours(const scene *sc, const config *cf, int warm, int steps, resu
   opt.solver = cf->solver;
   opt.friction_cone = cf->cone;
   opt.cone_edges = cf->edges;
+  if (plain_options) {
+    opt.velocity_forces = LK_VELOCITY_FORCES_EXPLICIT;
+    opt.anchor_contacts = 0;
+  }
   lk_model *m = sc->build(&opt);
   if (!m) return -1;
   lk_data *d = lk_data_new(m);
@@ -687,7 +698,8 @@ static void fmt_contacts(const result *r, char *buf, size_t n) {
 
 static void usage(FILE *f) {
   fprintf(f, "usage: bench/contact [--steps N] [--scene NAME] [--quick] [--no-ode] [--verbose]\n"
-             "                     [--default-only] [--rounds R] [--ode-cfm X] [--ode-layer X]\n"
+             "                     [--default-only] [--rounds R] [--fidelity-cost] [--ode-cfm X]\n"
+             "                     [--ode-layer X]\n"
              "  --steps N      timed steps a run (default 2000; --quick 300)\n"
              "  --scene NAME   only this scene:");
   for (int i = 0; i < NSCENE; i++) fprintf(f, " %s", scenes[i].name);
@@ -699,6 +711,9 @@ static void usage(FILE *f) {
              "  --rounds R     the ratio from R runs of ODE and ours (default solver and cone)\n"
              "                 by turns, the median of their ratios (default 5; --quick 1: the\n"
              "                 table's single runs)\n"
+             "  --fidelity-cost  time each scene with the library's defaults and without the\n"
+             "                 fidelity features (explicit velocity forces, no anchoring), R\n"
+             "                 rounds by turns, and print the ratio (nothing else)\n"
              "  --ode-cfm X    ODE's contact soft CFM (default 1e-10)\n"
              "  --ode-layer X  ODE's contact surface layer for the ratio (default 0, ODE's own)\n");
 }
@@ -727,9 +742,71 @@ static int print_ode(const scene *sc, int warm, int steps, double cfm, double la
 }
 #endif
 
+/* --fidelity-cost: what the default fidelity features (midpoint velocity
+ * forces, anchored sticking contacts; issue 31) cost a contact step. Each
+ * scene runs with the defaults and with those features off, R rounds by
+ * turns; the ratio is the median of the rounds' ratios of medians, and of
+ * means (the whole timed run). */
+static int fidelity_cost_table(const lk_options *defaults, int only, int warm, int steps,
+                               int rounds) {
+  config dcf = {defaults->solver, defaults->friction_cone, defaults->cone_edges, "default"};
+  printf("bench/contact --fidelity-cost: us a step with the defaults (velocity_forces %s, "
+         "anchor_contacts %s)\nand without (explicit, no anchoring), %d rounds by turns of %d "
+         "warm-up + %d timed steps\n\n",
+         defaults->velocity_forces == LK_VELOCITY_FORCES_MIDPOINT ? "midpoint" : "explicit",
+         defaults->anchor_contacts ? "on" : "off", rounds, warm, steps);
+  printf("%-14s %10s %10s %10s %10s %10s %10s %9s\n", "scene", "plain med", "dflt med",
+         "ratio", "plain mean", "dflt mean", "ratio", "moved");
+  int failed = 0;
+  for (int si = 0; si < NSCENE; si++) {
+    if (only >= 0 && si != only) continue;
+    double rmed[100], rmean[100], pm[100], dm[100], pa[100], da[100], moved[2] = {0, 0};
+    int nr = 0;
+    for (int k = 0; k < rounds; k++) {
+      result a, b;
+      plain_options = 1;
+      int ea = run_ours(&scenes[si], &dcf, warm, steps, &a);
+      plain_options = 0;
+      int eb = run_ours(&scenes[si], &dcf, warm, steps, &b);
+      if (ea || eb || !a.ok || !b.ok) {
+        failed = 1;
+        continue;
+      }
+      pm[nr] = a.med;
+      dm[nr] = b.med;
+      pa[nr] = a.mean;
+      da[nr] = b.mean;
+      rmed[nr] = b.med / a.med;
+      rmean[nr] = b.mean / a.mean;
+      moved[0] = a.moved;
+      moved[1] = b.moved;
+      nr++;
+    }
+    if (nr == 0) {
+      printf("%-14s failed\n", scenes[si].name);
+      continue;
+    }
+    qsort(rmed, (size_t)nr, sizeof *rmed, cmp_double);
+    qsort(rmean, (size_t)nr, sizeof *rmean, cmp_double);
+    qsort(pm, (size_t)nr, sizeof *pm, cmp_double);
+    qsort(dm, (size_t)nr, sizeof *dm, cmp_double);
+    qsort(pa, (size_t)nr, sizeof *pa, cmp_double);
+    qsort(da, (size_t)nr, sizeof *da, cmp_double);
+    char mv[32], mv2[32];
+    fmt_moved(moved[0], mv, sizeof mv);
+    fmt_moved(moved[1], mv2, sizeof mv2);
+    printf("%-14s %10.1f %10.1f %10.3f %10.1f %10.1f %10.3f %9s / %s\n", scenes[si].name,
+           pm[nr / 2], dm[nr / 2], rmed[nr / 2], pa[nr / 2], da[nr / 2], rmean[nr / 2], mv, mv2);
+    fflush(stdout);
+  }
+  printf("\nratio: default / plain, the median over the rounds (target: <= 1.10, issue 31); "
+         "moved: plain / default\n");
+  return failed;
+}
+
 int main(int argc, char **argv) {
   int steps = 2000, warm = 200, quick = 0, use_ode = 1, only = -1, explicit_steps = 0;
-  int default_only = 0, rounds = 5;
+  int default_only = 0, rounds = 5, fidelity_cost = 0;
   double ode_cfm = 1e-10, ode_layer = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
@@ -756,6 +833,8 @@ int main(int argc, char **argv) {
       verbose = 1;
     } else if (!strcmp(argv[i], "--default-only")) {
       default_only = 1;
+    } else if (!strcmp(argv[i], "--fidelity-cost")) {
+      fidelity_cost = 1;
     } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
       rounds = atoi(argv[++i]);
       if (rounds < 1 || rounds > 99) {
@@ -782,6 +861,7 @@ int main(int argc, char **argv) {
   lk_options defaults;
   lk_options_default(&defaults);
   const double tolerance = defaults.contact_tolerance;
+  if (fidelity_cost) return fidelity_cost_table(&defaults, only, warm, steps, rounds);
 #ifdef HAVE_ODE
   if (use_ode) {
     dInitODE2(0);

@@ -153,6 +153,7 @@ typedef struct {
   const char *label;
   bench_fn fn;
   bench_fn prep; /* run once before timing (NULL: none) */
+  int explicit_forces; /* the step with velocity_forces: explicit */
 } row;
 
 /* The mass-matrix path on n loose free bodies: the size of one data, and
@@ -187,9 +188,9 @@ static int free_bodies_table(void) {
 #endif
     };
     const row rows[] = {
-        {"CRBA", b_crba, NULL},         {"LTDL", b_ltdl, NULL},
-        {"solve tree", b_solve, p_tree}, {"dense", b_dense, NULL},
-        {"solve dense", b_solve, p_dense}, {"fwd CRBA", b_fd_crba, NULL},
+        {"CRBA", b_crba, NULL, 0},         {"LTDL", b_ltdl, NULL, 0},
+        {"solve tree", b_solve, p_tree, 0}, {"dense", b_dense, NULL, 0},
+        {"solve dense", b_solve, p_dense, 0}, {"fwd CRBA", b_fd_crba, NULL, 0},
     };
     double t[6];
     for (int r = 0; r < 6; r++) {
@@ -218,17 +219,19 @@ int main(void) {
       return 1;
     }
   const row rows[] = {
-      {"forward kinematics", b_fk, NULL},
-      {"CRBA (M)", b_crba, NULL},
-      {"factor M, tree LTDL", b_ltdl, NULL},
-      {"factor M, dense GSL", b_dense, NULL},
-      {"solve M x = b, tree", b_solve, p_tree},
-      {"solve M x = b, dense", b_solve, p_dense},
-      {"RNEA (inverse dynamics)", b_rnea, NULL},
-      {"ABA (qacc)", b_aba, NULL},
-      {"forward dynamics, ABA", b_fd_aba, NULL},
-      {"forward dynamics, CRBA", b_fd_crba, NULL},
-      {"step (Euler)", b_step, NULL},
+      {"forward kinematics", b_fk, NULL, 0},
+      {"CRBA (M)", b_crba, NULL, 0},
+      {"factor M, tree LTDL", b_ltdl, NULL, 0},
+      {"factor M, dense GSL", b_dense, NULL, 0},
+      {"solve M x = b, tree", b_solve, p_tree, 0},
+      {"solve M x = b, dense", b_solve, p_dense, 0},
+      {"RNEA (inverse dynamics)", b_rnea, NULL, 0},
+      {"ABA (qacc)", b_aba, NULL, 0},
+      {"forward dynamics, ABA", b_fd_aba, NULL, 0},
+      {"forward dynamics, CRBA", b_fd_crba, NULL, 0},
+      {"step (Euler)", b_step, NULL, 0},
+      /* what the default midpoint velocity forces cost (issue 31) */
+      {"step, explicit vel. forces", b_step, NULL, 1},
   };
   const int nrows = (int)(sizeof rows / sizeof rows[0]);
   double t[16][3];
@@ -285,7 +288,13 @@ int main(void) {
     for (int r = 0; r < nrows; r++) {
       lk_data_copy(d, start); /* every row from the same state */
       if (rows[r].prep) rows[r].prep(&c);
+      lk_options saved = *lk_model_options(m), o = saved;
+      if (rows[r].explicit_forces) {
+        o.velocity_forces = LK_VELOCITY_FORCES_EXPLICIT;
+        lk_model_set_options(models[k], &o, NULL);
+      }
       t[r][k] = median_ns(rows[r].fn, &c);
+      lk_model_set_options(models[k], &saved, NULL);
     }
     fwd[k] = t[8][k];
     stp[k] = t[10][k];

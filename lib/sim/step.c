@@ -49,7 +49,7 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * gyroscopic) at the midpoint velocity v_m = (v + v*)/2 instead of at v:
  *   M~ (v* - v) = h (f - c(q, v_m)),
  * solved by fixed-point iteration from the explicit v* (on entry in
- * d->dyn.vnew, its acceleration in acc). Only the velocity-product part
+ * d->dyn.vnew, its acceleration in acc; M~ factored). Only the velocity-product part
  * cv of c moves with v_m (gravity's does not), so each pass corrects the
  * explicit acceleration by -M~^-1 (cv(v_m) - cv(v)). This is the implicit
  * midpoint rule on those forces, which keeps quadratic invariants: the
@@ -62,11 +62,10 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * btRigidBody::computeGyroscopicImpulseImplicit_Body, one Newton step on
  * Euler's equation); this treats every velocity product of the tree
  * alike. The passes contract by about h |w| (200 rad/s at 1 ms: 0.1 a
- * pass, 12 passes); they stop when v* moves less than 1e-13 of the
- * velocities' scale. Should they not settle (h |w| near 1 or beyond) or
+ * pass, 12 passes; an arm at a few rad/s: 1e-3, 3 passes); they stop when
+ * v* moves, or would still move, less than 1e-13 of the velocities' scale. Should they not settle (h |w| near 1 or beyond) or
  * overflow, the explicit answer stands. */
-static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, int constrained,
-                                     double *acc) {
+static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, double *acc) {
   lk_dyn_data *dd = &d->dyn;
   const int nv = m->nv;
   double *vnew = dd->vnew;
@@ -80,13 +79,8 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, in
     for (int k = 0; k < nv; k++) dd->vmid[k] = 0.5 * (d->v[k] + vnew[k]);
     lk_dyn_velocity_forces(m, d, dd->vmid, dd->dcv);
     for (int k = 0; k < nv; k++) dd->dcv[k] -= dd->cv0[k];
-    if (constrained) {
-      lk_dyn_solve(m, d, dd->dcv, 1);
-      for (int k = 0; k < nv; k++) acc[k] = dd->acc0[k] - dd->dcv[k];
-    } else {
-      for (int k = 0; k < nv; k++) dd->dcv[k] = dd->tau_tot[k] - dd->dcv[k];
-      lk_dyn_aba(m, d, dd->dcv, dd->fext_tot, dd->diag, acc);
-    }
+    lk_dyn_solve(m, d, dd->dcv, 1);
+    for (int k = 0; k < nv; k++) acc[k] = dd->acc0[k] - dd->dcv[k];
     double change = 0;
     int finite = 1;
     for (int k = 0; k < nv; k++) {
@@ -100,7 +94,15 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, in
      * over a NaN, hence the flag) */
     if (!finite) break;
     if (!(change > 1e-13 * scale)) return;
-    if (!(change < last) && pass > 2) break; /* not contracting */
+    /* The passes contract geometrically (ratio rho = change / last): what
+     * the next ones would still move is about change rho / (1 - rho), so
+     * once that is below the tolerance the confirming pass is skipped. */
+    if (change < last) {
+      double rho = change / last; /* 0 on the first pass: no estimate yet */
+      if (pass > 0 && change * rho < 1e-13 * scale * (1 - rho)) return;
+    } else if (pass > 2) {
+      break; /* not contracting */
+    }
     last = change;
   }
   /* unsettled: the explicit step */
@@ -130,12 +132,17 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
    * f, which makes the damping implicit: (M + h B) v+ = M v + h (f_other).
    * The servos' gains join B (and their stiffness h K, applied.c:
    * lk_sim_servo_implicit).
-   * With constraints the step needs M~ factored anyway: RNEA's bias forces
-   * c and one solve with that factor cost less than a separate ABA.
-   * Without, ABA (h B added to the armature) in O(n), and no factor. */
+   * With constraints (or midpoint velocity forces) the step needs M~
+   * factored anyway: RNEA's bias forces c and one solve with that factor
+   * cost less than a separate ABA. Without either, ABA (h B added to the
+   * armature) in O(n), and no factor. */
   double *acc = dd->tmp;
   const int constrained = lk_sim_has_constraints(m);
-  if (constrained) {
+  const int midpoint = m->opt.velocity_forces == LK_VELOCITY_FORCES_MIDPOINT;
+  /* The midpoint passes each apply M~^-1 once more: with a factor that is
+   * one solve (~0.1 ABA), so they take the factored path too. */
+  const int factored = constrained || midpoint;
+  if (factored) {
     lk_dyn_crba(m, d, dd->diag);
     st = lk_dyn_factor(m, d, LK_FACTOR_TREE);
     if (st) return st;
@@ -146,8 +153,7 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
     lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, dd->diag, acc);
   }
   for (int k = 0; k < nv; k++) dd->vnew[k] = d->v[k] + h * acc[k];
-  if (m->opt.velocity_forces == LK_VELOCITY_FORCES_MIDPOINT)
-    midpoint_velocity_forces(m, d, h, constrained, acc);
+  if (midpoint) midpoint_velocity_forces(m, d, h, acc);
   if (constrained) { /* 4-5 */
     st = lk_sim_constrain(m, d, dd->vnew);
     if (st) return st;
