@@ -43,6 +43,11 @@ typedef struct {
                               (solve.c) is tried again on its island, and the
                               wait after the next miss; an island beyond
                               the dense size: its direct trial (direct.c) */
+  unsigned char coupled;   /* its island's last answer came from the
+                              coupled sticking check (solve.c fixed_cuts):
+                              the sticking trial is not skipped for a
+                              contact on its cone, since that answer sits
+                              on cones by nature */
   int locked;              /* circle cone: the step ended sliding with its
                               friction along -t1 (second row locked): the
                               next step starts so */

@@ -114,3 +114,9 @@ TESTS += tests/sim/test_turntable
 tests_sim_test_turntable_SOURCES = %reldir%/test_turntable.c
 tests_sim_test_turntable_CFLAGS = $(LK_TESTFLAGS)
 tests_sim_test_turntable_LDADD = $(LK_TESTLIBS)
+
+check_PROGRAMS += tests/sim/test_capstan
+TESTS += tests/sim/test_capstan
+tests_sim_test_capstan_SOURCES = %reldir%/test_capstan.c
+tests_sim_test_capstan_CFLAGS = $(LK_TESTFLAGS)
+tests_sim_test_capstan_LDADD = $(LK_TESTLIBS)
