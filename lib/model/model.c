@@ -1,4 +1,3 @@
-#include <stdlib.h>
 /* Model builder: staging of links, geoms, materials, options and initial
  * state. Validation and freezing are in finalize.c. */
 #include <math.h>
@@ -109,7 +108,6 @@ void lk_options_default(lk_options *o) {
   o->restitution_threshold = 0.2;
   o->impacts = LK_IMPACTS_SIMULTANEOUS;
   o->slip_threshold = 1e-4;
-  o->anchor_contacts = getenv("LK_ANCHOR") != NULL; /* DEBUG */
   o->friction_iterations = 24;
   o->constraint_erp = 0.2;
   o->projection_iterations = 3;
