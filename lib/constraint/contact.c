@@ -82,9 +82,15 @@ static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_c
   if (keep) {
     lk_vec3 off = lk_v3_sub(lk_tf_point(Xa, mem->anchor_a), lk_tf_point(Xb, mem->anchor_b));
     off = lk_v3_sub(off, lk_v3_scale(g->n, lk_v3_dot(g->n, off)));
-    double moved = fmax(lk_v3_norm(lk_v3_sub(la, mem->anchor_a)), lk_v3_norm(lk_v3_sub(lb, mem->anchor_b)));
+    /* how far the touching point moved along the surfaces on either body
+     * (not along the normal: the contact point's depth changes) */
+    lk_vec3 ma = lk_tf_dir(Xa, lk_v3_sub(la, mem->anchor_a));
+    lk_vec3 mb = lk_tf_dir(Xb, lk_v3_sub(lb, mem->anchor_b));
+    ma = lk_v3_sub(ma, lk_v3_scale(g->n, lk_v3_dot(g->n, ma)));
+    mb = lk_v3_sub(mb, lk_v3_scale(g->n, lk_v3_dot(g->n, mb)));
+    double moved = fmax(lk_v3_norm(ma), lk_v3_norm(mb));
     double size = lk_v3_norm(off);
-    if (moved <= 10 * size + 1e-12 && size < m->opt.contact_tolerance) {
+    if (moved <= 10 * size + 1e-3 * m->opt.contact_tolerance && size < m->opt.contact_tolerance) {
       /* an offset below a thousandth of the contact tolerance is left (as
        * placement noise is): a contact at rest keeps bias 0 and the
        * resting answers (refine, rows) that rely on it */
