@@ -86,6 +86,22 @@ typedef struct {
   } *meshes;       /* <asset><mesh> */
   int nmeshes;
   const lk_load_options *o; /* its input hook sees each mesh file */
+  /* Every body as the file places it (MuJoCo's qpos0 pose: joints at
+   * their ref), for <equality>: its world frame, and where its link's
+   * frame sits in it (the last joint's anchor). */
+  struct mbody {
+    const char *name;
+    lk_transform world;
+    lk_vec3 off;
+  } *bodies;
+  int nbodies, capbodies;
+  /* Each joint's ref as Linkage's q reads it (0 where ref is not read),
+   * and MuJoCo's ref (qpos0), for <equality><joint>. */
+  struct mjref {
+    const char *name;
+    double read, ref;
+  } *jrefs;
+  int njrefs, capjrefs;
 } mreader;
 
 #define X (&R->x)
@@ -534,8 +550,36 @@ static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec
 /* A body and its subtree. parent: the link the body's frame hangs from
  * (its last link), whose frame is the parent body's moved by poff;
  * pworld: the parent is the world or welded to it. */
+static lk_status push_body(mreader *R, const char *name, const lk_transform *world, lk_vec3 off) {
+  if (R->nbodies == R->capbodies) {
+    int cap = R->capbodies ? 2 * R->capbodies : 32;
+    struct mbody *g = lk_realloc(R->bodies, (size_t)cap * sizeof *g);
+    if (!g) return lk_builder_oom(B);
+    R->bodies = g;
+    R->capbodies = cap;
+  }
+  R->bodies[R->nbodies].name = name;
+  R->bodies[R->nbodies].world = *world;
+  R->bodies[R->nbodies++].off = off;
+  return LK_OK;
+}
+
+static lk_status push_jref(mreader *R, const char *name, double read, double ref) {
+  if (R->njrefs == R->capjrefs) {
+    int cap = R->capjrefs ? 2 * R->capjrefs : 32;
+    struct mjref *g = lk_realloc(R->jrefs, (size_t)cap * sizeof *g);
+    if (!g) return lk_builder_oom(B);
+    R->jrefs = g;
+    R->capjrefs = cap;
+  }
+  R->jrefs[R->njrefs].name = name;
+  R->jrefs[R->njrefs].read = read;
+  R->jrefs[R->njrefs++].ref = ref;
+  return LK_OK;
+}
+
 static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, int inherited,
-                      int pworld) {
+                      int pworld, const lk_transform *pw) {
   static const char *const known[] = {"body", "joint", "freejoint", "geom", "inertial", NULL};
   lk_status st = lk_xdoc_children(X, e, "body", known, kIgnored);
   if (st) return st;
@@ -549,6 +593,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   if ((st = name_of(R, e, "body", &bname))) return st;
   lk_transform local;
   if ((st = frame(R, e, -1, &local))) return st;
+  lk_transform world = lk_tf_mul(pw, &local); /* the body's, at qpos0 */
   /* In the parent link's frame. */
   local.p = lk_v3_sub(local.p, poff);
 
@@ -693,6 +738,16 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     } else if (!st && ref != 0) {
       lk_xdoc_unread(X, joints[nj - 1], "ref on a body of several joints:");
     }
+    /* Each joint's ref, for <equality><joint> (read on a body's only
+     * joint, as above). */
+    for (int i = 0; i < nj && !st; i++) {
+      int jc2;
+      double r = 0;
+      st = class_of(R, joints[i], child_cls, &jc2);
+      if (!st) st = joint_ref(R, joints[i], jc2, &r);
+      int read = nj == 1 && (s.joint.type == LK_JOINT_REVOLUTE || s.joint.type == LK_JOINT_PRISMATIC);
+      if (!st) st = push_jref(R, jnames[i], read ? r : 0, r);
+    }
   }
   /* Mass properties: <inertial>, else from the geoms. */
   xmlNode *in = lk_xml_child(e, "inertial");
@@ -758,6 +813,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   if (!st && s.joint.type != LK_JOINT_FIXED && !(s.mass > 0))
     st = lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "body '%s': no mass (no <inertial>, no solid geom)",
                        bname);
+  if (!st) st = push_body(R, bname, &world, prev_anchor);
   if (!st) st = add_link(R, &s, e, nj ? joints[nj - 1] : e);
   /* MuJoCo never collides a body with its parent (unless the parent is
    * the world). Linkage's own rule sees the parent link, which for a body
@@ -771,7 +827,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   if (st) return st;
   for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "body") &&
-        (st = body(R, c, bname, prev_anchor, child_cls, pworld && nj == 0)))
+        (st = body(R, c, bname, prev_anchor, child_cls, pworld && nj == 0, &world)))
       return st;
   return LK_OK;
 }
@@ -796,7 +852,8 @@ static lk_status worldbody(mreader *R, xmlNode *e) {
       if (!st) st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c));
       lk_mesh_free(own);
     } else if (lk_xml_is(c, "body")) {
-      st = body(R, c, "world", lk_v3_zero(), 0, 1);
+      lk_transform I = lk_tf_identity();
+      st = body(R, c, "world", lk_v3_zero(), 0, 1, &I);
     }
   }
   return st;
@@ -966,6 +1023,166 @@ static lk_status contacts(mreader *R, xmlNode *e) {
       st = lk_builder_ref_link(B, lk_xdoc_loc(X, c), what, b[i], shown, 1, &out[i], NULL);
     }
     if (!st) st = lk_builder_add_exclude(B, out[0], out[1]);
+  }
+  return st;
+}
+
+
+/* ------------------------------------------------------------ equality */
+
+/* A body of the file (or the world) for <equality>: its link's name, its
+ * world frame at qpos0 and its link frame's place in the body frame. */
+static lk_status eq_body(mreader *R, xmlNode *c, const char *attr_name, int required,
+                         const char **link, lk_transform *world, lk_vec3 *off) {
+  const char *nm = lk_xml_attr(c, attr_name);
+  *world = lk_tf_identity();
+  *off = lk_v3_zero();
+  *link = "world";
+  if (!nm) {
+    if (required)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: missing required attribute '%s'",
+                           (const char *)c->name, attr_name);
+    return LK_OK;
+  }
+  char shown[96], what[48];
+  snprintf(shown, sizeof shown, "'%.80s'", nm);
+  snprintf(what, sizeof what, "<%s>: %s", (const char *)c->name, attr_name);
+  lk_status st = lk_builder_ref_link(B, lk_xdoc_loc(X, c), what, nm, shown, 1, link, NULL);
+  if (st || strcmp(nm, "world") == 0) return st;
+  for (int i = 0; i < R->nbodies; i++)
+    if (strcmp(R->bodies[i].name, nm) == 0) {
+      *world = R->bodies[i].world;
+      *off = R->bodies[i].off;
+      return LK_OK;
+    }
+  /* a link the reader made for a joint of a body of several joints */
+  return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: %s '%.60s' is not a body",
+                       (const char *)c->name, attr_name, nm);
+}
+
+static const struct mjref *find_jref(const mreader *R, const char *name) {
+  for (int i = 0; i < R->njrefs; i++)
+    if (strcmp(R->jrefs[i].name, name) == 0) return &R->jrefs[i];
+  return NULL;
+}
+
+/* <equality> (MJCF reference, "equality"; MuJoCo 2.2.2's meaning, whose
+ * compiled eq_data a test reads back), as Linkage's rigid constraints
+ * (solref and solimp, which soften MuJoCo's, are not read):
+ *   - connect body1 body2 anchor: a ball loop; the anchor is in body1's
+ *     frame, and body2's point is the one at the same place in the file's
+ *     pose (MuJoCo's qpos0);
+ *   - weld body1 body2 relpose anchor: a rigid loop holding body2's frame
+ *     at relpose in body1's (its quaternion all zeros, the default: the
+ *     relative pose of the file's), body2's anchor on body1's point
+ *     relpose.pos (given relpose) or relpose.pos + relpose.quat anchor
+ *     (from the file's pose);
+ *   - joint joint1 joint2 polycoef: q1 - ref1 = c0 + c1 (q2 - ref2), a
+ *     coupling; c2..c4 other than 0 and a missing joint2 are refused.
+ * body2 absent: the world. active="false": left out, listed as not read
+ * (a loop cannot be switched on later here). tendon and distance
+ * equalities: listed as not read. */
+static lk_status equalities(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"connect", "weld", "joint", NULL};
+  static const char *const unread[] = {"tendon", "distance", "flex", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "equality", known, NULL, unread, NULL);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    int k = 0;
+    while (known[k] && !lk_xml_is(c, known[k])) k++;
+    if (!known[k]) continue;
+    const char *act = lk_xml_attr(c, "active");
+    if (act && strcmp(act, "false") != 0 && strcmp(act, "true") != 0)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: active=\"%.40s\" (expected true or false)",
+                           (const char *)c->name, act);
+    if (act && strcmp(act, "false") == 0) {
+      lk_xdoc_unread(X, c, "(active=\"false\")");
+      continue;
+    }
+    const char *name = NULL;
+    if (lk_xml_attr(c, "name") && (st = name_of(R, c, (const char *)c->name, &name))) break;
+    if (k < 2) { /* connect, weld */
+      lk_loop_spec L;
+      lk_loop_spec_default(&L);
+      L.name = name;
+      lk_transform W1, W2;
+      lk_vec3 o1, o2;
+      if ((st = eq_body(R, c, "body1", 1, &L.link_a, &W1, &o1))) break;
+      if ((st = eq_body(R, c, "body2", 0, &L.link_b, &W2, &o2))) break;
+      if (strcmp(L.link_a, L.link_b) == 0) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: body1 and body2 are the same body",
+                           (const char *)c->name);
+        break;
+      }
+      double an[3] = {0, 0, 0}, rp[7] = {0, 1, 0, 0, 0, 0, 0};
+      if ((st = nums(R, c, "anchor", -1, 3, an, NULL))) break;
+      lk_vec3 anchor = lk_v3(an[0], an[1], an[2]);
+      lk_mat3 I = lk_m3_identity();
+      if (k == 0) {
+        lk_vec3 P = lk_tf_point(&W1, anchor);
+        L.type = LK_LOOP_BALL;
+        L.frame_a = lk_tf(&I, lk_v3_sub(anchor, o1));
+        L.frame_b = lk_tf(&I, lk_v3_sub(lk_tf_inv_point(&W2, P), o2));
+      } else {
+        if ((st = nums(R, c, "relpose", -1, 7, rp, NULL))) break;
+        lk_transform rel;
+        lk_vec3 pa;
+        if (rp[3] != 0 || rp[4] != 0 || rp[5] != 0 || rp[6] != 0) {
+          lk_mat3 Rr = lk_q_to_mat3(lk_q_normalize(lk_q(rp[3], rp[4], rp[5], rp[6])));
+          rel = lk_tf(&Rr, lk_v3(rp[0], rp[1], rp[2]));
+          pa = rel.p;
+        } else {
+          rel = lk_tf_inv_mul(&W1, &W2);
+          pa = lk_tf_point(&rel, anchor);
+        }
+        L.type = LK_LOOP_RIGID;
+        L.frame_a = lk_tf(&rel.R, lk_v3_sub(pa, o1));
+        L.frame_b = lk_tf(&I, lk_v3_sub(anchor, o2));
+      }
+      st = lk_builder_add_loop(B, &L, lk_xdoc_loc(X, c));
+      if (st) lk_builder_locate(B);
+    } else { /* joint */
+      double pc[5] = {0, 1, 0, 0, 0};
+      int npc = 0;
+      if ((st = nums(R, c, "polycoef", -1, 5, pc, &npc))) break;
+      if (pc[2] != 0 || pc[3] != 0 || pc[4] != 0) {
+        st = lk_xdoc_error(X, c, LK_UNSUPPORTED,
+                           "<joint> equality: polycoef=\"%.60s\": only a linear relation "
+                           "(polycoef[2..4] zero) is supported",
+                           lk_xml_attr(c, "polycoef"));
+        break;
+      }
+      const char *j[2] = {lk_xml_attr(c, "joint1"), lk_xml_attr(c, "joint2")};
+      if (!j[0]) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<joint> equality: missing required attribute 'joint1'");
+        break;
+      }
+      if (!j[1]) {
+        st = lk_xdoc_error(X, c, LK_UNSUPPORTED,
+                           "<joint> equality without joint2 (a joint held at a value) is not "
+                           "supported");
+        break;
+      }
+      lk_coupling_spec cs = {name, NULL, NULL, pc[1], 0};
+      const struct mjref *r[2];
+      for (int i = 0; i < 2 && !st; i++) {
+        char shown[96], what[48];
+        snprintf(shown, sizeof shown, "'%.80s'", j[i]);
+        snprintf(what, sizeof what, "<joint> equality: joint%d", i + 1);
+        st = lk_builder_ref_joint(B, lk_xdoc_loc(X, c), what, j[i], shown, 1,
+                                  i ? &cs.joint_b : &cs.joint_a, NULL);
+        r[i] = find_jref(R, j[i]);
+      }
+      if (st) break;
+      if (strcmp(j[0], j[1]) == 0) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<joint> equality: joint1 and joint2 are the same");
+        break;
+      }
+      /* Linkage's q is MuJoCo's qpos where ref is read, qpos - ref where
+       * it is not: q1 - s1 = c0 + c1 (q2 - s2), s the ref read (or 0). */
+      double s1 = r[0] ? r[0]->read : 0, s2 = r[1] ? r[1]->read : 0;
+      cs.offset = s1 + pc[0] - pc[1] * s2;
+      st = lk_builder_add_coupling(B, &cs, lk_xdoc_loc(X, c));
+    }
   }
   return st;
 }
@@ -1143,10 +1360,11 @@ static lk_status build(mreader *R) {
     return lk_xdoc_error(X, root, LK_SCHEMA_ERROR, "expected a <mujoco> element");
   if ((st = expand_includes(R, root))) return st;
   static const char *const known[] = {"compiler", "option",  "default",  "worldbody",
-                                      "actuator", "asset",   "contact",  "keyframe", NULL};
+                                      "actuator", "asset",   "contact",  "keyframe",
+                                      "equality", NULL};
   static const char *const ignored[] = {"visual", "statistic", "size", NULL};
   /* Part of MJCF, not read (listed in one warning). */
-  static const char *const unread[] = {"tendon", "equality", "sensor", "custom", "extension",
+  static const char *const unread[] = {"tendon", "sensor", "custom", "extension",
                                        "deformable", NULL};
   if ((st = lk_xdoc_children_unread(X, root, "mujoco", known, ignored, unread, NULL))) return st;
   const char *model = lk_xml_attr(root, "model");
@@ -1220,6 +1438,8 @@ static lk_status build(mreader *R) {
   if (B->nlinks == 0) return lk_xdoc_error(X, wb, LK_SCHEMA_ERROR, "<worldbody>: no <body>");
   if ((st = lk_builder_names_done(B))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "equality") && (st = equalities(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "actuator") && (st = actuators(R, c))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "contact") && (st = contacts(R, c))) return st;
@@ -1250,6 +1470,8 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_free(R->meshes);
   lk_free(R->jorder);
   lk_free(R->jnq);
+  lk_free(R->bodies);
+  lk_free(R->jrefs);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

@@ -1,0 +1,286 @@
+/* MJCF <equality> (issue 29): connect as a ball loop closure, weld as a
+ * rigid one, joint as a coupling, on fixtures of tests/data/mjcf, against
+ * closed forms: the parallelogram four-bar closed by a connect swings as
+ * one pendulum equation, phi'' = -K sin(phi), its rocker at the crank's
+ * angle and its coupler never turning; a free body welded to a hinged
+ * pendulum swings with it as one compound pendulum and keeps its relative
+ * pose; two wheels tied by a joint equality keep q1 - ref1 = 2 q2 and
+ * accelerate as one inertia I2 + 4 I1. MuJoCo 2.2.2's compiled eq_data
+ * (when MuJoCo is installed) give the same anchor points and relative
+ * poses as the loops' frames. active="false" and polycoef of higher order
+ * are tested for their warning and error. */
+#include <config.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef HAVE_MUJOCO
+#include <mujoco/mujoco.h>
+#endif
+
+#include "harness.h"
+#include "linkage/linkage.h"
+
+static lk_model *load_fixture(const char *name) {
+  char rel[256];
+  snprintf(rel, sizeof rel, "mjcf/%s", name);
+  lk_error err;
+  lk_model *m = lk_model_load_file(lk_test_data(rel), NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "%s:%d: %s", err.path, err.line, err.message);
+  return m;
+}
+
+static double qof(const lk_model *m, lk_data *d, const char *joint) {
+  return lk_data_q(d)[lk_model_joint_qadr(m, lk_model_joint_index(m, joint))];
+}
+
+static int has_warning(const lk_model *m, const char *phrase) {
+  for (int i = 0; i < lk_model_nwarnings(m); i++)
+    if (strstr(lk_model_warning(m, i), phrase)) return 1;
+  return 0;
+}
+
+/* phi'' = f(phi) by classical RK4 with a fine step: the reference. */
+typedef double (*accel_fn)(double phi, const double *p);
+static double pendulum(accel_fn f, const double *p, double phi, double t_end) {
+  double w = 0, h = 1e-5;
+  int n = (int)lround(t_end / h);
+  for (int i = 0; i < n; i++) {
+    double k1p = w, k1w = f(phi, p);
+    double k2p = w + 0.5 * h * k1w, k2w = f(phi + 0.5 * h * k1p, p);
+    double k3p = w + 0.5 * h * k2w, k3w = f(phi + 0.5 * h * k2p, p);
+    double k4p = w + h * k3w, k4w = f(phi + h * k3p, p);
+    phi += h / 6 * (k1p + 2 * k2p + 2 * k3p + k4p);
+    w += h / 6 * (k1w + 2 * k2w + 2 * k3w + k4w);
+  }
+  return phi;
+}
+
+static double fourbar_accel(double phi, const double *K) { return -K[0] * sin(phi); }
+
+/* The parallelogram: crank (m 1, com 0.2 m from its pivot, Iyy 0.02),
+ * rocker (m 2, 0.3 m, Iyy 0.04), coupler (m 0.5) translating on a circle
+ * of radius L = 0.4: phi'' = -g (m1 r1 + m3 r3 + m2 L) /
+ * (I1 + m1 r1^2 + I3 + m3 r3^2 + m2 L^2) sin(phi), phi from hanging. */
+static void test_connect_fourbar(void) {
+  lk_model *m = load_fixture("fourbar_connect.xml");
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_nloop(m), 1);
+  lk_loop_spec L;
+  LK_ASSERT_OK(lk_model_loop(m, 0, &L), NULL);
+  LK_ASSERT_INT_EQ(L.type, LK_LOOP_BALL);
+  /* the coupler's end, and the rocker's tip where the file puts it */
+  LK_ASSERT_NEAR(L.frame_a.p.x, 0.3, 1e-15);
+  LK_ASSERT_NEAR(L.frame_b.p.x, 0, 1e-15);
+  LK_ASSERT_NEAR(L.frame_b.p.z, -0.4, 1e-15);
+  LK_ASSERT_MSG(has_warning(m, "active=\"false\""), "the inactive connect is not listed");
+  const double g = 9.81, K = g * (1 * 0.2 + 2 * 0.3 + 0.5 * 0.4) /
+                             (0.02 + 1 * 0.04 + 0.04 + 2 * 0.09 + 0.5 * 0.16);
+  const double phi0 = 40 * LK_PI / 180;
+  lk_data *d = lk_data_new(m);
+  double worst_rocker = 0, worst_coupler = 0, worst_phi = 0;
+  int steps = (int)lround(1.0 / lk_model_options(m)->timestep);
+  for (int i = 1; i <= steps; i++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    double qc = qof(m, d, "crank");
+    worst_rocker = fmax(worst_rocker, fabs(qof(m, d, "rocker") - qc));
+    worst_coupler = fmax(worst_coupler, fabs(qof(m, d, "coupler") + qc));
+    if (i % 200 == 0) {
+      double ref = pendulum(fourbar_accel, &K, phi0, i * lk_model_options(m)->timestep);
+      worst_phi = fmax(worst_phi, fabs(phi0 + qc - ref));
+    }
+  }
+  printf("\n  four-bar, 1 s: |q_rocker - q_crank| %.2g, |q_coupler + q_crank| %.2g, "
+         "|phi - closed form| %.2g rad",
+         worst_rocker, worst_coupler, worst_phi);
+  LK_ASSERT_MSG(worst_rocker < 1e-8, "rocker off the crank's angle by %.3g", worst_rocker);
+  LK_ASSERT_MSG(worst_coupler < 1e-8, "coupler turned by %.3g", worst_coupler);
+  LK_ASSERT_MSG(worst_phi < 2e-3, "swing off the closed form by %.3g rad", worst_phi);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* The compound pendulum a + b about the hinge at (0, 0, 1), axis y:
+ * psi'' = g sum m_i (cos psi x_i + sin psi z_i) / I_O, (x_i, z_i) the
+ * masses' places from the pivot at psi = 0. */
+static double weld_accel(double psi, const double *p) {
+  double t = 0;
+  for (int i = 0; i < 3; i++) t += p[3 * i] * (cos(psi) * p[3 * i + 1] + sin(psi) * p[3 * i + 2]);
+  return 9.81 * t / p[9];
+}
+
+static void test_weld(void) {
+  lk_model *m = load_fixture("weld.xml");
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_nloop(m), 3);
+  lk_data *d = lk_data_new(m);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  int la = lk_model_link_index(m, "a"), lb = lk_model_link_index(m, "b"),
+      lc = lk_model_link_index(m, "c"), ld = lk_model_link_index(m, "d");
+  lk_transform rel0 = lk_tf_inv_mul(lk_data_link_pose(d, la), lk_data_link_pose(d, lb));
+  lk_transform c0 = *lk_data_link_pose(d, lc);
+  /* a: 1 kg at 0.5 m along its -z, turned 0.5 rad about y; b: 2 kg at
+   * (0.2, 0, -0.6) from the pivot, turned 0.3 rad about x; d (welded to
+   * a too): 0.1 kg at (0.05, 0, -0.3) in a's frame (relpose's point less
+   * its anchor turned by pi about x). */
+  double s = sin(0.5), c = cos(0.5), Ib = 0.02 * cos(0.3) * cos(0.3) + 0.03 * sin(0.3) * sin(0.3);
+  double dx = c * 0.05 + s * -0.3, dz = -s * 0.05 + c * -0.3;
+  double p[10] = {1, -0.5 * s, -0.5 * c, 2, 0.2, -0.6, 0.1, dx, dz, 0};
+  p[9] = 0.001 + 1 * 0.25 + Ib + 2 * (0.04 + 0.36) + 0.001 + 0.1 * (0.05 * 0.05 + 0.09);
+  double worst_rel = 0, worst_psi = 0, worst_c = 0, d_err = 0;
+  int steps = (int)lround(0.5 / lk_model_options(m)->timestep);
+  for (int i = 1; i <= steps; i++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+    lk_transform rel = lk_tf_inv_mul(lk_data_link_pose(d, la), lk_data_link_pose(d, lb));
+    for (int r = 0; r < 3; r++) {
+      worst_rel = fmax(worst_rel, fabs(lk_v3_get(rel.p, r) - lk_v3_get(rel0.p, r)));
+      for (int k = 0; k < 3; k++) worst_rel = fmax(worst_rel, fabs(rel.R.m[r][k] - rel0.R.m[r][k]));
+    }
+    const lk_transform *C = lk_data_link_pose(d, lc);
+    worst_c = fmax(worst_c, lk_v3_norm(lk_v3_sub(C->p, c0.p)));
+    if (i % 100 == 0) {
+      double ref = pendulum(weld_accel, p, 0, i * lk_model_options(m)->timestep);
+      worst_psi = fmax(worst_psi, fabs(qof(m, d, "hinge") - ref));
+    }
+  }
+  /* d: its anchor (0.05, 0, 0) on a's point (0.1, 0, -0.3), turned by
+   * relpose's quaternion (0, 1, 0, 0): pi about x. */
+  const lk_transform *A = lk_data_link_pose(d, la), *D = lk_data_link_pose(d, ld);
+  lk_vec3 pa = lk_tf_point(A, lk_v3(0.1, 0, -0.3)), pd = lk_tf_point(D, lk_v3(0.05, 0, 0));
+  d_err = lk_v3_norm(lk_v3_sub(pa, pd));
+  lk_mat3 Rx = lk_m3_from_axis_angle(lk_v3(1, 0, 0), LK_PI), Rad = lk_m3_mul(&A->R, &Rx);
+  for (int r = 0; r < 3; r++)
+    for (int k = 0; k < 3; k++) d_err = fmax(d_err, fabs(Rad.m[r][k] - D->R.m[r][k]));
+  printf("\n  weld, 0.5 s: b's pose in a's drifts %.2g, |psi - closed form| %.2g rad, c moves "
+         "%.2g m, d off its relpose by %.2g",
+         worst_rel, worst_psi, worst_c, d_err);
+  LK_ASSERT_MSG(worst_rel < 1e-8, "b moved in a's frame by %.3g", worst_rel);
+  LK_ASSERT_MSG(worst_psi < 5e-4, "swing off the closed form by %.3g rad", worst_psi);
+  LK_ASSERT_MSG(worst_c < 1e-8, "c, welded to the world, moved %.3g m", worst_c);
+  LK_ASSERT_MSG(d_err < 1e-8, "d is off its relpose by %.3g", d_err);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* q1 - ref1 = 2 q2; a torque tau on j2 turns both with
+ * q2'' = tau / (I2 + 4 I1) = 1 / 0.17. Semi-implicit Euler's answer for a
+ * constant acceleration a after N steps of h: a h^2 N (N + 1) / 2. */
+static void test_joint_equality(void) {
+  lk_model *m = load_fixture("joint_equality.xml");
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_ncoupling(m), 1);
+  lk_data *d = lk_data_new(m);
+  const double ref1 = 10 * LK_PI / 180, a = 1 / (0.05 + 4 * 0.03);
+  LK_ASSERT_NEAR(qof(m, d, "j1"), ref1, 1e-15);
+  LK_ASSERT_OK(lk_data_actuator_set_target(d, lk_model_actuator_index(m, "drive"), 1.0), NULL);
+  double h = lk_model_options(m)->timestep, worst = 0;
+  int n = 500;
+  for (int i = 1; i <= n; i++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    worst = fmax(worst, fabs(qof(m, d, "j1") - ref1 - 2 * qof(m, d, "j2")));
+  }
+  double expect = a * h * h * n * (n + 1) / 2;
+  printf("\n  joint equality, 0.5 s: |q1 - ref1 - 2 q2| %.2g, q2 %.9g (closed form %.9g)", worst,
+         qof(m, d, "j2"), expect);
+  LK_ASSERT_MSG(worst < 1e-10, "the ratio drifts by %.3g", worst);
+  LK_ASSERT_REL(qof(m, d, "j2"), expect, 1e-6, 0);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* What is refused, and where. */
+static void test_equality_errors(void) {
+  static const char *kHigher =
+      "<mujoco>\n"
+      "  <worldbody>\n"
+      "    <body name=\"a\"><joint name=\"j1\"/><geom size=\"0.1\"/></body>\n"
+      "    <body name=\"b\"><joint name=\"j2\"/><geom size=\"0.1\"/></body>\n"
+      "  </worldbody>\n"
+      "  <equality>\n"
+      "    <joint joint1=\"j1\" joint2=\"j2\" polycoef=\"0 1 0.5 0 0\"/>\n"
+      "  </equality>\n"
+      "</mujoco>\n";
+  lk_error err;
+  lk_model *m = lk_model_load_string(kHigher, strlen(kHigher), "poly.xml", NULL, &err);
+  LK_ASSERT_MSG(m == NULL, "a quadratic joint equality was accepted");
+  lk_model_free(m);
+  LK_ASSERT_INT_EQ(err.line, 7);
+  LK_ASSERT_MSG(strstr(err.message, "polycoef") != NULL, "%s", err.message);
+  static const char *kMissing =
+      "<mujoco>\n"
+      "  <worldbody>\n"
+      "    <body name=\"a\"><joint name=\"j1\"/><geom size=\"0.1\"/></body>\n"
+      "  </worldbody>\n"
+      "  <equality>\n"
+      "    <connect body1=\"a\" body2=\"nope\" anchor=\"0 0 0\"/>\n"
+      "  </equality>\n"
+      "</mujoco>\n";
+  m = lk_model_load_string(kMissing, strlen(kMissing), "missing.xml", NULL, &err);
+  LK_ASSERT_MSG(m == NULL, "a connect to an unknown body was accepted");
+  lk_model_free(m);
+  LK_ASSERT_INT_EQ(err.line, 6);
+  LK_ASSERT_MSG(strstr(err.message, "nope") != NULL, "%s", err.message);
+}
+
+#ifdef HAVE_MUJOCO
+/* MuJoCo 2.2.2's compiled eq_data of the same files: connect's anchor in
+ * body2 (data[3..5]), weld's body1 point and relative quaternion
+ * (data[3..9]), joint's polycoef, each equal to the loop's frames. */
+static void test_against_mujoco(void) {
+  static const char *files[] = {"fourbar_connect.xml", "weld.xml"};
+  for (int f = 0; f < 2; f++) {
+    char rel[64], mjerr[1000] = "";
+    snprintf(rel, sizeof rel, "mjcf/%s", files[f]);
+    mjModel *mm = mj_loadXML(lk_test_data(rel), NULL, mjerr, sizeof mjerr);
+    LK_ASSERT_MSG(mm != NULL, "MuJoCo: %s", mjerr);
+    lk_model *m = load_fixture(files[f]);
+    if (!mm || !m) {
+      if (mm) mj_deleteModel(mm);
+      lk_model_free(m);
+      continue;
+    }
+    double worst = 0;
+    int k = 0;
+    for (int e = 0; e < mm->neq; e++) {
+      if (!mm->eq_active[e]) continue;
+      const mjtNum *q = mm->eq_data + e * mjNEQDATA;
+      lk_loop_spec L;
+      LK_ASSERT_OK(lk_model_loop(m, k++, &L), NULL);
+      if (mm->eq_type[e] == mjEQ_CONNECT) {
+        const double p[3] = {L.frame_b.p.x, L.frame_b.p.y, L.frame_b.p.z};
+        for (int i = 0; i < 3; i++) worst = fmax(worst, fabs(p[i] - q[3 + i]));
+      } else {
+        const double p[3] = {L.frame_a.p.x, L.frame_a.p.y, L.frame_a.p.z};
+        const double a[3] = {L.frame_b.p.x, L.frame_b.p.y, L.frame_b.p.z};
+        lk_quat r = lk_q_from_mat3(&L.frame_a.R);
+        double sgn = r.w * q[6] + r.x * q[7] + r.y * q[8] + r.z * q[9] < 0 ? -1 : 1;
+        const double rq[4] = {sgn * r.w, sgn * r.x, sgn * r.y, sgn * r.z};
+        for (int i = 0; i < 3; i++) {
+          worst = fmax(worst, fabs(p[i] - q[3 + i]));
+          worst = fmax(worst, fabs(a[i] - q[i]));
+        }
+        for (int i = 0; i < 4; i++) worst = fmax(worst, fabs(rq[i] - q[6 + i]));
+      }
+    }
+    printf("\n  %s: loop frames against MuJoCo's eq_data: %.2g", files[f], worst);
+    LK_ASSERT_MSG(worst < 1e-12, "%s: frames differ from MuJoCo's by %.3g", files[f], worst);
+    mj_deleteModel(mm);
+    lk_model_free(m);
+  }
+}
+#endif
+
+void lk_test_register(void) {
+  static const lk_test tests[] = {{"connect: four-bar", test_connect_fourbar},
+                                  {"weld: compound pendulum", test_weld},
+                                  {"joint: coupling", test_joint_equality},
+                                  {"errors", test_equality_errors},
+#ifdef HAVE_MUJOCO
+                                  {"MuJoCo's eq_data", test_against_mujoco},
+#endif
+                                  {NULL, NULL}};
+  lk_test_suite("mjcf equality", tests);
+}
