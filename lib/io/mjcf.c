@@ -102,6 +102,20 @@ typedef struct {
     double read, ref;
   } *jrefs;
   int njrefs, capjrefs;
+  /* The joint equalities read, in Linkage's q: q_a = ratio q_b + offset
+   * (for tendon actuators), and the fixed tendons. */
+  struct mcoup {
+    const char *a, *b;
+    double ratio, offset;
+  } coup[64];
+  int ncoup;
+  struct mtendon {
+    const char *name;
+    const char *joint[16];
+    double coef[16];
+    int n;
+  } *tendons;
+  int ntendons;
 } mreader;
 
 #define X (&R->x)
@@ -859,6 +873,118 @@ static lk_status worldbody(mreader *R, xmlNode *e) {
   return st;
 }
 
+
+/* -------------------------------------------------------------- tendons */
+
+/* <tendon><fixed name><joint joint coef/>...: a length L = sum coef_i q_i
+ * (MJCF reference, "tendon/fixed"), kept for the actuators that name it.
+ * Its own properties (range, limited, stiffness, damping, springlength,
+ * frictionloss) and spatial tendons are listed as not read. */
+static lk_status tendons(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"fixed", NULL};
+  static const char *const unread[] = {"spatial", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "tendon", known, NULL, unread, NULL);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "fixed")) continue;
+    static const char *const jknown[] = {"joint", NULL};
+    if ((st = lk_xdoc_children(X, c, "fixed", jknown, NULL))) break;
+    static const char *const props[] = {"range", "limited", "stiffness", "damping",
+                                        "springlength", "frictionloss", NULL};
+    for (int k = 0; props[k]; k++)
+      if (lk_xml_attr(c, props[k])) {
+        char w[40];
+        snprintf(w, sizeof w, "(%s) of", props[k]);
+        lk_xdoc_unread(X, c, w);
+      }
+    void *g = lk_realloc(R->tendons, (size_t)(R->ntendons + 1) * sizeof *R->tendons);
+    if (!g) return lk_builder_oom(B);
+    R->tendons = g;
+    struct mtendon *t = &R->tendons[R->ntendons];
+    memset(t, 0, sizeof *t);
+    t->name = lk_xml_attr(c, "name");
+    if (!t->name) {
+      lk_xdoc_unread(X, c, "(unnamed: no actuator can name it)");
+      continue;
+    }
+    for (int i = 0; i < R->ntendons; i++)
+      if (strcmp(R->tendons[i].name, t->name) == 0)
+        return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<fixed>: a second tendon named '%.60s'",
+                             t->name);
+    for (xmlNode *j = lk_xml_first(c); j && !st; j = lk_xml_next(j)) {
+      const char *jn = lk_xml_attr(j, "joint");
+      if (!jn) return lk_xdoc_error(X, j, LK_SCHEMA_ERROR, "<joint>: missing required attribute 'joint'");
+      if (!lk_xml_attr(j, "coef"))
+        return lk_xdoc_error(X, j, LK_SCHEMA_ERROR, "<joint>: missing required attribute 'coef'");
+      if (t->n == 16) return lk_xdoc_error(X, j, LK_UNSUPPORTED, "<fixed>: more than 16 joints");
+      char shown[96];
+      snprintf(shown, sizeof shown, "'%.80s'", jn);
+      if ((st = lk_builder_ref_joint(B, lk_xdoc_loc(X, j), "<fixed> tendon: joint", jn, shown, 1,
+                                     &t->joint[t->n], NULL)))
+        break;
+      t->joint[t->n] = jn;
+      if ((st = nums(R, j, "coef", -1, 1, &t->coef[t->n], NULL))) break;
+      t->n++;
+    }
+    if (!st && t->n == 0)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<fixed> tendon '%.60s': no <joint>", t->name);
+    if (!st) R->ntendons++;
+  }
+  return st;
+}
+
+/* A fixed tendon as one joint: its joints tied to the first one by the
+ * joint equalities read (q_i = r_i q_0 + o_i, found along the chain of
+ * equalities), its length is L = G q_0 + const, G = sum coef_i r_i, and
+ * a force f along it does the work of a torque G f on joint 0. An
+ * actuator on the tendon is then one on joint 0 with its gear times G:
+ * exact while the equalities hold (here they are rigid). *O: the
+ * constant of L (a servo's target moves by -O / G). 0 when some
+ * joint is not tied to the first one (or G is 0). */
+static int tendon_as_joint(const mreader *R, const struct mtendon *t, const char **joint,
+                           double *G, double *O) {
+  const char *name[96];
+  double r[96], o[96];
+  int n = 1;
+  name[0] = t->joint[0];
+  r[0] = 1;
+  o[0] = 0;
+  for (int pass = 0, grew = 1; grew && pass <= R->ncoup; pass++) {
+    grew = 0;
+    for (int k = 0; k < R->ncoup && n < 96; k++) {
+      const struct mcoup *c = &R->coup[k];
+      int ia = -1, ib = -1;
+      for (int i = 0; i < n; i++) {
+        if (strcmp(name[i], c->a) == 0) ia = i;
+        if (strcmp(name[i], c->b) == 0) ib = i;
+      }
+      if (ib >= 0 && ia < 0) { /* q_a = ratio q_b + offset */
+        name[n] = c->a;
+        o[n] = c->ratio * o[ib] + c->offset;
+        r[n++] = c->ratio * r[ib];
+        grew = 1;
+      } else if (ia >= 0 && ib < 0 && c->ratio != 0) {
+        name[n] = c->b;
+        o[n] = (o[ia] - c->offset) / c->ratio;
+        r[n++] = r[ia] / c->ratio;
+        grew = 1;
+      }
+    }
+  }
+  double g = 0, off = 0;
+  for (int j = 0; j < t->n; j++) {
+    int i = 0;
+    while (i < n && strcmp(name[i], t->joint[j]) != 0) i++;
+    if (i == n) return 0;
+    g += t->coef[j] * r[i];
+    off += t->coef[j] * o[i];
+  }
+  if (!(g != 0)) return 0;
+  *joint = t->joint[0];
+  *G = g;
+  *O = off;
+  return 1;
+}
+
 /* <actuator>: motor, position, velocity and general on a joint, as
  * Linkage's actuators (joint torque = gear x actuator force):
  *   - motor: an effort actuator, |tau| <= |gear| max|ctrlrange| when the
@@ -884,7 +1010,31 @@ static lk_status actuators(mreader *R, xmlNode *e) {
     if ((st = class_of(R, c, 0, &cls))) break;
     lk_actuator_spec a;
     lk_actuator_spec_default(&a);
-    const char *jn = lk_xml_attr(c, "joint");
+    const char *jn = lk_xml_attr(c, "joint"), *tn = lk_xml_attr(c, "tendon");
+    double tendon_gear = 1, tendon_off = 0;
+    if (!jn && tn) {
+      int t = 0;
+      while (t < R->ntendons && strcmp(R->tendons[t].name, tn) != 0) t++;
+      if (t == R->ntendons) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: no fixed <tendon> named '%.60s'",
+                           (const char *)c->name, tn);
+        break;
+      }
+      if (!tendon_as_joint(R, &R->tendons[t], &jn, &tendon_gear, &tendon_off)) {
+        char w[160];
+        const char *an = lk_xml_attr(c, "name");
+        snprintf(w, sizeof w, "%s%.60s%s(on tendon '%.60s', whose joints no joint equality ties)",
+                 an ? "'" : "", an ? an : "", an ? "' " : "", tn);
+        lk_xdoc_unread(X, c, w);
+        continue;
+      }
+      if (tendon_off != 0)
+        lk_builder_warn(B, lk_xdoc_loc(X, c),
+                        "<%s>: tendon '%s' is %g longer than %g times joint '%s': a servo's "
+                        "target is MuJoCo's less %g",
+                        (const char *)c->name, tn, tendon_off, tendon_gear, jn,
+                        tendon_off / tendon_gear);
+    }
     if (!jn) {
       lk_xdoc_unread(X, c, "(not on a joint)");
       continue;
@@ -905,6 +1055,7 @@ static lk_status actuators(mreader *R, xmlNode *e) {
     double gain[3] = {1, 0, 0}, bias[3] = {0, 0, 0};
     int ng, nb;
     if ((st = nums(R, c, "gear", cls, 1, &gear, NULL))) break;
+    gear *= tendon_gear; /* a tendon's: its gear on its first joint */
     if ((st = nums(R, c, "ctrlrange", cls, 2, cr, NULL))) break;
     if ((st = nums(R, c, "forcerange", cls, 2, fr, NULL))) break;
     a.max_effort = INFINITY;
@@ -939,10 +1090,18 @@ static lk_status actuators(mreader *R, xmlNode *e) {
         if (ctrl_limited)
           a.max_effort =
               fmin(a.max_effort, fabs(gear * gain[0]) * fmax(fabs(cr[0]), fabs(cr[1])));
-      } else if (bias[0] == 0 && bias[1] == -gain[0] && bias[2] <= 0) {
+      } else if (bias[0] == 0 && bias[1] < 0 && bias[2] <= 0 && gain[0] > 0) {
+        /* force = kp (s ctrl - L) - kv dL/dt, kp = -biasprm[1], s =
+         * gain / kp: a position servo whose target (in the joint's
+         * units) is s ctrl / gear, told when s is not 1 */
         a.type = LK_ACTUATOR_POSITION;
-        a.kp = gain[0] * gear * gear;
+        a.kp = -bias[1] * gear * gear;
         a.kv = -bias[2] * gear * gear;
+        if (gain[0] != -bias[1])
+          lk_builder_warn(B, lk_xdoc_loc(X, c),
+                          "<general>: gainprm %g and biasprm[1] %g: a position servo of kp %g "
+                          "whose target is MuJoCo's ctrl times %.6g",
+                          gain[0], bias[1], -bias[1], gain[0] / -bias[1] / gear);
       } else if (bias[0] == 0 && bias[1] == 0 && bias[2] == -gain[0]) {
         a.type = LK_ACTUATOR_VELOCITY;
         a.kv = gain[0] * gear * gear;
@@ -1182,6 +1341,8 @@ static lk_status equalities(mreader *R, xmlNode *e) {
       double s1 = r[0] ? r[0]->read : 0, s2 = r[1] ? r[1]->read : 0;
       cs.offset = s1 + pc[0] - pc[1] * s2;
       st = lk_builder_add_coupling(B, &cs, lk_xdoc_loc(X, c));
+      if (!st && R->ncoup < (int)(sizeof R->coup / sizeof R->coup[0]))
+        R->coup[R->ncoup++] = (struct mcoup){j[0], j[1], cs.ratio, cs.offset};
     }
   }
   return st;
@@ -1361,10 +1522,10 @@ static lk_status build(mreader *R) {
   if ((st = expand_includes(R, root))) return st;
   static const char *const known[] = {"compiler", "option",  "default",  "worldbody",
                                       "actuator", "asset",   "contact",  "keyframe",
-                                      "equality", NULL};
+                                      "equality", "tendon", NULL};
   static const char *const ignored[] = {"visual", "statistic", "size", NULL};
   /* Part of MJCF, not read (listed in one warning). */
-  static const char *const unread[] = {"tendon", "sensor", "custom", "extension",
+  static const char *const unread[] = {"sensor", "custom", "extension",
                                        "deformable", NULL};
   if ((st = lk_xdoc_children_unread(X, root, "mujoco", known, ignored, unread, NULL))) return st;
   const char *model = lk_xml_attr(root, "model");
@@ -1440,6 +1601,8 @@ static lk_status build(mreader *R) {
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "equality") && (st = equalities(R, c))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "tendon") && (st = tendons(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "actuator") && (st = actuators(R, c))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "contact") && (st = contacts(R, c))) return st;
@@ -1472,6 +1635,7 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_free(R->jnq);
   lk_free(R->bodies);
   lk_free(R->jrefs);
+  lk_free(R->tendons);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

@@ -191,6 +191,67 @@ static void test_joint_equality(void) {
   lk_model_free(m);
 }
 
+
+/* A fixed tendon L = (q_left + q_right) / 2 whose joints a joint equality
+ * ties (q_right = q_left): a force f along it gives the two fingers
+ * (0.1 + 0.3 kg) (f/2, f/2), which the equality shares out: q'' =
+ * f / 0.4; the motor's f is gear ctrl, and its Linkage target (a joint
+ * force, gear folded in) that of the first finger, gear G ctrl with
+ * G = 1/2 + 1/2. The general servo (biasprm 0 -100 -10): kp 100, kv 10 on
+ * L, so the fingers settle where L is the target, and on the way follow
+ * the damped oscillator 0.4 q'' = -100 (q - q*) - 10 q'. */
+static double oscillator(double t, double target) {
+  double w = sqrt(100 / 0.4), z = 10 / (2 * sqrt(100 * 0.4)), wd = w * sqrt(1 - z * z);
+  return target * (1 - exp(-z * w * t) * (cos(wd * t) + z * w / wd * sin(wd * t)));
+}
+
+static void test_tendon(void) {
+  lk_model *m = load_fixture("tendon.xml");
+  if (!m) return;
+  int push = lk_model_actuator_index(m, "push"), grip = lk_model_actuator_index(m, "grip");
+  LK_ASSERT_MSG(push >= 0 && grip >= 0, "tendon actuators not read");
+  LK_ASSERT_INT_EQ(lk_model_actuator_index(m, "loose_act"), -1);
+  LK_ASSERT_MSG(has_warning(m, "loose_act"), "the untied tendon's actuator is not listed");
+  LK_ASSERT_MSG(has_warning(m, "ctrl times 0.0001"), "the servo's ctrl scale is not told");
+  if (push < 0 || grip < 0) {
+    lk_model_free(m);
+    return;
+  }
+  lk_actuator_spec a;
+  LK_ASSERT_OK(lk_model_actuator(m, grip, &a), NULL);
+  LK_ASSERT_INT_EQ(a.type, LK_ACTUATOR_POSITION);
+  LK_ASSERT_NEAR(a.kp, 100, 1e-12);
+  LK_ASSERT_NEAR(a.kv, 10, 1e-12);
+  lk_data *d = lk_data_new(m);
+  double h = lk_model_options(m)->timestep;
+  /* the motor: MuJoCo's ctrl 1, gear 2: 2 N along the tendon */
+  LK_ASSERT_OK(lk_data_actuator_set_enabled(d, grip, 0), NULL);
+  LK_ASSERT_OK(lk_data_actuator_set_target(d, push, 2 * (0.5 + 0.5) * 1.0), NULL);
+  int n = 200;
+  for (int i = 0; i < n; i++) LK_ASSERT_OK(lk_step(m, d), NULL);
+  double expect = 2.0 / 0.4 * h * h * n * (n + 1) / 2;
+  printf("\n  tendon motor, 0.2 s: q_left %.9g q_right %.9g (closed form %.9g)", qof(m, d, "left_j"),
+         qof(m, d, "right_j"), expect);
+  LK_ASSERT_REL(qof(m, d, "left_j"), expect, 1e-6, 0);
+  LK_ASSERT_REL(qof(m, d, "right_j"), expect, 1e-6, 0);
+  /* the servo */
+  lk_data_reset(d);
+  LK_ASSERT_OK(lk_data_actuator_set_enabled(d, push, 0), NULL);
+  LK_ASSERT_OK(lk_data_actuator_set_target(d, grip, 0.02), NULL);
+  double worst = 0;
+  for (int i = 1; i <= 2000; i++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    if (i <= 400) worst = fmax(worst, fabs(qof(m, d, "left_j") - oscillator(i * h, 0.02)));
+  }
+  printf("\n  tendon servo: |q - damped oscillator| %.2g m over 0.4 s, at 2 s q %.9g %.9g", worst,
+         qof(m, d, "left_j"), qof(m, d, "right_j"));
+  LK_ASSERT_MSG(worst < 2e-4, "off the oscillator by %.3g m", worst);
+  LK_ASSERT_NEAR(qof(m, d, "left_j"), 0.02, 1e-9);
+  LK_ASSERT_NEAR(qof(m, d, "right_j"), 0.02, 1e-9);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 /* What is refused, and where. */
 static void test_equality_errors(void) {
   static const char *kHigher =
@@ -277,6 +338,7 @@ void lk_test_register(void) {
   static const lk_test tests[] = {{"connect: four-bar", test_connect_fourbar},
                                   {"weld: compound pendulum", test_weld},
                                   {"joint: coupling", test_joint_equality},
+                                  {"tendon: gripper", test_tendon},
                                   {"errors", test_equality_errors},
 #ifdef HAVE_MUJOCO
                                   {"MuJoCo's eq_data", test_against_mujoco},
