@@ -531,6 +531,24 @@ lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err);
 lk_status lk_model_add_exclude(lk_model *m, const char *link_a, const char *link_b,
                                lk_error *err);
 int lk_model_nexclude(const lk_model *m);
+/* A pair of geoms (by name) that collides whatever their group and mask,
+ * the exclusions and the parent-child rule say (MJCF's <contact><pair>),
+ * its contacts with the coefficients of `material` (by name, unmixed;
+ * NULL: the geoms' materials mixed as usual). */
+typedef struct {
+  const char *geom_a, *geom_b;
+  const char *material;
+} lk_geom_pair_spec;
+lk_status lk_model_add_geom_pair(lk_model *m, const lk_geom_pair_spec *s, lk_error *err);
+int lk_model_ngeom_pair(const lk_model *m);
+/* Geom pair i's geoms and material (indices; material -1: mixed), after
+ * finalize. */
+lk_status lk_model_geom_pair(const lk_model *m, int i, int *geom_a, int *geom_b, int *material);
+/* The material of geom pair (a, b) when a <pair> names them (either
+ * order), else -1. */
+int lk_model_geom_pair_material(const lk_model *m, int geom_a, int geom_b);
+/* 1 when a geom pair names geoms a and b (either order). */
+int lk_model_is_geom_pair(const lk_model *m, int geom_a, int geom_b);
 
 /* A named state (MJCF's <keyframe><key>): positions of some joints, by
  * name, nq[i] values each (a free joint 7: x y z and the quaternion w x y

@@ -116,6 +116,8 @@ typedef struct {
     int n;
   } *tendons;
   int ntendons;
+  const char **gnames; /* the geoms' names that the model keeps */
+  int ngnames, capgnames;
 } mreader;
 
 #define X (&R->x)
@@ -564,6 +566,19 @@ static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec
 /* A body and its subtree. parent: the link the body's frame hangs from
  * (its last link), whose frame is the parent body's moved by poff;
  * pworld: the parent is the world or welded to it. */
+static lk_status note_geom_name(mreader *R, const char *name) {
+  if (!name) return LK_OK;
+  if (R->ngnames == R->capgnames) {
+    int cap = R->capgnames ? 2 * R->capgnames : 64;
+    const char **g = lk_realloc(R->gnames, (size_t)cap * sizeof *g);
+    if (!g) return lk_builder_oom(B);
+    R->gnames = g;
+    R->capgnames = cap;
+  }
+  R->gnames[R->ngnames++] = name;
+  return LK_OK;
+}
+
 static lk_status push_body(mreader *R, const char *name, const lk_transform *world, lk_vec3 off) {
   if (R->nbodies == R->capbodies) {
     int cap = R->capbodies ? 2 * R->capbodies : 32;
@@ -835,7 +850,10 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
    * pair is excluded explicitly. */
   if (!st && nj > 1 && !pworld)
     st = lk_builder_add_exclude(B, bname, parent);
-  for (int i = 0; i < bg->n && !st; i++) st = lk_builder_add_geom(B, &bg->g[i], lk_xdoc_loc(X, bg->e[i]));
+  for (int i = 0; i < bg->n && !st; i++) {
+    st = lk_builder_add_geom(B, &bg->g[i], lk_xdoc_loc(X, bg->e[i]));
+    if (!st) st = note_geom_name(R, bg->g[i].name);
+  }
   for (int i = 0; i < bg->n; i++) lk_mesh_free(bg->own[i]);
   lk_free(bg);
   if (st) return st;
@@ -864,6 +882,7 @@ static lk_status worldbody(mreader *R, xmlNode *e) {
         continue;
       }
       if (!st) st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c));
+      if (!st) st = note_geom_name(R, g.name);
       lk_mesh_free(own);
     } else if (lk_xml_is(c, "body")) {
       lk_transform I = lk_tf_identity();
@@ -1161,13 +1180,58 @@ static lk_status keyframes(mreader *R, xmlNode *e) {
   return st;
 }
 
-/* <contact>: <exclude body1 body2> (their geoms never collide); <pair>
- * is noted as not read. */
+/* <pair geom1 geom2 friction condim>: the two geoms collide whatever
+ * contype, conaffinity, <exclude> and the parent-child rule say (MJCF
+ * reference, "contact/pair"), with friction[0] as the sliding friction
+ * (condim 1: none) in a material of their own; no friction given: the
+ * geoms' (mixed as any contact's). margin, gap, solref, solimp, the
+ * torsional and rolling coefficients of condim 4 and 6, and a class: listed
+ * as not read. */
+static lk_status pair(mreader *R, xmlNode *c) {
+  const char *g[2] = {lk_xml_attr(c, "geom1"), lk_xml_attr(c, "geom2")};
+  for (int i = 0; i < 2; i++) {
+    if (!g[i])
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: missing required attribute 'geom%d'",
+                           i + 1);
+    int k = 0;
+    while (k < R->ngnames && strcmp(R->gnames[k], g[i]) != 0) k++;
+    if (k == R->ngnames)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: geom%d '%.60s' is not a named geom",
+                           i + 1, g[i]);
+  }
+  if (strcmp(g[0], g[1]) == 0)
+    return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: geom1 and geom2 are the same geom");
+  double fr[5] = {1, 1, 0.005, 0.0001, 0.0001}, cd = 3;
+  int nf = 0;
+  lk_status st = nums(R, c, "friction", -1, 5, fr, &nf);
+  if (!st) st = nums(R, c, "condim", -1, 1, &cd, NULL);
+  if (st) return st;
+  if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
+    return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: condim %g (expected 1, 3, 4 or 6)", cd);
+  static const char *const other[] = {"margin", "gap", "solref", "solimp", "solreffriction",
+                                      "class", NULL};
+  for (int k = 0; other[k]; k++)
+    if (lk_xml_attr(c, other[k])) {
+      char w[32];
+      snprintf(w, sizeof w, "%s of", other[k]);
+      lk_xdoc_unread(X, c, w);
+    }
+  if (cd > 3) lk_xdoc_unread(X, c, "torsional and rolling friction (condim 4, 6) of");
+  lk_geom_pair_spec ps = {g[0], g[1], NULL};
+  if (nf > 0 || cd == 1)
+    if ((st = friction_material(R, cd == 1 ? 0 : fr[0], &ps.material))) return st;
+  return lk_builder_add_geom_pair(B, &ps);
+}
+
+/* <contact>: <exclude body1 body2> (their geoms never collide), <pair>. */
 static lk_status contacts(mreader *R, xmlNode *e) {
-  static const char *const known[] = {"exclude", NULL};
-  static const char *const unread[] = {"pair", NULL};
-  lk_status st = lk_xdoc_children_unread(X, e, "contact", known, NULL, unread, NULL);
+  static const char *const known[] = {"exclude", "pair", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "contact", known, NULL, NULL, NULL);
   for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (lk_xml_is(c, "pair")) {
+      st = pair(R, c);
+      continue;
+    }
     if (!lk_xml_is(c, "exclude")) continue;
     const char *b[2] = {lk_xml_attr(c, "body1"), lk_xml_attr(c, "body2")}, *out[2];
     for (int i = 0; i < 2 && !st; i++) {
@@ -1636,6 +1700,7 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_free(R->bodies);
   lk_free(R->jrefs);
   lk_free(R->tendons);
+  lk_free(R->gnames);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

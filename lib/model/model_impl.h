@@ -154,6 +154,13 @@ struct lk_model {
     int a, b;              /* links, resolved at finalize */
   } *excl;
   int nexcl, cap_excl;
+  struct lk_gpair_rec {
+    char *a_name, *b_name, *mat_name; /* as added */
+    int a, b, mat;                    /* geoms and material (-1: mixed),
+                                         resolved at finalize */
+  } *gpair;
+  int ngpair, cap_gpair;
+  unsigned char *in_gpair; /* ngeom: the geom is in some pair (finalize) */
   struct lk_key_rec {
     char *name;
     int n;        /* joints named */

@@ -252,6 +252,39 @@ static void test_tendon(void) {
   lk_model_free(m);
 }
 
+
+/* <contact><pair> on a floor no geom collides with otherwise, gravity
+ * tilted atan(1/2) (a slope): a box slides down at g (sin - mu cos) with
+ * the pair's mu 0.3, stays with the geoms' 1, slides at g sin with condim
+ * 1; semi-implicit Euler's position after N steps of a constant
+ * acceleration a: a h^2 N (N + 1) / 2. A ball with no pair falls through. */
+static void test_pair(void) {
+  lk_model *m = load_fixture("pair.xml");
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_ngeom_pair(m), 3);
+  LK_ASSERT_MSG(has_warning(m, "margin of <pair>"), "the pair's margin is not listed");
+  lk_data *d = lk_data_new(m);
+  double h = lk_model_options(m)->timestep, g = 9.81, s = 1 / sqrt(5.0), c = 2 / sqrt(5.0);
+  int n = 500;
+  for (int i = 0; i < n; i++) LK_ASSERT_OK(lk_step(m, d), NULL);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  double k = h * h * n * (n + 1) / 2;
+  const lk_transform *S = lk_data_link_pose(d, lk_model_link_index(m, "slider")),
+                     *T = lk_data_link_pose(d, lk_model_link_index(m, "stuck")),
+                     *I = lk_data_link_pose(d, lk_model_link_index(m, "ice")),
+                     *B = lk_data_link_pose(d, lk_model_link_index(m, "ball"));
+  printf("\n  pair, 0.5 s: slider x %.6g (closed form %.6g), stuck x %.2g, ice x %.6g (%.6g), "
+         "ball z %.3g",
+         S->p.x, g * (s - 0.3 * c) * k, T->p.x, I->p.x, g * s * k, B->p.z);
+  LK_ASSERT_REL(S->p.x, g * (s - 0.3 * c) * k, 1e-4, 0);
+  LK_ASSERT_NEAR(T->p.x, 0, 1e-5);
+  LK_ASSERT_REL(I->p.x, g * s * k, 1e-4, 0);
+  LK_ASSERT_NEAR(S->p.z, 0.05, 1e-3);
+  LK_ASSERT_MSG(B->p.z < -0.5, "the ball, in no pair, did not fall through (z %g)", B->p.z);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 /* What is refused, and where. */
 static void test_equality_errors(void) {
   static const char *kHigher =
@@ -339,6 +372,7 @@ void lk_test_register(void) {
                                   {"weld: compound pendulum", test_weld},
                                   {"joint: coupling", test_joint_equality},
                                   {"tendon: gripper", test_tendon},
+                                  {"contact pair", test_pair},
                                   {"errors", test_equality_errors},
 #ifdef HAVE_MUJOCO
                                   {"MuJoCo's eq_data", test_against_mujoco},
