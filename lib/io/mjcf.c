@@ -83,6 +83,9 @@ typedef struct {
                       its file could not be read (why: the message) */
     char *why;
     xmlNode *e;
+    lk_mesh_solid solid; /* the solid its triangles bound, when has_solid */
+    int has_solid;       /* 0: the hull's (inertia="convex", or an open
+                            surface) */
   } *meshes;       /* <asset><mesh> */
   int nmeshes;
   const lk_load_options *o; /* its input hook sees each mesh file */
@@ -342,10 +345,11 @@ static lk_status ellipsoid_mesh(mreader *R, xmlNode *e, const double abc[3], lk_
 /* One <geom> -> g (in the body frame) and its mass. An ellipsoid's mesh
  * is made here (*own: the caller frees it once the model has its copy). */
 static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom_spec *g,
-                      double *mass, lk_mesh **own, double ell[3]) {
+                      double *mass, lk_mesh **own, double ell[3], const lk_mesh_solid **solid) {
   lk_geom_spec_default(g);
   g->link = link;
   *own = NULL;
+  *solid = NULL;
   /* Its name when it is one the model accepts (MuJoCo's may hold any
    * character; such a geom stays unnamed, as it is in messages' labels). */
   const char *gn = lk_xml_attr(e, "name");
@@ -386,6 +390,7 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
       return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: no <mesh name=\"%.60s\"> in <asset>",
                            mn);
     g->mesh = R->meshes[i].mesh;
+    if (R->meshes[i].has_solid) *solid = &R->meshes[i].solid;
     if (!g->mesh) {
       /* A mesh that could not be read: a geom that only draws is left out
        * (noted); one that collides is refused with the reason. */
@@ -453,7 +458,9 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
   g->group = (unsigned)ct;
   g->mask = (unsigned)ca;
   if ((st = friction_material(R, fr[0], &g->material))) return st;
-  *mass = ellipsoid ? dens * 4.0 / 3 * LK_PI * ell[0] * ell[1] * ell[2] : dens * lk_geom_volume(g);
+  *mass = ellipsoid  ? dens * 4.0 / 3 * LK_PI * ell[0] * ell[1] * ell[2]
+          : *solid ? dens * (*solid)->volume
+                   : dens * lk_geom_volume(g);
   if (attr(R, e, "mass", cls) && (st = nums(R, e, "mass", cls, 1, mass, NULL))) return st;
   return LK_OK;
 }
@@ -461,8 +468,9 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
 /* ---------------------------------------------------------------- bodies */
 
 /* A solid geom's centre of volume in the body frame (a primitive's is its
- * origin, a mesh's its hull's centroid). */
-static lk_vec3 solid_centre(const lk_geom_spec *g) {
+ * origin, a mesh's its solid's centroid, or its hull's). */
+static lk_vec3 solid_centre(const lk_geom_spec *g, const lk_mesh_solid *solid) {
+  if (solid) return lk_tf_point(&g->pose, solid->centroid);
   if (g->type == LK_GEOM_MESH && g->mesh) return lk_tf_point(&g->pose, lk_mesh_centroid(g->mesh));
   return g->pose.p;
 }
@@ -473,6 +481,7 @@ typedef struct {
   xmlNode *e[64];
   lk_mesh *own[64]; /* an ellipsoid's mesh */
   double ell[64][3]; /* its semi-axes (0: not an ellipsoid) */
+  const lk_mesh_solid *solid[64]; /* a mesh's solid (NULL: its hull) */
   int n;
 } body_geoms;
 
@@ -714,7 +723,8 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     }
     int gc;
     if ((st = class_of(R, c, child_cls, &gc))) break;
-    st = geom(R, c, gc, bname, &bg->g[bg->n], &bg->mass[bg->n], &bg->own[bg->n], bg->ell[bg->n]);
+    st = geom(R, c, gc, bname, &bg->g[bg->n], &bg->mass[bg->n], &bg->own[bg->n], bg->ell[bg->n],
+              &bg->solid[bg->n]);
     if (st == LK_NOT_FOUND_VISUAL) {
       st = LK_OK;
       continue;
@@ -805,7 +815,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     lk_vec3 c = lk_v3_zero();
     for (int i = 0; i < bg->n; i++) {
       M += bg->mass[i];
-      c = lk_v3_madd(c, solid_centre(&bg->g[i]), bg->mass[i]);
+      c = lk_v3_madd(c, solid_centre(&bg->g[i], bg->solid[i]), bg->mass[i]);
     }
     if (M > 0) {
       c = lk_v3_scale(c, 1.0 / M);
@@ -817,6 +827,9 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
           double a2 = bg->ell[i][0] * bg->ell[i][0], b2 = bg->ell[i][1] * bg->ell[i][1],
                  c2 = bg->ell[i][2] * bg->ell[i][2], f = bg->mass[i] / 5;
           Ig = lk_m3_diag(f * (b2 + c2), f * (a2 + c2), f * (a2 + b2));
+        } else if (bg->solid[i]) {
+          /* the solid's, at a density of mass / volume */
+          Ig = lk_m3_scale(&bg->solid[i]->inertia, bg->mass[i] / bg->solid[i]->volume);
         } else if (bg->g[i].type == LK_GEOM_MESH) {
           /* the hull's, at a density of mass / volume */
           lk_mat3 Iu = lk_mesh_inertia(bg->g[i].mesh);
@@ -825,7 +838,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
           continue;
         }
         lk_mat3 Ir = lk_m3_rotate_tensor(&bg->g[i].pose.R, &Ig);
-        lk_vec3 d = lk_v3_sub(solid_centre(&bg->g[i]), c);
+        lk_vec3 d = lk_v3_sub(solid_centre(&bg->g[i], bg->solid[i]), c);
         double d2 = lk_v3_norm2(d);
         lk_mat3 dd = lk_m3_outer(d, d);
         for (int r = 0; r < 3; r++)
@@ -876,7 +889,8 @@ static lk_status worldbody(mreader *R, xmlNode *e) {
       lk_mesh *own = NULL;
       int gc;
       st = class_of(R, c, 0, &gc);
-      if (!st) st = geom(R, c, gc, "world", &g, &m, &own, ell);
+      const lk_mesh_solid *sol;
+      if (!st) st = geom(R, c, gc, "world", &g, &m, &own, ell, &sol);
       if (st == LK_NOT_FOUND_VISUAL) {
         st = LK_OK;
         continue;
@@ -1475,8 +1489,27 @@ static lk_status assets(mreader *R, xmlNode *e) {
     /* A mirrored mesh (a negative scale: Cassie's, the Shadow hand's left
      * one): the hull of the file at |scale|, its vertices mirrored. */
     double ascale[3] = {fabs(scale[0]), fabs(scale[1]), fabs(scale[2])};
+    /* Its mass and inertia (docs/format.md, "Mesh mass"): without an
+     * inertia attribute MuJoCo 2.2.2's rule (tetrahedra from the
+     * surface's centroid counted positive, the mass that of the box of
+     * the same inertia); inertia="legacy" (MuJoCo 3's) the same
+     * tetrahedra's volume; "exact" the solid the triangles bound;
+     * "convex" the hull's. */
+    const char *inert = attr(R, c, "inertia", mc);
+    if (inert && strcmp(inert, "convex") != 0 && strcmp(inert, "exact") != 0 &&
+        strcmp(inert, "legacy") != 0 && strcmp(inert, "shell") != 0)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
+                           "<mesh>: inertia=\"%.40s\" (expected convex, exact, legacy or shell)",
+                           inert);
+    if (inert && strcmp(inert, "shell") == 0)
+      lk_xdoc_unread(X, c, "inertia=\"shell\" (read as exact) of");
+    int want_solid = !inert || strcmp(inert, "convex") != 0, solid_ok = 0;
+    int legacy = !inert || strcmp(inert, "legacy") == 0, box = !inert;
+    lk_mesh_solid solid;
     if ((st = lk_io_input(R->o, path, 1, &me)) ||
-        (st = lk_mesh_load_file(path, ascale, &mesh, &me))) {
+        (st = want_solid
+                  ? lk_mesh_load_solid(path, ascale, legacy, &mesh, &solid, &solid_ok, &me)
+                  : lk_mesh_load_file(path, ascale, &mesh, &me))) {
       if (st == LK_OUT_OF_MEMORY) return lk_xdoc_error(X, c, st, "<mesh> '%s': %s", name, me.message);
       /* kept as missing: refused only where a colliding geom uses it */
       char why[LK_ERROR_MESSAGE_MAX + 4200];
@@ -1504,6 +1537,33 @@ static lk_status assets(mreader *R, xmlNode *e) {
       st = lk_mesh_new(&ms, &mesh, &me);
       lk_free(v);
       if (st) return lk_xdoc_error(X, c, st, "<mesh> '%s': mirrored: %s", name, me.message);
+    }
+    if (mesh && want_solid && !solid_ok)
+      lk_builder_warn(B, lk_xdoc_loc(X, c),
+                      "<mesh> '%.60s': its triangles bound no volume (an open surface?): "
+                      "its mass is its hull's",
+                      name);
+    if (mesh && solid_ok && box) {
+      /* MuJoCo 2.2.2: the mass of the box of the same inertia, the
+       * inertia per unit mass unchanged */
+      double vb = lk_mesh_solid_box_volume(&solid);
+      if (vb > 0) {
+        solid.inertia = lk_m3_scale(&solid.inertia, vb / solid.volume);
+        solid.volume = vb;
+      }
+    }
+    if (mesh && solid_ok) {
+      /* mirrored: the solid at |scale| mirrored the same way */
+      for (int a = 0; a < 3; a++) {
+        if (!(scale[a] < 0)) continue;
+        if (a == 0) solid.centroid.x = -solid.centroid.x;
+        if (a == 1) solid.centroid.y = -solid.centroid.y;
+        if (a == 2) solid.centroid.z = -solid.centroid.z;
+        for (int b = 0; b < 3; b++)
+          if (b != a) solid.inertia.m[a][b] = solid.inertia.m[b][a] = -solid.inertia.m[a][b];
+      }
+      R->meshes[R->nmeshes].solid = solid;
+      R->meshes[R->nmeshes].has_solid = 1;
     }
     R->meshes[R->nmeshes].name = name;
     R->meshes[R->nmeshes].e = c;
