@@ -96,6 +96,7 @@ typedef struct {
     const char *name;
     lk_transform world;
     lk_vec3 off;
+    lk_vec3 com; /* its centre of mass in its link's frame */
   } *bodies;
   int nbodies, capbodies;
   /* Each joint's ref as Linkage's q reads it (0 where ref is not read),
@@ -121,6 +122,11 @@ typedef struct {
   int ntendons;
   const char **gnames; /* the geoms' names that the model keeps */
   int ngnames, capgnames;
+  struct msite {
+    const char *name, *link;
+    lk_vec3 point; /* in the link's frame */
+  } *sites;        /* <site>s, for <sensor> */
+  int nsites, capsites;
 } mreader;
 
 #define X (&R->x)
@@ -575,6 +581,30 @@ static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec
 /* A body and its subtree. parent: the link the body's frame hangs from
  * (its last link), whose frame is the parent body's moved by poff;
  * pworld: the parent is the world or welded to it. */
+/* The named <site>s of a body (or the world): their place on its link
+ * (the body frame moved by -off), for <sensor>. */
+static lk_status note_sites(mreader *R, xmlNode *e, const char *link, lk_vec3 off) {
+  for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "site")) continue;
+    const char *nm = lk_xml_attr(c, "name");
+    if (!nm) continue;
+    double p[3] = {0, 0, 0};
+    lk_status st = nums(R, c, "pos", -1, 3, p, NULL);
+    if (st) return st;
+    if (R->nsites == R->capsites) {
+      int cap = R->capsites ? 2 * R->capsites : 32;
+      struct msite *g = lk_realloc(R->sites, (size_t)cap * sizeof *g);
+      if (!g) return lk_builder_oom(B);
+      R->sites = g;
+      R->capsites = cap;
+    }
+    R->sites[R->nsites].name = nm;
+    R->sites[R->nsites].link = link;
+    R->sites[R->nsites++].point = lk_v3_sub(lk_v3(p[0], p[1], p[2]), off);
+  }
+  return LK_OK;
+}
+
 static lk_status note_geom_name(mreader *R, const char *name) {
   if (!name) return LK_OK;
   if (R->ngnames == R->capgnames) {
@@ -588,7 +618,8 @@ static lk_status note_geom_name(mreader *R, const char *name) {
   return LK_OK;
 }
 
-static lk_status push_body(mreader *R, const char *name, const lk_transform *world, lk_vec3 off) {
+static lk_status push_body(mreader *R, const char *name, const lk_transform *world, lk_vec3 off,
+                           lk_vec3 com) {
   if (R->nbodies == R->capbodies) {
     int cap = R->capbodies ? 2 * R->capbodies : 32;
     struct mbody *g = lk_realloc(R->bodies, (size_t)cap * sizeof *g);
@@ -598,6 +629,7 @@ static lk_status push_body(mreader *R, const char *name, const lk_transform *wor
   }
   R->bodies[R->nbodies].name = name;
   R->bodies[R->nbodies].world = *world;
+  R->bodies[R->nbodies].com = com;
   R->bodies[R->nbodies++].off = off;
   return LK_OK;
 }
@@ -855,7 +887,8 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   if (!st && s.joint.type != LK_JOINT_FIXED && !(s.mass > 0))
     st = lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "body '%s': no mass (no <inertial>, no solid geom)",
                        bname);
-  if (!st) st = push_body(R, bname, &world, prev_anchor);
+  if (!st) st = push_body(R, bname, &world, prev_anchor, s.com);
+  if (!st) st = note_sites(R, e, bname, prev_anchor);
   if (!st) st = add_link(R, &s, e, nj ? joints[nj - 1] : e);
   /* MuJoCo never collides a body with its parent (unless the parent is
    * the world). Linkage's own rule sees the parent link, which for a body
@@ -882,6 +915,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
 static lk_status worldbody(mreader *R, xmlNode *e) {
   static const char *const known[] = {"body", "geom", NULL};
   lk_status st = lk_xdoc_children(X, e, "worldbody", known, kIgnored);
+  if (!st) st = note_sites(R, e, "world", lk_v3_zero());
   for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
     if (lk_xml_is(c, "geom")) {
       lk_geom_spec g;
@@ -1426,6 +1460,93 @@ static lk_status equalities(mreader *R, xmlNode *e) {
   return st;
 }
 
+
+/* ------------------------------------------------------------- sensors */
+
+/* <sensor> (MJCF reference, "sensor"): the quantities Linkage has become
+ * named sensors (lk_model_add_sensor), written as trajectory columns:
+ * jointpos and jointvel of a hinge or slide; framepos of a site, of a
+ * body's frame (objtype xbody) or of its centre of mass (body); touch of
+ * a site: the normal force on the site's body (MuJoCo sums the contacts
+ * inside the site's volume only). The others (force, torque, framequat,
+ * accelerometer, gyro, actuator and tendon sensors, ...) and attributes
+ * that change the value (reftype, refname, cutoff, noise) are listed by
+ * name in one warning. */
+static lk_status sensors(mreader *R, xmlNode *e) {
+  char unread[200] = "";
+  int nunread = 0;
+  lk_status st = LK_OK;
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    const char *kind = (const char *)c->name, *nm = lk_xml_attr(c, "name");
+    lk_sensor_spec ss;
+    memset(&ss, 0, sizeof ss);
+    int ok = 0;
+    if (lk_xml_attr(c, "reftype") || lk_xml_attr(c, "refname")) {
+      /* a relative frame: not read */
+    } else if (lk_xml_is(c, "jointpos") || lk_xml_is(c, "jointvel")) {
+      const char *jn = lk_xml_attr(c, "joint");
+      if (!jn) return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: missing required attribute 'joint'", kind);
+      char shown[96], what[48];
+      snprintf(shown, sizeof shown, "'%.80s'", jn);
+      snprintf(what, sizeof what, "<%s>: joint", kind);
+      if ((st = lk_builder_ref_joint(B, lk_xdoc_loc(X, c), what, jn, shown, 1, &ss.joint, NULL)))
+        break;
+      ss.joint = jn;
+      ss.type = lk_xml_is(c, "jointpos") ? LK_SENSOR_JOINTPOS : LK_SENSOR_JOINTVEL;
+      ok = 1;
+    } else if (lk_xml_is(c, "framepos") || lk_xml_is(c, "touch")) {
+      const char *ot = lk_xml_is(c, "touch") ? "site" : lk_xml_attr(c, "objtype");
+      const char *on = lk_xml_attr(c, lk_xml_is(c, "touch") ? "site" : "objname");
+      if (!on)
+        return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: missing required attribute '%s'", kind,
+                             lk_xml_is(c, "touch") ? "site" : "objname");
+      if (!ot || strcmp(ot, "site") == 0) {
+        int k = 0;
+        while (k < R->nsites && strcmp(R->sites[k].name, on) != 0) k++;
+        if (k == R->nsites)
+          return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: no <site name=\"%.60s\">", kind, on);
+        ss.link = R->sites[k].link;
+        ss.point = R->sites[k].point;
+        ok = 1;
+      } else if (strcmp(ot, "xbody") == 0 || strcmp(ot, "body") == 0) {
+        int k = 0;
+        while (k < R->nbodies && strcmp(R->bodies[k].name, on) != 0) k++;
+        if (k == R->nbodies)
+          return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: no <body name=\"%.60s\">", kind, on);
+        ss.link = on;
+        if (strcmp(ot, "xbody") == 0) {
+          ss.point = lk_v3_scale(R->bodies[k].off, -1);
+          ok = 1;
+        } else {
+          /* the body's centre of mass, in its link's frame */
+          ss.point = R->bodies[k].com;
+          ok = 1;
+        }
+      } /* other objtypes (geom, camera): not read */
+      ss.type = lk_xml_is(c, "touch") ? LK_SENSOR_TOUCH : LK_SENSOR_FRAMEPOS;
+    }
+    if (ok && !nm) ok = 0; /* unnamed: no column can name it */
+    if (ok && (lk_xml_attr(c, "noise") || lk_xml_attr(c, "cutoff")))
+      lk_xdoc_unread(X, c, "noise or cutoff of");
+    if (ok) {
+      ss.name = nm;
+      if (B->m->finalized || (st = lk_model_add_sensor(B->m, &ss, B->err)))
+        st = lk_xdoc_error(X, c, st ? st : LK_INVALID_MODEL, "<%s>: %s", kind,
+                           B->err ? B->err->message : "refused");
+      continue;
+    }
+    /* not read: its name (or its kind) in the list */
+    size_t l = strlen(unread);
+    if (l + 64 < sizeof unread)
+      snprintf(unread + l, sizeof unread - l, "%s%.40s", l ? ", " : "", nm ? nm : kind);
+    nunread++;
+  }
+  if (!st && nunread)
+    lk_builder_warn(B, lk_xdoc_loc(X, e), "<sensor>: %d not read (quantities Linkage has not): %s%s",
+                    nunread, unread, strlen(unread) + 64 >= sizeof unread ? ", ..." : "");
+  return st;
+}
+
 /* <asset>: meshes are read (their hulls, lk_mesh_load_file); textures,
  * materials and the rest only draw. A mesh's file is relative to meshdir
  * (or assetdir), itself relative to the model file's directory. */
@@ -1646,10 +1767,10 @@ static lk_status build(mreader *R) {
   if ((st = expand_includes(R, root))) return st;
   static const char *const known[] = {"compiler", "option",  "default",  "worldbody",
                                       "actuator", "asset",   "contact",  "keyframe",
-                                      "equality", "tendon", NULL};
+                                      "equality", "tendon", "sensor", NULL};
   static const char *const ignored[] = {"visual", "statistic", "size", NULL};
   /* Part of MJCF, not read (listed in one warning). */
-  static const char *const unread[] = {"sensor", "custom", "extension",
+  static const char *const unread[] = {"custom", "extension",
                                        "deformable", NULL};
   if ((st = lk_xdoc_children_unread(X, root, "mujoco", known, ignored, unread, NULL))) return st;
   const char *model = lk_xml_attr(root, "model");
@@ -1732,6 +1853,8 @@ static lk_status build(mreader *R) {
     if (lk_xml_is(c, "contact") && (st = contacts(R, c))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "keyframe") && (st = keyframes(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "sensor") && (st = sensors(R, c))) return st;
   if (R->x.unread[0]) lk_builder_warn(B, 0, "not read: %s", R->x.unread);
   return lk_builder_finalize(B);
 }
@@ -1761,6 +1884,7 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_free(R->jrefs);
   lk_free(R->tendons);
   lk_free(R->gnames);
+  lk_free(R->sites);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

@@ -398,6 +398,7 @@ lk_status lk_model_add_support(lk_model *m, const lk_support_spec *s, lk_error *
 }
 
 void lk_model_free_elements(lk_model *m) {
+  lk_model_free_sensors(m);
   for (int i = 0; i < m->nsup; i++) {
     lk_free(m->sup[i].name);
     lk_free(m->sup[i].joint_name);
@@ -492,6 +493,8 @@ static int prescribed(const lk_actuator_spec *s) {
 }
 
 lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
+  lk_status sst = lk_model_finalize_sensors(m, err);
+  if (sst) return sst;
   m->nprescribed = 0;
   for (int i = 0; i < m->nact; i++) {
     lk_actuator_rec *r = &m->act[i];

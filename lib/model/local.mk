@@ -13,3 +13,5 @@ lib_liblinkage_la_SOURCES += \
 lib_liblinkage_la_SOURCES += \
 	%reldir%/mesh_solid.h \
 	%reldir%/mesh_solid.c
+# Sensors: named outputs of the state (MJCF <sensor>).
+lib_liblinkage_la_SOURCES += %reldir%/sensor.c

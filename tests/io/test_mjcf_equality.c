@@ -432,6 +432,100 @@ static void test_allegro_mass(void) {
   lk_model_free(m);
 }
 
+
+/* <sensor> as named columns: jointpos and jointvel are the joint's q and v;
+ * framepos of the tip site, of the body frame and of the centre of mass
+ * are where the pendulum's kinematics put them (the body frame at
+ * (0, 0, 1.5) turned 30 degrees about y, the hinge at (0, 0, 0.1) in it,
+ * so the pivot at (0.1 sin 30, 0, 1.5 + 0.1 cos 30); a point p of the body
+ * at pivot + R_y(30 degrees + q) (p - (0, 0, 0.1)), R_y(a) (x, 0, z) =
+ * (x cos a + z sin a, 0, -x sin a + z cos a)); touch of a ball resting on the floor
+ * is its weight m g. The accelerometer and framequat are named in the
+ * warning. At the file's pose the framepos sensors equal MuJoCo 2.2.2's
+ * sensordata. */
+static void test_sensors(void) {
+  lk_model *m = load_fixture("sensors.xml");
+  if (!m) return;
+  LK_ASSERT_INT_EQ(lk_model_nsensor(m), 6);
+  LK_ASSERT_MSG(has_warning(m, "2 not read") && has_warning(m, "acc, bob_quat"),
+                "the sensors not read are not listed by name");
+  const unsigned G = LK_COLUMNS_SENSORS;
+  int nc = lk_trajectory_ncolumns_in(m, G);
+  LK_ASSERT_INT_EQ(nc, lk_trajectory_ncolumns(m) + 1 + 1 + 3 + 3 + 3 + 1);
+  int c_angle = lk_trajectory_column_index_in(m, G, "angle"),
+      c_rate = lk_trajectory_column_index_in(m, G, "rate"),
+      c_tip = lk_trajectory_column_index_in(m, G, "tip_pos.x"),
+      c_frame = lk_trajectory_column_index_in(m, G, "bob_frame.x"),
+      c_com = lk_trajectory_column_index_in(m, G, "bob_com.x"),
+      c_touch = lk_trajectory_column_index_in(m, G, "contact");
+  LK_ASSERT_MSG(c_angle > 0 && c_rate > 0 && c_tip > 0 && c_frame > 0 && c_com > 0 && c_touch > 0,
+                "a sensor column is missing");
+  double *row = calloc((size_t)nc, sizeof *row);
+  lk_data *d = lk_data_new(m);
+  if (!row || !d || c_touch < 0) {
+    free(row);
+    lk_data_free(d);
+    lk_model_free(m);
+    return;
+  }
+  for (int i = 0; i < 500; i++) LK_ASSERT_OK(lk_step(m, d), NULL);
+  LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+  LK_ASSERT_OK(lk_trajectory_row_in(m, G, d, row), NULL);
+  double q = qof(m, d, "hinge"), a = LK_PI / 6 + q;
+  int jl = lk_model_joint_index(m, "hinge");
+  LK_ASSERT_NEAR(row[c_angle], q, 0);
+  LK_ASSERT_NEAR(row[c_rate], lk_data_v(d)[lk_model_joint_vadr(m, jl)], 0);
+  const double pts[3][3] = {{0, 0, -0.5}, {0, 0, 0}, {0, 0, -0.4}};
+  const int cols[3] = {c_tip, c_frame, c_com};
+  double worst = 0;
+  for (int k = 0; k < 3; k++) {
+    double x = pts[k][0], z = pts[k][2] - 0.1;
+    double px = 0.1 * sin(LK_PI / 6), pz = 1.5 + 0.1 * cos(LK_PI / 6);
+    double ex = px + x * cos(a) + z * sin(a), ez = pz - x * sin(a) + z * cos(a);
+    worst = fmax(worst, fabs(row[cols[k]] - ex));
+    worst = fmax(worst, fabs(row[cols[k] + 1]));
+    worst = fmax(worst, fabs(row[cols[k] + 2] - ez));
+  }
+  printf("\n  sensors at 0.5 s: angle %.6g, framepos off the kinematics by %.2g m, touch %.9g N "
+         "(m g %.9g)",
+         q, worst, row[c_touch], 0.7 * 9.81);
+  LK_ASSERT_MSG(worst < 1e-12, "framepos off by %.3g m", worst);
+  LK_ASSERT_REL(row[c_touch], 0.7 * 9.81, 1e-6, 0);
+#ifdef HAVE_MUJOCO
+  char mjerr[1000] = "";
+  mjModel *mm = mj_loadXML(lk_test_data("mjcf/sensors.xml"), NULL, mjerr, sizeof mjerr);
+  LK_ASSERT_MSG(mm != NULL, "MuJoCo: %s", mjerr);
+  if (mm) {
+    mjData *md = mj_makeData(mm);
+    mj_forward(mm, md);
+    lk_data_reset(d);
+    LK_ASSERT_OK(lk_forward_kinematics(m, d), NULL);
+    double w = 0;
+    for (int k = 0; k < mm->nsensor; k++) {
+      int i = 0;
+      while (i < lk_model_nsensor(m)) {
+        lk_sensor_spec ss;
+        lk_model_sensor(m, i, &ss);
+        if (strcmp(ss.name, mj_id2name(mm, mjOBJ_SENSOR, k)) == 0 && ss.type == LK_SENSOR_FRAMEPOS)
+          break;
+        i++;
+      }
+      if (i == lk_model_nsensor(m)) continue;
+      double v[3];
+      LK_ASSERT_OK(lk_data_sensor(m, d, i, v), NULL);
+      for (int j = 0; j < 3; j++) w = fmax(w, fabs(v[j] - md->sensordata[mm->sensor_adr[k] + j]));
+    }
+    printf("\n  framepos at the file's pose against MuJoCo 2.2.2's sensordata: %.2g m", w);
+    LK_ASSERT_MSG(w < 1e-12, "framepos differs from MuJoCo's by %.3g m", w);
+    mj_deleteData(md);
+    mj_deleteModel(mm);
+  }
+#endif
+  free(row);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
 /* What is refused, and where. */
 static void test_equality_errors(void) {
   static const char *kHigher =
@@ -522,6 +616,7 @@ void lk_test_register(void) {
                                   {"contact pair", test_pair},
                                   {"mesh mass", test_mesh_mass},
                                   {"Allegro's mass", test_allegro_mass},
+                                  {"sensors", test_sensors},
                                   {"errors", test_equality_errors},
 #ifdef HAVE_MUJOCO
                                   {"MuJoCo's eq_data", test_against_mujoco},
