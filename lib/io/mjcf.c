@@ -1473,6 +1473,10 @@ static lk_status equalities(mreader *R, xmlNode *e) {
  * that change the value (reftype, refname, cutoff, noise) are listed by
  * name in one warning. */
 static lk_status sensors(mreader *R, xmlNode *e) {
+  if (B->mo) { /* loaded into another model: its names are placed there */
+    lk_xdoc_unread(X, e, "(into another model)");
+    return LK_OK;
+  }
   char unread[200] = "";
   int nunread = 0;
   lk_status st = LK_OK;
