@@ -1528,6 +1528,8 @@ static lk_status sensors(mreader *R, xmlNode *e) {
         }
       } /* other objtypes (geom, camera): not read */
       ss.type = lk_xml_is(c, "touch") ? LK_SENSOR_TOUCH : LK_SENSOR_FRAMEPOS;
+      if (ss.type == LK_SENSOR_TOUCH && ok && strcmp(ss.link, "world") == 0)
+        ok = 0; /* a world site: no body's contacts to count */
     }
     if (ok && !nm) ok = 0; /* unnamed: no column can name it */
     if (ok && (lk_xml_attr(c, "noise") || lk_xml_attr(c, "cutoff")))
