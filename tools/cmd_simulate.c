@@ -47,7 +47,8 @@ void lk_cmd_simulate_usage(FILE *f) {
           "      --columns GROUPS    more trajectory columns, comma-separated: pose\n"
           "                          (<link>.qw..qz), actuators (<actuator>.force),\n"
           "                          energy (kinetic, potential, energy), tactile\n"
-          "                          (<link>.slip, .slip_score, .fn, .shear)\n"
+          "                          (<link>.slip, .slip_score, .fn, .shear), sensors\n"
+          "                          (<sensor>, <sensor>.x..z: MJCF <sensor>s)\n"
           "      --keyframe NAME     start from the file's keyframe NAME (an MJCF\n"
           "                          <key>; an unnamed one by its index, 0, 1, ...)\n"
           "      --partial           when a step fails or a signal stops the run, keep\n"
@@ -147,7 +148,7 @@ static int parse_args(int argc, char **argv, args *a) {
         if (lk_trajectory_groups_parse(optarg, &a->groups, bad, sizeof bad))
           return lk_cli_usage_error("simulate",
                                     "--columns: unknown group '%s' (groups: pose, actuators, "
-                                    "energy, tactile)",
+                                    "energy, tactile, sensors)",
                                     bad);
         break;
       }

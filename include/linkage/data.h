@@ -62,6 +62,11 @@ lk_force lk_data_external_wrench(const lk_data *d, int link);
 /* Zero tau and every external wrench. */
 void lk_data_clear_loads(lk_data *d);
 
+/* Sensor i's value (lk_sensor_dim values into out) at the data's state:
+ * positions from the last lk_forward_kinematics() (lk_step runs it),
+ * touch from the last step's contacts. */
+lk_status lk_data_sensor(const lk_model *m, const lk_data *d, int i, double *out);
+
 /* Actuators (by index, see lk_model_actuator_index): the target a servo
  * tracks (or the constant effort), and the force it applied in the last
  * step (after clamping to max_effort). A servo with a schedule

@@ -320,14 +320,17 @@ void lk_trajectory_row(const lk_model *m, const lk_data *d, double *row);
  *   LK_COLUMNS_TACTILE    per link "<link>.slip" (the hysteretic slip flag,
  *                         0/1), ".slip_score" (the filtered score), ".fn"
  *                         (normal force, N), ".shear" (|shear force|, N):
- *                         lk_data_tactile of the last step */
+ *                         lk_data_tactile of the last step
+ *   LK_COLUMNS_SENSORS    per sensor (lk_model_add_sensor) "<sensor>", or
+ *                         "<sensor>.x" .. ".z" for a framepos: lk_data_sensor */
 enum {
   LK_COLUMNS_POSE = 1u << 0,
   LK_COLUMNS_ACTUATORS = 1u << 1,
   LK_COLUMNS_ENERGY = 1u << 2,
   LK_COLUMNS_TACTILE = 1u << 3,
+  LK_COLUMNS_SENSORS = 1u << 4,
 };
-/* "pose,actuators,energy,tactile" (any of them, any order) into groups;
+/* "pose,actuators,energy,tactile,sensors" (any of them, any order) into groups;
  * -1 with the unknown word in bad (may be NULL) otherwise. */
 int lk_trajectory_groups_parse(const char *list, unsigned *groups, char *bad, size_t bad_size);
 /* The functions above with column groups (0: the default columns). */

@@ -531,6 +531,52 @@ lk_status lk_model_add_loop(lk_model *m, const lk_loop_spec *s, lk_error *err);
 lk_status lk_model_add_exclude(lk_model *m, const char *link_a, const char *link_b,
                                lk_error *err);
 int lk_model_nexclude(const lk_model *m);
+/* A pair of geoms (by name) that collides whatever their group and mask,
+ * the exclusions and the parent-child rule say (MJCF's <contact><pair>),
+ * its contacts with the coefficients of `material` (by name, unmixed;
+ * NULL: the geoms' materials mixed as usual). */
+typedef struct {
+  const char *geom_a, *geom_b;
+  const char *material;
+} lk_geom_pair_spec;
+lk_status lk_model_add_geom_pair(lk_model *m, const lk_geom_pair_spec *s, lk_error *err);
+int lk_model_ngeom_pair(const lk_model *m);
+/* Geom pair i's geoms and material (indices; material -1: mixed), after
+ * finalize. */
+lk_status lk_model_geom_pair(const lk_model *m, int i, int *geom_a, int *geom_b, int *material);
+/* The material of geom pair (a, b) when a <pair> names them (either
+ * order), else -1. */
+int lk_model_geom_pair_material(const lk_model *m, int geom_a, int geom_b);
+/* 1 when a geom pair names geoms a and b (either order). */
+int lk_model_is_geom_pair(const lk_model *m, int geom_a, int geom_b);
+
+/* A named output of the state (MJCF's <sensor>): read with
+ * lk_data_sensor, written as trajectory columns (linkage/io.h,
+ * LK_COLUMNS_SENSORS). */
+typedef enum {
+  LK_SENSOR_JOINTPOS = 0, /* a 1-DoF joint's q (rad or m) */
+  LK_SENSOR_JOINTVEL,     /* its v */
+  LK_SENSOR_FRAMEPOS,     /* the world position of `point` on `link` (m) */
+  LK_SENSOR_TOUCH,        /* the normal force on `link` (lk_data_tactile's,
+                             of the last step; N) */
+  LK_SENSOR_TYPE_COUNT
+} lk_sensor_type;
+
+typedef struct {
+  const char *name;  /* unique, required */
+  lk_sensor_type type;
+  const char *joint; /* jointpos, jointvel */
+  const char *link;  /* framepos, touch; "world" allowed for framepos */
+  lk_vec3 point;     /* framepos: in the link's frame */
+} lk_sensor_spec;
+
+lk_status lk_model_add_sensor(lk_model *m, const lk_sensor_spec *s, lk_error *err);
+int lk_model_nsensor(const lk_model *m);
+lk_status lk_model_sensor(const lk_model *m, int i, lk_sensor_spec *out);
+/* Values a sensor of the type gives: 1, or 3 (framepos); 0 for a bad type. */
+int lk_sensor_dim(lk_sensor_type t);
+/* "jointpos", "jointvel", "framepos", "touch"; NULL for a bad type. */
+const char *lk_sensor_type_name(lk_sensor_type t);
 
 /* A named state (MJCF's <keyframe><key>): positions of some joints, by
  * name, nq[i] values each (a free joint 7: x y z and the quaternion w x y

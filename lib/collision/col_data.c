@@ -106,6 +106,8 @@ static int loop_joined(const lk_model *m, int b1, int b2) {
 static int allowed(const lk_model *m, int g1, int b1, int p1, int g2, int b2, int p2) {
   const lk_geom_spec *s1 = &m->geom[g1].spec, *s2 = &m->geom[g2].spec;
   if (b1 == b2) return 0;
+  /* A geom pair (MJCF <contact><pair>) collides whatever the rest says. */
+  if (m->ngpair > 0 && lk_model_is_geom_pair(m, g1, g2)) return 1;
   if (s1->type == LK_GEOM_PLANE && s2->type == LK_GEOM_PLANE) return 0;
   if (m->opt.collision_filter == LK_FILTER_EITHER) {
     if (!(s1->group & s2->mask) && !(s2->group & s1->mask)) return 0;

@@ -446,6 +446,15 @@ lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *
   return st;
 }
 
+lk_status lk_builder_add_geom_pair(lk_builder *b, const lk_geom_pair_spec *s) {
+  lk_geom_pair_spec p = *s;
+  lk_status st = placed(b, s->geom_a, &p.geom_a);
+  if (!st) st = placed(b, s->geom_b, &p.geom_b);
+  if (!st && s->material) st = placed_material(b, s->material, &p.material);
+  if (!st) st = lk_model_add_geom_pair(b->m, &p, b->err);
+  return st;
+}
+
 lk_status lk_builder_add_coupling(lk_builder *b, const lk_coupling_spec *s, int loc) {
   lk_coupling_spec p = *s;
   lk_status st = placed(b, s->name, &p.name);

@@ -13,8 +13,23 @@
 /* Columns, group after group: t | 3 per link (world excluded) | nq + nv
  * per joint, joint by joint in link order (the default groups); then, as
  * asked, pose: 4 per link | actuators: 1 each | energy: 3 | tactile: 4 per
- * link. */
-enum { G_BASE, G_POSE, G_ACT, G_ENERGY, G_TACTILE, G_COUNT };
+ * link | sensors: 1 or 3 each. */
+enum { G_BASE, G_POSE, G_ACT, G_ENERGY, G_TACTILE, G_SENSOR, G_COUNT };
+
+/* Sensor columns: which sensor column c of the group is, and its part. */
+static int sensor_at(const lk_model *m, int c, int *part) {
+  for (int i = 0; i < lk_model_nsensor(m); i++) {
+    lk_sensor_spec s;
+    if (lk_model_sensor(m, i, &s)) return -1;
+    int n = lk_sensor_dim(s.type);
+    if (c < n) {
+      *part = c;
+      return i;
+    }
+    c -= n;
+  }
+  return -1;
+}
 
 static int group_size(const lk_model *m, int g) {
   int nl = lk_model_nlink(m) - 1;
@@ -29,6 +44,14 @@ static int group_size(const lk_model *m, int g) {
       return 3;
     case G_TACTILE:
       return 4 * nl;
+    case G_SENSOR: {
+      int n = 0;
+      for (int i = 0; i < lk_model_nsensor(m); i++) {
+        lk_sensor_spec s;
+        if (!lk_model_sensor(m, i, &s)) n += lk_sensor_dim(s.type);
+      }
+      return n;
+    }
   }
   return 0;
 }
@@ -114,6 +137,16 @@ const char *lk_trajectory_column_name_in(const lk_model *m, unsigned groups, int
       case G_TACTILE:
         snprintf(buf, size, "%s.%s", lk_model_link_name(m, 1 + i / 4), tactile[i % 4]);
         return buf;
+      case G_SENSOR: {
+        int part, k = sensor_at(m, i, &part);
+        lk_sensor_spec ss;
+        if (k < 0 || lk_model_sensor(m, k, &ss)) return NULL;
+        if (lk_sensor_dim(ss.type) == 1)
+          snprintf(buf, size, "%s", ss.name);
+        else
+          snprintf(buf, size, "%s.%c", ss.name, "xyz"[part]);
+        return buf;
+      }
     }
   }
   return NULL;
@@ -191,17 +224,25 @@ lk_status lk_trajectory_row_in(const lk_model *m, unsigned groups, lk_data *d, d
       row[k++] = t.normal_force;
       row[k++] = lk_v3_norm(t.shear_force);
     }
+  if (group_on(groups, G_SENSOR))
+    for (int i = 0; i < lk_model_nsensor(m); i++) {
+      lk_sensor_spec ss;
+      double v[3] = {NAN, NAN, NAN};
+      if (lk_model_sensor(m, i, &ss)) continue;
+      if (lk_data_sensor(m, d, i, v)) v[0] = v[1] = v[2] = NAN;
+      for (int j = 0; j < lk_sensor_dim(ss.type); j++) row[k++] = v[j];
+    }
   return LK_OK;
 }
 
 int lk_trajectory_groups_parse(const char *list, unsigned *groups, char *bad, size_t bad_size) {
-  static const char *const names[] = {"pose", "actuators", "energy", "tactile"};
+  static const char *const names[] = {"pose", "actuators", "energy", "tactile", "sensors"};
   unsigned g = 0;
   const char *p = list ? list : "";
   while (*p) {
     size_t n = strcspn(p, ",");
     int found = -1;
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < (int)(sizeof names / sizeof names[0]); i++)
       if (strlen(names[i]) == n && strncmp(p, names[i], n) == 0) found = i;
     if (found < 0) {
       if (bad && bad_size) snprintf(bad, bad_size, "%.*s", (int)n, p);

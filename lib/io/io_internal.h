@@ -51,4 +51,13 @@ lk_status lk_io_input(const lk_load_options *o, const char *path, int referenced
 /* Only the regular-file test of lk_io_input. */
 lk_status lk_io_regular_file(const char *path, lk_error *err);
 
+/* lk_mesh_load_file, and the solid the file's triangles bound at the
+ * same scale (*solid_ok 0 when they bound none: an open surface), exact
+ * (signed tetrahedra) or by MuJoCo's legacy rule (legacy 1: tetrahedra
+ * from the surface's centroid, each counted positive): meshfile.c,
+ * model/mesh_solid.h. */
+#include "model/mesh_solid.h"
+lk_status lk_mesh_load_solid(const char *path, const double scale[3], int legacy, lk_mesh **out,
+                             lk_mesh_solid *solid, int *solid_ok, lk_error *err);
+
 #endif

@@ -3,16 +3,21 @@
  * an OBJ file's objects `o name` are its parts, in order), with its node
  * transforms, contributes its vertices; the shape is their convex hull
  * (model/mesh.c).
- * Faces, normals and materials of the file are not needed for a hull. */
+ * Faces, normals and materials of the file are not needed for a hull;
+ * lk_mesh_load_solid also sums the file's triangles into the solid they
+ * bound (model/mesh_solid.c: MJCF's mesh mass). */
 #include <assimp/cimport.h>
 #include <assimp/scene.h>
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
+#include <assimp/postprocess.h>
+
 #include "core/internal.h"
 #include "io/io_internal.h"
 #include "linkage/io.h"
+#include "model/mesh_solid.h"
 
 typedef struct {
   double *v;
@@ -52,13 +57,62 @@ static void collect(const struct aiScene *sc, const struct aiNode *nd, const dou
   for (unsigned c = 0; c < nd->mNumChildren; c++) collect(sc, nd->mChildren[c], M, part, b);
 }
 
+/* The triangles of the scene's meshes, placed as collect() places their
+ * vertices and scaled by scale (signed), into the solid's sums. */
+static void solid_faces(const struct aiScene *sc, const struct aiNode *nd, const double T[4][4],
+                        const double scale[3], lk_mesh_solid_acc *acc, lk_mesh_area_acc *area) {
+  double M[4][4];
+  const ai_real *local = &nd->mTransformation.a1;
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++) {
+      double s = 0;
+      for (int k = 0; k < 4; k++) s += T[r][k] * (double)local[4 * k + c];
+      M[r][c] = s;
+    }
+  for (unsigned i = 0; i < nd->mNumMeshes; i++) {
+    const struct aiMesh *me = sc->mMeshes[nd->mMeshes[i]];
+    for (unsigned f = 0; f < me->mNumFaces; f++) {
+      const struct aiFace *fa = &me->mFaces[f];
+      if (fa->mNumIndices != 3) continue; /* points and lines bound nothing */
+      lk_vec3 p[3];
+      for (int k = 0; k < 3; k++) {
+        unsigned vi = fa->mIndices[k];
+        if (vi >= me->mNumVertices) return;
+        double x[3] = {me->mVertices[vi].x, me->mVertices[vi].y, me->mVertices[vi].z}, y[3];
+        for (int r = 0; r < 3; r++)
+          y[r] = (M[r][0] * x[0] + M[r][1] * x[1] + M[r][2] * x[2] + M[r][3]) * scale[r];
+        p[k] = lk_v3(y[0], y[1], y[2]);
+      }
+      if (area)
+        lk_mesh_area_add(area, p[0], p[1], p[2]);
+      else
+        lk_mesh_solid_add(acc, p[0], p[1], p[2]);
+    }
+  }
+  for (unsigned c = 0; c < nd->mNumChildren; c++)
+    solid_faces(sc, nd->mChildren[c], M, scale, acc, area);
+}
+
+static lk_status load(const char *path, int part, const double scale[3], lk_mesh **out,
+                      lk_mesh_solid *solid, int legacy, int *solid_ok, lk_error *err);
+
 lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **out,
                             lk_error *err) {
-  return lk_mesh_load_part(path, -1, scale, out, err);
+  return load(path, -1, scale, out, NULL, 0, NULL, err);
 }
 
 lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], lk_mesh **out,
                             lk_error *err) {
+  return load(path, part, scale, out, NULL, 0, NULL, err);
+}
+
+lk_status lk_mesh_load_solid(const char *path, const double scale[3], int legacy, lk_mesh **out,
+                             lk_mesh_solid *solid, int *solid_ok, lk_error *err) {
+  return load(path, -1, scale, out, solid, legacy, solid_ok, err);
+}
+
+static lk_status load(const char *path, int part, const double scale[3], lk_mesh **out,
+                      lk_mesh_solid *solid, int legacy, int *solid_ok, lk_error *err) {
   if (!out) return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: NULL output");
   *out = NULL;
   if (!path) return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: NULL path");
@@ -66,7 +120,8 @@ lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], l
    * FIFO never returns: the guard says what the path is first. */
   lk_status g = lk_io_regular_file(path, err);
   if (g) return g;
-  const struct aiScene *sc = aiImportFile(path, 0);
+  /* the solid needs triangles (an OBJ's polygons cut into them) */
+  const struct aiScene *sc = aiImportFile(path, solid ? aiProcess_Triangulate : 0);
   if (!sc || !sc->mRootNode) {
     const char *why = aiGetErrorString();
     if (sc) aiReleaseImport(sc);
@@ -92,6 +147,32 @@ lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], l
   }
   static const double I[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
   collect(sc, sc->mRootNode, I, part, &b);
+  if (solid) {
+    lk_mesh_solid_acc acc;
+    static const double one[3] = {1, 1, 1};
+    const double *sc3 = scale ? scale : one;
+    if (legacy) {
+      /* MuJoCo's legacy rule: tetrahedra counted positive, from the
+       * surface's centroid for the centre of mass, then from that centre
+       * for the volume and the inertia (about that centre) */
+      lk_mesh_area_acc area = {0, lk_v3_zero()};
+      solid_faces(sc, sc->mRootNode, I, sc3, NULL, &area);
+      lk_vec3 apex = lk_v3_scale(area.sum, area.area > 0 ? 1 / area.area : 0);
+      lk_mesh_solid first;
+      lk_mesh_solid_begin(&acc, &apex, 1);
+      solid_faces(sc, sc->mRootNode, I, sc3, &acc, NULL);
+      *solid_ok = lk_mesh_solid_end(&acc, &first) == LK_OK;
+      if (*solid_ok) {
+        lk_mesh_solid_begin(&acc, &first.centroid, 1);
+        solid_faces(sc, sc->mRootNode, I, sc3, &acc, NULL);
+        *solid_ok = lk_mesh_solid_end_at_apex(&acc, solid) == LK_OK;
+      }
+    } else {
+      lk_mesh_solid_begin(&acc, NULL, 0);
+      solid_faces(sc, sc->mRootNode, I, sc3, &acc, NULL);
+      *solid_ok = lk_mesh_solid_end(&acc, solid) == LK_OK;
+    }
+  }
   aiReleaseImport(sc);
   lk_mesh_spec s;
   lk_mesh_spec_default(&s);

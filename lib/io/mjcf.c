@@ -83,9 +83,50 @@ typedef struct {
                       its file could not be read (why: the message) */
     char *why;
     xmlNode *e;
+    lk_mesh_solid solid; /* the solid its triangles bound, when has_solid */
+    int has_solid;       /* 0: the hull's (inertia="convex", or an open
+                            surface) */
   } *meshes;       /* <asset><mesh> */
   int nmeshes;
   const lk_load_options *o; /* its input hook sees each mesh file */
+  /* Every body as the file places it (MuJoCo's qpos0 pose: joints at
+   * their ref), for <equality>: its world frame, and where its link's
+   * frame sits in it (the last joint's anchor). */
+  struct mbody {
+    const char *name;
+    lk_transform world;
+    lk_vec3 off;
+    lk_vec3 com; /* its centre of mass in its link's frame */
+  } *bodies;
+  int nbodies, capbodies;
+  /* Each joint's ref as Linkage's q reads it (0 where ref is not read),
+   * and MuJoCo's ref (qpos0), for <equality><joint>. */
+  struct mjref {
+    const char *name;
+    double read, ref;
+  } *jrefs;
+  int njrefs, capjrefs;
+  /* The joint equalities read, in Linkage's q: q_a = ratio q_b + offset
+   * (for tendon actuators), and the fixed tendons. */
+  struct mcoup {
+    const char *a, *b;
+    double ratio, offset;
+  } coup[64];
+  int ncoup;
+  struct mtendon {
+    const char *name;
+    const char *joint[16];
+    double coef[16];
+    int n;
+  } *tendons;
+  int ntendons;
+  const char **gnames; /* the geoms' names that the model keeps */
+  int ngnames, capgnames;
+  struct msite {
+    const char *name, *link;
+    lk_vec3 point; /* in the link's frame */
+  } *sites;        /* <site>s, for <sensor> */
+  int nsites, capsites;
 } mreader;
 
 #define X (&R->x)
@@ -310,10 +351,11 @@ static lk_status ellipsoid_mesh(mreader *R, xmlNode *e, const double abc[3], lk_
 /* One <geom> -> g (in the body frame) and its mass. An ellipsoid's mesh
  * is made here (*own: the caller frees it once the model has its copy). */
 static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom_spec *g,
-                      double *mass, lk_mesh **own, double ell[3]) {
+                      double *mass, lk_mesh **own, double ell[3], const lk_mesh_solid **solid) {
   lk_geom_spec_default(g);
   g->link = link;
   *own = NULL;
+  *solid = NULL;
   /* Its name when it is one the model accepts (MuJoCo's may hold any
    * character; such a geom stays unnamed, as it is in messages' labels). */
   const char *gn = lk_xml_attr(e, "name");
@@ -354,6 +396,7 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
       return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<geom>: no <mesh name=\"%.60s\"> in <asset>",
                            mn);
     g->mesh = R->meshes[i].mesh;
+    if (R->meshes[i].has_solid) *solid = &R->meshes[i].solid;
     if (!g->mesh) {
       /* A mesh that could not be read: a geom that only draws is left out
        * (noted); one that collides is refused with the reason. */
@@ -421,7 +464,9 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
   g->group = (unsigned)ct;
   g->mask = (unsigned)ca;
   if ((st = friction_material(R, fr[0], &g->material))) return st;
-  *mass = ellipsoid ? dens * 4.0 / 3 * LK_PI * ell[0] * ell[1] * ell[2] : dens * lk_geom_volume(g);
+  *mass = ellipsoid  ? dens * 4.0 / 3 * LK_PI * ell[0] * ell[1] * ell[2]
+          : *solid ? dens * (*solid)->volume
+                   : dens * lk_geom_volume(g);
   if (attr(R, e, "mass", cls) && (st = nums(R, e, "mass", cls, 1, mass, NULL))) return st;
   return LK_OK;
 }
@@ -429,8 +474,9 @@ static lk_status geom(mreader *R, xmlNode *e, int cls, const char *link, lk_geom
 /* ---------------------------------------------------------------- bodies */
 
 /* A solid geom's centre of volume in the body frame (a primitive's is its
- * origin, a mesh's its hull's centroid). */
-static lk_vec3 solid_centre(const lk_geom_spec *g) {
+ * origin, a mesh's its solid's centroid, or its hull's). */
+static lk_vec3 solid_centre(const lk_geom_spec *g, const lk_mesh_solid *solid) {
+  if (solid) return lk_tf_point(&g->pose, solid->centroid);
   if (g->type == LK_GEOM_MESH && g->mesh) return lk_tf_point(&g->pose, lk_mesh_centroid(g->mesh));
   return g->pose.p;
 }
@@ -441,6 +487,7 @@ typedef struct {
   xmlNode *e[64];
   lk_mesh *own[64]; /* an ellipsoid's mesh */
   double ell[64][3]; /* its semi-axes (0: not an ellipsoid) */
+  const lk_mesh_solid *solid[64]; /* a mesh's solid (NULL: its hull) */
   int n;
 } body_geoms;
 
@@ -534,8 +581,75 @@ static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec
 /* A body and its subtree. parent: the link the body's frame hangs from
  * (its last link), whose frame is the parent body's moved by poff;
  * pworld: the parent is the world or welded to it. */
+/* The named <site>s of a body (or the world): their place on its link
+ * (the body frame moved by -off), for <sensor>. */
+static lk_status note_sites(mreader *R, xmlNode *e, const char *link, lk_vec3 off) {
+  for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "site")) continue;
+    const char *nm = lk_xml_attr(c, "name");
+    if (!nm) continue;
+    double p[3] = {0, 0, 0};
+    lk_status st = nums(R, c, "pos", -1, 3, p, NULL);
+    if (st) return st;
+    if (R->nsites == R->capsites) {
+      int cap = R->capsites ? 2 * R->capsites : 32;
+      struct msite *g = lk_realloc(R->sites, (size_t)cap * sizeof *g);
+      if (!g) return lk_builder_oom(B);
+      R->sites = g;
+      R->capsites = cap;
+    }
+    R->sites[R->nsites].name = nm;
+    R->sites[R->nsites].link = link;
+    R->sites[R->nsites++].point = lk_v3_sub(lk_v3(p[0], p[1], p[2]), off);
+  }
+  return LK_OK;
+}
+
+static lk_status note_geom_name(mreader *R, const char *name) {
+  if (!name) return LK_OK;
+  if (R->ngnames == R->capgnames) {
+    int cap = R->capgnames ? 2 * R->capgnames : 64;
+    const char **g = lk_realloc(R->gnames, (size_t)cap * sizeof *g);
+    if (!g) return lk_builder_oom(B);
+    R->gnames = g;
+    R->capgnames = cap;
+  }
+  R->gnames[R->ngnames++] = name;
+  return LK_OK;
+}
+
+static lk_status push_body(mreader *R, const char *name, const lk_transform *world, lk_vec3 off,
+                           lk_vec3 com) {
+  if (R->nbodies == R->capbodies) {
+    int cap = R->capbodies ? 2 * R->capbodies : 32;
+    struct mbody *g = lk_realloc(R->bodies, (size_t)cap * sizeof *g);
+    if (!g) return lk_builder_oom(B);
+    R->bodies = g;
+    R->capbodies = cap;
+  }
+  R->bodies[R->nbodies].name = name;
+  R->bodies[R->nbodies].world = *world;
+  R->bodies[R->nbodies].com = com;
+  R->bodies[R->nbodies++].off = off;
+  return LK_OK;
+}
+
+static lk_status push_jref(mreader *R, const char *name, double read, double ref) {
+  if (R->njrefs == R->capjrefs) {
+    int cap = R->capjrefs ? 2 * R->capjrefs : 32;
+    struct mjref *g = lk_realloc(R->jrefs, (size_t)cap * sizeof *g);
+    if (!g) return lk_builder_oom(B);
+    R->jrefs = g;
+    R->capjrefs = cap;
+  }
+  R->jrefs[R->njrefs].name = name;
+  R->jrefs[R->njrefs].read = read;
+  R->jrefs[R->njrefs++].ref = ref;
+  return LK_OK;
+}
+
 static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, int inherited,
-                      int pworld) {
+                      int pworld, const lk_transform *pw) {
   static const char *const known[] = {"body", "joint", "freejoint", "geom", "inertial", NULL};
   lk_status st = lk_xdoc_children(X, e, "body", known, kIgnored);
   if (st) return st;
@@ -549,6 +663,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   if ((st = name_of(R, e, "body", &bname))) return st;
   lk_transform local;
   if ((st = frame(R, e, -1, &local))) return st;
+  lk_transform world = lk_tf_mul(pw, &local); /* the body's, at qpos0 */
   /* In the parent link's frame. */
   local.p = lk_v3_sub(local.p, poff);
 
@@ -640,7 +755,8 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     }
     int gc;
     if ((st = class_of(R, c, child_cls, &gc))) break;
-    st = geom(R, c, gc, bname, &bg->g[bg->n], &bg->mass[bg->n], &bg->own[bg->n], bg->ell[bg->n]);
+    st = geom(R, c, gc, bname, &bg->g[bg->n], &bg->mass[bg->n], &bg->own[bg->n], bg->ell[bg->n],
+              &bg->solid[bg->n]);
     if (st == LK_NOT_FOUND_VISUAL) {
       st = LK_OK;
       continue;
@@ -693,6 +809,16 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     } else if (!st && ref != 0) {
       lk_xdoc_unread(X, joints[nj - 1], "ref on a body of several joints:");
     }
+    /* Each joint's ref, for <equality><joint> (read on a body's only
+     * joint, as above). */
+    for (int i = 0; i < nj && !st; i++) {
+      int jc2;
+      double r = 0;
+      st = class_of(R, joints[i], child_cls, &jc2);
+      if (!st) st = joint_ref(R, joints[i], jc2, &r);
+      int read = nj == 1 && (s.joint.type == LK_JOINT_REVOLUTE || s.joint.type == LK_JOINT_PRISMATIC);
+      if (!st) st = push_jref(R, jnames[i], read ? r : 0, r);
+    }
   }
   /* Mass properties: <inertial>, else from the geoms. */
   xmlNode *in = lk_xml_child(e, "inertial");
@@ -721,7 +847,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     lk_vec3 c = lk_v3_zero();
     for (int i = 0; i < bg->n; i++) {
       M += bg->mass[i];
-      c = lk_v3_madd(c, solid_centre(&bg->g[i]), bg->mass[i]);
+      c = lk_v3_madd(c, solid_centre(&bg->g[i], bg->solid[i]), bg->mass[i]);
     }
     if (M > 0) {
       c = lk_v3_scale(c, 1.0 / M);
@@ -733,6 +859,9 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
           double a2 = bg->ell[i][0] * bg->ell[i][0], b2 = bg->ell[i][1] * bg->ell[i][1],
                  c2 = bg->ell[i][2] * bg->ell[i][2], f = bg->mass[i] / 5;
           Ig = lk_m3_diag(f * (b2 + c2), f * (a2 + c2), f * (a2 + b2));
+        } else if (bg->solid[i]) {
+          /* the solid's, at a density of mass / volume */
+          Ig = lk_m3_scale(&bg->solid[i]->inertia, bg->mass[i] / bg->solid[i]->volume);
         } else if (bg->g[i].type == LK_GEOM_MESH) {
           /* the hull's, at a density of mass / volume */
           lk_mat3 Iu = lk_mesh_inertia(bg->g[i].mesh);
@@ -741,7 +870,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
           continue;
         }
         lk_mat3 Ir = lk_m3_rotate_tensor(&bg->g[i].pose.R, &Ig);
-        lk_vec3 d = lk_v3_sub(solid_centre(&bg->g[i]), c);
+        lk_vec3 d = lk_v3_sub(solid_centre(&bg->g[i], bg->solid[i]), c);
         double d2 = lk_v3_norm2(d);
         lk_mat3 dd = lk_m3_outer(d, d);
         for (int r = 0; r < 3; r++)
@@ -758,6 +887,8 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
   if (!st && s.joint.type != LK_JOINT_FIXED && !(s.mass > 0))
     st = lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "body '%s': no mass (no <inertial>, no solid geom)",
                        bname);
+  if (!st) st = push_body(R, bname, &world, prev_anchor, s.com);
+  if (!st) st = note_sites(R, e, bname, prev_anchor);
   if (!st) st = add_link(R, &s, e, nj ? joints[nj - 1] : e);
   /* MuJoCo never collides a body with its parent (unless the parent is
    * the world). Linkage's own rule sees the parent link, which for a body
@@ -765,13 +896,16 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
    * pair is excluded explicitly. */
   if (!st && nj > 1 && !pworld)
     st = lk_builder_add_exclude(B, bname, parent);
-  for (int i = 0; i < bg->n && !st; i++) st = lk_builder_add_geom(B, &bg->g[i], lk_xdoc_loc(X, bg->e[i]));
+  for (int i = 0; i < bg->n && !st; i++) {
+    st = lk_builder_add_geom(B, &bg->g[i], lk_xdoc_loc(X, bg->e[i]));
+    if (!st) st = note_geom_name(R, bg->g[i].name);
+  }
   for (int i = 0; i < bg->n; i++) lk_mesh_free(bg->own[i]);
   lk_free(bg);
   if (st) return st;
   for (xmlNode *c = lk_xml_first(e); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "body") &&
-        (st = body(R, c, bname, prev_anchor, child_cls, pworld && nj == 0)))
+        (st = body(R, c, bname, prev_anchor, child_cls, pworld && nj == 0, &world)))
       return st;
   return LK_OK;
 }
@@ -781,6 +915,7 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
 static lk_status worldbody(mreader *R, xmlNode *e) {
   static const char *const known[] = {"body", "geom", NULL};
   lk_status st = lk_xdoc_children(X, e, "worldbody", known, kIgnored);
+  if (!st) st = note_sites(R, e, "world", lk_v3_zero());
   for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
     if (lk_xml_is(c, "geom")) {
       lk_geom_spec g;
@@ -788,18 +923,133 @@ static lk_status worldbody(mreader *R, xmlNode *e) {
       lk_mesh *own = NULL;
       int gc;
       st = class_of(R, c, 0, &gc);
-      if (!st) st = geom(R, c, gc, "world", &g, &m, &own, ell);
+      const lk_mesh_solid *sol;
+      if (!st) st = geom(R, c, gc, "world", &g, &m, &own, ell, &sol);
       if (st == LK_NOT_FOUND_VISUAL) {
         st = LK_OK;
         continue;
       }
       if (!st) st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c));
+      if (!st) st = note_geom_name(R, g.name);
       lk_mesh_free(own);
     } else if (lk_xml_is(c, "body")) {
-      st = body(R, c, "world", lk_v3_zero(), 0, 1);
+      lk_transform I = lk_tf_identity();
+      st = body(R, c, "world", lk_v3_zero(), 0, 1, &I);
     }
   }
   return st;
+}
+
+
+/* -------------------------------------------------------------- tendons */
+
+/* <tendon><fixed name><joint joint coef/>...: a length L = sum coef_i q_i
+ * (MJCF reference, "tendon/fixed"), kept for the actuators that name it.
+ * Its own properties (range, limited, stiffness, damping, springlength,
+ * frictionloss) and spatial tendons are listed as not read. */
+static lk_status tendons(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"fixed", NULL};
+  static const char *const unread[] = {"spatial", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "tendon", known, NULL, unread, NULL);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (!lk_xml_is(c, "fixed")) continue;
+    static const char *const jknown[] = {"joint", NULL};
+    if ((st = lk_xdoc_children(X, c, "fixed", jknown, NULL))) break;
+    static const char *const props[] = {"range", "limited", "stiffness", "damping",
+                                        "springlength", "frictionloss", NULL};
+    for (int k = 0; props[k]; k++)
+      if (lk_xml_attr(c, props[k])) {
+        char w[40];
+        snprintf(w, sizeof w, "(%s) of", props[k]);
+        lk_xdoc_unread(X, c, w);
+      }
+    void *g = lk_realloc(R->tendons, (size_t)(R->ntendons + 1) * sizeof *R->tendons);
+    if (!g) return lk_builder_oom(B);
+    R->tendons = g;
+    struct mtendon *t = &R->tendons[R->ntendons];
+    memset(t, 0, sizeof *t);
+    t->name = lk_xml_attr(c, "name");
+    if (!t->name) {
+      lk_xdoc_unread(X, c, "(unnamed: no actuator can name it)");
+      continue;
+    }
+    for (int i = 0; i < R->ntendons; i++)
+      if (strcmp(R->tendons[i].name, t->name) == 0)
+        return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<fixed>: a second tendon named '%.60s'",
+                             t->name);
+    for (xmlNode *j = lk_xml_first(c); j && !st; j = lk_xml_next(j)) {
+      const char *jn = lk_xml_attr(j, "joint");
+      if (!jn) return lk_xdoc_error(X, j, LK_SCHEMA_ERROR, "<joint>: missing required attribute 'joint'");
+      if (!lk_xml_attr(j, "coef"))
+        return lk_xdoc_error(X, j, LK_SCHEMA_ERROR, "<joint>: missing required attribute 'coef'");
+      if (t->n == 16) return lk_xdoc_error(X, j, LK_UNSUPPORTED, "<fixed>: more than 16 joints");
+      char shown[96];
+      snprintf(shown, sizeof shown, "'%.80s'", jn);
+      if ((st = lk_builder_ref_joint(B, lk_xdoc_loc(X, j), "<fixed> tendon: joint", jn, shown, 1,
+                                     &t->joint[t->n], NULL)))
+        break;
+      t->joint[t->n] = jn;
+      if ((st = nums(R, j, "coef", -1, 1, &t->coef[t->n], NULL))) break;
+      t->n++;
+    }
+    if (!st && t->n == 0)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<fixed> tendon '%.60s': no <joint>", t->name);
+    if (!st) R->ntendons++;
+  }
+  return st;
+}
+
+/* A fixed tendon as one joint: its joints tied to the first one by the
+ * joint equalities read (q_i = r_i q_0 + o_i, found along the chain of
+ * equalities), its length is L = G q_0 + const, G = sum coef_i r_i, and
+ * a force f along it does the work of a torque G f on joint 0. An
+ * actuator on the tendon is then one on joint 0 with its gear times G:
+ * exact while the equalities hold (here they are rigid). *O: the
+ * constant of L (a servo's target moves by -O / G). 0 when some
+ * joint is not tied to the first one (or G is 0). */
+static int tendon_as_joint(const mreader *R, const struct mtendon *t, const char **joint,
+                           double *G, double *O) {
+  const char *name[96];
+  double r[96], o[96];
+  int n = 1;
+  name[0] = t->joint[0];
+  r[0] = 1;
+  o[0] = 0;
+  for (int pass = 0, grew = 1; grew && pass <= R->ncoup; pass++) {
+    grew = 0;
+    for (int k = 0; k < R->ncoup && n < 96; k++) {
+      const struct mcoup *c = &R->coup[k];
+      int ia = -1, ib = -1;
+      for (int i = 0; i < n; i++) {
+        if (strcmp(name[i], c->a) == 0) ia = i;
+        if (strcmp(name[i], c->b) == 0) ib = i;
+      }
+      if (ib >= 0 && ia < 0) { /* q_a = ratio q_b + offset */
+        name[n] = c->a;
+        o[n] = c->ratio * o[ib] + c->offset;
+        r[n++] = c->ratio * r[ib];
+        grew = 1;
+      } else if (ia >= 0 && ib < 0 && c->ratio != 0) {
+        name[n] = c->b;
+        o[n] = (o[ia] - c->offset) / c->ratio;
+        r[n++] = r[ia] / c->ratio;
+        grew = 1;
+      }
+    }
+  }
+  double g = 0, off = 0;
+  for (int j = 0; j < t->n; j++) {
+    int i = 0;
+    while (i < n && strcmp(name[i], t->joint[j]) != 0) i++;
+    if (i == n) return 0;
+    g += t->coef[j] * r[i];
+    off += t->coef[j] * o[i];
+  }
+  if (!(g != 0)) return 0;
+  *joint = t->joint[0];
+  *G = g;
+  *O = off;
+  return 1;
 }
 
 /* <actuator>: motor, position, velocity and general on a joint, as
@@ -827,7 +1077,31 @@ static lk_status actuators(mreader *R, xmlNode *e) {
     if ((st = class_of(R, c, 0, &cls))) break;
     lk_actuator_spec a;
     lk_actuator_spec_default(&a);
-    const char *jn = lk_xml_attr(c, "joint");
+    const char *jn = lk_xml_attr(c, "joint"), *tn = lk_xml_attr(c, "tendon");
+    double tendon_gear = 1, tendon_off = 0;
+    if (!jn && tn) {
+      int t = 0;
+      while (t < R->ntendons && strcmp(R->tendons[t].name, tn) != 0) t++;
+      if (t == R->ntendons) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: no fixed <tendon> named '%.60s'",
+                           (const char *)c->name, tn);
+        break;
+      }
+      if (!tendon_as_joint(R, &R->tendons[t], &jn, &tendon_gear, &tendon_off)) {
+        char w[160];
+        const char *an = lk_xml_attr(c, "name");
+        snprintf(w, sizeof w, "%s%.60s%s(on tendon '%.60s', whose joints no joint equality ties)",
+                 an ? "'" : "", an ? an : "", an ? "' " : "", tn);
+        lk_xdoc_unread(X, c, w);
+        continue;
+      }
+      if (tendon_off != 0)
+        lk_builder_warn(B, lk_xdoc_loc(X, c),
+                        "<%s>: tendon '%s' is %g longer than %g times joint '%s': a servo's "
+                        "target is MuJoCo's less %g",
+                        (const char *)c->name, tn, tendon_off, tendon_gear, jn,
+                        tendon_off / tendon_gear);
+    }
     if (!jn) {
       lk_xdoc_unread(X, c, "(not on a joint)");
       continue;
@@ -848,6 +1122,7 @@ static lk_status actuators(mreader *R, xmlNode *e) {
     double gain[3] = {1, 0, 0}, bias[3] = {0, 0, 0};
     int ng, nb;
     if ((st = nums(R, c, "gear", cls, 1, &gear, NULL))) break;
+    gear *= tendon_gear; /* a tendon's: its gear on its first joint */
     if ((st = nums(R, c, "ctrlrange", cls, 2, cr, NULL))) break;
     if ((st = nums(R, c, "forcerange", cls, 2, fr, NULL))) break;
     a.max_effort = INFINITY;
@@ -882,10 +1157,18 @@ static lk_status actuators(mreader *R, xmlNode *e) {
         if (ctrl_limited)
           a.max_effort =
               fmin(a.max_effort, fabs(gear * gain[0]) * fmax(fabs(cr[0]), fabs(cr[1])));
-      } else if (bias[0] == 0 && bias[1] == -gain[0] && bias[2] <= 0) {
+      } else if (bias[0] == 0 && bias[1] < 0 && bias[2] <= 0 && gain[0] > 0) {
+        /* force = kp (s ctrl - L) - kv dL/dt, kp = -biasprm[1], s =
+         * gain / kp: a position servo whose target (in the joint's
+         * units) is s ctrl / gear, told when s is not 1 */
         a.type = LK_ACTUATOR_POSITION;
-        a.kp = gain[0] * gear * gear;
+        a.kp = -bias[1] * gear * gear;
         a.kv = -bias[2] * gear * gear;
+        if (gain[0] != -bias[1])
+          lk_builder_warn(B, lk_xdoc_loc(X, c),
+                          "<general>: gainprm %g and biasprm[1] %g: a position servo of kp %g "
+                          "whose target is MuJoCo's ctrl times %.6g",
+                          gain[0], bias[1], -bias[1], gain[0] / -bias[1] / gear);
       } else if (bias[0] == 0 && bias[1] == 0 && bias[2] == -gain[0]) {
         a.type = LK_ACTUATOR_VELOCITY;
         a.kv = gain[0] * gear * gear;
@@ -945,13 +1228,58 @@ static lk_status keyframes(mreader *R, xmlNode *e) {
   return st;
 }
 
-/* <contact>: <exclude body1 body2> (their geoms never collide); <pair>
- * is noted as not read. */
+/* <pair geom1 geom2 friction condim>: the two geoms collide whatever
+ * contype, conaffinity, <exclude> and the parent-child rule say (MJCF
+ * reference, "contact/pair"), with friction[0] as the sliding friction
+ * (condim 1: none) in a material of their own; no friction given: the
+ * geoms' (mixed as any contact's). margin, gap, solref, solimp, the
+ * torsional and rolling coefficients of condim 4 and 6, and a class: listed
+ * as not read. */
+static lk_status pair(mreader *R, xmlNode *c) {
+  const char *g[2] = {lk_xml_attr(c, "geom1"), lk_xml_attr(c, "geom2")};
+  for (int i = 0; i < 2; i++) {
+    if (!g[i])
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: missing required attribute 'geom%d'",
+                           i + 1);
+    int k = 0;
+    while (k < R->ngnames && strcmp(R->gnames[k], g[i]) != 0) k++;
+    if (k == R->ngnames)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: geom%d '%.60s' is not a named geom",
+                           i + 1, g[i]);
+  }
+  if (strcmp(g[0], g[1]) == 0)
+    return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: geom1 and geom2 are the same geom");
+  double fr[5] = {1, 1, 0.005, 0.0001, 0.0001}, cd = 3;
+  int nf = 0;
+  lk_status st = nums(R, c, "friction", -1, 5, fr, &nf);
+  if (!st) st = nums(R, c, "condim", -1, 1, &cd, NULL);
+  if (st) return st;
+  if (cd != 1 && cd != 3 && cd != 4 && cd != 6)
+    return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<pair>: condim %g (expected 1, 3, 4 or 6)", cd);
+  static const char *const other[] = {"margin", "gap", "solref", "solimp", "solreffriction",
+                                      "class", NULL};
+  for (int k = 0; other[k]; k++)
+    if (lk_xml_attr(c, other[k])) {
+      char w[32];
+      snprintf(w, sizeof w, "%s of", other[k]);
+      lk_xdoc_unread(X, c, w);
+    }
+  if (cd > 3) lk_xdoc_unread(X, c, "torsional and rolling friction (condim 4, 6) of");
+  lk_geom_pair_spec ps = {g[0], g[1], NULL};
+  if (nf > 0 || cd == 1)
+    if ((st = friction_material(R, cd == 1 ? 0 : fr[0], &ps.material))) return st;
+  return lk_builder_add_geom_pair(B, &ps);
+}
+
+/* <contact>: <exclude body1 body2> (their geoms never collide), <pair>. */
 static lk_status contacts(mreader *R, xmlNode *e) {
-  static const char *const known[] = {"exclude", NULL};
-  static const char *const unread[] = {"pair", NULL};
-  lk_status st = lk_xdoc_children_unread(X, e, "contact", known, NULL, unread, NULL);
+  static const char *const known[] = {"exclude", "pair", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "contact", known, NULL, NULL, NULL);
   for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    if (lk_xml_is(c, "pair")) {
+      st = pair(R, c);
+      continue;
+    }
     if (!lk_xml_is(c, "exclude")) continue;
     const char *b[2] = {lk_xml_attr(c, "body1"), lk_xml_attr(c, "body2")}, *out[2];
     for (int i = 0; i < 2 && !st; i++) {
@@ -967,6 +1295,261 @@ static lk_status contacts(mreader *R, xmlNode *e) {
     }
     if (!st) st = lk_builder_add_exclude(B, out[0], out[1]);
   }
+  return st;
+}
+
+
+/* ------------------------------------------------------------ equality */
+
+/* A body of the file (or the world) for <equality>: its link's name, its
+ * world frame at qpos0 and its link frame's place in the body frame. */
+static lk_status eq_body(mreader *R, xmlNode *c, const char *attr_name, int required,
+                         const char **link, lk_transform *world, lk_vec3 *off) {
+  const char *nm = lk_xml_attr(c, attr_name);
+  *world = lk_tf_identity();
+  *off = lk_v3_zero();
+  *link = "world";
+  if (!nm) {
+    if (required)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: missing required attribute '%s'",
+                           (const char *)c->name, attr_name);
+    return LK_OK;
+  }
+  char shown[96], what[48];
+  snprintf(shown, sizeof shown, "'%.80s'", nm);
+  snprintf(what, sizeof what, "<%s>: %s", (const char *)c->name, attr_name);
+  lk_status st = lk_builder_ref_link(B, lk_xdoc_loc(X, c), what, nm, shown, 1, link, NULL);
+  if (st || strcmp(nm, "world") == 0) return st;
+  for (int i = 0; i < R->nbodies; i++)
+    if (strcmp(R->bodies[i].name, nm) == 0) {
+      *world = R->bodies[i].world;
+      *off = R->bodies[i].off;
+      return LK_OK;
+    }
+  /* a link the reader made for a joint of a body of several joints */
+  return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: %s '%.60s' is not a body",
+                       (const char *)c->name, attr_name, nm);
+}
+
+static const struct mjref *find_jref(const mreader *R, const char *name) {
+  for (int i = 0; i < R->njrefs; i++)
+    if (strcmp(R->jrefs[i].name, name) == 0) return &R->jrefs[i];
+  return NULL;
+}
+
+/* <equality> (MJCF reference, "equality"; MuJoCo 2.2.2's meaning, whose
+ * compiled eq_data a test reads back), as Linkage's rigid constraints
+ * (solref and solimp, which soften MuJoCo's, are not read):
+ *   - connect body1 body2 anchor: a ball loop; the anchor is in body1's
+ *     frame, and body2's point is the one at the same place in the file's
+ *     pose (MuJoCo's qpos0);
+ *   - weld body1 body2 relpose anchor: a rigid loop holding body2's frame
+ *     at relpose in body1's (its quaternion all zeros, the default: the
+ *     relative pose of the file's), body2's anchor on body1's point
+ *     relpose.pos (given relpose) or relpose.pos + relpose.quat anchor
+ *     (from the file's pose);
+ *   - joint joint1 joint2 polycoef: q1 - ref1 = c0 + c1 (q2 - ref2), a
+ *     coupling; c2..c4 other than 0 and a missing joint2 are refused.
+ * body2 absent: the world. active="false": left out, listed as not read
+ * (a loop cannot be switched on later here). tendon and distance
+ * equalities: listed as not read. */
+static lk_status equalities(mreader *R, xmlNode *e) {
+  static const char *const known[] = {"connect", "weld", "joint", NULL};
+  static const char *const unread[] = {"tendon", "distance", "flex", NULL};
+  lk_status st = lk_xdoc_children_unread(X, e, "equality", known, NULL, unread, NULL);
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    int k = 0;
+    while (known[k] && !lk_xml_is(c, known[k])) k++;
+    if (!known[k]) continue;
+    const char *act = lk_xml_attr(c, "active");
+    if (act && strcmp(act, "false") != 0 && strcmp(act, "true") != 0)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: active=\"%.40s\" (expected true or false)",
+                           (const char *)c->name, act);
+    if (act && strcmp(act, "false") == 0) {
+      lk_xdoc_unread(X, c, "(active=\"false\")");
+      continue;
+    }
+    const char *name = NULL;
+    if (lk_xml_attr(c, "name") && (st = name_of(R, c, (const char *)c->name, &name))) break;
+    if (k < 2) { /* connect, weld */
+      lk_loop_spec L;
+      lk_loop_spec_default(&L);
+      L.name = name;
+      lk_transform W1, W2;
+      lk_vec3 o1, o2;
+      if ((st = eq_body(R, c, "body1", 1, &L.link_a, &W1, &o1))) break;
+      if ((st = eq_body(R, c, "body2", 0, &L.link_b, &W2, &o2))) break;
+      if (strcmp(L.link_a, L.link_b) == 0) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: body1 and body2 are the same body",
+                           (const char *)c->name);
+        break;
+      }
+      double an[3] = {0, 0, 0}, rp[7] = {0, 1, 0, 0, 0, 0, 0};
+      if ((st = nums(R, c, "anchor", -1, 3, an, NULL))) break;
+      lk_vec3 anchor = lk_v3(an[0], an[1], an[2]);
+      lk_mat3 I = lk_m3_identity();
+      if (k == 0) {
+        lk_vec3 P = lk_tf_point(&W1, anchor);
+        L.type = LK_LOOP_BALL;
+        L.frame_a = lk_tf(&I, lk_v3_sub(anchor, o1));
+        L.frame_b = lk_tf(&I, lk_v3_sub(lk_tf_inv_point(&W2, P), o2));
+      } else {
+        if ((st = nums(R, c, "relpose", -1, 7, rp, NULL))) break;
+        lk_transform rel;
+        lk_vec3 pa;
+        if (rp[3] != 0 || rp[4] != 0 || rp[5] != 0 || rp[6] != 0) {
+          lk_mat3 Rr = lk_q_to_mat3(lk_q_normalize(lk_q(rp[3], rp[4], rp[5], rp[6])));
+          rel = lk_tf(&Rr, lk_v3(rp[0], rp[1], rp[2]));
+          pa = rel.p;
+        } else {
+          rel = lk_tf_inv_mul(&W1, &W2);
+          pa = lk_tf_point(&rel, anchor);
+        }
+        L.type = LK_LOOP_RIGID;
+        L.frame_a = lk_tf(&rel.R, lk_v3_sub(pa, o1));
+        L.frame_b = lk_tf(&I, lk_v3_sub(anchor, o2));
+      }
+      st = lk_builder_add_loop(B, &L, lk_xdoc_loc(X, c));
+      if (st) lk_builder_locate(B);
+    } else { /* joint */
+      double pc[5] = {0, 1, 0, 0, 0};
+      int npc = 0;
+      if ((st = nums(R, c, "polycoef", -1, 5, pc, &npc))) break;
+      if (pc[2] != 0 || pc[3] != 0 || pc[4] != 0) {
+        st = lk_xdoc_error(X, c, LK_UNSUPPORTED,
+                           "<joint> equality: polycoef=\"%.60s\": only a linear relation "
+                           "(polycoef[2..4] zero) is supported",
+                           lk_xml_attr(c, "polycoef"));
+        break;
+      }
+      const char *j[2] = {lk_xml_attr(c, "joint1"), lk_xml_attr(c, "joint2")};
+      if (!j[0]) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<joint> equality: missing required attribute 'joint1'");
+        break;
+      }
+      if (!j[1]) {
+        st = lk_xdoc_error(X, c, LK_UNSUPPORTED,
+                           "<joint> equality without joint2 (a joint held at a value) is not "
+                           "supported");
+        break;
+      }
+      lk_coupling_spec cs = {name, NULL, NULL, pc[1], 0};
+      const struct mjref *r[2];
+      for (int i = 0; i < 2 && !st; i++) {
+        char shown[96], what[48];
+        snprintf(shown, sizeof shown, "'%.80s'", j[i]);
+        snprintf(what, sizeof what, "<joint> equality: joint%d", i + 1);
+        st = lk_builder_ref_joint(B, lk_xdoc_loc(X, c), what, j[i], shown, 1,
+                                  i ? &cs.joint_b : &cs.joint_a, NULL);
+        r[i] = find_jref(R, j[i]);
+      }
+      if (st) break;
+      if (strcmp(j[0], j[1]) == 0) {
+        st = lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<joint> equality: joint1 and joint2 are the same");
+        break;
+      }
+      /* Linkage's q is MuJoCo's qpos where ref is read, qpos - ref where
+       * it is not: q1 - s1 = c0 + c1 (q2 - s2), s the ref read (or 0). */
+      double s1 = r[0] ? r[0]->read : 0, s2 = r[1] ? r[1]->read : 0;
+      cs.offset = s1 + pc[0] - pc[1] * s2;
+      st = lk_builder_add_coupling(B, &cs, lk_xdoc_loc(X, c));
+      if (!st && R->ncoup < (int)(sizeof R->coup / sizeof R->coup[0]))
+        R->coup[R->ncoup++] = (struct mcoup){j[0], j[1], cs.ratio, cs.offset};
+    }
+  }
+  return st;
+}
+
+
+/* ------------------------------------------------------------- sensors */
+
+/* <sensor> (MJCF reference, "sensor"): the quantities Linkage has become
+ * named sensors (lk_model_add_sensor), written as trajectory columns:
+ * jointpos and jointvel of a hinge or slide; framepos of a site, of a
+ * body's frame (objtype xbody) or of its centre of mass (body); touch of
+ * a site: the normal force on the site's body (MuJoCo sums the contacts
+ * inside the site's volume only). The others (force, torque, framequat,
+ * accelerometer, gyro, actuator and tendon sensors, ...) and attributes
+ * that change the value (reftype, refname, cutoff, noise) are listed by
+ * name in one warning. */
+static lk_status sensors(mreader *R, xmlNode *e) {
+  if (B->mo) { /* loaded into another model: its names are placed there */
+    lk_xdoc_unread(X, e, "(into another model)");
+    return LK_OK;
+  }
+  char unread[200] = "";
+  int nunread = 0;
+  lk_status st = LK_OK;
+  for (xmlNode *c = lk_xml_first(e); c && !st; c = lk_xml_next(c)) {
+    const char *kind = (const char *)c->name, *nm = lk_xml_attr(c, "name");
+    lk_sensor_spec ss;
+    memset(&ss, 0, sizeof ss);
+    int ok = 0;
+    if (lk_xml_attr(c, "reftype") || lk_xml_attr(c, "refname")) {
+      /* a relative frame: not read */
+    } else if (lk_xml_is(c, "jointpos") || lk_xml_is(c, "jointvel")) {
+      const char *jn = lk_xml_attr(c, "joint");
+      if (!jn) return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: missing required attribute 'joint'", kind);
+      char shown[96], what[48];
+      snprintf(shown, sizeof shown, "'%.80s'", jn);
+      snprintf(what, sizeof what, "<%s>: joint", kind);
+      if ((st = lk_builder_ref_joint(B, lk_xdoc_loc(X, c), what, jn, shown, 1, &ss.joint, NULL)))
+        break;
+      ss.joint = jn;
+      ss.type = lk_xml_is(c, "jointpos") ? LK_SENSOR_JOINTPOS : LK_SENSOR_JOINTVEL;
+      ok = 1;
+    } else if (lk_xml_is(c, "framepos") || lk_xml_is(c, "touch")) {
+      const char *ot = lk_xml_is(c, "touch") ? "site" : lk_xml_attr(c, "objtype");
+      const char *on = lk_xml_attr(c, lk_xml_is(c, "touch") ? "site" : "objname");
+      if (!on)
+        return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: missing required attribute '%s'", kind,
+                             lk_xml_is(c, "touch") ? "site" : "objname");
+      if (!ot || strcmp(ot, "site") == 0) {
+        int k = 0;
+        while (k < R->nsites && strcmp(R->sites[k].name, on) != 0) k++;
+        if (k == R->nsites)
+          return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: no <site name=\"%.60s\">", kind, on);
+        ss.link = R->sites[k].link;
+        ss.point = R->sites[k].point;
+        ok = 1;
+      } else if (strcmp(ot, "xbody") == 0 || strcmp(ot, "body") == 0) {
+        int k = 0;
+        while (k < R->nbodies && strcmp(R->bodies[k].name, on) != 0) k++;
+        if (k == R->nbodies)
+          return lk_xdoc_error(X, c, LK_SCHEMA_ERROR, "<%s>: no <body name=\"%.60s\">", kind, on);
+        ss.link = on;
+        if (strcmp(ot, "xbody") == 0) {
+          ss.point = lk_v3_scale(R->bodies[k].off, -1);
+          ok = 1;
+        } else {
+          /* the body's centre of mass, in its link's frame */
+          ss.point = R->bodies[k].com;
+          ok = 1;
+        }
+      } /* other objtypes (geom, camera): not read */
+      ss.type = lk_xml_is(c, "touch") ? LK_SENSOR_TOUCH : LK_SENSOR_FRAMEPOS;
+      if (ss.type == LK_SENSOR_TOUCH && ok && strcmp(ss.link, "world") == 0)
+        ok = 0; /* a world site: no body's contacts to count */
+    }
+    if (ok && !nm) ok = 0; /* unnamed: no column can name it */
+    if (ok && (lk_xml_attr(c, "noise") || lk_xml_attr(c, "cutoff")))
+      lk_xdoc_unread(X, c, "noise or cutoff of");
+    if (ok) {
+      ss.name = nm;
+      if (B->m->finalized || (st = lk_model_add_sensor(B->m, &ss, B->err)))
+        st = lk_xdoc_error(X, c, st ? st : LK_INVALID_MODEL, "<%s>: %s", kind,
+                           B->err ? B->err->message : "refused");
+      continue;
+    }
+    /* not read: its name (or its kind) in the list */
+    size_t l = strlen(unread);
+    if (l + 64 < sizeof unread)
+      snprintf(unread + l, sizeof unread - l, "%s%.40s", l ? ", " : "", nm ? nm : kind);
+    nunread++;
+  }
+  if (!st && nunread)
+    lk_builder_warn(B, lk_xdoc_loc(X, e), "<sensor>: %d not read (quantities Linkage has not): %s%s",
+                    nunread, unread, strlen(unread) + 64 >= sizeof unread ? ", ..." : "");
   return st;
 }
 
@@ -1033,8 +1616,27 @@ static lk_status assets(mreader *R, xmlNode *e) {
     /* A mirrored mesh (a negative scale: Cassie's, the Shadow hand's left
      * one): the hull of the file at |scale|, its vertices mirrored. */
     double ascale[3] = {fabs(scale[0]), fabs(scale[1]), fabs(scale[2])};
+    /* Its mass and inertia (docs/format.md, "Mesh mass"): without an
+     * inertia attribute MuJoCo 2.2.2's rule (tetrahedra from the
+     * surface's centroid counted positive, the mass that of the box of
+     * the same inertia); inertia="legacy" (MuJoCo 3's) the same
+     * tetrahedra's volume; "exact" the solid the triangles bound;
+     * "convex" the hull's. */
+    const char *inert = attr(R, c, "inertia", mc);
+    if (inert && strcmp(inert, "convex") != 0 && strcmp(inert, "exact") != 0 &&
+        strcmp(inert, "legacy") != 0 && strcmp(inert, "shell") != 0)
+      return lk_xdoc_error(X, c, LK_SCHEMA_ERROR,
+                           "<mesh>: inertia=\"%.40s\" (expected convex, exact, legacy or shell)",
+                           inert);
+    if (inert && strcmp(inert, "shell") == 0)
+      lk_xdoc_unread(X, c, "inertia=\"shell\" (read as exact) of");
+    int want_solid = !inert || strcmp(inert, "convex") != 0, solid_ok = 0;
+    int legacy = !inert || strcmp(inert, "legacy") == 0, box = !inert;
+    lk_mesh_solid solid;
     if ((st = lk_io_input(R->o, path, 1, &me)) ||
-        (st = lk_mesh_load_file(path, ascale, &mesh, &me))) {
+        (st = want_solid
+                  ? lk_mesh_load_solid(path, ascale, legacy, &mesh, &solid, &solid_ok, &me)
+                  : lk_mesh_load_file(path, ascale, &mesh, &me))) {
       if (st == LK_OUT_OF_MEMORY) return lk_xdoc_error(X, c, st, "<mesh> '%s': %s", name, me.message);
       /* kept as missing: refused only where a colliding geom uses it */
       char why[LK_ERROR_MESSAGE_MAX + 4200];
@@ -1062,6 +1664,33 @@ static lk_status assets(mreader *R, xmlNode *e) {
       st = lk_mesh_new(&ms, &mesh, &me);
       lk_free(v);
       if (st) return lk_xdoc_error(X, c, st, "<mesh> '%s': mirrored: %s", name, me.message);
+    }
+    if (mesh && want_solid && !solid_ok)
+      lk_builder_warn(B, lk_xdoc_loc(X, c),
+                      "<mesh> '%.60s': its triangles bound no volume (an open surface?): "
+                      "its mass is its hull's",
+                      name);
+    if (mesh && solid_ok && box) {
+      /* MuJoCo 2.2.2: the mass of the box of the same inertia, the
+       * inertia per unit mass unchanged */
+      double vb = lk_mesh_solid_box_volume(&solid);
+      if (vb > 0) {
+        solid.inertia = lk_m3_scale(&solid.inertia, vb / solid.volume);
+        solid.volume = vb;
+      }
+    }
+    if (mesh && solid_ok) {
+      /* mirrored: the solid at |scale| mirrored the same way */
+      for (int a = 0; a < 3; a++) {
+        if (!(scale[a] < 0)) continue;
+        if (a == 0) solid.centroid.x = -solid.centroid.x;
+        if (a == 1) solid.centroid.y = -solid.centroid.y;
+        if (a == 2) solid.centroid.z = -solid.centroid.z;
+        for (int b = 0; b < 3; b++)
+          if (b != a) solid.inertia.m[a][b] = solid.inertia.m[b][a] = -solid.inertia.m[a][b];
+      }
+      R->meshes[R->nmeshes].solid = solid;
+      R->meshes[R->nmeshes].has_solid = 1;
     }
     R->meshes[R->nmeshes].name = name;
     R->meshes[R->nmeshes].e = c;
@@ -1143,10 +1772,11 @@ static lk_status build(mreader *R) {
     return lk_xdoc_error(X, root, LK_SCHEMA_ERROR, "expected a <mujoco> element");
   if ((st = expand_includes(R, root))) return st;
   static const char *const known[] = {"compiler", "option",  "default",  "worldbody",
-                                      "actuator", "asset",   "contact",  "keyframe", NULL};
+                                      "actuator", "asset",   "contact",  "keyframe",
+                                      "equality", "tendon", "sensor", NULL};
   static const char *const ignored[] = {"visual", "statistic", "size", NULL};
   /* Part of MJCF, not read (listed in one warning). */
-  static const char *const unread[] = {"tendon", "equality", "sensor", "custom", "extension",
+  static const char *const unread[] = {"custom", "extension",
                                        "deformable", NULL};
   if ((st = lk_xdoc_children_unread(X, root, "mujoco", known, ignored, unread, NULL))) return st;
   const char *model = lk_xml_attr(root, "model");
@@ -1220,11 +1850,17 @@ static lk_status build(mreader *R) {
   if (B->nlinks == 0) return lk_xdoc_error(X, wb, LK_SCHEMA_ERROR, "<worldbody>: no <body>");
   if ((st = lk_builder_names_done(B))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "equality") && (st = equalities(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "tendon") && (st = tendons(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "actuator") && (st = actuators(R, c))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "contact") && (st = contacts(R, c))) return st;
   for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
     if (lk_xml_is(c, "keyframe") && (st = keyframes(R, c))) return st;
+  for (xmlNode *c = lk_xml_first(root); c; c = lk_xml_next(c))
+    if (lk_xml_is(c, "sensor") && (st = sensors(R, c))) return st;
   if (R->x.unread[0]) lk_builder_warn(B, 0, "not read: %s", R->x.unread);
   return lk_builder_finalize(B);
 }
@@ -1250,6 +1886,11 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_free(R->meshes);
   lk_free(R->jorder);
   lk_free(R->jnq);
+  lk_free(R->bodies);
+  lk_free(R->jrefs);
+  lk_free(R->tendons);
+  lk_free(R->gnames);
+  lk_free(R->sites);
   lk_free(R->mats);
   lk_free(R->mat_mu);
   lk_xdoc_free(&R->x);

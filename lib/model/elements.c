@@ -195,6 +195,52 @@ lk_status lk_model_add_exclude(lk_model *m, const char *link_a, const char *link
 
 int lk_model_nexclude(const lk_model *m) { return m ? m->nexcl : 0; }
 
+lk_status lk_model_add_geom_pair(lk_model *m, const lk_geom_pair_spec *s, lk_error *err) {
+  lk_status st = staging_ok(m, s, err);
+  if (st) return st;
+  if (!s->geom_a || !*s->geom_a || !s->geom_b || !*s->geom_b)
+    return lk_error_set(err, LK_INVALID_MODEL, "a geom pair needs two geom names");
+  GROW(m->gpair, m->cap_gpair, m->ngpair);
+  struct lk_gpair_rec r = {NULL, NULL, NULL, -1, -1, -1};
+  if (!dup_opt(&r.a_name, s->geom_a) || !dup_opt(&r.b_name, s->geom_b) ||
+      !dup_opt(&r.mat_name, s->material)) {
+    lk_free(r.a_name);
+    lk_free(r.b_name);
+    lk_free(r.mat_name);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  m->gpair[m->ngpair++] = r;
+  return LK_OK;
+}
+
+int lk_model_ngeom_pair(const lk_model *m) { return m ? m->ngpair : 0; }
+
+lk_status lk_model_geom_pair(const lk_model *m, int i, int *geom_a, int *geom_b, int *material) {
+  if (!m || i < 0 || i >= m->ngpair || !geom_a || !geom_b || !material) return LK_INVALID_ARGUMENT;
+  *geom_a = m->gpair[i].a;
+  *geom_b = m->gpair[i].b;
+  *material = m->gpair[i].mat;
+  return LK_OK;
+}
+
+static int gpair_find(const lk_model *m, int a, int b) {
+  if (!m || !m->in_gpair || a < 0 || b < 0 || a >= m->ngeom || b >= m->ngeom) return -1;
+  if (!m->in_gpair[a] || !m->in_gpair[b]) return -1;
+  for (int i = 0; i < m->ngpair; i++)
+    if ((m->gpair[i].a == a && m->gpair[i].b == b) || (m->gpair[i].a == b && m->gpair[i].b == a))
+      return i;
+  return -1;
+}
+
+int lk_model_geom_pair_material(const lk_model *m, int geom_a, int geom_b) {
+  int i = gpair_find(m, geom_a, geom_b);
+  return i < 0 ? -1 : m->gpair[i].mat;
+}
+
+int lk_model_is_geom_pair(const lk_model *m, int geom_a, int geom_b) {
+  return gpair_find(m, geom_a, geom_b) >= 0;
+}
+
 static void free_key(struct lk_key_rec *k) {
   for (int i = 0; k->joint && i < k->n; i++) lk_free(k->joint[i]);
   lk_free(k->joint);
@@ -352,6 +398,7 @@ lk_status lk_model_add_support(lk_model *m, const lk_support_spec *s, lk_error *
 }
 
 void lk_model_free_elements(lk_model *m) {
+  lk_model_free_sensors(m);
   for (int i = 0; i < m->nsup; i++) {
     lk_free(m->sup[i].name);
     lk_free(m->sup[i].joint_name);
@@ -382,6 +429,13 @@ void lk_model_free_elements(lk_model *m) {
     lk_free(m->excl[i].b_name);
   }
   lk_free(m->excl);
+  for (int i = 0; i < m->ngpair; i++) {
+    lk_free(m->gpair[i].a_name);
+    lk_free(m->gpair[i].b_name);
+    lk_free(m->gpair[i].mat_name);
+  }
+  lk_free(m->gpair);
+  lk_free(m->in_gpair);
   for (int i = 0; i < m->nkey; i++) free_key(&m->key[i]);
   lk_free(m->key);
   lk_free(m->loop);
@@ -439,6 +493,8 @@ static int prescribed(const lk_actuator_spec *s) {
 }
 
 lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
+  lk_status sst = lk_model_finalize_sensors(m, err);
+  if (sst) return sst;
   m->nprescribed = 0;
   for (int i = 0; i < m->nact; i++) {
     lk_actuator_rec *r = &m->act[i];
@@ -559,6 +615,33 @@ lk_status lk_model_finalize_elements(lk_model *m, lk_error *err) {
                           a < 0 ? an : bn);
     m->excl[i].a = a;
     m->excl[i].b = b;
+  }
+  if (m->ngpair > 0) {
+    lk_free(m->in_gpair);
+    m->in_gpair = lk_calloc((size_t)(m->ngeom > 0 ? m->ngeom : 1), 1);
+    if (!m->in_gpair) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  for (int i = 0; i < m->ngpair; i++) {
+    struct lk_gpair_rec *r = &m->gpair[i];
+    int g[2] = {-1, -1};
+    const char *nm[2] = {r->a_name, r->b_name};
+    for (int k = 0; k < 2; k++) {
+      for (int j = 0; j < m->ngeom && g[k] < 0; j++)
+        if (m->geom[j].spec.name && strcmp(m->geom[j].spec.name, nm[k]) == 0) g[k] = j;
+      if (g[k] < 0)
+        return lk_error_set(err, LK_INVALID_MODEL, "geom pair %s %s: unknown geom '%s'",
+                            r->a_name, r->b_name, nm[k]);
+    }
+    if (g[0] == g[1])
+      return lk_error_set(err, LK_INVALID_MODEL, "geom pair %s %s: a geom with itself", r->a_name,
+                          r->b_name);
+    r->mat = -1;
+    if (r->mat_name && (r->mat = find_material(m, r->mat_name)) < 0)
+      return lk_error_set(err, LK_INVALID_MODEL, "geom pair %s %s: unknown material '%s'",
+                          r->a_name, r->b_name, r->mat_name);
+    r->a = g[0];
+    r->b = g[1];
+    m->in_gpair[g[0]] = m->in_gpair[g[1]] = 1;
   }
   for (int i = 0; i < m->nkey; i++) {
     struct lk_key_rec *k = &m->key[i];

@@ -9,3 +9,9 @@ lib_liblinkage_la_SOURCES += \
 lib_liblinkage_la_SOURCES += \
 	%reldir%/mesh_impl.h \
 	%reldir%/mesh.c
+# The solid a closed triangle mesh bounds (MJCF mesh mass, not the hull's).
+lib_liblinkage_la_SOURCES += \
+	%reldir%/mesh_solid.h \
+	%reldir%/mesh_solid.c
+# Sensors: named outputs of the state (MJCF <sensor>).
+lib_liblinkage_la_SOURCES += %reldir%/sensor.c

@@ -154,6 +154,19 @@ struct lk_model {
     int a, b;              /* links, resolved at finalize */
   } *excl;
   int nexcl, cap_excl;
+  struct lk_gpair_rec {
+    char *a_name, *b_name, *mat_name; /* as added */
+    int a, b, mat;                    /* geoms and material (-1: mixed),
+                                         resolved at finalize */
+  } *gpair;
+  int ngpair, cap_gpair;
+  unsigned char *in_gpair; /* ngeom: the geom is in some pair (finalize) */
+  struct lk_sensor_rec {
+    lk_sensor_spec spec;
+    char *name, *joint, *link; /* owned; spec's point at them */
+    int l;                     /* the joint's or the link's index (finalize) */
+  } *sensor;
+  int nsensor, cap_sensor;
   struct lk_key_rec {
     char *name;
     int n;        /* joints named */
@@ -205,5 +218,9 @@ double lk_model_spring_growth(double M, double k, double b, double h);
 
 /* Checks shared by the layers' public entry points. */
 static inline int lk_model_ok(const lk_model *m) { return m && m->finalized; }
+
+/* Sensors (sensor.c): names resolved at finalize; freed with the model. */
+lk_status lk_model_finalize_sensors(lk_model *m, lk_error *err);
+void lk_model_free_sensors(lk_model *m);
 
 #endif

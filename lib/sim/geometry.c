@@ -47,10 +47,14 @@ lk_status lk_sim_geometry_contacts(const lk_model *m, lk_data *d) {
     }
     int report = sd->st->ncontact;
     if (report >= sd->contact_cap) return LK_CAPACITY_EXCEEDED;
-    if (m->geom_mat[c->geom_a] != mix_a || m->geom_mat[c->geom_b] != mix_b) {
-      mix_a = m->geom_mat[c->geom_a];
-      mix_b = m->geom_mat[c->geom_b];
-      const lk_material_spec *ma = &m->mat[mix_a], *mb = &m->mat[mix_b];
+    /* A geom pair's own material, unmixed (MJCF <pair friction>) */
+    int pm = m->ngpair > 0 ? lk_model_geom_pair_material(m, c->geom_a, c->geom_b) : -1;
+    if (pm >= 0 ? (mix_a != -2 - pm || mix_b != -2 - pm)
+                : (m->geom_mat[c->geom_a] != mix_a || m->geom_mat[c->geom_b] != mix_b)) {
+      mix_a = pm >= 0 ? -2 - pm : m->geom_mat[c->geom_a];
+      mix_b = pm >= 0 ? -2 - pm : m->geom_mat[c->geom_b];
+      const lk_material_spec *ma = &m->mat[pm >= 0 ? pm : mix_a],
+                             *mb = &m->mat[pm >= 0 ? pm : mix_b];
       mix[0] = lk_mix(ma->mu_static, mb->mu_static, o->friction_mix);
       mix[1] = lk_mix(ma->mu_dynamic, mb->mu_dynamic, o->friction_mix);
       mix[2] = lk_mix(ma->restitution, mb->restitution, o->friction_mix);

@@ -52,6 +52,16 @@ tests_io_test_mjcf_LDADD = $(LK_TESTLIBS)
 if HAVE_MUJOCO
 tests_io_test_mjcf_LDADD += $(MUJOCO_LIBS)
 endif
+# MJCF <equality>, <tendon>, <contact><pair>, mesh inertia, <sensor> and
+# <keyframe> round trips (issue 29) on fixtures of tests/data/mjcf.
+check_PROGRAMS += tests/io/test_mjcf_equality
+TESTS += tests/io/test_mjcf_equality
+tests_io_test_mjcf_equality_SOURCES = %reldir%/test_mjcf_equality.c
+tests_io_test_mjcf_equality_CFLAGS = $(LK_TESTFLAGS)
+tests_io_test_mjcf_equality_LDADD = $(LK_TESTLIBS)
+if HAVE_MUJOCO
+tests_io_test_mjcf_equality_LDADD += $(MUJOCO_LIBS)
+endif
 if HAVE_MUJOCO
 check_PROGRAMS += tests/io/test_mjcf_mujoco
 TESTS += tests/io/test_mjcf_mujoco

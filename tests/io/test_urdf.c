@@ -1078,12 +1078,12 @@ static void test_mjcf_errors(void) {
   LK_ASSERT_MSG(strstr(err.message, "unknown element <tendon>"), "%s", err.message);
   /* An MJCF section this reader does not read is named in a warning; an
    * element that is not MJCF stays an error. */
-  m = load_mjcf("<mujoco>\n<equality/>\n<worldbody>\n<body>\n<joint/>\n<geom size=\"0.1\"/>\n"
+  m = load_mjcf("<mujoco>\n<custom/>\n<worldbody>\n<body>\n<joint/>\n<geom size=\"0.1\"/>\n"
                 "</body>\n</worldbody>\n</mujoco>\n", &err);
   LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
   if (m) {
     LK_ASSERT_INT_EQ(lk_model_nwarnings(m), 1);
-    LK_ASSERT_MSG(strstr(lk_model_warning(m, 0), "not read: <equality> (line 2)"), "%s",
+    LK_ASSERT_MSG(strstr(lk_model_warning(m, 0), "not read: <custom> (line 2)"), "%s",
                   lk_model_warning(m, 0));
   }
   lk_model_free(m);
