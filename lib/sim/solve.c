@@ -812,16 +812,15 @@ static int trial_feasible(const island *is) {
  * (z, w set), 0 otherwise. */
 #define FIXED_EDGES 16
 #define FIXED_PASSES 3
-/* The coupled check's polygons: squares with a vertex on the friction's
+/* The coupled check's polygons: octagons with a vertex on the friction's
  * direction, turned there by the passes (exact along it; what it finds
- * sticks inside the disk whatever the direction). Its largest problem: a
- * dense Lemke solve costs about N^3 / 3, and beyond this many rows and
- * facets more than the island's passes or NSGS would (on a heap of 50
- * boxes, islands at rest of up to 512 took 37 % more time; 8 edges a
- * contact instead of 4 doubled N); those islands keep the earlier answer
- * (slip). */
-#define COUPLED_EDGES 4
-#define COUPLED_MAX 256
+ * sticks inside the disk whatever the direction; squares gave answers
+ * that cost the shipped pick_and_shake 19 failed solves later). Its
+ * largest problem: a dense Lemke solve costs about N^3 / 3; beyond this
+ * many rows and facets (a 24-link chain round a capstan takes 264) the
+ * island keeps the earlier answer (slip). */
+#define COUPLED_EDGES 8
+#define COUPLED_MAX 300
 
 static int add_cut(island *is, int *ncut, int r1, int r2, double u1, double u2, double c) {
   lk_sim_data *sd = is->sd;
