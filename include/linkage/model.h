@@ -121,6 +121,12 @@ typedef struct {
   int count;              /* >= 4, spanning a volume */
   double scale[3];        /* per-axis factors applied to every vertex (> 0);
                              lk_mesh_spec_default: 1, 1, 1 */
+  /* Optional: the surface the vertices come from, ntriangles x 3 vertex
+   * indices (0 .. count - 1), counter-clockwise seen from outside. Kept
+   * with the hull (scaled vertices and triangles, lk_mesh_surface) for
+   * drawing and for lk_mesh_decompose; the shape stays the hull. */
+  const int *triangles;
+  int ntriangles;
 } lk_mesh_spec;
 
 void lk_mesh_spec_default(lk_mesh_spec *s);
@@ -136,6 +142,12 @@ const double *lk_mesh_vertices(const lk_mesh *m);
 /* Hull faces (polygons) and how many input vertices the hull was made of. */
 int lk_mesh_nface(const lk_mesh *m);
 int lk_mesh_ninput(const lk_mesh *m);
+/* The surface given with the vertices (lk_mesh_spec.triangles): its
+ * vertices (all input vertices, scaled, 3 doubles each) in *vertices and
+ * their count in *nvertex, its triangles in *triangles; returns the
+ * number of triangles, 0 when the mesh was made without a surface. */
+int lk_mesh_surface(const lk_mesh *m, const double **vertices, int *nvertex,
+                    const int **triangles);
 /* Face f's vertex indices, counter-clockwise seen from outside, in idx
  * (at most max); returns the face's vertex count (-1: bad f). */
 int lk_mesh_face(const lk_mesh *m, int f, int *idx, int max);

@@ -305,8 +305,29 @@ static void setup_dir(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(g_dir));
 }
 
+/* The volume the mesh's kept surface encloses (signed tetrahedra from
+ * the origin), and its triangle count in *nt. */
+static double surface_volume(const lk_mesh *m, int *nt) {
+  const double *v;
+  const int *t;
+  int nv;
+  *nt = lk_mesh_surface(m, &v, &nv, &t);
+  double V = 0;
+  for (int i = 0; i < *nt; i++) {
+    const double *a = v + 3 * t[3 * i], *b = v + 3 * t[3 * i + 1], *c = v + 3 * t[3 * i + 2];
+    V += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+          a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+  }
+  return V;
+}
+
 static void check_box(lk_mesh *m, const double h[3], double tol) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  /* The file's 12 triangles are kept, outward: they enclose the box. */
+  int nt;
+  double V = surface_volume(m, &nt);
+  LK_ASSERT_INT_EQ(nt, 12);
+  LK_ASSERT_REL(V, 8 * h[0] * h[1] * h[2], tol > 1e-9 ? tol : 1e-9, 0);
   LK_ASSERT_INT_EQ(lk_mesh_nvertex(m), 8);
   LK_ASSERT_INT_EQ(lk_mesh_nface(m), 6);
   LK_ASSERT_REL(lk_mesh_volume(m), 8 * h[0] * h[1] * h[2], tol, 0);
@@ -338,6 +359,24 @@ static void test_stl_and_obj_files(void) {
   write_box_stl_ascii(tmp_path("a.stl"), h3);
   LK_ASSERT_OK(lk_mesh_load_file(tmp_path("a.stl"), NULL, &m, &e), &e);
   check_box(m, h3, 1e-6);
+  lk_mesh_free(m);
+  /* Quadrilateral faces are kept as two triangles each. */
+  FILE *f = fopen(tmp_path("q.obj"), "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+        "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n", f);
+  fclose(f);
+  LK_ASSERT_OK(lk_mesh_load_file(tmp_path("q.obj"), NULL, &m, &e), &e);
+  const double hq[3] = {0.5, 0.5, 0.5};
+  check_box(m, hq, 1e-15);
+  lk_mesh_free(m);
+  /* A mesh made from vertices alone has no surface. */
+  double v[3 * 8];
+  box_points(v, hq, hq, 0);
+  m = make(v, 8, 1, 1, 1);
+  int nt;
+  LK_ASSERT_NEAR(surface_volume(m, &nt), 0, 0);
+  LK_ASSERT_INT_EQ(nt, 0);
   lk_mesh_free(m);
 }
 
@@ -568,7 +607,7 @@ static void cleanup(void) {
   const char *names[] = {"a.stl", "b.stl", "c.obj", "junk.stl", "flat.obj", "part.stl",
                          "two.yaml", "up.obj", "up.yaml", "bad.yaml", "nofile.yaml",
                          "scale.yaml", "boxfile.yaml", "part.yaml", "d.obj", "dens.yaml", "both.yaml",
-                         "nosolid.yaml"};
+                         "nosolid.yaml", "q.obj"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(tmp_path(names[i]));
   rmdir(g_dir);
 }

@@ -332,8 +332,9 @@
       case 'capsule': return capsule(s[0], s[1]);
       case 'plane': return new THREE.PlaneBufferGeometry(1, 1);
       case 'mesh': {
-        /* A convex hull: flat-shaded triangles (each its own vertices, so
-         * the normals are the faces'). */
+        /* The mesh file's triangles (or, for a mesh made without its
+         * file's faces, its convex hull): flat-shaded (each triangle its
+         * own vertices, so the normals are the faces'). */
         if (!g.vertices) return null;
         var geo = new THREE.BufferGeometry();
         geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(bytes(g.vertices)), 3));
