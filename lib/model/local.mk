@@ -9,3 +9,6 @@ lib_liblinkage_la_SOURCES += \
 lib_liblinkage_la_SOURCES += \
 	%reldir%/mesh_impl.h \
 	%reldir%/mesh.c
+# Approximate convex decomposition of a mesh's surface by plane cuts.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/decompose.c
