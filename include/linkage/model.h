@@ -194,9 +194,10 @@ typedef struct {
   int hulls;           /* hulls computed (the work done) */
 } lk_mesh_decompose_report;
 
-/* The parts of m's surface as new meshes (convex hulls without surfaces)
- * in *parts (an array of *nparts, freed with lk_mesh_parts_free); r (may
- * be NULL) filled. Errors: NULL arguments, bad options, a mesh without a
+/* The parts of m's surface as new meshes in *parts (an array of *nparts,
+ * freed with lk_mesh_parts_free): convex hulls, each with the piece of
+ * m's surface inside it as its surface (for drawing: together they are
+ * m's surface, cut along the planes); r (may be NULL) filled. Errors: NULL arguments, bad options, a mesh without a
  * surface, a surface that is not closed or encloses no volume
  * (LK_INVALID_ARGUMENT), LK_OUT_OF_MEMORY. */
 lk_status lk_mesh_decompose(const lk_mesh *m, const lk_mesh_decompose_options *o,

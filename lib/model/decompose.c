@@ -568,6 +568,40 @@ static double best_cut(ctx *C, const piece *p, const lk_mesh_decompose_options *
   return best;
 }
 
+/* The part of piece p: its hull, with the piece of the surface inside
+ * it (its clipped triangles, without the caps) as its surface. */
+static lk_status part_mesh(const piece *p, lk_mesh **out, lk_error *err) {
+  int nr = 0;
+  for (int i = 0; i < p->nt; i++) nr += !p->cap[i];
+  int nv = 3 * nr + p->ncor;
+  double *v = LK_NEW_ARRAY(double, 3 * (size_t)nv);
+  int *t = LK_NEW_ARRAY(int, 3 * (size_t)nr);
+  if (!v || !t) {
+    lk_free(v);
+    lk_free(t);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "decompose: out of memory");
+  }
+  for (int i = 0, r = 0; i < p->nt; i++)
+    if (!p->cap[i]) {
+      memcpy(v + 9 * (size_t)r, p->t + 9 * (size_t)i, 9 * sizeof *v);
+      for (int k = 0; k < 3; k++) t[3 * r + k] = 3 * r + k;
+      r++;
+    }
+  if (p->ncor)
+    memcpy(v + 9 * (size_t)nr, p->pt + 3 * (size_t)(p->npt - p->ncor),
+           3 * sizeof *v * (size_t)p->ncor);
+  lk_mesh_spec s;
+  lk_mesh_spec_default(&s);
+  s.vertices = v;
+  s.count = nv;
+  s.triangles = t;
+  s.ntriangles = nr;
+  lk_status st = lk_mesh_new(&s, out, err);
+  lk_free(v);
+  lk_free(t);
+  return st;
+}
+
 lk_status lk_mesh_decompose(const lk_mesh *m, const lk_mesh_decompose_options *opt,
                             lk_mesh ***parts, int *nparts, lk_mesh_decompose_report *r,
                             lk_error *err) {
@@ -684,12 +718,17 @@ lk_status lk_mesh_decompose(const lk_mesh *m, const lk_mesh_decompose_options *o
     if (!out) {
       st = lk_error_set(err, LK_OUT_OF_MEMORY, "decompose: out of memory");
     } else {
-      for (int i = 0; i < n; i++)
+      for (int i = 0; i < n && !st; i++)
         if (P[i].mesh) {
           pv += P[i].hull;
-          out[k++] = P[i].mesh;
-          P[i].mesh = NULL;
+          lk_mesh *pm = NULL;
+          st = part_mesh(&P[i], &pm, err);
+          if (pm) out[k++] = pm;
         }
+      if (st) {
+        lk_mesh_parts_free(out, k);
+        out = NULL;
+      }
     }
   }
   for (int i = 0; i < n; i++) piece_free(&P[i]);

@@ -134,6 +134,21 @@ static void check(const cells *c, double hull_cells, int min_parts, int max_part
   LK_ASSERT_REL(r.parts_volume, sum, 1e-12, 0);
   LK_ASSERT_MSG(fabs(sum - V) <= 0.02 * V, "parts %.6g vs solid %.6g (%.3f %%)", sum, V,
                 100 * (sum - V) / V);
+  /* Each part keeps the piece of the surface inside it: together they
+   * are the whole surface, whose signed tetrahedra add up to the solid. */
+  double sv = 0;
+  for (int i = 0; i < n; i++) {
+    const double *x;
+    const int *t;
+    int nx, nt = lk_mesh_surface(p[i], &x, &nx, &t);
+    CU_ASSERT(nt > 0);
+    for (int j = 0; j < nt; j++) {
+      const double *a = x + 3 * t[3 * j], *b = x + 3 * t[3 * j + 1], *e = x + 3 * t[3 * j + 2];
+      sv += (a[0] * (b[1] * e[2] - b[2] * e[1]) - a[1] * (b[0] * e[2] - b[2] * e[0]) +
+             a[2] * (b[0] * e[1] - b[1] * e[0])) / 6;
+    }
+  }
+  LK_ASSERT_REL(sv, V, 1e-9, 0);
   double ov = overlap_volume(c, p, n);
   LK_ASSERT_MSG(ov <= 1e-3 * V, "parts overlap over %.3g (solid %.3g)", ov, V);
   /* The same again: deterministic. */
