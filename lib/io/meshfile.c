@@ -8,6 +8,7 @@
  * draws them, and lk_mesh_decompose cuts them. Normals and materials are
  * not read. */
 #include <assimp/cimport.h>
+#include <assimp/config.h>
 #include <assimp/scene.h>
 #include <errno.h>
 #include <stdio.h>
@@ -101,7 +102,16 @@ lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], l
    * FIFO never returns: the guard says what the path is first. */
   lk_status g = lk_io_regular_file(path, err);
   if (g) return g;
-  const struct aiScene *sc = aiImportFile(path, 0);
+  /* A Collada file's <up_axis> is not applied: assimp would turn a Z_UP
+   * file to Y_UP by a root rotation, and ROS (the URDF files' world) does
+   * not (RViz drops that rotation, ros-visualization/rviz#1045 and #1689;
+   * MoveIt's geometric_shapes#52 does as RViz), so a URDF's DAE meshes sit
+   * where their authors saw them. Other formats are not affected. */
+  struct aiPropertyStore *props = aiCreatePropertyStore();
+  if (!props) return lk_error_set(err, LK_OUT_OF_MEMORY, "mesh %s: out of memory", path);
+  aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  const struct aiScene *sc = aiImportFileExWithProperties(path, 0, NULL, props);
+  aiReleasePropertyStore(props);
   if (!sc || !sc->mRootNode) {
     const char *why = aiGetErrorString();
     if (sc) aiReleaseImport(sc);

@@ -380,6 +380,49 @@ static void test_stl_and_obj_files(void) {
   lk_mesh_free(m);
 }
 
+/* A Collada file's <up_axis> is not applied (as ROS tools do): a Z_UP
+ * tetrahedron with legs 1, 2, 3 along x, y, z keeps them. */
+static void test_collada_up_axis_ignored(void) {
+  setup_dir();
+  FILE *f = fopen(tmp_path("t.dae"), "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("<?xml version=\"1.0\"?>\n"
+        "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+        "<asset><up_axis>Z_UP</up_axis></asset>\n"
+        "<library_geometries><geometry id=\"g\" name=\"g\"><mesh>\n"
+        "<source id=\"p\"><float_array id=\"pa\" count=\"12\">0 0 0 1 0 0 0 2 0 0 0 3</float_array>\n"
+        "<technique_common><accessor source=\"#pa\" count=\"4\" stride=\"3\">"
+        "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/>"
+        "<param name=\"Z\" type=\"float\"/></accessor></technique_common></source>\n"
+        "<vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/></vertices>\n"
+        "<triangles count=\"4\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/>"
+        "<p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>\n"
+        "</mesh></geometry></library_geometries>\n"
+        "<library_visual_scenes><visual_scene id=\"s\"><node id=\"n\">"
+        "<instance_geometry url=\"#g\"/></node></visual_scene></library_visual_scenes>\n"
+        "<scene><instance_visual_scene url=\"#s\"/></scene>\n"
+        "</COLLADA>\n",
+        f);
+  fclose(f);
+  lk_mesh *m = NULL;
+  lk_error e;
+  LK_ASSERT_OK(lk_mesh_load_file(tmp_path("t.dae"), NULL, &m, &e), &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_vec3 lo, hi;
+  lk_mesh_bounds(m, &lo, &hi);
+  LK_ASSERT_NEAR(lo.x, 0, 0);
+  LK_ASSERT_NEAR(lo.y, 0, 0);
+  LK_ASSERT_NEAR(lo.z, 0, 0);
+  LK_ASSERT_NEAR(hi.x, 1, 0);
+  LK_ASSERT_NEAR(hi.y, 2, 0);
+  LK_ASSERT_NEAR(hi.z, 3, 0);
+  /* Its 4 triangles, outward: they enclose 1 * 2 * 3 / 6. */
+  int nt;
+  LK_ASSERT_NEAR(surface_volume(m, &nt), 1.0, 1e-12);
+  LK_ASSERT_INT_EQ(nt, 4);
+  lk_mesh_free(m);
+}
+
 static void test_file_errors_name_the_file(void) {
   setup_dir();
   lk_mesh *m = NULL;
@@ -607,7 +650,7 @@ static void cleanup(void) {
   const char *names[] = {"a.stl", "b.stl", "c.obj", "junk.stl", "flat.obj", "part.stl",
                          "two.yaml", "up.obj", "up.yaml", "bad.yaml", "nofile.yaml",
                          "scale.yaml", "boxfile.yaml", "part.yaml", "d.obj", "dens.yaml", "both.yaml",
-                         "nosolid.yaml", "q.obj"};
+                         "nosolid.yaml", "q.obj", "t.dae"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(tmp_path(names[i]));
   rmdir(g_dir);
 }
@@ -629,6 +672,7 @@ void lk_test_register(void) {
   static const lk_test files[] = {
       {"STL ascii, STL binary, OBJ", test_stl_and_obj_files},
       {"file errors name the file", test_file_errors_name_the_file},
+      {"a Collada file's up_axis is not applied", test_collada_up_axis_ignored},
       {"YAML mesh geoms give the link inertia", test_yaml_mesh_geoms_give_the_link_inertia},
       {"YAML mesh errors", test_yaml_mesh_errors},
       {"YAML density", test_yaml_density},
