@@ -40,6 +40,7 @@ static const char *const report_names[R_COUNT] = {"status",  "steps",    "contac
 
 typedef struct {
   int type, link;
+  int visual; /* collides with nothing (group or mask 0): drawn only */
   double size[3];
   float pose[POSE_FLOATS];
   char label[LK_IO_COLUMN_MAX];
@@ -264,6 +265,7 @@ int lk_view_add_scene(lk_view *v, const lk_model *m, const char *name, const cha
     vgeom *o = &s->geom[g];
     o->type = (int)gs.type;
     o->link = lk_model_geom_link(m, g);
+    o->visual = gs.group == 0 || gs.mask == 0;
     memcpy(o->size, gs.size, sizeof o->size);
     pose_floats(&gs.pose, o->pose);
     lk_model_geom_label(m, g, o->label, sizeof o->label);
@@ -487,7 +489,7 @@ static int put_scene(lk_outfile *o, const vscene *s) {
     const vgeom *G = &s->geom[g];
     lk_outfile_printf(o, "%s{\"type\":", g ? "," : "");
     json_string(o, lk_geom_type_name((lk_geom_type)G->type));
-    lk_outfile_printf(o, ",\"link\":%d,\"label\":", G->link);
+    lk_outfile_printf(o, ",\"link\":%d,%s\"label\":", G->link, G->visual ? "\"visual\":1," : "");
     json_string(o, G->label);
     lk_outfile_puts(o, ",\"size\":[");
     for (int k = 0; k < 3; k++) {

@@ -258,6 +258,8 @@
   var showNames = toggle('lk-names', 'names', flag('names', false));
   var follow = toggle('lk-follow', 'follow', false);
   var status = el('pre', {id: 'lk-status'}, body);
+  var meshList = el('pre', {id: 'lk-meshes'}, body);
+  meshList.style.display = 'none';
 
   /* ---------------------------------------------------------- three.js */
   var renderer;
@@ -367,9 +369,20 @@
       grp.add(axes);
       grp.userData.axes = axes;
     }
+    /* A link with visual geoms (ones that collide with nothing: a URDF's
+     * <visual>, an MJCF visual geom) is drawn by them alone; its
+     * collision shapes only with collision=1. */
+    var hasVisual = [];
+    d.src.geoms.forEach(function (g) { if (g.visual) hasVisual[g.link] = true; });
+    var showCollision = flag('collision', false);
+    d.meshStats = [];
     d.src.geoms.forEach(function (g) {
+      if (!g.visual && hasVisual[g.link] && !showCollision) return;
       var geo = geometry(g);
       if (!geo) return;
+      if (g.type === 'mesh')
+        d.meshStats.push(d.src.links[g.link].name + ' ' + (g.visual ? 'visual' : 'collision') + ' ' +
+                         geo.getAttribute('position').count / 3);
       var mat;
       if (g.type === 'plane')
         mat = flat ? new THREE.MeshBasicMaterial({color: 0xe6e6e6, side: THREE.DoubleSide})
@@ -567,6 +580,8 @@
     cur = scenes[i];
     if (!cur.root) build(cur);
     world.add(cur.root);
+    /* For the browser test: the mesh geoms drawn, "link kind triangles". */
+    meshList.textContent = cur.meshStats.join('\n');
     if (chooser) chooser.value = i;
     caption.textContent = cur.src.caption || (scenes.length > 1 ? cur.src.name : '');
     slider.max = cur.nframes - 1;
