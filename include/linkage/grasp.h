@@ -361,10 +361,14 @@ typedef struct lk_grasp_mesh_object {
   double mu_static;  /* its material (default 0.5 and 0.4, as the shipped */
   double mu_dynamic; /* objects' wood and ceramic) */
   /* A file of one part whose surface is not convex (its hull adds more
-   * than decompose.max_excess to its volume) is decomposed into convex
-   * parts (lk_mesh_decompose with these options) unless keep_hull is set
-   * (default 0): then it is its hull. */
+   * than hull_tolerance to its volume; default 0.05) is decomposed into
+   * convex parts (lk_mesh_decompose with the options below) unless
+   * keep_hull is set (default 0): then it is its hull. A part whose hull
+   * adds more than decompose.max_excess but at most hull_tolerance (a
+   * scanned box, slightly dented) stays its hull. Either way with a
+   * warning in the report. */
   int keep_hull;
+  double hull_tolerance;
   lk_mesh_decompose_options decompose;
   /* Non-NULL: filled (the warning among it). */
   lk_grasp_mesh_object_report *report;

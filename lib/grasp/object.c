@@ -18,6 +18,7 @@ void lk_grasp_mesh_object_default(lk_grasp_mesh_object *o) {
   o->scale = 1;
   o->mu_static = 0.5;
   o->mu_dynamic = 0.4;
+  o->hull_tolerance = 0.05;
   lk_mesh_decompose_options_default(&o->decompose);
 }
 
@@ -31,14 +32,20 @@ static lk_status decompose_single(const char *path, const lk_grasp_mesh_object *
                         "mesh object %s: decompose options: max_parts %d, planes %d must be >= 1, "
                         "max_excess %g >= 0",
                         path, d->max_parts, d->planes, d->max_excess);
+  if (!(o->hull_tolerance >= 0) || !isfinite(o->hull_tolerance))
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh object %s: hull_tolerance %g must be >= 0",
+                        path, o->hull_tolerance);
   if (lk_mesh_surface((*part)[0], NULL, NULL, NULL) <= 0) return LK_OK;
-  lk_mesh_decompose_options dopt = *d;
-  if (o->keep_hull) dopt.max_parts = 1;
+  /* First the surface's volume against its hull's (one part: no cut). */
+  lk_mesh_decompose_options one = *d;
+  one.max_parts = 1;
   lk_mesh **dp = NULL;
   int dn = 0;
   lk_mesh_decompose_report dr;
   lk_error de;
-  lk_status st = lk_mesh_decompose((*part)[0], &dopt, &dp, &dn, &dr, &de);
+  lk_status st = lk_mesh_decompose((*part)[0], &one, &dp, &dn, &dr, &de);
+  lk_mesh_parts_free(dp, dn);
+  dp = NULL;
   if (st == LK_OUT_OF_MEMORY) {
     if (err) *err = de;
     return st;
@@ -53,16 +60,24 @@ static lk_status decompose_single(const char *path, const lk_grasp_mesh_object *
   rep->volume = dr.volume;
   rep->hull_volume = dr.hull_volume;
   double add = 100 * (dr.hull_volume - dr.volume) / dr.volume;
-  if (!(dr.hull_volume - dr.volume > d->max_excess * dr.volume) || dn < 1) {
-    lk_mesh_parts_free(dp, dn); /* convex: the part as it is */
+  if (!(dr.hull_volume - dr.volume > d->max_excess * dr.volume)) return LK_OK; /* convex */
+  if (o->keep_hull || !(dr.hull_volume - dr.volume > o->hull_tolerance * dr.volume)) {
+    snprintf(rep->warning, sizeof rep->warning,
+             "%s: one part, not convex: the object is its convex hull (%s), which adds %.1f %% "
+             "to its volume of %.4g m^3",
+             path, o->keep_hull ? "keep_hull" : "within hull_tolerance", add, dr.volume);
     return LK_OK;
   }
-  if (o->keep_hull || dn == 1) {
-    snprintf(rep->warning, sizeof rep->warning,
-             "%s: one part, not convex: the object is its convex hull (keep_hull), which adds "
-             "%.1f %% to its volume of %.4g m^3",
-             path, add, dr.volume);
+  if ((st = lk_mesh_decompose((*part)[0], d, &dp, &dn, &dr, &de))) {
+    if (err) *err = de;
+    return st;
+  }
+  if (dn < 2) { /* no cut found: the part as it is */
     lk_mesh_parts_free(dp, dn);
+    snprintf(rep->warning, sizeof rep->warning,
+             "%s: one part, not convex, that could not be cut: the object is its convex hull, "
+             "which adds %.1f %% to its volume of %.4g m^3",
+             path, add, dr.volume);
     return LK_OK;
   }
   snprintf(rep->warning, sizeof rep->warning,

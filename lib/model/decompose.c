@@ -315,19 +315,22 @@ static size_t score_points(const piece *p) {
 /* The cost of the cut n . x = d: the sum of the two halves' hull
  * volumes (INFINITY when a half spans no volume), and in *bal their
  * difference (V-HACD's balance term, here only between cuts of the same
- * sum: the one nearer the middle). buf holds score_points(p) points. */
-static double score(ctx *C, const piece *p, const double *n, double d, double *buf, double *bal,
-                    int *oom) {
+ * sum: the one nearer the middle). buf holds score_points(p) points.
+ * stride > 1: every stride-th point and edge only (the cell's corners
+ * all), for the coarse search. */
+static double score(ctx *C, const piece *p, const double *n, double d, int stride, double *buf,
+                    double *bal, int *oom) {
   int cap = (int)(score_points(p) / 2);
   double *neg = buf, *pos = buf + 3 * (size_t)cap;
   int nn = 0, np = 0;
   for (int i = 0; i < p->npt; i++) {
+    if (i % stride && i < p->npt - p->ncor) continue;
     const double *x = p->pt + 3 * (size_t)i;
     double s = dot3(n, x) - d;
     if (s <= C->eps) memcpy(neg + 3 * nn++, x, 3 * sizeof *x);
     if (s >= -C->eps) memcpy(pos + 3 * np++, x, 3 * sizeof *x);
   }
-  for (int e = 0; e < p->ne; e++) {
+  for (int e = 0; e < p->ne; e += stride) {
     const double *a = p->pt + 3 * p->edge[2 * e], *b = p->pt + 3 * p->edge[2 * e + 1];
     double sa = dot3(n, a) - d, sb = dot3(n, b) - d;
     if ((sa < -C->eps && sb > C->eps) || (sa > C->eps && sb < -C->eps)) {
@@ -514,6 +517,9 @@ static double best_cut(ctx *C, const piece *p, const lk_mesh_decompose_options *
   /* Sums within a millionth of the solid's volume are equal. */
 #define BETTER(v, b) ((v) < best - 1e-6 * C->volume || ((v) <= best + 1e-6 * C->volume && (b) < bbal))
   int bdir = -1;
+  /* The coarse search on about 1000 of a larger piece's points (V-HACD
+   * also searches a downsampled set first); the refinement on all. */
+  int coarse = p->npt > 2000 ? p->npt / 1000 : 1;
   for (int u = 0; u < nd && !*oom; u++) {
     double lo = INFINITY, hi = -INFINITY;
     for (int i = 0; i < p->npt; i++) {
@@ -524,7 +530,7 @@ static double best_cut(ctx *C, const piece *p, const lk_mesh_decompose_options *
     if (!(hi - lo > 100 * C->eps)) continue;
     double step = (hi - lo) / (o->planes + 1);
     for (int i = 1; i <= o->planes && !*oom; i++) {
-      double d = lo + i * step, v = score(C, p, dirs[u], d, buf, &bal, oom);
+      double d = lo + i * step, v = score(C, p, dirs[u], d, coarse, buf, &bal, oom);
       if (isfinite(v) && BETTER(v, bal)) best = v, bbal = bal, bdir = u, *bd = d, bstep = step;
     }
   }
@@ -533,9 +539,10 @@ static double best_cut(ctx *C, const piece *p, const lk_mesh_decompose_options *
      * vertices' own positions there (a cut through a face of the solid). */
     const double *u = dirs[bdir];
     double c = *bd, lo = c - bstep, hi = c + bstep;
+    if (coarse > 1) best = score(C, p, u, c, 1, buf, &bbal, oom);
     for (int j = 1; j < 16 && !*oom; j++) {
       if (j == 8) continue;
-      double d = lo + (hi - lo) * j / 16, v = score(C, p, u, d, buf, &bal, oom);
+      double d = lo + (hi - lo) * j / 16, v = score(C, p, u, d, 1, buf, &bal, oom);
       if (isfinite(v) && BETTER(v, bal)) best = v, bbal = bal, *bd = d;
     }
     int np = 0;
@@ -549,15 +556,16 @@ static double best_cut(ctx *C, const piece *p, const lk_mesh_decompose_options *
       int j = 0;
       while (j < nq && proj[j] < proj[i]) j++;
       if (j < nq && proj[j] == proj[i]) continue;
-      if (nq >= 256) break;
+      if (nq > 32) break;
       double x = proj[i];
       memmove(proj + j + 1, proj + j, sizeof *proj * (size_t)(nq - j));
       proj[j] = x;
       nq++;
     }
-    int stride = nq > 32 ? (nq + 31) / 32 : 1;
-    for (int j = 0; j < nq && !*oom; j += stride) {
-      double v = score(C, p, u, proj[j], buf, &bal, oom);
+    /* Only a few (a piece with flat faces): many are a scanned surface's,
+     * which the finer grid samples as well. */
+    for (int j = 0; j < nq && nq <= 32 && !*oom; j++) {
+      double v = score(C, p, u, proj[j], 1, buf, &bal, oom);
       if (isfinite(v) && BETTER(v, bal)) best = v, bbal = bal, *bd = proj[j];
     }
     memcpy(bn, u, 3 * sizeof *bn);

@@ -191,6 +191,16 @@ static void test_single_part_decomposed(void) {
   LK_ASSERT_MSG(strstr(rep.warning, "16.7 %") && strstr(rep.warning, "keep_hull"), "%s",
                 rep.warning);
   lk_model_free(m);
+  /* A hull_tolerance above the L's 1/6: its hull, with the warning. */
+  o.keep_hull = 0;
+  o.hull_tolerance = 0.2;
+  m = lk_model_new();
+  LK_ASSERT_OK(lk_grasp_add_mesh_object(m, "l", path, &o, &err), &err);
+  LK_ASSERT_INT_EQ(rep.parts, 1);
+  LK_ASSERT_MSG(strstr(rep.warning, "16.7 %") && strstr(rep.warning, "within hull_tolerance"),
+                "%s", rep.warning);
+  lk_model_free(m);
+  o.hull_tolerance = 0.05;
   /* A convex part (a box): one geom, no warning. */
   const double c1[1][3] = {{0, 0, 0}}, h1[1][3] = {{0.03, 0.05, 0.08}};
   put_boxes(path, 1, c1, h1);
