@@ -29,8 +29,10 @@ static int ncells(const cells *c) {
   return n;
 }
 
-/* The surface as a mesh (its hull, with the surface kept). */
-static lk_mesh *cells_mesh(const cells *c, int drop_one) {
+/* The surface as a mesh (its hull, with the surface kept), turned by
+ * turn_deg about y; drop_one: one triangle left out (an open surface);
+ * flip: every triangle turned over (inside out). */
+static lk_mesh *cells_mesh_ex(const cells *c, int drop_one, double turn_deg, int flip) {
   int cap = 6 * ncells(c) * 4;
   double *v = calloc((size_t)cap * 3, sizeof *v);
   int *t = calloc((size_t)cap / 4 * 6, sizeof *t);
@@ -65,6 +67,17 @@ static lk_mesh *cells_mesh(const cells *c, int drop_one) {
             nt += 2;
           }
       }
+  double ca = cos(turn_deg * M_PI / 180), sa = sin(turn_deg * M_PI / 180);
+  for (int i = 0; i < nv; i++) {
+    double x = v[3 * i], z = v[3 * i + 2];
+    v[3 * i] = ca * x + sa * z;
+    v[3 * i + 2] = -sa * x + ca * z;
+  }
+  for (int i = 0; flip && i < nt; i++) {
+    int k = t[3 * i + 1];
+    t[3 * i + 1] = t[3 * i + 2];
+    t[3 * i + 2] = k;
+  }
   lk_mesh_spec sp;
   lk_mesh_spec_default(&sp);
   sp.vertices = v;
@@ -78,6 +91,8 @@ static lk_mesh *cells_mesh(const cells *c, int drop_one) {
   free(t);
   return m;
 }
+
+static lk_mesh *cells_mesh(const cells *c, int drop_one) { return cells_mesh_ex(c, drop_one, 0, 0); }
 
 /* x strictly inside hull m (by more than tol from every face's plane). */
 static int inside(const lk_mesh *m, const double *x, double tol) {
@@ -174,6 +189,26 @@ static void test_l_shape(void) {
   check(&c, 3.5, 2, 4);
 }
 
+/* The L turned 17 degrees about y: no cut direction is along its faces,
+ * yet a plane through its inner edge (a vertex position of the
+ * refinement) leaves two convex pieces: 2 parts, its exact volume. */
+static void test_turned_l(void) {
+  cells c = {2, 1, 2, "##" "# ", {0.02, 0.01, 0.03}};
+  double V = 3 * 0.02 * 0.01 * 0.03;
+  lk_mesh *m = cells_mesh_ex(&c, 0, 17, 0);
+  lk_mesh **p = NULL;
+  int n = 0;
+  lk_mesh_decompose_report r;
+  lk_error err;
+  LK_ASSERT_OK(lk_mesh_decompose(m, NULL, &p, &n, &r, &err), &err);
+  LK_ASSERT_REL(r.volume, V, 1e-12, 0);
+  LK_ASSERT_REL(r.hull_volume, 3.5 / 3 * V, 1e-9, 0);
+  LK_ASSERT_INT_EQ(n, 2);
+  LK_ASSERT_REL(r.parts_volume, V, 1e-9, 0);
+  lk_mesh_parts_free(p, n);
+  lk_mesh_free(m);
+}
+
 /* A U: a base of 3 cells and two arms of 2 cells each (7 cells of
  * 1 x 2 x 1.5 cm); the hull is the 3 x 3 block: 9 cells. */
 static void test_u_shape(void) {
@@ -239,6 +274,11 @@ static void test_bad_input(void) {
   LK_ASSERT_INT_EQ(n, 0);
   CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "not closed"));
   lk_mesh_free(open);
+  /* Inside out: it encloses a negative volume. */
+  lk_mesh *inv = cells_mesh_ex(&c, 0, 0, 1);
+  CU_ASSERT_EQUAL(lk_mesh_decompose(inv, NULL, &p, &n, NULL, &err), LK_INVALID_ARGUMENT);
+  CU_ASSERT_PTR_NOT_NULL(strstr(err.message, "not closed and outward"));
+  lk_mesh_free(inv);
   /* A hull made without a surface. */
   double v[12] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1};
   lk_mesh_spec s;
@@ -269,6 +309,7 @@ static void test_bad_input(void) {
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"L shape: 2 parts, volume within 2 %, no overlap", test_l_shape},
+      {"an L turned 17 degrees: 2 parts, exact", test_turned_l},
       {"U shape", test_u_shape},
       {"square cup", test_cup},
       {"a convex mesh stays one part", test_convex_stays_one_part},
