@@ -96,6 +96,7 @@ typedef struct {
   lk_grasp_trial_options trial;
   int edges;
   double mass; /* --mass: of the objects given as mesh files, kg */
+  int keep_hull; /* --keep-hull: a single non-convex part stays its hull */
   char package_path[8192]; /* --package-path's directories, ':' separated */
   const char *palm;        /* --palm: a link of the hand file, or NULL */
   lk_vec3 approach;        /* --approach, the palm's frame; zero: -z */
@@ -121,6 +122,9 @@ static void usage(FILE *f) {
           "                        a directory\n"
           "  --mass KG             the mass of the objects given as mesh files\n"
           "                        (required with one)\n"
+          "  --keep-hull           a mesh file of one non-convex part is its convex\n"
+          "                        hull (default: its convex parts, lk_mesh_decompose,\n"
+          "                        with a warning giving what the hull would add)\n"
           "  -n, --candidates N    candidates screened per object (default 1000)\n"
           "  --verify K            best candidates verified by a trial (default 16)\n"
           "  --refine R            best candidates refined after screening (default 8)\n"
@@ -383,6 +387,8 @@ static int parse_args(int argc, char **argv, args *a) {
         fprintf(stderr, "grasp-planner: --mass: expected a mass > 0, got '%s'\n", v);
         return EXIT_USAGE;
       }
+    } else if (!strcmp(o, "--keep-hull")) {
+      a->keep_hull = 1;
     } else if (!strcmp(o, "--edges")) {
       long e;
       LONG(e, 3, 64);
@@ -961,11 +967,19 @@ int main(int argc, char **argv) {
     lk_grasp_mesh_object mo;
     lk_grasp_mesh_object_default(&mo);
     mo.mass = a.mass;
+    mo.keep_hull = a.keep_hull;
+    lk_grasp_mesh_object_report mrep;
+    memset(&mrep, 0, sizeof mrep);
+    mo.report = &mrep;
     if (is_mesh_file(a.objects[oi])) {
       so.object_mesh = &mo;
       so.nobject_set = 0; /* --set-object is for the mechanism files */
     }
     lk_grasp_scene *scene = lk_grasp_scene_load(a.hand, a.objects[oi], &so, &e);
+    if (scene && root && mrep.warning[0]) {
+      bar_clear(&pb);
+      fprintf(stderr, "grasp-planner: warning: %s\n", mrep.warning);
+    }
     lk_grasp_sample_options sopt;
     lk_grasp_sample_options_default(&sopt);
     sopt.kind = a.sampler;

@@ -5,4 +5,4 @@ dist_doc_DATA = %reldir%/format.md %reldir%/contact.md %reldir%/architecture.md 
 	%reldir%/lcp.md %reldir%/contact-models.md %reldir%/grasp.md \
 	%reldir%/viewer.md %reldir%/viewer-gripper.png %reldir%/control.md \
 	%reldir%/pick-and-shake-plot.png %reldir%/viewer-pick-and-shake.png \
-	%reldir%/python.md
+	%reldir%/python.md %reldir%/viewer-robotiq-2f85.png

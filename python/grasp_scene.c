@@ -78,13 +78,14 @@ static int string_list(PyObject *o, const char ***out, int *n) {
 
 static PyObject *scene_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   static char *kwlist[] = {"hand", "object", "hand_overrides", "object_overrides", "mesh_mass",
-                           "mesh_scale", "palm", "approach", NULL};
+                           "mesh_scale", "palm", "approach", "keep_hull", NULL};
   PyObject *hand, *object, *hset = Py_None, *oset = Py_None;
   double mesh_mass = 0, mesh_scale = 1, ap[3] = {0, 0, 0};
   const char *palm = NULL;
-  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|OOddz(ddd)", kwlist, PyUnicode_FSConverter,
+  int keep_hull = 0;
+  if (!PyArg_ParseTupleAndKeywords(args, kw, "O&O&|OOddz(ddd)p", kwlist, PyUnicode_FSConverter,
                                    &hand, PyUnicode_FSConverter, &object, &hset, &oset, &mesh_mass,
-                                   &mesh_scale, &palm, &ap[0], &ap[1], &ap[2]))
+                                   &mesh_scale, &palm, &ap[0], &ap[1], &ap[2], &keep_hull))
     return NULL;
   scene_obj *self = (scene_obj *)type->tp_alloc(type, 0);
   const char **hs = NULL, **os = NULL;
@@ -102,10 +103,14 @@ static PyObject *scene_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
   o.palm = palm;
   o.approach = lk_v3(ap[0], ap[1], ap[2]);
   lk_grasp_mesh_object mo;
+  lk_grasp_mesh_object_report mrep;
+  memset(&mrep, 0, sizeof mrep);
   if (mesh_mass > 0) { /* the object is a mesh file (STL, OBJ, ...) */
     lk_grasp_mesh_object_default(&mo);
     mo.mass = mesh_mass;
     mo.scale = mesh_scale;
+    mo.keep_hull = keep_hull;
+    mo.report = &mrep;
     o.object_mesh = &mo;
   }
   lk_error err;
@@ -118,6 +123,8 @@ static PyObject *scene_new(PyTypeObject *type, PyObject *args, PyObject *kw) {
     goto fail;
   }
   self->scene = s;
+  /* A single non-convex part decomposed or kept as its hull: say so. */
+  if (mrep.warning[0] && PyErr_WarnEx(PyExc_UserWarning, mrep.warning, 1) < 0) goto fail;
   lk_grasp_screen_options so;
   lk_grasp_screen_options_default(&so);
   self->screener = lk_grasp_screener_new(s, &so, &err);

@@ -340,6 +340,19 @@ typedef struct {
 
 void lk_grasp_scene_options_default(lk_grasp_scene_options *o);
 
+/* What lk_grasp_add_mesh_object made of a mesh file. */
+typedef struct {
+  int file_parts;      /* parts of the file */
+  int parts;           /* mesh geoms made */
+  int decomposed;      /* 1: the file's one part was decomposed */
+  double volume;       /* the one part's surface's volume (0: not known) */
+  double hull_volume;  /* its convex hull's */
+  double parts_volume; /* the geoms' hulls' volumes added */
+  /* "" or a warning for the user: a single non-convex part, decomposed or
+   * kept as its hull, and by how much the hull changes the volume. */
+  char warning[LK_ERROR_MESSAGE_MAX];
+} lk_grasp_mesh_object_report;
+
 /* An object given as a mesh file rather than a model file. */
 typedef struct lk_grasp_mesh_object {
   double mass;       /* kg, > 0; required (lk_grasp_mesh_object_default: 0) */
@@ -347,6 +360,18 @@ typedef struct lk_grasp_mesh_object {
                         millimetres: 0.001) */
   double mu_static;  /* its material (default 0.5 and 0.4, as the shipped */
   double mu_dynamic; /* objects' wood and ceramic) */
+  /* A file of one part whose surface is not convex (its hull adds more
+   * than hull_tolerance to its volume; default 0.05) is decomposed into
+   * convex parts (lk_mesh_decompose with the options below) unless
+   * keep_hull is set (default 0): then it is its hull. A part whose hull
+   * adds more than decompose.max_excess but at most hull_tolerance (a
+   * scanned box, slightly dented) stays its hull. Either way with a
+   * warning in the report. */
+  int keep_hull;
+  double hull_tolerance;
+  lk_mesh_decompose_options decompose;
+  /* Non-NULL: filled (the warning among it). */
+  lk_grasp_mesh_object_report *report;
 } lk_grasp_mesh_object;
 
 void lk_grasp_mesh_object_default(lk_grasp_mesh_object *o);
@@ -355,7 +380,9 @@ void lk_grasp_mesh_object_default(lk_grasp_mesh_object *o);
  * material "<name>_material", a link `name` on a free joint from the world
  * with one mesh geom per part of the file (lk_mesh_load_part: an OBJ
  * file's objects, as a pre-decomposed non-convex object is; a file of one
- * part is one convex hull), its mass properties from the hulls' volume
+ * part is one convex hull when it is convex, else its convex parts
+ * (lk_mesh_decompose; o->keep_hull: its hull), with a warning in
+ * o->report saying by how much the hull changes its volume), its mass properties from the hulls' volume
  * integrals at a uniform density (mass / total volume), and its frame
  * placed so that the object stands at the world origin: the centroid
  * above (0, 0), the lowest point at z = 0. Errors: the file's (as

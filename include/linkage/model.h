@@ -121,6 +121,12 @@ typedef struct {
   int count;              /* >= 4, spanning a volume */
   double scale[3];        /* per-axis factors applied to every vertex (> 0);
                              lk_mesh_spec_default: 1, 1, 1 */
+  /* Optional: the surface the vertices come from, ntriangles x 3 vertex
+   * indices (0 .. count - 1), counter-clockwise seen from outside. Kept
+   * with the hull (scaled vertices and triangles, lk_mesh_surface) for
+   * drawing and for lk_mesh_decompose; the shape stays the hull. */
+  const int *triangles;
+  int ntriangles;
 } lk_mesh_spec;
 
 void lk_mesh_spec_default(lk_mesh_spec *s);
@@ -136,6 +142,12 @@ const double *lk_mesh_vertices(const lk_mesh *m);
 /* Hull faces (polygons) and how many input vertices the hull was made of. */
 int lk_mesh_nface(const lk_mesh *m);
 int lk_mesh_ninput(const lk_mesh *m);
+/* The surface given with the vertices (lk_mesh_spec.triangles): its
+ * vertices (all input vertices, scaled, 3 doubles each) in *vertices and
+ * their count in *nvertex, its triangles in *triangles; returns the
+ * number of triangles, 0 when the mesh was made without a surface. */
+int lk_mesh_surface(const lk_mesh *m, const double **vertices, int *nvertex,
+                    const int **triangles);
 /* Face f's vertex indices, counter-clockwise seen from outside, in idx
  * (at most max); returns the face's vertex count (-1: bad f). */
 int lk_mesh_face(const lk_mesh *m, int f, int *idx, int max);
@@ -149,6 +161,49 @@ lk_mat3 lk_mesh_inertia(const lk_mesh *m);
  * local bounding box. */
 double lk_mesh_radius(const lk_mesh *m);
 void lk_mesh_bounds(const lk_mesh *m, lk_vec3 *lo, lk_vec3 *hi);
+
+/* Approximate convex decomposition of a mesh's surface (a closed,
+ * outward-oriented triangle surface: lk_mesh_spec.triangles, as a mesh
+ * file gives it) into convex parts, each the hull of a piece of the solid
+ * (lib/model/decompose.c): the solid is cut by planes, one piece at a
+ * time, the piece whose hull exceeds it most first, each cut the plane
+ * that makes the two halves' hulls smallest, until the parts' hulls exceed
+ * the solid by at most max_excess of its volume or there are max_parts
+ * parts. Pieces lie in disjoint convex cells, so their hulls do not
+ * overlap. Deterministic. A convex surface gives one part. */
+typedef struct {
+  int max_parts;     /* at most this many parts (>= 1); default 16 */
+  double max_excess; /* stop when sum(part hull volumes) - volume <=
+                        max_excess * volume; default 0.01 */
+  int planes;        /* candidate planes across a piece per direction in the
+                        first search (>= 1; refined around the best);
+                        default 15 */
+  int diagonals;     /* also cut along the six diagonal directions of
+                        the coordinate planes, not only the 3 axes;
+                        default 1 */
+} lk_mesh_decompose_options;
+
+void lk_mesh_decompose_options_default(lk_mesh_decompose_options *o);
+
+typedef struct {
+  double volume;       /* the surface's own volume */
+  double hull_volume;  /* its convex hull's (the one part it would be) */
+  double parts_volume; /* the sum of the parts' hulls' volumes */
+  int nparts;
+  int cuts;            /* pieces cut in two */
+  int hulls;           /* hulls computed (the work done) */
+} lk_mesh_decompose_report;
+
+/* The parts of m's surface as new meshes in *parts (an array of *nparts,
+ * freed with lk_mesh_parts_free): convex hulls, each with the piece of
+ * m's surface inside it as its surface (for drawing: together they are
+ * m's surface, cut along the planes); r (may be NULL) filled. Errors: NULL arguments, bad options, a mesh without a
+ * surface, a surface that is not closed or encloses no volume
+ * (LK_INVALID_ARGUMENT), LK_OUT_OF_MEMORY. */
+lk_status lk_mesh_decompose(const lk_mesh *m, const lk_mesh_decompose_options *o,
+                            lk_mesh ***parts, int *nparts, lk_mesh_decompose_report *r,
+                            lk_error *err);
+void lk_mesh_parts_free(lk_mesh **parts, int n);
 
 /* Inertia of a solid primitive of the given mass, about its centre (which
  * is its frame origin), in its own frame. Planes have none. */

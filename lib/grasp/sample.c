@@ -43,6 +43,11 @@ struct lk_grasp_sampler {
   lk_vec3 close_axis; /* antipodal: the jaws' closing axis, palm frame */
   double grip_depth;  /* how far below the palm (along -z) the fingers'
                          geoms are centred at the pre-shape, m */
+  /* Every mesh geom of the object (inner ones too), for the antipodal
+   * width across parts. */
+  int nhull, maxv; /* maxv: the most vertices of one of them */
+  const lk_mesh **hull;
+  lk_transform *hull_pose;
 };
 
 void lk_grasp_sample_options_default(lk_grasp_sample_options *o) {
@@ -279,7 +284,62 @@ void lk_grasp_sampler_free(lk_grasp_sampler *sp) {
     lk_free(sp->surf[i].cum);
   }
   lk_free(sp->surf);
+  lk_free(sp->hull);
+  lk_free(sp->hull_pose);
   lk_free(sp);
+}
+
+/* The interval [*t0, *t1] of the ray o + t d (geom frame) inside hull m
+ * (its faces' planes, outward); 0 when the ray misses it. */
+static int ray_hull(const lk_mesh *m, lk_vec3 o, lk_vec3 d, double tol, int *idx, double *t0,
+                    double *t1) {
+  double a = -INFINITY, b = INFINITY;
+  int nf = lk_mesh_nface(m), nv = lk_mesh_nvertex(m);
+  for (int f = 0; f < nf; f++) {
+    int k = lk_mesh_face(m, f, idx, nv);
+    if (k < 3) continue;
+    lk_vec3 p0 = vertex(m, idx[0]);
+    lk_vec3 n = lk_v3_cross(lk_v3_sub(vertex(m, idx[1]), p0), lk_v3_sub(vertex(m, idx[2]), p0));
+    double len = lk_v3_norm(n);
+    if (!(len > 0)) continue;
+    n = lk_v3_scale(n, 1 / len);
+    double den = lk_v3_dot(n, d), dist = lk_v3_dot(n, lk_v3_sub(p0, o));
+    if (fabs(den) < 1e-15) {
+      if (dist < -tol) return 0;
+      continue;
+    }
+    double t = dist / den;
+    if (den > 0)
+      b = fmin(b, t);
+    else
+      a = fmax(a, t);
+  }
+  *t0 = a;
+  *t1 = b;
+  return a <= b + tol;
+}
+
+/* How far the solid goes from surface point p (object frame) along -n:
+ * from width0 (the part's own width there), on through every part whose
+ * stretch of the ray starts where the solid so far ends (within tol), so
+ * that an object cut into parts is straddled whole while a hollow one
+ * (a mug's wall, then its cavity) is straddled at its wall. */
+static double width_across_parts(const lk_grasp_sampler *sp, lk_vec3 p, lk_vec3 n, double width0,
+                                 int *idx) {
+  double end = width0, tol = 1e-6 * sp->s->object_radius;
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (int j = 0; j < sp->nhull; j++) {
+      const lk_transform *X = &sp->hull_pose[j];
+      lk_vec3 o = lk_tf_inv_point(X, p), d = lk_m3_tmulv(&X->R, lk_v3_neg(n));
+      double a, b;
+      if (ray_hull(sp->hull[j], o, d, tol, idx, &a, &b) && a <= end + tol && b > end + tol) {
+        end = b;
+        changed = 1;
+      }
+    }
+  }
+  return end;
 }
 
 /* A parallel jaw: two fingers of one prismatic DoF each (actuated, or one
@@ -403,10 +463,23 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
     lk_grasp_sampler_free(sp);
     return NULL;
   }
+  sp->hull = LK_NEW_ARRAY(const lk_mesh *, ng);
+  sp->hull_pose = LK_NEW_ARRAY(lk_transform, ng);
+  if (!sp->hull || !sp->hull_pose) {
+    lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  sp->maxv = 1;
   for (int g = 0; g < ng; g++) {
     if (lk_model_geom_link(m, g) != s->object) continue;
     lk_geom_spec gs;
     lk_model_geom(m, g, &gs);
+    if (gs.type == LK_GEOM_MESH && gs.mesh) {
+      sp->hull[sp->nhull] = gs.mesh;
+      sp->hull_pose[sp->nhull++] = gs.pose;
+      if (lk_mesh_nvertex(gs.mesh) > sp->maxv) sp->maxv = lk_mesh_nvertex(gs.mesh);
+    }
     surface *sf = &sp->surf[sp->nsurf];
     double a;
     if (gs.type == LK_GEOM_MESH) {
@@ -552,6 +625,12 @@ lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_
    * the reach, so that the pads cover the centre). */
   lk_vec3 nlocal = lk_m3_tmulv(&sf->pose.R, n);
   double width = support(sf, nlocal) + support(sf, lk_v3_neg(nlocal));
+  if (sp->nhull > 1) {
+    int *idx = LK_NEW_ARRAY(int, sp->maxv);
+    if (!idx) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+    width = width_across_parts(sp, p, n, width, idx);
+    lk_free(idx);
+  }
   lk_vec3 center = lk_v3_madd(p, n, -0.5 * width);
   double phi = 2 * LK_PI * uniform01(&x);
   lk_vec3 u = orthogonal(n), v = lk_v3_cross(n, u);

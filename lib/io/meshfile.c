@@ -2,11 +2,14 @@
  * -> lk_mesh: every mesh of the file's scene (or one of them, a "part":
  * an OBJ file's objects `o name` are its parts, in order), with its node
  * transforms, contributes its vertices; the shape is their convex hull
- * (model/mesh.c).
- * Faces, normals and materials of the file are not needed for a hull;
- * lk_mesh_load_solid also sums the file's triangles into the solid they
- * bound (model/mesh_solid.c: MJCF's mesh mass). */
+ * (model/mesh.c). The file's faces (polygons fanned into triangles, in
+ * the order of the file, turned over under a mirroring node transform)
+ * are kept with the hull as its surface (lk_mesh_surface): the viewer
+ * draws them, and lk_mesh_decompose cuts them. lk_mesh_load_solid also
+ * sums the file's triangles into the solid they bound (model/mesh_solid.c:
+ * MJCF's mesh mass). Normals and materials are not read. */
 #include <assimp/cimport.h>
+#include <assimp/config.h>
 #include <assimp/scene.h>
 #include <errno.h>
 #include <stdio.h>
@@ -22,7 +25,22 @@
 typedef struct {
   double *v;
   int n, cap;
+  int *t; /* 3 per triangle */
+  int nt, tcap;
 } vbuf;
+
+/* Triangles of the scene's meshes (part < 0) or of mesh `part` alone. */
+static int count_triangles(const struct aiScene *sc, const struct aiNode *nd, int part) {
+  int n = 0;
+  for (unsigned i = 0; i < nd->mNumMeshes; i++)
+    if (part < 0 || (int)nd->mMeshes[i] == part) {
+      const struct aiMesh *me = sc->mMeshes[nd->mMeshes[i]];
+      for (unsigned f = 0; f < me->mNumFaces; f++)
+        if (me->mFaces[f].mNumIndices >= 3) n += (int)me->mFaces[f].mNumIndices - 2;
+    }
+  for (unsigned c = 0; c < nd->mNumChildren; c++) n += count_triangles(sc, nd->mChildren[c], part);
+  return n;
+}
 
 /* Vertices of the scene's meshes (part < 0) or of mesh `part` alone. */
 static int count_vertices(const struct aiScene *sc, const struct aiNode *nd, int part) {
@@ -48,6 +66,23 @@ static void collect(const struct aiScene *sc, const struct aiNode *nd, const dou
   for (unsigned i = 0; i < nd->mNumMeshes; i++) {
     if (part >= 0 && (int)nd->mMeshes[i] != part) continue;
     const struct aiMesh *me = sc->mMeshes[nd->mMeshes[i]];
+    int base = b->n;
+    double det = M[0][0] * (M[1][1] * M[2][2] - M[1][2] * M[2][1]) -
+                 M[0][1] * (M[1][0] * M[2][2] - M[1][2] * M[2][0]) +
+                 M[0][2] * (M[1][0] * M[2][1] - M[1][1] * M[2][0]);
+    for (unsigned f = 0; f < me->mNumFaces; f++) {
+      const struct aiFace *fc = &me->mFaces[f];
+      for (unsigned j = 1; j + 1 < fc->mNumIndices; j++) {
+        int a = (int)fc->mIndices[0], p = (int)fc->mIndices[j], q = (int)fc->mIndices[j + 1];
+        if (a >= (int)me->mNumVertices || p >= (int)me->mNumVertices ||
+            q >= (int)me->mNumVertices || b->nt >= b->tcap)
+          continue;
+        int *o = b->t + 3 * b->nt++;
+        o[0] = base + a;
+        o[1] = base + (det < 0 ? q : p);
+        o[2] = base + (det < 0 ? p : q);
+      }
+    }
     for (unsigned j = 0; j < me->mNumVertices; j++) {
       double p[3] = {me->mVertices[j].x, me->mVertices[j].y, me->mVertices[j].z};
       double *o = b->v + 3 * b->n++;
@@ -120,8 +155,18 @@ static lk_status load(const char *path, int part, const double scale[3], lk_mesh
    * FIFO never returns: the guard says what the path is first. */
   lk_status g = lk_io_regular_file(path, err);
   if (g) return g;
-  /* the solid needs triangles (an OBJ's polygons cut into them) */
-  const struct aiScene *sc = aiImportFile(path, solid ? aiProcess_Triangulate : 0);
+  /* A Collada file's <up_axis> is not applied: assimp would turn a Z_UP
+   * file to Y_UP by a root rotation, and ROS (the URDF files' world) does
+   * not (RViz drops that rotation, ros-visualization/rviz#1045 and #1689;
+   * MoveIt's geometric_shapes#52 does as RViz), so a URDF's DAE meshes sit
+   * where their authors saw them. Other formats are not affected. The
+   * solid needs triangles (an OBJ's polygons cut into them). */
+  struct aiPropertyStore *props = aiCreatePropertyStore();
+  if (!props) return lk_error_set(err, LK_OUT_OF_MEMORY, "mesh %s: out of memory", path);
+  aiSetImportPropertyInteger(props, AI_CONFIG_IMPORT_COLLADA_IGNORE_UP_DIRECTION, 1);
+  const struct aiScene *sc =
+      aiImportFileExWithProperties(path, solid ? aiProcess_Triangulate : 0, NULL, props);
+  aiReleasePropertyStore(props);
   if (!sc || !sc->mRootNode) {
     const char *why = aiGetErrorString();
     if (sc) aiReleaseImport(sc);
@@ -140,8 +185,11 @@ static lk_status load(const char *path, int part, const double scale[3], lk_mesh
     aiReleaseImport(sc);
     return lk_error_set_at(err, LK_PARSE_ERROR, path, 0, 0, "the file has no mesh vertices");
   }
-  vbuf b = {LK_NEW_ARRAY(double, 3 * (size_t)n), 0, n};
-  if (!b.v) {
+  int nt = count_triangles(sc, sc->mRootNode, part);
+  vbuf b = {LK_NEW_ARRAY(double, 3 * (size_t)n), 0, n, LK_NEW_ARRAY(int, 3 * (size_t)nt + 1), 0, nt};
+  if (!b.v || !b.t) {
+    lk_free(b.v);
+    lk_free(b.t);
     aiReleaseImport(sc);
     return lk_error_set(err, LK_OUT_OF_MEMORY, "mesh %s: out of memory", path);
   }
@@ -178,11 +226,14 @@ static lk_status load(const char *path, int part, const double scale[3], lk_mesh
   lk_mesh_spec_default(&s);
   s.vertices = b.v;
   s.count = b.n;
+  s.triangles = b.t;
+  s.ntriangles = b.nt;
   if (scale)
     for (int k = 0; k < 3; k++) s.scale[k] = scale[k];
   lk_error e2;
   lk_status st = lk_mesh_new(&s, out, &e2);
   lk_free(b.v);
+  lk_free(b.t);
   if (st) {
     /* lk_mesh_new's messages start "mesh: ": name the file instead. */
     const char *msg = e2.message;

@@ -40,11 +40,13 @@ static const char *const report_names[R_COUNT] = {"status",  "steps",    "contac
 
 typedef struct {
   int type, link;
+  int visual; /* collides with nothing (group or mask 0): drawn only */
   double size[3];
   float pose[POSE_FLOATS];
   char label[LK_IO_COLUMN_MAX];
-  /* A mesh: its hull's vertices (x y z, geom frame) and faces fanned
-   * into triangles (three vertex indices each, outward). */
+  /* A mesh: its file's vertices and triangles (x y z, geom frame; three
+   * vertex indices each, outward), or its hull's vertices and faces
+   * fanned into triangles when it has no file surface. */
   float *vert;
   uint32_t *tri;
   int nvert, ntri;
@@ -171,8 +173,23 @@ static int reserve_frames(vscene *s, long frames) {
   return 1;
 }
 
-/* The hull of a mesh geom, for the page to draw. */
+/* A mesh geom for the page to draw: the file's triangles when the mesh
+ * kept them (lk_mesh_surface: a mesh from a file), else its hull. */
 static int copy_mesh(vgeom *o, const lk_mesh *mesh) {
+  const double *sv;
+  const int *st;
+  int nsv, nst = lk_mesh_surface(mesh, &sv, &nsv, &st);
+  if (nst > 0) {
+    o->vert = lk_malloc((size_t)(3 * nsv + 1) * sizeof *o->vert);
+    o->tri = lk_malloc((size_t)(3 * nst + 1) * sizeof *o->tri);
+    if (!o->vert || !o->tri) return 0;
+    for (int i = 0; i < 3 * nsv; i++) o->vert[i] = (float)sv[i];
+    for (int i = 0; i < 3 * nst; i++) o->tri[i] = (uint32_t)st[i];
+    o->nvert = nsv;
+    o->ntri = nst;
+    o->radius = lk_mesh_radius(mesh);
+    return 1;
+  }
   int nv = lk_mesh_nvertex(mesh), nf = lk_mesh_nface(mesh), nt = 0;
   const double *x = lk_mesh_vertices(mesh);
   for (int f = 0; f < nf; f++) {
@@ -248,6 +265,7 @@ int lk_view_add_scene(lk_view *v, const lk_model *m, const char *name, const cha
     vgeom *o = &s->geom[g];
     o->type = (int)gs.type;
     o->link = lk_model_geom_link(m, g);
+    o->visual = gs.group == 0 || gs.mask == 0;
     memcpy(o->size, gs.size, sizeof o->size);
     pose_floats(&gs.pose, o->pose);
     lk_model_geom_label(m, g, o->label, sizeof o->label);
@@ -471,7 +489,7 @@ static int put_scene(lk_outfile *o, const vscene *s) {
     const vgeom *G = &s->geom[g];
     lk_outfile_printf(o, "%s{\"type\":", g ? "," : "");
     json_string(o, lk_geom_type_name((lk_geom_type)G->type));
-    lk_outfile_printf(o, ",\"link\":%d,\"label\":", G->link);
+    lk_outfile_printf(o, ",\"link\":%d,%s\"label\":", G->link, G->visual ? "\"visual\":1," : "");
     json_string(o, G->label);
     lk_outfile_puts(o, ",\"size\":[");
     for (int k = 0; k < 3; k++) {

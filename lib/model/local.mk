@@ -15,3 +15,6 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/mesh_solid.c
 # Sensors: named outputs of the state (MJCF <sensor>).
 lib_liblinkage_la_SOURCES += %reldir%/sensor.c
+# Approximate convex decomposition of a mesh's surface by plane cuts.
+lib_liblinkage_la_SOURCES += \
+	%reldir%/decompose.c

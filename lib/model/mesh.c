@@ -30,10 +30,10 @@ static size_t align8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 /* Offsets of the arrays in the block, from the counts. */
 typedef struct {
-  size_t v, fstart, fvert, fn, fd, vstart, vface, vnext, total;
+  size_t v, fstart, fvert, fn, fd, vstart, vface, vnext, sv, st, total;
 } layout;
 
-static layout make_layout(int nv, int nf, int nfv) {
+static layout make_layout(int nv, int nf, int nfv, int nsv, int nst) {
   layout L;
   size_t o = align8(sizeof(struct lk_mesh));
   L.v = o;
@@ -52,12 +52,16 @@ static layout make_layout(int nv, int nf, int nfv) {
   o = align8(o + sizeof(int) * (size_t)nfv);
   L.vnext = o;
   o = align8(o + sizeof(int) * (size_t)nfv);
+  L.sv = o;
+  o = align8(o + sizeof(double) * 3 * (size_t)nsv);
+  L.st = o;
+  o = align8(o + sizeof(int) * 3 * (size_t)nst);
   L.total = o;
   return L;
 }
 
 static void point_arrays(lk_mesh *m) {
-  layout L = make_layout(m->nv, m->nf, m->nfv);
+  layout L = make_layout(m->nv, m->nf, m->nfv, m->nsv, m->nst);
   char *b = (char *)m;
   m->v = (double *)(b + L.v);
   m->fn = (double *)(b + L.fn);
@@ -67,6 +71,8 @@ static void point_arrays(lk_mesh *m) {
   m->vstart = (int *)(b + L.vstart);
   m->vface = (int *)(b + L.vface);
   m->vnext = (int *)(b + L.vnext);
+  m->sv = m->nsv ? (double *)(b + L.sv) : NULL;
+  m->st = m->nst ? (int *)(b + L.st) : NULL;
 }
 
 static lk_vec3 vtx(const lk_mesh *m, int i) { return lk_v3(m->v[3 * i], m->v[3 * i + 1], m->v[3 * i + 2]); }
@@ -145,7 +151,15 @@ lk_status lk_mesh_new(const lk_mesh_spec *s, lk_mesh **out, lk_error *err) {
                         "mesh: %d vertices cannot enclose a volume (at least 4 needed)", s->count);
   if (!lk_all_finite(s->vertices, 3 * (size_t)s->count))
     return lk_error_set(err, LK_NON_FINITE, "mesh: a vertex is not finite");
-  int n = s->count;
+  if (s->ntriangles < 0 || (s->ntriangles > 0 && !s->triangles))
+    return lk_error_set(err, LK_INVALID_ARGUMENT, "mesh: %d triangles%s", s->ntriangles,
+                        s->ntriangles > 0 ? " but NULL indices" : "");
+  for (long i = 0; i < 3L * s->ntriangles; i++)
+    if (s->triangles[i] < 0 || s->triangles[i] >= s->count)
+      return lk_error_set(err, LK_INVALID_ARGUMENT,
+                          "mesh: triangle %ld names vertex %d (there are %d)", i / 3,
+                          s->triangles[i], s->count);
+  int n = s->count, nst = s->ntriangles, nsv = nst > 0 ? n : 0;
   coordT *pts = LK_NEW_ARRAY(coordT, 3 * (size_t)n);
   if (!pts) return lk_error_set(err, LK_OUT_OF_MEMORY, "mesh: out of memory");
   for (int i = 0; i < n; i++)
@@ -249,7 +263,7 @@ lk_status lk_mesh_new(const lk_mesh_spec *s, lk_mesh **out, lk_error *err) {
         s0 += len - 2;
       } while (s0 + 1 < k);
     }
-    layout L = make_layout(nv, nf, nfv);
+    layout L = make_layout(nv, nf, nfv, nsv, nst);
     m = lk_calloc(1, L.total);
     if (!m) goto oom;
     m->bytes = L.total;
@@ -257,7 +271,11 @@ lk_status lk_mesh_new(const lk_mesh_spec *s, lk_mesh **out, lk_error *err) {
     m->nf = nf;
     m->nfv = nfv;
     m->ninput = n;
+    m->nsv = nsv;
+    m->nst = nst;
     point_arrays(m);
+    for (int i = 0; i < 3 * nsv; i++) m->sv[i] = pts[i];
+    if (nst) memcpy(m->st, s->triangles, sizeof(int) * 3 * (size_t)nst);
     for (int i = 0; i < n; i++)
       if (hid[i] >= 0)
         for (int k = 0; k < 3; k++) m->v[3 * hid[i] + k] = pts[3 * i + k];
@@ -383,6 +401,14 @@ int lk_mesh_nvertex(const lk_mesh *m) { return m ? m->nv : 0; }
 const double *lk_mesh_vertices(const lk_mesh *m) { return m ? m->v : NULL; }
 int lk_mesh_nface(const lk_mesh *m) { return m ? m->nf : 0; }
 int lk_mesh_ninput(const lk_mesh *m) { return m ? m->ninput : 0; }
+
+int lk_mesh_surface(const lk_mesh *m, const double **vertices, int *nvertex,
+                    const int **triangles) {
+  if (vertices) *vertices = m ? m->sv : NULL;
+  if (nvertex) *nvertex = m ? m->nsv : 0;
+  if (triangles) *triangles = m ? m->st : NULL;
+  return m ? m->nst : 0;
+}
 
 int lk_mesh_face(const lk_mesh *m, int f, int *idx, int max) {
   if (!m || f < 0 || f >= m->nf) return -1;

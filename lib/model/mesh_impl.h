@@ -25,6 +25,9 @@ struct lk_mesh {
   int *vstart;  /* nv + 1: vertex i's faces are vface[vstart[i] .. vstart[i+1]) */
   int *vface;   /* nfv */
   int *vnext;   /* nfv: vertex i's successor in that face (its neighbours) */
+  int nsv, nst; /* the surface given with the vertices (0, 0: none) */
+  double *sv;   /* 3 nsv: its vertices, scaled, geom frame */
+  int *st;      /* 3 nst: its triangles */
   int extreme[6]; /* the vertices of largest +x, -x, +y, -y, +z, -z: where
                      the support search starts */
   double radius;

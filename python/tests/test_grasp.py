@@ -161,3 +161,29 @@ def test_scene_palm_and_approach(tmp_path):
     assert "wrist" in str(e.value)
     rows = linkage.grasp.plan(hand, box, n=20, verify=1, approach=(-1, 0, 0))
     assert rows["held"][0] == 1
+
+
+def _l_obj(path, a=0.0625, b=0.125, w=0.03125):
+    """An L-shaped prism as one OBJ part: the profile (0,0) (2a,0) (2a,b)
+    (a,b) (a,2b) (0,2b) in x-z extruded over y in [0, w]; its hull adds
+    half a cell to its three, 1/6."""
+    P = [(0, 0), (2 * a, 0), (2 * a, b), (a, b), (a, 2 * b), (0, 2 * b)]
+    lines = ["o L"]
+    for s in range(2):
+        lines += ["v %r %r %r" % (x, s * w, z) for x, z in P]
+    for i in range(1, 5):
+        lines += ["f 1 %d %d" % (i + 1, i + 2), "f 7 %d %d" % (i + 8, i + 7)]
+    for i in range(6):
+        j = (i + 1) % 6
+        lines += ["f %d %d %d" % (i + 1, i + 7, j + 7), "f %d %d %d" % (i + 1, j + 7, j + 1)]
+    path.write_text("\n".join(lines) + "\n")
+
+
+def test_scene_single_nonconvex_mesh_warns(tmp_path):
+    obj = tmp_path / "l.obj"
+    _l_obj(obj)
+    hand = _mech("jaw_gripper.yaml")
+    with pytest.warns(UserWarning, match=r"16\.7 %.*decomposed into 2 convex parts"):
+        linkage.grasp.Scene(hand, str(obj), mesh_mass=0.2)
+    with pytest.warns(UserWarning, match=r"convex hull \(keep_hull\), which adds 16\.7 %"):
+        linkage.grasp.Scene(hand, str(obj), mesh_mass=0.2, keep_hull=True)

@@ -125,6 +125,95 @@ static void test_mass_properties(void) {
   lk_model_free(m);
 }
 
+/* An L-shaped prism as one OBJ part: the profile (0,0) (2a,0) (2a,b)
+ * (a,b) (a,2b) (0,2b) in x-z, counter-clockwise, extruded over y in
+ * [0, w]; caps fanned from (0,0) (the L is star-shaped from there). */
+static void put_l(const char *path, double a, double b, double w) {
+  const double P[6][2] = {{0, 0}, {2 * a, 0}, {2 * a, b}, {a, b}, {a, 2 * b}, {0, 2 * b}};
+  FILE *f = fopen(path, "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fprintf(f, "o L\n");
+  for (int s = 0; s < 2; s++)
+    for (int i = 0; i < 6; i++) fprintf(f, "v %.17g %.17g %.17g\n", P[i][0], s * w, P[i][1]);
+  /* x cross z = -y: counter-clockwise in (x, z) faces -y (the y = 0 cap). */
+  for (int i = 1; i + 1 < 6; i++) {
+    fprintf(f, "f 1 %d %d\n", i + 1, i + 2);
+    fprintf(f, "f 7 %d %d\n", i + 8, i + 7);
+  }
+  for (int i = 0; i < 6; i++) {
+    int j = (i + 1) % 6;
+    fprintf(f, "f %d %d %d\nf %d %d %d\n", i + 1, i + 7, j + 7, i + 1, j + 7, j + 1);
+  }
+  fclose(f);
+}
+
+/* A single-part non-convex object is decomposed by default, with a
+ * warning giving what its hull would add (the L's hull: +1/6, 16.7 %), and
+ * gets the L's own mass properties; keep_hull keeps its hull; a convex
+ * part stays one geom without a warning. */
+static void test_single_part_decomposed(void) {
+  const double a = 0.0625, b = 0.125, w = 0.03125, V = 3 * a * b * w;
+  const char *path = scratch("l.obj");
+  put_l(path, a, b, w);
+  lk_grasp_mesh_object_report rep;
+  lk_grasp_mesh_object o;
+  lk_grasp_mesh_object_default(&o);
+  o.mass = 0.2;
+  o.report = &rep;
+  lk_error err;
+  lk_model *m = lk_model_new();
+  LK_ASSERT_OK(lk_grasp_add_mesh_object(m, "l", path, &o, &err), &err);
+  LK_ASSERT_OK(lk_model_finalize(m, &err), &err);
+  LK_ASSERT_INT_EQ(rep.file_parts, 1);
+  LK_ASSERT_INT_EQ(rep.decomposed, 1);
+  LK_ASSERT_INT_EQ(rep.parts, 2);
+  LK_ASSERT_INT_EQ(lk_model_ngeom(m), 2);
+  LK_ASSERT_REL(rep.volume, V, 1e-12, 0);
+  LK_ASSERT_REL(rep.hull_volume, 3.5 * a * b * w, 1e-12, 0);
+  LK_ASSERT_REL(rep.parts_volume, V, 1e-12, 0);
+  LK_ASSERT_MSG(strstr(rep.warning, "16.7 %") && strstr(rep.warning, "2 convex parts"), "%s",
+                rep.warning);
+  /* The L's centre of mass: (2ab (a, b/2) + ab (a/2, 3b/2)) / 3ab. */
+  lk_link_spec ls;
+  LK_ASSERT_OK(lk_model_link(m, lk_model_link_index(m, "l"), &ls), NULL);
+  LK_ASSERT_NEAR(ls.com.x, 5 * a / 6, 1e-12);
+  LK_ASSERT_NEAR(ls.com.y, w / 2, 1e-12);
+  LK_ASSERT_NEAR(ls.com.z, 5 * b / 6, 1e-12);
+  lk_model_free(m);
+  /* keep_hull: one geom, the hull's volume, the warning says so. */
+  o.keep_hull = 1;
+  m = lk_model_new();
+  LK_ASSERT_OK(lk_grasp_add_mesh_object(m, "l", path, &o, &err), &err);
+  LK_ASSERT_OK(lk_model_finalize(m, &err), &err);
+  LK_ASSERT_INT_EQ(lk_model_ngeom(m), 1);
+  LK_ASSERT_INT_EQ(rep.decomposed, 0);
+  LK_ASSERT_REL(rep.parts_volume, 3.5 * a * b * w, 1e-12, 0);
+  LK_ASSERT_MSG(strstr(rep.warning, "16.7 %") && strstr(rep.warning, "keep_hull"), "%s",
+                rep.warning);
+  lk_model_free(m);
+  /* A hull_tolerance above the L's 1/6: its hull, with the warning. */
+  o.keep_hull = 0;
+  o.hull_tolerance = 0.2;
+  m = lk_model_new();
+  LK_ASSERT_OK(lk_grasp_add_mesh_object(m, "l", path, &o, &err), &err);
+  LK_ASSERT_INT_EQ(rep.parts, 1);
+  LK_ASSERT_MSG(strstr(rep.warning, "16.7 %") && strstr(rep.warning, "within hull_tolerance"),
+                "%s", rep.warning);
+  lk_model_free(m);
+  o.hull_tolerance = 0.05;
+  /* A convex part (a box): one geom, no warning. */
+  const double c1[1][3] = {{0, 0, 0}}, h1[1][3] = {{0.03, 0.05, 0.08}};
+  put_boxes(path, 1, c1, h1);
+  o.keep_hull = 0;
+  m = lk_model_new();
+  LK_ASSERT_OK(lk_grasp_add_mesh_object(m, "box", path, &o, &err), &err);
+  LK_ASSERT_INT_EQ(rep.parts, 1);
+  LK_ASSERT_INT_EQ(rep.decomposed, 0);
+  CU_ASSERT_STRING_EQUAL(rep.warning, "");
+  lk_model_free(m);
+  unlink(path);
+}
+
 static const char *mech(const char *rel) {
   static char buf[4][4096];
   static int slot;
@@ -166,7 +255,8 @@ static lk_grasp_scene *mesh_box_scene(lk_error *err) { return mesh_box_scene_par
  * faces by area; the same draw twice is the same to the bit; antipodal
  * draws centre the jaws on the box's mid-plane. The same for the box in
  * two parts, whose faces against each other (z = -0.01) are inside the
- * object and never drawn. */
+ * object and never drawn, and whose antipodal width along z is the whole
+ * box's. */
 /* Returns how many draws fell off the box's faces (0). */
 static int sampler_on_box(int parts) {
   lk_error err;
@@ -211,10 +301,12 @@ static int sampler_on_box(int parts) {
   lk_grasp_sampler_free(sp);
   sp = lk_grasp_sampler_new(s, NULL, &err); /* auto: antipodal for the jaw */
   LK_ASSERT_INT_EQ(lk_grasp_sampler_kind(sp), LK_SAMPLE_ANTIPODAL);
-  for (int i = 0; sp && i < 200 && parts == 1; i++) {
+  for (int i = 0; sp && i < 200; i++) {
     lk_grasp_candidate c;
     LK_ASSERT_OK(lk_grasp_sampler_draw(sp, i, &c, &err), &err);
-    /* the centre is the box's centre along the closing axis (the normal) */
+    /* the centre is the box's centre along the closing axis (the normal),
+     * in two parts too: the jaws straddle the whole box, not the part the
+     * point is on */
     LK_ASSERT_NEAR(lk_v3_dot(c.center, c.surface_normal), 0, 1e-8);
   }
   lk_grasp_sampler_free(sp);
@@ -479,13 +571,42 @@ static void test_a_urdf_object_floats(void) {
   free(csv);
 }
 
+/* grasp-planner says what it did with a single non-convex part, and
+ * --keep-hull keeps the hull. */
+static void test_planner_warns_of_the_hull(void) {
+  const char *l = scratch("lcli.obj"), *out = scratch("lcli.csv");
+  put_l(l, 0.0625, 0.125, 0.03125);
+  const char *hand = lk_test_mechanism("jaw_gripper");
+  char *err = NULL;
+  int st = run((const char *[]){"--hand", hand, "--object", l, "--mass", "0.2", "-n", "20",
+                                "--verify", "1", "--refine", "1", "--rounds", "1", "-q", NULL},
+               out, &err);
+  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
+  LK_ASSERT_MSG(err && strstr(err, "warning") && strstr(err, "16.7 %") &&
+                    strstr(err, "decomposed into 2 convex parts"),
+                "%s", err ? err : "");
+  free(err);
+  st = run((const char *[]){"--hand", hand, "--object", l, "--mass", "0.2", "-n", "20",
+                            "--verify", "1", "--refine", "1", "--rounds", "1", "-q",
+                            "--keep-hull", NULL},
+           out, &err);
+  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
+  LK_ASSERT_MSG(err && strstr(err, "16.7 %") && strstr(err, "is its convex hull (keep_hull)"),
+                "%s", err ? err : "");
+  free(err);
+  unlink(l);
+  unlink(out);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"mass properties of a mesh object", test_mass_properties},
+      {"a single non-convex part is decomposed, with a warning", test_single_part_decomposed},
       {"the sampler on a hull", test_sampler_on_a_hull},
       {"a meshed box screens like the box", test_screen_like_the_primitive},
       {"the planner on the shipped meshes", test_planner_on_shipped_meshes},
       {"a URDF object (YCB style) floats and is named by its folder", test_a_urdf_object_floats},
+      {"grasp-planner warns of a non-convex part's hull; --keep-hull", test_planner_warns_of_the_hull},
       {NULL, NULL}};
   lk_test_suite("mesh_objects", tests);
 }

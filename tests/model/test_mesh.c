@@ -305,8 +305,29 @@ static void setup_dir(void) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(mkdtemp(g_dir));
 }
 
+/* The volume the mesh's kept surface encloses (signed tetrahedra from
+ * the origin), and its triangle count in *nt. */
+static double surface_volume(const lk_mesh *m, int *nt) {
+  const double *v;
+  const int *t;
+  int nv;
+  *nt = lk_mesh_surface(m, &v, &nv, &t);
+  double V = 0;
+  for (int i = 0; i < *nt; i++) {
+    const double *a = v + 3 * t[3 * i], *b = v + 3 * t[3 * i + 1], *c = v + 3 * t[3 * i + 2];
+    V += (a[0] * (b[1] * c[2] - b[2] * c[1]) - a[1] * (b[0] * c[2] - b[2] * c[0]) +
+          a[2] * (b[0] * c[1] - b[1] * c[0])) / 6;
+  }
+  return V;
+}
+
 static void check_box(lk_mesh *m, const double h[3], double tol) {
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  /* The file's 12 triangles are kept, outward: they enclose the box. */
+  int nt;
+  double V = surface_volume(m, &nt);
+  LK_ASSERT_INT_EQ(nt, 12);
+  LK_ASSERT_REL(V, 8 * h[0] * h[1] * h[2], tol > 1e-9 ? tol : 1e-9, 0);
   LK_ASSERT_INT_EQ(lk_mesh_nvertex(m), 8);
   LK_ASSERT_INT_EQ(lk_mesh_nface(m), 6);
   LK_ASSERT_REL(lk_mesh_volume(m), 8 * h[0] * h[1] * h[2], tol, 0);
@@ -338,6 +359,67 @@ static void test_stl_and_obj_files(void) {
   write_box_stl_ascii(tmp_path("a.stl"), h3);
   LK_ASSERT_OK(lk_mesh_load_file(tmp_path("a.stl"), NULL, &m, &e), &e);
   check_box(m, h3, 1e-6);
+  lk_mesh_free(m);
+  /* Quadrilateral faces are kept as two triangles each. */
+  FILE *f = fopen(tmp_path("q.obj"), "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nv 0 0 1\nv 1 0 1\nv 1 1 1\nv 0 1 1\n"
+        "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n", f);
+  fclose(f);
+  LK_ASSERT_OK(lk_mesh_load_file(tmp_path("q.obj"), NULL, &m, &e), &e);
+  const double hq[3] = {0.5, 0.5, 0.5};
+  check_box(m, hq, 1e-15);
+  lk_mesh_free(m);
+  /* A mesh made from vertices alone has no surface. */
+  double v[3 * 8];
+  box_points(v, hq, hq, 0);
+  m = make(v, 8, 1, 1, 1);
+  int nt;
+  LK_ASSERT_NEAR(surface_volume(m, &nt), 0, 0);
+  LK_ASSERT_INT_EQ(nt, 0);
+  lk_mesh_free(m);
+}
+
+/* A Collada file's <up_axis> is not applied (as ROS tools do): a Z_UP
+ * tetrahedron with legs 1, 2, 3 along x, y, z keeps them. */
+static void test_collada_up_axis_ignored(void) {
+  setup_dir();
+  FILE *f = fopen(tmp_path("t.dae"), "w");
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("<?xml version=\"1.0\"?>\n"
+        "<COLLADA xmlns=\"http://www.collada.org/2005/11/COLLADASchema\" version=\"1.4.1\">\n"
+        "<asset><up_axis>Z_UP</up_axis></asset>\n"
+        "<library_geometries><geometry id=\"g\" name=\"g\"><mesh>\n"
+        "<source id=\"p\"><float_array id=\"pa\" count=\"12\">0 0 0 1 0 0 0 2 0 0 0 3</float_array>\n"
+        "<technique_common><accessor source=\"#pa\" count=\"4\" stride=\"3\">"
+        "<param name=\"X\" type=\"float\"/><param name=\"Y\" type=\"float\"/>"
+        "<param name=\"Z\" type=\"float\"/></accessor></technique_common></source>\n"
+        "<vertices id=\"v\"><input semantic=\"POSITION\" source=\"#p\"/></vertices>\n"
+        "<triangles count=\"4\"><input semantic=\"VERTEX\" source=\"#v\" offset=\"0\"/>"
+        "<p>0 2 1 0 1 3 0 3 2 1 2 3</p></triangles>\n"
+        "</mesh></geometry></library_geometries>\n"
+        "<library_visual_scenes><visual_scene id=\"s\"><node id=\"n\">"
+        "<instance_geometry url=\"#g\"/></node></visual_scene></library_visual_scenes>\n"
+        "<scene><instance_visual_scene url=\"#s\"/></scene>\n"
+        "</COLLADA>\n",
+        f);
+  fclose(f);
+  lk_mesh *m = NULL;
+  lk_error e;
+  LK_ASSERT_OK(lk_mesh_load_file(tmp_path("t.dae"), NULL, &m, &e), &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_vec3 lo, hi;
+  lk_mesh_bounds(m, &lo, &hi);
+  LK_ASSERT_NEAR(lo.x, 0, 0);
+  LK_ASSERT_NEAR(lo.y, 0, 0);
+  LK_ASSERT_NEAR(lo.z, 0, 0);
+  LK_ASSERT_NEAR(hi.x, 1, 0);
+  LK_ASSERT_NEAR(hi.y, 2, 0);
+  LK_ASSERT_NEAR(hi.z, 3, 0);
+  /* Its 4 triangles, outward: they enclose 1 * 2 * 3 / 6. */
+  int nt;
+  LK_ASSERT_NEAR(surface_volume(m, &nt), 1.0, 1e-12);
+  LK_ASSERT_INT_EQ(nt, 4);
   lk_mesh_free(m);
 }
 
@@ -568,7 +650,7 @@ static void cleanup(void) {
   const char *names[] = {"a.stl", "b.stl", "c.obj", "junk.stl", "flat.obj", "part.stl",
                          "two.yaml", "up.obj", "up.yaml", "bad.yaml", "nofile.yaml",
                          "scale.yaml", "boxfile.yaml", "part.yaml", "d.obj", "dens.yaml", "both.yaml",
-                         "nosolid.yaml"};
+                         "nosolid.yaml", "q.obj", "t.dae"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) unlink(tmp_path(names[i]));
   rmdir(g_dir);
 }
@@ -590,6 +672,7 @@ void lk_test_register(void) {
   static const lk_test files[] = {
       {"STL ascii, STL binary, OBJ", test_stl_and_obj_files},
       {"file errors name the file", test_file_errors_name_the_file},
+      {"a Collada file's up_axis is not applied", test_collada_up_axis_ignored},
       {"YAML mesh geoms give the link inertia", test_yaml_mesh_geoms_give_the_link_inertia},
       {"YAML mesh errors", test_yaml_mesh_errors},
       {"YAML density", test_yaml_density},

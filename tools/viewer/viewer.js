@@ -258,6 +258,8 @@
   var showNames = toggle('lk-names', 'names', flag('names', false));
   var follow = toggle('lk-follow', 'follow', false);
   var status = el('pre', {id: 'lk-status'}, body);
+  var meshList = el('pre', {id: 'lk-meshes'}, body);
+  meshList.style.display = 'none';
 
   /* ---------------------------------------------------------- three.js */
   var renderer;
@@ -332,8 +334,9 @@
       case 'capsule': return capsule(s[0], s[1]);
       case 'plane': return new THREE.PlaneBufferGeometry(1, 1);
       case 'mesh': {
-        /* A convex hull: flat-shaded triangles (each its own vertices, so
-         * the normals are the faces'). */
+        /* The mesh file's triangles (or, for a mesh made without its
+         * file's faces, its convex hull): flat-shaded (each triangle its
+         * own vertices, so the normals are the faces'). */
         if (!g.vertices) return null;
         var geo = new THREE.BufferGeometry();
         geo.setAttribute('position', new THREE.BufferAttribute(new Float32Array(bytes(g.vertices)), 3));
@@ -366,9 +369,20 @@
       grp.add(axes);
       grp.userData.axes = axes;
     }
+    /* A link with visual geoms (ones that collide with nothing: a URDF's
+     * <visual>, an MJCF visual geom) is drawn by them alone; its
+     * collision shapes only with collision=1. */
+    var hasVisual = [];
+    d.src.geoms.forEach(function (g) { if (g.visual) hasVisual[g.link] = true; });
+    var showCollision = flag('collision', false);
+    d.meshStats = [];
     d.src.geoms.forEach(function (g) {
+      if (!g.visual && hasVisual[g.link] && !showCollision) return;
       var geo = geometry(g);
       if (!geo) return;
+      if (g.type === 'mesh')
+        d.meshStats.push(d.src.links[g.link].name + ' ' + (g.visual ? 'visual' : 'collision') + ' ' +
+                         geo.getAttribute('position').count / 3);
       var mat;
       if (g.type === 'plane')
         mat = flat ? new THREE.MeshBasicMaterial({color: 0xe6e6e6, side: THREE.DoubleSide})
@@ -566,6 +580,8 @@
     cur = scenes[i];
     if (!cur.root) build(cur);
     world.add(cur.root);
+    /* For the browser test: the mesh geoms drawn, "link kind triangles". */
+    meshList.textContent = cur.meshStats.join('\n');
     if (chooser) chooser.value = i;
     caption.textContent = cur.src.caption || (scenes.length > 1 ? cur.src.name : '');
     slider.max = cur.nframes - 1;
