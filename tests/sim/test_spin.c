@@ -157,11 +157,14 @@ static double top_precession(double M, double l, double a, double c, double w3, 
 
 /* 200 rad/s, 20 degrees. The target was 0.5 % at the default timestep;
  * measured -0.651 % at 1 ms, -0.143 % at 0.5 ms (second order in h). The
- * remaining error is the position update's, not the velocity forces':
- * q+ = exp(h w+) q turns the axis about w+, whose spin part (h |w| = 0.2
- * rad a step) shortens the axis' sideways step by about sin(h|w|)/(h|w|)
- * = 0.9933 (-0.67 %); the explicit evaluation does not get that far (it
- * runs away within a second at either timestep). */
+ * position update is not the cause: the exact angular velocities fed
+ * through q+ = exp(h w+) q precess within +0.1 % (a model of the step,
+ * checked by hand). The error is the velocity update's, in body
+ * coordinates: the spin turns the transverse components by h |w| = 0.2
+ * rad a step, and the midpoint (and the torque at the step's start)
+ * treats vectors 0.2 rad apart as one (the torque at the step's middle
+ * gives -1.24 %, at its end -2.89 %). The explicit evaluation does not get
+ * that far (it runs away within a second at either timestep). */
 static void test_top_precession(void) {
   double exact, w;
   w = top_precession(1, 0.1, 0.002, 0.004, 200, 20, "midpoint", 0.001, 0, 3, &exact);
