@@ -286,19 +286,33 @@ static double moved(const capstan *c, double m2, double seconds) {
   return fabs(dz);
 }
 
-static void check_threshold(const capstan *c, double *largest) {
-  double M = lp_largest_mass(c, c->mus, 0);
-  *largest = M;
-  printf("  %d links: the LP's largest mass %.9g kg\n", c->n, M);
-  LK_ASSERT_MSG(M > c->m1 && M < c->m1 * exp(c->mus * M_PI) * 1.2,
-                "%d links: the LP's largest mass %.6g kg", c->n, M);
-  if (!(M > 0)) return;
-  double held = moved(c, 0.99 * M, 0.3), slid = moved(c, 1.01 * M, 0.3);
-  LK_ASSERT_MSG(held < 1e-6, "%d links, m2 = 0.99 x %.6g kg: m1 moved %.3g m in 0.3 s", c->n,
-                M, held);
-  LK_ASSERT_MSG(slid > 1e-3, "%d links, m2 = 1.01 x %.6g kg: m1 moved only %.3g m in 0.3 s",
-                c->n, M, slid);
+/* The LP's largest mass M (sanity-checked against m1 and the capstan
+ * equation) and how far m1 moves in 0.3 s with 0.99 M and 1.01 M. */
+typedef struct {
+  double M, held, slid;
+} threshold;
+
+static threshold run_threshold(const capstan *c) {
+  threshold t = {lp_largest_mass(c, c->mus, 0), NAN, NAN};
+  printf("  %d links: the LP's largest mass %.9g kg\n", c->n, t.M);
+  LK_ASSERT_MSG(t.M > c->m1 && t.M < c->m1 * exp(c->mus * M_PI) * 1.2,
+                "%d links: the LP's largest mass %.6g kg", c->n, t.M);
+  if (!(t.M > 0)) return t;
+  t.held = moved(c, 0.99 * t.M, 0.3);
+  t.slid = moved(c, 1.01 * t.M, 0.3);
+  return t;
 }
+
+/* Holds (m1 moves less than 1e-6 m in 0.3 s) at 0.99 of the LP's mass,
+ * slides (more than 1 mm) at 1.01. */
+#define ASSERT_THRESHOLD(t, n)                                                                  \
+  do {                                                                                          \
+    LK_ASSERT_MSG((t).held < 1e-6, "%d links, m2 = 0.99 x %.6g kg: m1 moved %.3g m in 0.3 s", \
+                  (n), (t).M, (t).held);                                                        \
+    LK_ASSERT_MSG((t).slid > 1e-3,                                                              \
+                  "%d links, m2 = 1.01 x %.6g kg: m1 moved only %.3g m in 0.3 s", (n), (t).M,   \
+                  (t).slid);                                                                    \
+  } while (0)
 
 static const capstan CHAIN = {24, 0.1, 0.005, 1.0, 0.005, 0.3, 0.25, 0.2};
 
@@ -322,30 +336,30 @@ static void test_lp_is_euler(void) {
 }
 
 static void test_24_links(void) {
-  double M;
-  check_threshold(&CHAIN, &M);
+  threshold t = run_threshold(&CHAIN);
+  ASSERT_THRESHOLD(t, 24);
 }
 
 static void test_12_links(void) {
   capstan c = CHAIN;
   c.n = 12;
-  double M;
-  check_threshold(&c, &M);
+  threshold t = run_threshold(&c);
+  ASSERT_THRESHOLD(t, 12);
 }
 
 static void test_8_links(void) {
   capstan c = CHAIN;
   c.n = 8;
-  double M;
-  check_threshold(&c, &M);
+  threshold t = run_threshold(&c);
+  ASSERT_THRESHOLD(t, 8);
 }
 
 /* Variant: other rope, cylinder and loads (16 links over a 0.08 m
  * cylinder, mu_s 0.5 / mu_d 0.4, 0.5 kg and 3 g links). */
 static void test_variant(void) {
   capstan c = {16, 0.08, 0.004, 0.5, 0.003, 0.5, 0.4, 0.15};
-  double M;
-  check_threshold(&c, &M);
+  threshold t = run_threshold(&c);
+  ASSERT_THRESHOLD(t, 16);
 }
 
 static const lk_test tests[] = {
