@@ -184,9 +184,10 @@ static PyStructSequence_Field report_fields[] = {
     {"impact_work", "work of the step's impact impulses, J (never > 0 once checked)"},
     {"restitution_scale", "the factor restitution was scaled by so no impact adds energy"},
     {"impacts_propagated", "contact impacts resolved one by one before the LCP (impacts: propagating)"},
+    {"coupled_answers", "islands answered by the coupled sticking check (normal impulses free)"},
     {NULL, NULL}};
 
-#define NREPORT 28
+#define NREPORT 29
 
 static PyStructSequence_Desc report_desc = {
     "linkage.StepReport", "What the last step did (lk_step_report, linkage/sim.h).",
@@ -227,6 +228,7 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
       PyFloat_FromDouble(r->impact_work),
       PyFloat_FromDouble(r->restitution_scale),
       PyLong_FromLong(r->impacts_propagated),
+      PyLong_FromLong(r->coupled_answers),
   };
   for (int i = 0; i < NREPORT; i++) {
     if (!v[i]) {

@@ -119,6 +119,10 @@ typedef struct {
   int impacts_propagated; /* options.impacts: propagating: the contact
                              impacts resolved one at a time before the
                              step's LCP (0 without one) */
+  int coupled_answers;    /* islands answered by the coupled sticking check:
+                             sticking found with the normal impulses free,
+                             where the trial's shares broke a cone (a chain
+                             round a capstan; docs/contact.md) */
 } lk_step_report;
 
 /* The energy watch: over a stretch of steps without input (tau and link

@@ -1004,16 +1004,27 @@ static int began_at_rest(const island *is) {
   return 1;
 }
 
-/* The coupled sticking check answered: the rows' states from the answer,
- * and the island's contacts marked. */
-static void coupled_answer(island *is) {
+/* The rows' states from an answer in z, w (a stage that solved the
+ * island outside the friction LCP). */
+static void answer_states(island *is) {
   lk_sim_data *sd = is->sd;
   for (int i = 0; i < is->n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
     sd->basis[i] = row_state(R, sd->z[i], sd->w[i], zn);
+  }
+}
+
+/* The coupled sticking check answered: the rows' states from the answer,
+ * the island's contacts marked, the report told. */
+static void coupled_answer(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  answer_states(is);
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
     if (R->ckind == LK_CONSTRAINT_CONTACT) sd->cmem[R->cindex].coupled = 1;
   }
+  report->coupled_answers++;
 }
 
 /* A miss after u (sim.dvg) was formed on the island's DoFs: zero again. */
@@ -1611,7 +1622,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       for (int i = 0; i < n; i++) sd->zfix[i] = sd->z[i];
       if (fixed_cuts(is, report, 1)) {
         changed = 0;
-        coupled_answer(is);
+        coupled_answer(is, report);
       } else if (coupled) {
         in_hand(is); /* NSGS from the last answer, as when the trial is skipped */
       } else {
@@ -1641,17 +1652,13 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
        * optimum's A z is unique, and a sticking answer is an optimum). */
       if (ok) {
         changed = 0;
-        for (int i = 0; i < n; i++) {
-          const lk_row *R = &sd->row[is->rows[i]];
-          double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
-          sd->basis[i] = row_state(R, sd->z[i], sd->w[i], zn);
-        }
+        answer_states(is);
       } else {
         /* (not counted among the passes: the friction LCP keeps them all) */
         for (int i = 0; i < n; i++) sd->z[i] = sd->zfix[i];
         if (began_at_rest(is) && fixed_cuts(is, report, 1)) {
           changed = 0;
-          coupled_answer(is);
+          coupled_answer(is, report);
         }
       }
     }

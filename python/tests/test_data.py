@@ -99,7 +99,7 @@ def test_time_and_report():
     assert r.status == "LK_OK" and r.nrows == 0 and r.ncontacts == 0
     # no margin contact, no impact: nothing set aside, no impact work
     assert r.aside_contacts == 0 and r.impact_work == 0 and r.restitution_scale == 0
-    assert r.impacts_propagated == 0
+    assert r.impacts_propagated == 0 and r.coupled_answers == 0
     d.time = 10.0
     assert d.time == 10.0
     with pytest.raises(ValueError):
