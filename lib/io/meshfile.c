@@ -51,11 +51,9 @@ static int count_vertices(const struct aiScene *sc, const struct aiNode *nd, int
   return n;
 }
 
-static void collect(const struct aiScene *sc, const struct aiNode *nd, const double T[4][4],
-                    int part, vbuf *b) {
-  /* The node's transform composed with its parents' (assimp's matrices
-   * are row-major, acting on column vectors), in double. */
-  double M[4][4];
+/* The node's transform composed with its parents' T (assimp's matrices
+ * are row-major, acting on column vectors), in double. */
+static void node_transform(const struct aiNode *nd, const double T[4][4], double M[4][4]) {
   const ai_real *local = &nd->mTransformation.a1;
   for (int r = 0; r < 4; r++)
     for (int c = 0; c < 4; c++) {
@@ -63,6 +61,12 @@ static void collect(const struct aiScene *sc, const struct aiNode *nd, const dou
       for (int k = 0; k < 4; k++) s += T[r][k] * (double)local[4 * k + c];
       M[r][c] = s;
     }
+}
+
+static void collect(const struct aiScene *sc, const struct aiNode *nd, const double T[4][4],
+                    int part, vbuf *b) {
+  double M[4][4];
+  node_transform(nd, T, M);
   for (unsigned i = 0; i < nd->mNumMeshes; i++) {
     if (part >= 0 && (int)nd->mMeshes[i] != part) continue;
     const struct aiMesh *me = sc->mMeshes[nd->mMeshes[i]];
@@ -97,13 +101,7 @@ static void collect(const struct aiScene *sc, const struct aiNode *nd, const dou
 static void solid_faces(const struct aiScene *sc, const struct aiNode *nd, const double T[4][4],
                         const double scale[3], lk_mesh_solid_acc *acc, lk_mesh_area_acc *area) {
   double M[4][4];
-  const ai_real *local = &nd->mTransformation.a1;
-  for (int r = 0; r < 4; r++)
-    for (int c = 0; c < 4; c++) {
-      double s = 0;
-      for (int k = 0; k < 4; k++) s += T[r][k] * (double)local[4 * k + c];
-      M[r][c] = s;
-    }
+  node_transform(nd, T, M);
   for (unsigned i = 0; i < nd->mNumMeshes; i++) {
     const struct aiMesh *me = sc->mMeshes[nd->mMeshes[i]];
     for (unsigned f = 0; f < me->mNumFaces; f++) {
