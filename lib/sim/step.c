@@ -49,9 +49,10 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * gyroscopic) at the midpoint velocity v_m = (v + v*)/2 instead of at v:
  *   M~ (v* - v) = h (f - c(q, v_m)),
  * solved by fixed-point iteration from the explicit v* (on entry in
- * d->dyn.vnew, its acceleration in acc; M~ factored). Only the velocity-product part
- * cv of c moves with v_m (gravity's does not), so each pass corrects the
- * explicit acceleration by -M~^-1 (cv(v_m) - cv(v)). This is the implicit
+ * d->dyn.vnew, its acceleration in acc; M~ factored). Only the
+ * velocity-product part cv of c moves with v_m (gravity's does not), so
+ * each pass corrects the explicit acceleration by -M~^-1 (cv(v_m) -
+ * cv(v)). This is the implicit
  * midpoint rule on those forces, which keeps quadratic invariants: the
  * gyroscopic term does no work at v_m (v_m . (w_m x I w_m) = 0), so a
  * torque-free body's kinetic energy and |L| are unchanged by the velocity
@@ -63,8 +64,9 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * Euler's equation); this treats every velocity product of the tree
  * alike. The passes contract by about h |w| (200 rad/s at 1 ms: 0.1 a
  * pass, 12 passes; an arm at a few rad/s: 1e-3, 3 passes); they stop when
- * v* moves, or would still move, less than 1e-13 of the velocities' scale. Should they not settle (h |w| near 1 or beyond) or
- * overflow, the explicit answer stands. */
+ * v* moves, or would still move, less than 1e-13 of the velocities'
+ * scale. Should they not settle (h |w| near 1 or beyond) or overflow, the
+ * explicit answer stands. */
 static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, double *acc) {
   lk_dyn_data *dd = &d->dyn;
   const int nv = m->nv;

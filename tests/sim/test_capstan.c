@@ -11,8 +11,9 @@
  * check this 24-link chain let go between 2.3 and 2.4 kg, 0.94-0.98 of
  * the LP's 2.45 kg (the issue's own chain at 0.89 of its statics): the
  * sticking trial's even shares broke some cones, and NSGS found a
- * sliding answer although a sticking one existed. Now the chain holds at 0.99 and slides at 1.01 of the LP's
- * mass, for 8, 12 and 24 links and for a second set of numbers. The LP
+ * sliding answer although a sticking one existed. Now the chain holds at
+ * 0.99 and slides at 1.01 of the LP's mass, for 8, 12 and 24 links and
+ * for a second set of numbers. The LP
  * itself is checked against Euler's capstan equation, T2/T1 = e^(mu pi)
  * for a weightless chain of many links. */
 #include <math.h>
