@@ -76,8 +76,12 @@ void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_for
  * the link velocities formed from v (d->dyn.vlm), so that the kinematics
  * at the data's state are left alone. c(q, v) - cv(q, v) is gravity's
  * part, which does not depend on v; the step evaluates cv at a midpoint
- * velocity with it (step.c). */
-void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double *tau);
+ * velocity with it (step.c). With h > 0 each link's own rotation term
+ * (w x I w about its joint, or its centre for a free joint) is scaled by
+ * tan(a/2) / (a/2), a = h |w| its turn in a step of h (rnea.c says why);
+ * h = 0 gives the plain forces. */
+void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double h,
+                            double *tau);
 
 /* ABA (Featherstone 2008, table 7.1): qacc = (M + diag)^-1 (tau + J^T fext
  * - c(q, v)), gravity included, in O(nlink). tau must not be NULL. */

@@ -1,5 +1,6 @@
 /* Recursive Newton-Euler: inverse dynamics and the bias forces
  * (Featherstone 2008, table 5.1). */
+#include <math.h>
 #include <string.h>
 
 #include "core/internal.h"
@@ -41,7 +42,48 @@ void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_for
   }
 }
 
-void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double *tau) {
+/* The step's implicit midpoint on the gyroscopic term, M (v+ - v) = -h
+ * w_m x I w_m, turns a spinning link's momentum in its own frame by the
+ * Cayley map of h w_m, whose angle 2 atan(a/2) falls short of the exact
+ * turn a = h |w_m| by a^3/12 a step: 0.2 rad a step (200 rad/s at 1 ms)
+ * loses 0.33 % of the turn, and a top on a pivot precessed 0.65 % slow
+ * (tests/sim/test_spin). Scaling the rotation's term by tan(a/2) / (a/2)
+ * gives the Cayley map the exponential's angle, as the position update
+ * exp(h w+) turns the link. A scalar on w x* I w leaves its power at v_m
+ * zero, so the torque-free energy and |L| still hold to rounding. The
+ * rotation is taken about the point the link turns about: its joint's
+ * origin, or for a free joint its centre of mass (a pure couple, so that
+ * a ballistic body's centre is left exactly as it was). The velocity
+ * products of the joints (S-dot terms) and the link origin's translation
+ * are left as they are. The scale stops growing at a = 2 (1.56), past
+ * which the passes do not settle anyway. */
+static double turn_scale(lk_vec3 w, double h) {
+  double a = h * lk_v3_norm(w);
+  if (!(a > 1e-4)) return 1 + a * a / 12; /* tan(x)/x = 1 + x^2/3 + ... */
+  if (a > 2) a = 2;
+  return tan(0.5 * a) / (0.5 * a);
+}
+
+static lk_force turn_correction(const lk_inertia *I, lk_vec3 w, int free, double h) {
+  double s = turn_scale(w, h) - 1;
+  if (!(s != 0)) return lk_fo(lk_v3_zero(), lk_v3_zero());
+  if (free) {
+    /* w x Ic w with Ic = Io - m (|c|^2 1 - c c^T), c = h / m */
+    lk_vec3 Lw = lk_m3_mulv(&I->I, w);
+    if (I->m > 0) {
+      lk_vec3 c = lk_v3_scale(I->h, 1 / I->m);
+      Lw = lk_v3_sub(Lw, lk_v3_scale(lk_v3_sub(lk_v3_scale(w, lk_v3_dot(c, c)),
+                                               lk_v3_scale(c, lk_v3_dot(c, w))),
+                                     I->m));
+    }
+    return lk_fo(lk_v3_scale(lk_v3_cross(w, Lw), s), lk_v3_zero());
+  }
+  lk_motion r = lk_mo(w, lk_v3_zero());
+  return lk_fo_scale(lk_mo_cross_fo(r, lk_inertia_mul(I, r)), s);
+}
+
+void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double h,
+                            double *tau) {
   lk_dyn_data *dd = &d->dyn;
   lk_motion *vl = dd->vlm, *a = dd->a;
   lk_force *f = dd->pA;
@@ -60,7 +102,10 @@ void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, doub
     vl[i] = vi;
     a[i] = lk_mo_add(lk_tf_inv_motion(&d->xup[i], a[p]), c);
     const lk_inertia *I = &m->inertia[i];
-    f[i] = lk_fo_add(lk_inertia_mul(I, a[i]), lk_mo_cross_fo(vl[i], lk_inertia_mul(I, vl[i])));
+    lk_force gyro = lk_mo_cross_fo(vl[i], lk_inertia_mul(I, vl[i]));
+    if (h > 0)
+      gyro = lk_fo_add(gyro, turn_correction(I, vl[i].ang, m->jtype[i] == LK_JOINT_FREE, h));
+    f[i] = lk_fo_add(lk_inertia_mul(I, a[i]), gyro);
   }
   for (int i = m->nlink - 1; i > 0; i--) {
     for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) tau[k] = lk_mo_dot_fo(d->S[k], f[i]);

@@ -75,11 +75,11 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
   for (int k = 0; k < nv; k++) scale = fmax(scale, fmax(fabs(d->v[k]), fabs(vnew[k])));
   if (!(scale > 0)) return; /* nothing moves: no velocity products */
   memcpy(dd->acc0, acc, sizeof(double) * (size_t)nv);
-  lk_dyn_velocity_forces(m, d, d->v, dd->cv0);
+  lk_dyn_velocity_forces(m, d, d->v, 0, dd->cv0);
   double last = INFINITY;
   for (int pass = 0; pass < LK_MIDPOINT_PASSES; pass++) {
     for (int k = 0; k < nv; k++) dd->vmid[k] = 0.5 * (d->v[k] + vnew[k]);
-    lk_dyn_velocity_forces(m, d, dd->vmid, dd->dcv);
+    lk_dyn_velocity_forces(m, d, dd->vmid, h, dd->dcv);
     for (int k = 0; k < nv; k++) dd->dcv[k] -= dd->cv0[k];
     lk_dyn_solve(m, d, dd->dcv, 1);
     for (int k = 0; k < nv; k++) acc[k] = dd->acc0[k] - dd->dcv[k];

@@ -490,6 +490,8 @@ static void test_euler_step_matches_its_definition(void) {
 }
 /* With the default velocity forces (midpoint, step.c) the step solves
  *   (M + hB)(v+ - v) = h (tau + passive(v) + J^T f - c(q, (v + v+)/2)),
+ * the turn of each link corrected from the Cayley map's angle to the
+ * exponential's (add_turn_correction below),
  * checked here against the bias forces computed by lk_bias_forces at the
  * midpoint of the step's own v+ (the residual of the fixed point, relative
  * to the velocities, within 1e-11: the passes stop at 1e-13). */
@@ -497,6 +499,42 @@ static void test_euler_midpoint_matches_its_definition(void) {
   double worst_v = euler_definition(LK_VELOCITY_FORCES_MIDPOINT);
   LK_ASSERT_MSG(worst_v <= 1e-11, "v+ vs (M + hB)^-1 definition: worst relative %g", worst_v);
 }
+/* The midpoint's correction of each link's turn (rnea.c), stated here in
+ * world coordinates from the public pieces: with a = h |w| and s =
+ * tan(a/2) / (a/2) - 1, the generalized force of the wrench s (w x Ic w)
+ * (a couple; Ic about the centre) on a free joint's link, else of s (w x
+ * Io w) about the link origin with the force s w x (m w x c) there (Io
+ * about the origin, c the origin-to-centre vector). Added to c(q, v_m). */
+static void add_turn_correction(lk_model *m, lk_data *mid, double h, double *c) {
+  int nv = lk_model_nv(m);
+  double *J = malloc(sizeof(double) * (size_t)(6 * nv + 1));
+  for (int i = 1; i < lk_model_nlink(m); i++) {
+    lk_link_spec sp;
+    lk_model_link(m, i, &sp);
+    const lk_transform *X = lk_data_link_pose(mid, i);
+    lk_vec3 w = lk_data_link_velocity(mid, i).ang;
+    double a = h * lk_v3_norm(w);
+    double s = a > 0 ? tan(a / 2) / (a / 2) - 1 : 0;
+    lk_mat3 RI = lk_m3_mul(&X->R, &sp.inertia), Rt = lk_m3_transpose(&X->R);
+    lk_mat3 Ic = lk_m3_mul(&RI, &Rt); /* world axes */
+    lk_vec3 cw = lk_tf_dir(X, sp.com), torque, force = lk_v3_zero();
+    if (sp.joint.type == LK_JOINT_FREE) {
+      torque = lk_v3_scale(lk_v3_cross(w, lk_m3_mulv(&Ic, w)), s);
+    } else {
+      /* Io w = Ic w + m c x (w x c) */
+      lk_vec3 Lo = lk_v3_add(lk_m3_mulv(&Ic, w),
+                             lk_v3_scale(lk_v3_cross(cw, lk_v3_cross(w, cw)), sp.mass));
+      torque = lk_v3_scale(lk_v3_cross(w, Lo), s);
+      force = lk_v3_scale(lk_v3_cross(w, lk_v3_scale(lk_v3_cross(w, cw), sp.mass)), s);
+    }
+    lk_jacobian_frame(m, mid, i, lk_v3_zero(), J);
+    for (int k = 0; k < nv; k++)
+      c[k] += J[0 * nv + k] * torque.x + J[1 * nv + k] * torque.y + J[2 * nv + k] * torque.z +
+              J[3 * nv + k] * force.x + J[4 * nv + k] * force.y + J[5 * nv + k] * force.z;
+  }
+  free(J);
+}
+
 /* The worst relative difference of v+ from its definition (q+ checked
  * here). */
 static double euler_definition(lk_velocity_forces forces) {
@@ -554,6 +592,7 @@ static double euler_definition(lk_velocity_forces forces) {
       memcpy(vp, lk_data_v(d), sizeof(double) * (size_t)nv);
       for (int k = 0; k < nv; k++) lk_data_v(mid)[k] = 0.5 * (v0[k] + vp[k]);
       LK_ASSERT_OK(lk_bias_forces(m, mid, cm), (lk_error *)NULL);
+      add_turn_correction(m, mid, h, cm);
       for (int k = 0; k < nv; k++) f[k] += c0[k] - cm[k];
       gsl_linalg_cholesky_svx(&Av.matrix, &fv.vector);
       for (int k = 0; k < nv; k++) v0[k] += h * f[k];
