@@ -58,28 +58,31 @@ void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_for
  * are left as they are. The scale stops growing at a = 2 (1.56), past
  * which the passes do not settle anyway. */
 static double turn_scale(lk_vec3 w, double h) {
-  double a = h * lk_v3_norm(w);
-  if (!(a > 1e-4)) return 1 + a * a / 12; /* tan(x)/x = 1 + x^2/3 + ... */
-  if (a > 2) a = 2;
+  double x2 = 0.25 * h * h * lk_v3_dot(w, w); /* (a/2)^2 */
+  if (x2 < 0.015625) /* a/2 < 0.125: the series of tan(x)/x, to 1e-11 */
+    return 1 + x2 * (1.0 / 3 + x2 * (2.0 / 15 + x2 * (17.0 / 315 + x2 * (62.0 / 2835))));
+  double a = fmin(2 * sqrt(x2), 2.0);
   return tan(0.5 * a) / (0.5 * a);
 }
 
 static lk_force turn_correction(const lk_inertia *I, lk_vec3 w, int free, double h) {
   double s = turn_scale(w, h) - 1;
-  if (!(s != 0)) return lk_fo(lk_v3_zero(), lk_v3_zero());
+  if (!(s != 0)) return lk_fo_zero();
+  lk_vec3 Iw = lk_m3_mulv(&I->I, w); /* about the link origin */
   if (free) {
-    /* w x Ic w with Ic = Io - m (|c|^2 1 - c c^T), c = h / m */
-    lk_vec3 Lw = lk_m3_mulv(&I->I, w);
+    /* about the centre instead: Ic w = Io w - m (|c|^2 w - c (c . w)),
+     * c = h / m, a pure couple */
     if (I->m > 0) {
       lk_vec3 c = lk_v3_scale(I->h, 1 / I->m);
-      Lw = lk_v3_sub(Lw, lk_v3_scale(lk_v3_sub(lk_v3_scale(w, lk_v3_dot(c, c)),
+      Iw = lk_v3_sub(Iw, lk_v3_scale(lk_v3_sub(lk_v3_scale(w, lk_v3_dot(c, c)),
                                                lk_v3_scale(c, lk_v3_dot(c, w))),
                                      I->m));
     }
-    return lk_fo(lk_v3_scale(lk_v3_cross(w, Lw), s), lk_v3_zero());
+    return lk_fo(lk_v3_scale(lk_v3_cross(w, Iw), s), lk_v3_zero());
   }
-  lk_motion r = lk_mo(w, lk_v3_zero());
-  return lk_fo_scale(lk_mo_cross_fo(r, lk_inertia_mul(I, r)), s);
+  /* (w, 0) x* I (w, 0) = (w x Io w, w x (w x m c)) */
+  return lk_fo(lk_v3_scale(lk_v3_cross(w, Iw), s),
+               lk_v3_scale(lk_v3_cross(w, lk_v3_cross(w, I->h)), s));
 }
 
 void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double h,
