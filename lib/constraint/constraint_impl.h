@@ -143,11 +143,6 @@ lk_vec3 lk_support_point(const lk_model *m, const lk_data *d, int i);
  * and returns the count. */
 int lk_bilateral_errors(const lk_model *m, lk_data *d, double *err, int cap);
 
-/* lib/sim/compliant.c: one compliant contact's force law, in place of its
- * rows (the report is filled, the force accumulated for the step). */
-lk_status lk_sim_compliant_contact(const lk_model *m, lk_data *d, int report,
-                                   const lk_contact_geom *g);
-
 /* Mixing of two materials' coefficients: inline, since the geometry
  * contacts mix five coefficients a contact a step. */
 static inline double lk_mix(double a, double b, lk_mix_rule rule) {

@@ -3,7 +3,6 @@
 
 #include "core/internal.h"
 #include "data/data_impl.h"
-#include "sim/sim_internal.h"
 
 /* Lay out the whole data at contact capacity cap: model-sized arrays
  * into a, capacity-sized into c; with NULL bases this only measures. */
@@ -136,9 +135,8 @@ lk_status lk_data_copy(lk_data *dst, const lk_data *src) {
   /* a grown data's copy grows alike */
   lk_status s = lk_data_grow_contacts(dst, src->cap);
   if (s != LK_OK) return s;
-  /* the one piece of state outside the arena: a large resting island's
-   * kept sparse factor (sim/direct.c) */
-  s = lk_sim_direct_copy(dst->sim.direct, src->sim.direct);
+  /* the state the layers keep outside the arena */
+  s = lk_sim_data_copy(&dst->sim, &src->sim);
   if (s != LK_OK) return s;
   memcpy(dst->arena, src->arena, src->arena_size);
   memcpy(dst->carena, src->carena, src->carena_size);
@@ -158,7 +156,6 @@ void lk_data_reset(lk_data *d) {
   lk_dyn_data_reset(m, &d->dyn);
   lk_col_data_reset(m, &d->col);
   lk_sim_data_reset(m, &d->sim);
-  lk_sim_direct_reset(d->sim.direct);
 }
 
 const lk_model *lk_data_model(const lk_data *d) { return d ? d->model : NULL; }

@@ -7,6 +7,7 @@
 
 #include "core/internal.h"
 #include "linkage/lcp.h"
+#include "lcp/lcp_layer.h"
 
 /* The final check of a solve, when the solver made it itself: its very
  * last act on z was residual = lk_lcp_residual_scaled(p, z, NULL, w,
@@ -107,218 +108,6 @@ int lk_anderson_step(lk_anderson *a, double *g);
 /* The size of one NSGS block record (nsgs.c). */
 size_t lk_nsgs_block_bytes(void);
 
-/* max/min for finite values: libm's fmax is a call (NaN rules), too slow
- * in the inner loops of small solves. Callers keep NaN out. */
-static inline double lk_maxd(double a, double b) { return a > b ? a : b; }
-
-/* Inner-loop kernels of the solvers. Unrolled by four with independent
- * accumulators (which compilers turn into packed operations); the order of
- * the operations depends only on n, so results are reproducible bit for
- * bit, whatever the memory the operands live in. */
-
-/* GCC's and Clang's vector types where the target has SSE2 (x86-64
- * always): the four accumulators of the kernels below as two registers of
- * two lanes, (s0, s1) and (s2, s3), which compilers do not form by
- * themselves for reductions. The same operations in the same order as the
- * scalar code beside them: the same bits. */
-#if defined(__GNUC__) && defined(__SSE2__)
-#define LK_LCP_V2D 1
-typedef double lk_v2d __attribute__((vector_size(16)));
-typedef unsigned long long lk_v2u __attribute__((vector_size(16)));
-static inline lk_v2d lk_v2d_load(const double *p) {
-  lk_v2d v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-static inline lk_v2d lk_v2d_abs(lk_v2d x) {
-  const lk_v2u mask = {0x7fffffffffffffffULL, 0x7fffffffffffffffULL};
-  return (lk_v2d)((lk_v2u)x & mask);
-}
-#endif
-
-/* a . b over n entries. */
-static inline double lk_lcp_dot(const double *restrict a, const double *restrict b, int n) {
-#ifdef LK_LCP_V2D
-  lk_v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s01 += lk_v2d_load(a + i) * lk_v2d_load(b + i);
-    s23 += lk_v2d_load(a + i + 2) * lk_v2d_load(b + i + 2);
-  }
-  double s0 = s01[0];
-  for (; i < n; i++) s0 += a[i] * b[i];
-  return (s0 + s01[1]) + (s23[0] + s23[1]);
-#else
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s0 += a[i] * b[i];
-    s1 += a[i + 1] * b[i + 1];
-    s2 += a[i + 2] * b[i + 2];
-    s3 += a[i + 3] * b[i + 3];
-  }
-  for (; i < n; i++) s0 += a[i] * b[i];
-  return (s0 + s1) + (s2 + s3);
-#endif
-}
-
-/* sum |a_i b_i| over n entries. */
-static inline double lk_lcp_dot_abs(const double *restrict a, const double *restrict b, int n) {
-#ifdef LK_LCP_V2D
-  lk_v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s01 += lk_v2d_abs(lk_v2d_load(a + i) * lk_v2d_load(b + i));
-    s23 += lk_v2d_abs(lk_v2d_load(a + i + 2) * lk_v2d_load(b + i + 2));
-  }
-  double s0 = s01[0];
-  for (; i < n; i++) s0 += fabs(a[i] * b[i]);
-  return (s0 + s01[1]) + (s23[0] + s23[1]);
-#else
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s0 += fabs(a[i] * b[i]);
-    s1 += fabs(a[i + 1] * b[i + 1]);
-    s2 += fabs(a[i + 2] * b[i + 2]);
-    s3 += fabs(a[i + 3] * b[i + 3]);
-  }
-  for (; i < n; i++) s0 += fabs(a[i] * b[i]);
-  return (s0 + s1) + (s2 + s3);
-#endif
-}
-
-/* The elementwise kernels below end with a pair and a single entry rather
- * than a loop: the vectors of small solves are short, and their tails cost
- * as much as their bodies. (Entry by entry, the same operations.) */
-
-/* a . b summed strictly left to right (the order of the explicit-inverse
- * updates of dantzig.c), unrolled only to save the loop's overhead. */
-static inline double lk_lcp_dot_seq(const double *restrict a, const double *restrict b, int n) {
-  double s = 0.0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s += a[i] * b[i];
-    s += a[i + 1] * b[i + 1];
-    s += a[i + 2] * b[i + 2];
-    s += a[i + 3] * b[i + 3];
-  }
-  for (; i < n; i++) s += a[i] * b[i];
-  return s;
-}
-
-/* lk_lcp_dot and lk_lcp_dot_abs in one pass over the operands, with the
- * same accumulators (so the same two sums bit for bit): *abs_out = sum
- * |a_i b_i|, returned a . b. */
-static inline double lk_lcp_dot_and_abs(const double *restrict a, const double *restrict b, int n,
-                                        double *abs_out) {
-#ifdef LK_LCP_V2D
-  lk_v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0}, m01 = {0.0, 0.0}, m23 = {0.0, 0.0};
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    lk_v2d x01 = lk_v2d_load(a + i) * lk_v2d_load(b + i);
-    lk_v2d x23 = lk_v2d_load(a + i + 2) * lk_v2d_load(b + i + 2);
-    s01 += x01;
-    s23 += x23;
-    m01 += lk_v2d_abs(x01);
-    m23 += lk_v2d_abs(x23);
-  }
-  double s0 = s01[0], m0 = m01[0];
-  for (; i < n; i++) {
-    double x = a[i] * b[i];
-    s0 += x;
-    m0 += fabs(x);
-  }
-  *abs_out = (m0 + m01[1]) + (m23[0] + m23[1]);
-  return (s0 + s01[1]) + (s23[0] + s23[1]);
-#else
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  double m0 = 0.0, m1 = 0.0, m2 = 0.0, m3 = 0.0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    double x0 = a[i] * b[i], x1 = a[i + 1] * b[i + 1];
-    double x2 = a[i + 2] * b[i + 2], x3 = a[i + 3] * b[i + 3];
-    s0 += x0;
-    s1 += x1;
-    s2 += x2;
-    s3 += x3;
-    m0 += fabs(x0);
-    m1 += fabs(x1);
-    m2 += fabs(x2);
-    m3 += fabs(x3);
-  }
-  for (; i < n; i++) {
-    double x = a[i] * b[i];
-    s0 += x;
-    m0 += fabs(x);
-  }
-  *abs_out = (m0 + m1) + (m2 + m3);
-  return (s0 + s1) + (s2 + s3);
-#endif
-}
-
-/* y += alpha x over n entries. */
-static inline void lk_lcp_axpy(double *restrict y, double alpha, const double *restrict x, int n) {
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    y[i] += alpha * x[i];
-    y[i + 1] += alpha * x[i + 1];
-    y[i + 2] += alpha * x[i + 2];
-    y[i + 3] += alpha * x[i + 3];
-  }
-  if (i + 2 <= n) {
-    y[i] += alpha * x[i];
-    y[i + 1] += alpha * x[i + 1];
-    i += 2;
-  }
-  if (i < n) y[i] += alpha * x[i];
-}
-
-/* x *= alpha over n entries. */
-static inline void lk_lcp_scale(double *restrict x, double alpha, int n) {
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    x[i] *= alpha;
-    x[i + 1] *= alpha;
-    x[i + 2] *= alpha;
-    x[i + 3] *= alpha;
-  }
-  if (i + 2 <= n) {
-    x[i] *= alpha;
-    x[i + 1] *= alpha;
-    i += 2;
-  }
-  if (i < n) x[i] *= alpha;
-}
-
-/* y -= c0 x0 + c1 x1 + c2 x2 + c3 x3 over n entries (a rank-4 update). */
-static inline void lk_lcp_axpy4(double *restrict y, double c0, const double *restrict x0,
-                                double c1, const double *restrict x1, double c2,
-                                const double *restrict x2, double c3, const double *restrict x3,
-                                int n) {
-  int i = 0;
-  for (; i + 2 <= n; i += 2) {
-    y[i] -= (c0 * x0[i] + c1 * x1[i]) + (c2 * x2[i] + c3 * x3[i]);
-    y[i + 1] -= (c0 * x0[i + 1] + c1 * x1[i + 1]) + (c2 * x2[i + 1] + c3 * x3[i + 1]);
-  }
-  if (i < n) y[i] -= (c0 * x0[i] + c1 * x1[i]) + (c2 * x2[i] + c3 * x3[i]);
-}
-
-/* Whether all n entries are finite, without a branch an entry: x * 0 is
- * +-0 for a finite x and NaN for an infinite or NaN one, and NaN survives
- * any sum. */
-static inline int lk_lcp_finite(const double *restrict x, int n) {
-  double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
-  int i = 0;
-  for (; i + 4 <= n; i += 4) {
-    s0 += x[i] * 0.0;
-    s1 += x[i + 1] * 0.0;
-    s2 += x[i + 2] * 0.0;
-    s3 += x[i + 3] * 0.0;
-  }
-  for (; i < n; i++) s0 += x[i] * 0.0;
-  return (s0 + s1) + (s2 + s3) == 0.0;
-}
 
 static inline int lk_lcp_ldm(const lk_lcp *p) { return p->ldm > 0 ? p->ldm : p->n; }
 /* The storage of M: a product (lk_lcp_prod) first, else compressed rows,
@@ -533,14 +322,6 @@ static inline void lk_lcp_bounds_at(const lk_lcp *p, const double *z, int i, dou
   }
 }
 
-/* Natural-map residual of one row: |z - mid(lo, z - w, hi)|, computed by
- * cases so that no cancellation hides a small w behind a large z. */
-static inline double lk_lcp_row_residual(double z, double w, double lo, double hi) {
-  double x = z - w;
-  if (x < lo) return fabs(z - lo);
-  if (x > hi) return fabs(z - hi);
-  return fabs(w);
-}
 
 /* lk_lcp_residual, also returning the scale of the relative residual,
  * 1 + max_i max(|q_i|, sum_j |M_ij z_j|) (products: see lk_lcp_prod);
@@ -549,26 +330,6 @@ static inline double lk_lcp_row_residual(double z, double w, double lo, double h
 double lk_lcp_residual_scaled(const lk_lcp *p, const double *z, const double *w,
                               double *w_out, double *scale, double *u);
 
-/* |(x, y)|: sqrt(x^2 + y^2) where the squares can neither overflow nor
- * underflow (within an ulp of hypot's), else hypot. glibc's hypot, exact
- * to the last bit, was 6 % of a step of the 300-cube pile (a norm a
- * contact in every projection, sweep and check). */
-static inline double lk_lcp_hypot(double x, double y) {
-  double s = x * x + y * y;
-  if (s < 1e300 && (s > 1e-300 || (x == 0.0 && y == 0.0))) return sqrt(s);
-  return hypot(x, y);
-}
-
-/* For a caller that builds the products it solves itself, so that their
- * patterns (offsets from 0, columns in range and increasing) hold by
- * construction: lk_lcp_solve with ws then checks the products' values
- * only (finite), not their patterns again (2 % of a step of the 300-cube
- * pile). A product given to ws whose pattern is not valid is undefined
- * behaviour: never for problems from outside the library. */
-void lk_lcp_workspace_trust_pattern(lk_lcp_workspace *ws, int on);
-/* lk_lcp_check with the product's patterns taken as valid (values still
- * checked). */
-lk_status lk_lcp_check_trusted(const lk_lcp *p, lk_error *err);
 
 /* Projection of x (2 entries) onto the disk of radius r >= 0. */
 static inline void lk_lcp_disk_project(double *x0, double *x1, double r) {
@@ -583,23 +344,10 @@ static inline void lk_lcp_disk_project(double *x0, double *x1, double r) {
   *x1 *= f;
 }
 
-/* z into its bounds: constant ones, then friction rows' from their
- * normals (boxes clamped, circle pairs projected onto their disk).
- * Returns how many rows (pairs) it moved. */
-int lk_lcp_project(const lk_lcp *p, double *z);
-
-/* The residual of z (in its bounds) with w = M z + q formed by the caller,
- * without reading M: the largest violation of a row's law (the natural map
- * at its bounds; a circle pair's disk law), as lk_lcp_residual measures
- * it. INFINITY on a NaN. */
-double lk_lcp_residual_given_w(const lk_lcp *p, const double *z, const double *w);
 
 /* lk_lcp_fc3d_error with w = M z + q given, and pa (n ints of scratch). */
 double lk_lcp_fc3d_error_w(const lk_lcp *p, const double *z, const double *w, int *pa);
 
-/* The states z and w show: at a bound (to the solvers' rounding) with w of
- * the right sign, else basic. */
-void lk_lcp_basis_from(const lk_lcp *p, const double *z, const double *w, unsigned char *basis);
 
 /* Murty's least-index principal pivoting (ppm.c), Lemke's last resort: a
  * dense standard LCP (lo = 0, hi = +inf, no friction rows) of at most
@@ -610,33 +358,6 @@ enum { LK_LCP_PPM_NMAX = 128 };
 int lk_lcp_ppm_takes(const lk_lcp *p);
 lk_status lk_lcp_ppm(const lk_lcp *p, lk_lcp_workspace *ws, double *z, double *w, int *pivots);
 
-/* Solvers' shared tolerances. */
-#define LK_LCP_EPS 2.220446049250313e-16
-
-/* An L D L^T factorization of a symmetric matrix that grows and shrinks by
- * one row and column at a time (ldlt.c): the clamped set of Dantzig's
- * method. L is unit lower triangular, stored by columns (L_ij at
- * L[j * ld + i]) so that the solves and the rank-one update run along
- * contiguous memory. */
-typedef struct {
-  int k;       /* current order */
-  int ld;      /* capacity and leading dimension */
-  double *L;   /* ld x ld */
-  double *d;   /* ld: the diagonal of D */
-  double *tmp; /* ld: scratch */
-  int *last;   /* ld: after lk_ldlt_factor, the last row where each column
-                  of L may be nonzero (the solves stop there) */
-  int has_last; /* last is valid: no append or remove since the factor */
-} lk_ldlt;
-
-/* The clamped block's factor the last lk_lcp_solve on ws ended with, when
- * it was Dantzig's frictionless (L D L^T) path and it succeeded: f gets
- * its order k, L, D and last (pointing into ws: valid until the next
- * solve), *cidx the problem rows of its columns, in order (column c is
- * row cidx[c]: the factor is of M[cidx, cidx]). Returns 0, f untouched,
- * otherwise. For a caller that solves nearly the same problem again (a
- * time stepper at rest) and refines against this factor. */
-int lk_lcp_last_factor(const lk_lcp_workspace *ws, lk_ldlt *f, const int **cidx);
 
 /* Append row/column k: b = the k entries coupling it to the current rows,
  * djj its diagonal entry. Returns 0 and leaves the factor unchanged when
@@ -654,8 +375,6 @@ void lk_ldlt_remove(lk_ldlt *f, int p);
  * returns their number. Returns k on success. */
 int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
                    double floor_);
-/* x <- (L D L^T)^-1 x. O(k^2). */
-void lk_ldlt_solve(const lk_ldlt *f, double *x);
 
 /* Solve A x = b in place (b <- x) for the k x k row-major A (leading
  * dimension ld, overwritten by its LU factors) by Gaussian elimination with

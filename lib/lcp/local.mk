@@ -1,6 +1,7 @@
 # lib/lcp: linear complementarity solvers (knows nothing of mechanics).
 lib_liblinkage_la_SOURCES += \
 	%reldir%/lcp_internal.h \
+	%reldir%/lcp_layer.h \
 	%reldir%/lcp.c \
 	%reldir%/residual.c \
 	%reldir%/lemke.c \

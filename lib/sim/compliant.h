@@ -2,6 +2,7 @@
 #ifndef LK_SIM_COMPLIANT_H
 #define LK_SIM_COMPLIANT_H
 
+#include "constraint/constraint_impl.h" /* lk_contact_geom */
 #include "linkage/collision.h"
 #include "linkage/math.h"
 #include "linkage/model.h"
@@ -26,5 +27,12 @@ void lk_compliant_law(const lk_compliant_params *p, lk_vec3 n, double delta, lk_
 /* The elastic normal energy at overlap delta (hooke 1/2 k d^2, hertz
  * 2/5 k sqrt(R) d^(5/2)). */
 double lk_compliant_normal_energy(const lk_compliant_params *p, double delta);
+
+/* One compliant contact's force law, in place of its rows (the report is
+ * filled, the force accumulated for the step): the geometry stage's call
+ * for a contact whose law is compliant (geometry.c). */
+struct lk_data;
+lk_status lk_sim_compliant_contact(const lk_model *m, struct lk_data *d, int report,
+                                   const lk_contact_geom *g);
 
 #endif

@@ -90,7 +90,7 @@
 #include <string.h>
 
 #include "constraint/constraint_impl.h"
-#include "lcp/lcp_internal.h" /* lk_lcp_row_residual, LK_LCP_EPS */
+#include "lcp/lcp_layer.h" /* lk_lcp_row_residual, LK_LCP_EPS */
 #include "sim/sim_internal.h"
 
 /* As solve.c's: the ridge that picks the least-norm split. */

@@ -9,6 +9,7 @@
 #include "collision/col_data.h"
 #include "constraint/constraint_impl.h"
 #include "linkage/collision.h"
+#include "sim/compliant.h"
 #include "sim/sim_internal.h"
 
 static int key_cmp(const int *a, const int *b) {

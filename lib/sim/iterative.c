@@ -30,7 +30,7 @@
 
 #include "constraint/constraint_impl.h"
 #include "linkage/lcp.h"
-#include "lcp/lcp_internal.h" /* lk_lcp_project, lk_lcp_residual_given_w, lk_lcp_basis_from */
+#include "lcp/lcp_layer.h" /* lk_lcp_project, lk_lcp_residual_given_w, lk_lcp_basis_from */
 #include "sim/sim_internal.h"
 
 #define SLIDE_EPS 1e-9 /* m/s (rad/s): a pair slides above this speed (solve.c) */

@@ -5,6 +5,7 @@
 #include "core/internal.h"
 #include "model/model_impl.h"
 #include "sim/sim_data.h"
+#include "sim/sim_internal.h"
 
 /* Whether link r roots a tree of the rows: it moves (it has DoFs, or an
  * ancestor has) and no ancestor of it moves. Links welded to the world
@@ -173,6 +174,10 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   lk_models_data_layout(m, &sd->x, sd->row_cap, sd->contact_cap, a, c);
 }
 
+lk_status lk_sim_data_copy(lk_sim_data *dst, const lk_sim_data *src) {
+  return lk_sim_direct_copy(dst->direct, src->direct);
+}
+
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
   for (int i = 0; i < m->nact; i++) {
     sd->act_target[i] = lk_sim_actuator_target_at(&m->act[i].spec, 0);
@@ -196,4 +201,5 @@ void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
     }
   }
   sd->st->next_contact_id = 1;
+  lk_sim_direct_reset(sd->direct);
 }

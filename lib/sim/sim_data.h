@@ -285,6 +285,10 @@ void lk_sim_data_free(lk_sim_data *sd);
 /* After the contact block grew (lk_data_grow_contacts): the scratch
  * outside the arena for the new row capacity. */
 lk_status lk_sim_data_regrow(const lk_model *m, lk_sim_data *sd);
+/* The state the sim part keeps outside the arena (a large resting
+ * island's kept sparse factor, direct.c), copied for lk_data_copy (the
+ * arena is copied by the caller) and dropped by the reset. */
+lk_status lk_sim_data_copy(lk_sim_data *dst, const lk_sim_data *src);
 void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd);
 
 struct lk_data;

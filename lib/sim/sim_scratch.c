@@ -4,7 +4,7 @@
  * workspace (pure scratch: nothing in them survives a solve, so copying a
  * data need not copy them). */
 #include "core/internal.h"
-#include "lcp/lcp_internal.h" /* lk_lcp_workspace_trust_pattern */
+#include "lcp/lcp_layer.h" /* lk_lcp_workspace_trust_pattern */
 #include "linkage/lcp.h"
 #include "model/model_impl.h"
 #include "sim/sim_data.h"

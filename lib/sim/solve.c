@@ -37,7 +37,7 @@
 #include <string.h>
 
 #include "constraint/constraint_impl.h"
-#include "lcp/lcp_internal.h" /* lk_lcp_row_residual */
+#include "lcp/lcp_layer.h" /* lk_lcp_row_residual, kernels, the kept factor */
 #include "linkage/lcp.h"
 #include "sim/sim_internal.h"
 
