@@ -83,6 +83,9 @@ typedef struct {
   int nmu;
   char novisual[400]; /* visual meshes not found: "file (line N), ..." */
   int novisual_n;
+  char nocollision[170]; /* links whose collision meshes were not found */
+  int nocollision_n;
+  const char *nocollision_last; /* the last link listed there */
 } ureader;
 
 #define X (&R->x)
@@ -467,6 +470,11 @@ static lk_status collision_shapes(ureader *R, xmlNode *le, const char *ctx, lk_g
     lk_geom_spec_default(&g[*n]);
     lk_status st = origin(R, c, ctx, &g[*n].pose);
     if (!st) st = geometry(R, c, ctx, &g[*n]);
+    if (st == LK_IO_ERROR && !(R->o && R->o->strict_meshes)) {
+      /* a mesh file not found: the shape is left out (shapes() warns) */
+      if (R->b.err) lk_error_clear(R->b.err);
+      continue;
+    }
     if (st) return st;
     ++*n;
   }
@@ -671,6 +679,29 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
       if (!R->novisual_n++ || l + 8 < sizeof R->novisual)
         snprintf(R->novisual + l, sizeof R->novisual - l, "%s%s (line %d)", l ? ", " : "",
                  fn ? fn : "?", lk_xdoc_line(c));
+      if (R->b.err) lk_error_clear(R->b.err);
+      continue;
+    }
+    if (st == LK_IO_ERROR && !visual && !(R->o && R->o->strict_meshes)) {
+      /* A collision mesh whose file is not there (a package not shipped
+       * with the description): the shape is left out and the link
+       * collides without it, as Bullet's URDF importer does ("cannot
+       * extract mesh from ...", the link loaded without that shape);
+       * MuJoCo refuses the file. The first is warned about with its
+       * reason, the links concerned in one warning at the end. */
+      xmlNode *mesh = lk_xml_child(lk_xml_child(c, "geometry"), "mesh");
+      if (!R->nocollision_n)
+        lk_builder_warn(B, lk_xdoc_loc(X, mesh ? mesh : c), "%s: the shape is left out",
+                        R->b.err ? R->b.err->message : "collision mesh not found");
+      R->nocollision_n++;
+      size_t l = strlen(R->nocollision), nl = strlen(lname);
+      if (R->nocollision_last != lname) { /* each link once */
+        if (l + nl + 10 < sizeof R->nocollision)
+          snprintf(R->nocollision + l, sizeof R->nocollision - l, "%s%s", l ? ", " : "", lname);
+        else if (l < 3 || strcmp(R->nocollision + l - 3, "...") != 0)
+          snprintf(R->nocollision + l, sizeof R->nocollision - l, ", ...");
+        R->nocollision_last = lname;
+      }
       if (R->b.err) lk_error_clear(R->b.err);
       continue;
     }
@@ -918,6 +949,11 @@ static lk_status build(ureader *R) {
   if (R->novisual_n)
     lk_builder_warn(B, 0, "%d visual mesh%s not found, left out (only drawn): %s",
                     R->novisual_n, R->novisual_n > 1 ? "es" : "", R->novisual);
+  if (R->nocollision_n)
+    lk_builder_warn(B, 0,
+                    "%d collision mesh%s not found, left out: these links collide without "
+                    "them: %s",
+                    R->nocollision_n, R->nocollision_n > 1 ? "es" : "", R->nocollision);
   if (R->x.unread[0])
     lk_builder_warn(B, 0, "not read: %s", R->x.unread);
   return lk_builder_finalize(B);

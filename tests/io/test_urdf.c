@@ -455,6 +455,65 @@ static void expect_box_hull(const lk_mesh *h, const double lo[3], const double h
   LK_ASSERT_NEAR(c.z, 0.5 * (lo[2] + hi[2]), t);
 }
 
+static int has_warning(const lk_model *m, const char *phrase);
+
+/* Collision meshes whose files are not there (by default): each shape is
+ * left out, the others kept, the links named in a warning. A moving link
+ * without <inertial> takes its mass from the shapes that are left, 1000
+ * kg/m^3 times their volume (closed form: a box a x b x c); when none is
+ * left it has no mass and the file is refused. up: a writable URDF path
+ * whose ../meshes/finger.stl exists. */
+static void missing_collision_meshes(const char *up, const lk_load_options *o) {
+  static const double box[2][3] = {{0.1, 0.2, 0.3}, {0.05, 0.1, 0.4}};
+  for (int k = 0; k < 2; k++) {
+    char text[2048];
+    snprintf(text, sizeof text,
+             "<robot name=\"g\">\n<link name=\"base\"/>\n"
+             "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/>"
+             "<child link=\"arm\"/></joint>\n<link name=\"arm\">\n"
+             "<collision><geometry><mesh filename=\"../meshes/gone.stl\"/></geometry></collision>\n"
+             "<collision><geometry><box size=\"%g %g %g\"/></geometry></collision>\n"
+             "<collision><geometry><mesh filename=\"../meshes/finger.stl\"/></geometry></collision>\n"
+             "<collision><geometry><mesh filename=\"package://nowhere/x.stl\"/></geometry></collision>\n"
+             "</link>\n</robot>\n",
+             box[k][0], box[k][1], box[k][2]);
+    put(up, text);
+    lk_error err;
+    lk_model *m = lk_model_load_file(up, o, &err);
+    LK_ASSERT_MSG(m != NULL, "%s", err.message);
+    if (!m) continue;
+    /* the box and the finger's 2 x 1 x 4 cm hull, in file order */
+    LK_ASSERT_INT_EQ(lk_model_ngeom(m), 2);
+    lk_geom_spec g;
+    lk_model_geom(m, 0, &g);
+    LK_ASSERT_INT_EQ(g.type, LK_GEOM_BOX);
+    lk_model_geom(m, 1, &g);
+    LK_ASSERT_INT_EQ(g.type, LK_GEOM_MESH);
+    lk_link_spec a;
+    lk_model_link(m, lk_model_link_index(m, "arm"), &a);
+    double V = box[k][0] * box[k][1] * box[k][2] + 0.02 * 0.01 * 0.04;
+    LK_ASSERT_NEAR(a.mass, 1000 * V, 1e-9 * a.mass);
+    LK_ASSERT_MSG(has_warning(m, "5: link 'arm': collision #0: mesh: mesh file") &&
+                      has_warning(m, "meshes/gone.stl' not found: the shape is left out") &&
+                      has_warning(m, "2 collision meshes not found, left out: these links collide "
+                                     "without them: arm"),
+                  "%s", lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+    lk_model_free(m);
+  }
+  /* nothing left to give the moving link a mass: refused, at the link */
+  put(up, "<robot name=\"g\">\n<link name=\"base\"/>\n"
+          "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/>"
+          "<child link=\"arm\"/></joint>\n<link name=\"arm\">\n"
+          "<collision><geometry><mesh filename=\"../meshes/gone.stl\"/></geometry></collision>\n"
+          "</link>\n</robot>\n");
+  lk_error err;
+  lk_model *m = lk_model_load_file(up, o, &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "link 'arm': no <inertial>"), "%s", err.message);
+  lk_model_free(m);
+}
+
 /* package://PKG/rest in --package-path (D/PKG or D being PKG), above the
  * URDF file, and names relative to the URDF file; the file found becomes a
  * mesh geom, the hull of its vertices times the scale. */
@@ -479,12 +538,29 @@ static void test_mesh_paths(void) {
   lk_load_options o;
   lk_load_options_default(&o);
   lk_geom_spec g[2];
-  /* not found anywhere */
+  /* not found anywhere: an error under strict_meshes; by default the
+   * shape is left out with a warning that says why, at its line (below) */
+  o.strict_meshes = 1;
   snprintf(text, sizeof text, fmt, "package://gripper/meshes/finger.stl");
   lk_model *m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
   CU_ASSERT_PTR_NULL(m);
   LK_ASSERT_INT_EQ(err.line, 4);
   LK_ASSERT_MSG(strstr(err.message, "package 'gripper' not found") != NULL, "%s", err.message);
+  o.strict_meshes = 0;
+  m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) {
+    LK_ASSERT_INT_EQ(lk_model_ngeom(m), 0);
+    LK_ASSERT_MSG(has_warning(m, "4: link 'a': collision #0: mesh: mesh "
+                                 "'package://gripper/meshes/finger.stl': package 'gripper' not "
+                                 "found") &&
+                      has_warning(m, "the shape is left out") &&
+                      has_warning(m, "1 collision mesh not found, left out: these links collide "
+                                     "without them: a"),
+                  "%s", lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+  }
+  lk_model_free(m);
+  o.strict_meshes = 1;
   /* in a directory of the search path, after one that does not have it */
   char pp[8192];
   snprintf(pp, sizeof pp, "/nonexistent:%s", scratch("share"));
@@ -548,7 +624,8 @@ static void test_mesh_paths(void) {
     LK_ASSERT_INT_EQ(g[1].mask, 0);
   }
   lk_model_free(m);
-  /* a missing file: its element's line, the path tried */
+  /* a missing file under strict_meshes: its element's line, the path
+   * tried */
   snprintf(text, sizeof text, fmt, "meshes/finger.stl");
   put(up, text);
   m = lk_model_load_file(up, &o, &err);
@@ -558,6 +635,8 @@ static void test_mesh_paths(void) {
   CU_ASSERT_STRING_EQUAL(err.path, up);
   LK_ASSERT_MSG(strstr(err.message, "urdf/meshes/finger.stl") && strstr(err.message, "not found"),
                 "%s", err.message);
+  o.strict_meshes = 0;
+  missing_collision_meshes(up, &o);
   /* a file that is not a solid (no vertices; one triangle: flat), and a
    * mirroring scale: errors at the element, naming the file */
   const char *bad = scratch("share/gripper/meshes/bad.stl");
