@@ -116,6 +116,12 @@ typedef struct {
    * moving link left without mass. A missing visual mesh is always a
    * warning. */
   int strict_meshes;
+  /* 0 (default): two URDF links whose collision shapes overlap with every
+   * joint at 0 (a four-bar gripper's pinned links, a wrist folded onto its
+   * forearm) never collide with each other, listed in a warning (MoveIt's
+   * default-pose rule; docs/format.md, "URDF"); 1: they collide as any
+   * other pair. */
+  int keep_rest_overlaps;
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);

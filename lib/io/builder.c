@@ -443,6 +443,8 @@ lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *
   lk_status st = placed_link(b, link_a, &a, &wa);
   if (!st) st = placed_link(b, link_b, &c, &wc);
   if (!st) st = lk_model_add_exclude(b->m, a, c, b->err);
+  const char *pair[2] = {a, c};
+  if (!st && b->record) b->record(b->record_user, LK_BK_EXCLUDE, pair);
   return st;
 }
 
@@ -614,7 +616,8 @@ void lk_builder_warn(lk_builder *b, int loc, const char *fmt, ...) {
 
 /* The reader's warnings after finalize's (which starts the list afresh). */
 static void add_warnings(lk_builder *b) {
-  int n = b->nwarn < 8 ? b->nwarn : 8;
+  int cap = (int)(sizeof b->warn / sizeof b->warn[0]);
+  int n = b->nwarn < cap ? b->nwarn : cap;
   for (int i = 0; i < n && b->m->nwarn < LK_MODEL_MAX_WARNINGS; i++)
     snprintf(b->m->warn[b->m->nwarn++], sizeof b->m->warn[0], "%s", b->warn[i]);
 }

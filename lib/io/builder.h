@@ -51,6 +51,7 @@ typedef enum {
   LK_BK_TETHER,
   LK_BK_INITIAL,
   LK_BK_SUPPORT,
+  LK_BK_EXCLUDE, /* recorded as a const char *[2] (the two links) */
 } lk_bkind;
 
 /* A link as the source names it, known before it is built. */
@@ -108,7 +109,7 @@ typedef struct {
   /* The reader's own warnings ("LINE: text" or "LINE:COLUMN: text"),
    * added to the model's list once it is finalized. */
   int nwarn;
-  char warn[8][256];
+  char warn[16][256];
 } lk_builder;
 
 void lk_builder_init(lk_builder *b, lk_model *m, const lk_merge_options *mo,

@@ -59,7 +59,7 @@ static void put(sbuf *b, const char *fmt, ...) {
 }
 
 typedef struct {
-  sbuf links, couplings;
+  sbuf links, couplings, exclude;
   const char *link; /* the link whose geoms come next */
   int geoms;        /* of that link, so far */
   char unsupported[64];
@@ -273,6 +273,15 @@ static void record(void *user, int kind, const void *spec) {
     case LK_BK_COUPLING:
       one_coupling(w, spec);
       break;
+    case LK_BK_EXCLUDE: {
+      const char *const *ab = spec;
+      put(&w->exclude, "  - [");
+      name(&w->exclude, ab[0]);
+      put(&w->exclude, ", ");
+      name(&w->exclude, ab[1]);
+      put(&w->exclude, "]\n");
+      break;
+    }
     default:
       snprintf(w->unsupported, sizeof w->unsupported, "element kind %d", kind);
       break;
@@ -310,7 +319,7 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   st = m ? lk_urdf_read(m, NULL, text, len, path, opts, &uo, err)
          : lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   lk_free(text);
-  if (!st && (w.links.failed || w.couplings.failed))
+  if (!st && (w.links.failed || w.couplings.failed || w.exclude.failed))
     st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   if (!st && w.unsupported[0])
     st = lk_error_set_at(err, LK_UNSUPPORTED, path, 0, 0, "convert cannot write %s yet",
@@ -336,10 +345,15 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
       fputs("constraints:\n  couplings:\n", out);
       fputs(w.couplings.p, out);
     }
+    if (w.exclude.p) {
+      fputs("exclude:\n", out);
+      fputs(w.exclude.p, out);
+    }
     if (ferror(out)) st = lk_error_set(err, LK_IO_ERROR, "could not write the YAML");
   }
   lk_free(w.links.p);
   lk_free(w.couplings.p);
+  lk_free(w.exclude.p);
   lk_model_free(m);
   return st;
 }

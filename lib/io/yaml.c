@@ -1316,6 +1316,29 @@ static lk_status sec_supports(yreader *R, int id) {
   return each_item(R, id, "supports", "supports", one_support);
 }
 
+/* ------------------------------------------------------------- exclude */
+
+/* [link_a, link_b]: the two links' geoms never collide with each other
+ * (lk_model_add_exclude; what a URDF's rest-pose overlaps and MJCF's
+ * <contact><exclude> become). */
+static lk_status one_exclude(yreader *R, int it, const char *ctx) {
+  lk_status st = lk_ydoc_expect_seq(Y, it, ctx, ERR);
+  if (st) return st;
+  if (lk_ydoc_seq_len(Y, it) != 2)
+    return lk_ydoc_error(Y, it, LK_SCHEMA_ERROR, ERR, "%s: give two link names, [a, b]", ctx);
+  const char *ab[2];
+  for (int k = 0; k < 2 && !st; k++) {
+    char what[200];
+    say(what, sizeof what, "%s[%d]", ctx, k);
+    st = ref_link(R, lk_ydoc_seq_item(Y, it, k), what, 0, &ab[k], NULL);
+  }
+  return st ? st : lk_builder_add_exclude(B, ab[0], ab[1]);
+}
+
+static lk_status sec_exclude(yreader *R, int id) {
+  return each_item(R, id, "exclude", "exclude", one_exclude);
+}
+
 /* ------------------------------------------------------------ analysis */
 
 typedef struct {
@@ -2026,6 +2049,7 @@ SECTION_FN(constraints)
 SECTION_FN(initial)
 SECTION_FN(simulate)
 SECTION_FN(supports)
+SECTION_FN(exclude)
 SECTION_FN(analysis)
 
 static const ykey kTopKeys[] = {
@@ -2042,6 +2066,7 @@ static const ykey kTopKeys[] = {
     {ROW("initial", K_FN, SECTION, 0), .fn = top_initial},
     {ROW("simulate", K_FN, SECTION, 0), .fn = top_simulate},
     {ROW("supports", K_FN, SECTION, 0), .fn = top_supports},
+    {ROW("exclude", K_FN, SECTION, 0), .fn = top_exclude},
     {ROW("analysis", K_FN, SECTION, 0), .fn = top_analysis},
     {ROW("include", K_FN, SECTION, 0), .fn = top_include},
 };

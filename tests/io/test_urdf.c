@@ -853,7 +853,15 @@ static void same_models(const lk_model *a, const lk_model *b) {
   LK_ASSERT_INT_EQ(lk_model_nlink(a), lk_model_nlink(b));
   LK_ASSERT_INT_EQ(lk_model_ngeom(a), lk_model_ngeom(b));
   LK_ASSERT_INT_EQ(lk_model_ncoupling(a), lk_model_ncoupling(b));
+  LK_ASSERT_INT_EQ(lk_model_nexclude(a), lk_model_nexclude(b));
   if (lk_model_nlink(a) != lk_model_nlink(b) || lk_model_ngeom(a) != lk_model_ngeom(b)) return;
+  for (int i = 0; i < lk_model_nexclude(a) && i < lk_model_nexclude(b); i++) {
+    int xa, xb, ya, yb;
+    LK_ASSERT_OK(lk_model_exclude(a, i, &xa, &xb), NULL);
+    LK_ASSERT_OK(lk_model_exclude(b, i, &ya, &yb), NULL);
+    LK_ASSERT_INT_EQ(xa, ya);
+    LK_ASSERT_INT_EQ(xb, yb);
+  }
   CU_ASSERT_STRING_EQUAL(lk_model_name(a), lk_model_name(b));
   for (int i = 1; i < lk_model_nlink(a); i++) {
     lk_link_spec x, y;
@@ -970,6 +978,23 @@ static const char *kMeshed =
     "    <visual><geometry><mesh filename=\"rt_pad.stl\"/></geometry></visual></link>\n"
     "</robot>\n";
 
+/* Two fingers on a palm whose boxes overlap by 10 mm with both joints at
+ * 0 (siblings, not parent and child): an exclusion for the YAML to keep. */
+static const char *kOverlap =
+    "<robot name=\"overlap\">\n"
+    "  <link name=\"palm\"/>\n"
+    "  <joint name=\"ja\" type=\"continuous\"><parent link=\"palm\"/><child link=\"fa\"/>\n"
+    "    <axis xyz=\"0 0 1\"/></joint>\n"
+    "  <link name=\"fa\"><inertial><mass value=\"0.1\"/>\n"
+    "    <inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
+    "  <joint name=\"jb\" type=\"continuous\"><parent link=\"palm\"/><child link=\"fb\"/>\n"
+    "    <origin xyz=\"0.09 0 0\"/><axis xyz=\"0 0 1\"/></joint>\n"
+    "  <link name=\"fb\"><inertial><mass value=\"0.1\"/>\n"
+    "    <inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
+    "</robot>\n";
+
 static void test_convert_round_trip(void) {
   const double pc[3] = {0.01, -0.02, 0.005}, ph[3] = {0.03, 0.02, 0.01};
   put_box_stl(scratch("rt_pad.stl"), pc, ph);
@@ -978,6 +1003,7 @@ static void test_convert_round_trip(void) {
   round_trip(kArm, "arm");
   round_trip(kMimic, "jaw");
   round_trip(kOdd, "odd");
+  round_trip(kOverlap, "overlap");
   /* What it writes, read as a user reads it: full sizes halved, the
    * mimic a coupling, names YAML would misread quoted. */
   const char *up = scratch("rt.urdf"), *yp = scratch("rt.yaml");
@@ -1005,6 +1031,25 @@ static void test_convert_round_trip(void) {
   text[n] = '\0';
   LK_ASSERT_MSG(strstr(text, "couplings:\n    - {joint_a: f2, joint_b: f1, ratio: -1, offset: 0.01}"),
                 "%s", text);
+  /* the rest-pose overlap: an exclude section */
+  put(up, kOverlap);
+  f = fopen(yp, "w");
+  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
+  fclose(f);
+  f = fopen(yp, "r");
+  n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  LK_ASSERT_MSG(strstr(text, "\nexclude:\n  - [fa, fb]\n"), "%s", text);
+  /* a YAML exclude naming an unknown link: an error at it, suggested */
+  put(yp, "links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n"
+          "  - {name: b, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n"
+          "exclude:\n  - [a, bb]\n");
+  lk_model *bad = lk_model_load_file(yp, NULL, &err);
+  CU_ASSERT_PTR_NULL(bad);
+  lk_model_free(bad);
+  LK_ASSERT_INT_EQ(err.line, 5);
+  LK_ASSERT_MSG(strstr(err.message, "'bb'") && strstr(err.message, "'b'"), "%s", err.message);
   /* Only URDF is converted. */
   put(up, "links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n");
   f = fopen(yp, "w");
@@ -1186,6 +1231,76 @@ static void test_mjcf_errors(void) {
 #define HEAD "<robot name=\"r\">\n"
 #define LINK(n) "<link name=\"" n "\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
 
+
+/* ------------------------------------------------- rest-pose overlaps */
+
+/* Two sibling fingers (boxes 0.1 m on a side, their joints x apart on the
+ * palm) overlap by 0.1 - x with both joints at 0: when x < 0.1 the pair
+ * never collides (an exclusion, the depth in the warning), when x > 0.1
+ * it collides as before; keep_rest_overlaps keeps every pair. A parent and
+ * its child overlapping are not listed (never tested anyway). */
+static void test_rest_overlaps(void) {
+  static const struct {
+    double x;
+    int excluded;
+    const char *depth;
+  } cases[] = {{0.09, 1, "fa/fb 10 mm"}, {0.097, 1, "fa/fb 3 mm"}, {0.11, 0, NULL}};
+  for (int k = 0; k < 3; k++)
+    for (int keep = 0; keep < 2; keep++) {
+      char text[4096], x[32];
+      snprintf(x, sizeof x, "%g", cases[k].x);
+      snprintf(text, sizeof text, "%s", kOverlap);
+      char *at = strstr(text, "xyz=\"0.09 0 0\"");
+      CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+      char rest[4096];
+      snprintf(rest, sizeof rest, "%s", at + strlen("xyz=\"0.09 0 0\""));
+      snprintf(at, sizeof text - (size_t)(at - text), "xyz=\"%s 0 0\"%s", x, rest);
+      /* and a child box on fb that overlaps its parent by 5 mm */
+      at = strstr(text, "</robot>");
+      snprintf(at, sizeof text - (size_t)(at - text),
+               "  <joint name=\"jc\" type=\"continuous\"><parent link=\"fb\"/>"
+               "<child link=\"fc\"/><origin xyz=\"0.05 0.095 0\"/></joint>\n"
+               "  <link name=\"fc\"><inertial><mass value=\"0.1\"/><inertia ixx=\"1e-4\" "
+               "iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+               "<collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision>"
+               "</link>\n</robot>\n");
+      lk_load_options o;
+      lk_load_options_default(&o);
+      o.keep_rest_overlaps = keep;
+      lk_error err;
+      lk_model *m = lk_model_load_string(text, strlen(text), "overlap.urdf", &o, &err);
+      LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
+      if (!m) continue;
+      int ex = cases[k].excluded && !keep;
+      LK_ASSERT_INT_EQ(lk_model_nexclude(m), ex);
+      /* geoms 0, 1, 2: fa, fb, fc */
+      LK_ASSERT_INT_EQ(lk_collide_filter(m, 0, 1), !ex);
+      LK_ASSERT_INT_EQ(lk_collide_filter(m, 1, 2), 0); /* parent and child */
+      if (ex) {
+        int a, b;
+        LK_ASSERT_OK(lk_model_exclude(m, 0, &a, &b), NULL);
+        LK_ASSERT_INT_EQ(a, lk_model_link_index(m, "fa"));
+        LK_ASSERT_INT_EQ(b, lk_model_link_index(m, "fb"));
+        LK_ASSERT_MSG(has_warning(m, "1 pair of links overlapping with every joint at 0 never "
+                                     "collide") &&
+                          has_warning(m, cases[k].depth) && !has_warning(m, "fc"),
+                      "%s", lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+      } else {
+        LK_ASSERT_MSG(!has_warning(m, "overlapping"), "%s", lk_model_warning(m, 0));
+      }
+      /* the step: the fingers push each other apart only when they collide */
+      lk_data *d = lk_data_new(m);
+      LK_ASSERT_OK(lk_step(m, d), NULL);
+      int pushed = 0;
+      for (int c = 0; c < lk_data_ncontacts(d); c++) {
+        const lk_contact_report *r = lk_data_contact_report(d, c);
+        pushed |= r->geom >= 0 && r->depth > 0;
+      }
+      LK_ASSERT_INT_EQ(pushed, cases[k].excluded && keep);
+      lk_data_free(d);
+      lk_model_free(m);
+    }
+}
 
 /* ------------------------------------------------ files as published */
 
@@ -1460,6 +1575,7 @@ void lk_test_register(void) {
       {"MJCF errors", test_mjcf_errors},
       {"errors at their line", test_errors_at_their_line},
       {"URDF as published", test_urdf_as_published},
+      {"rest-pose overlaps", test_rest_overlaps},
       {"program reports file and line", test_program_reports_file_and_line},
       {"cleanup", test_cleanup},
       {NULL, NULL}};
