@@ -435,6 +435,37 @@ static void test_keyframes(void) {
 /* MuJoCo's humanoid with the default options: 2 s onto its floor without
  * a failed step or a penetration beyond 1 mm (it failed at step 1 while a
  * hip of three hinges collided with the pelvis). */
+/* Attributes that change the dynamics and are not read are named in the
+ * "not read" warning, with their line: body gravcomp (when not 0, also
+ * through a default class it cannot come from: it is a body attribute),
+ * joint actuatorfrcrange (also from a default class). gravcomp="0" is
+ * what MuJoCo does without it: no warning. */
+static void test_unread_attributes(void) {
+  static const char *const gc[] = {"1", "0.5", "0"};
+  for (int k = 0; k < 3; k++) {
+    char text[2048];
+    snprintf(text, sizeof text,
+             "<mujoco>\n"
+             "  <default><joint actuatorfrcrange=\"-2 2\"/></default>\n"
+             "  <worldbody>\n"
+             "    <body name=\"a\" gravcomp=\"%s\">\n"
+             "      <joint name=\"j\" axis=\"0 1 0\"/>\n"
+             "      <geom type=\"sphere\" size=\"0.1\"/>\n"
+             "    </body>\n"
+             "  </worldbody>\n"
+             "</mujoco>\n",
+             gc[k]);
+    lk_error err;
+    lk_model *m = load(text, &err);
+    LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
+    if (!m) continue;
+    LK_ASSERT_INT_EQ(has_warning(m, "gravcomp of <body> (line 4)"), k < 2);
+    LK_ASSERT_MSG(has_warning(m, "actuatorfrcrange of <joint> (line 5)"), "%s",
+                  lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+    lk_model_free(m);
+  }
+}
+
 static void test_humanoid(void) {
   const char *path = "/usr/share/mujoco/model/humanoid/humanoid.xml";
   if (access(path, R_OK) != 0) {
@@ -468,6 +499,7 @@ void lk_test_register(void) {
                                   {"actuators", test_actuators},
                                   {"include and meshes", test_include},
                                   {"keyframes", test_keyframes},
+                                  {"unread attributes", test_unread_attributes},
                                   {"humanoid with default options", test_humanoid},
                                   {NULL, NULL}};
   lk_test_suite("mjcf", tests);
