@@ -491,6 +491,18 @@ lk_status lk_builder_set_initial(lk_builder *b, const char *joint, const double 
   return st;
 }
 
+lk_status lk_builder_add_keyframe(lk_builder *b, const lk_keyframe_spec *s) {
+  lk_keyframe_spec p = *s;
+  const char **joints = s->njoint > 0 ? LK_NEW_ARRAY(const char *, (size_t)s->njoint) : NULL;
+  if (s->njoint > 0 && !joints) return lk_builder_oom(b);
+  lk_status st = placed(b, s->name, &p.name);
+  for (int i = 0; i < s->njoint && !st; i++) st = placed(b, s->joints[i], &joints[i]);
+  p.joints = joints;
+  if (!st) st = lk_model_add_keyframe(b->m, &p, b->err);
+  lk_free(joints);
+  return st;
+}
+
 lk_status lk_builder_set_options(lk_builder *b, const lk_options *o, int loc) {
   b->options_loc = loc;
   if (b->mo && !b->mo->options) return LK_OK; /* checked, not applied */

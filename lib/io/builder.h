@@ -176,6 +176,8 @@ lk_status lk_builder_add_loop(lk_builder *b, const lk_loop_spec *s, int loc);
 lk_status lk_builder_add_coupling(lk_builder *b, const lk_coupling_spec *s, int loc);
 /* The geoms of two links (the source's names) never collide. */
 lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *link_b);
+/* A keyframe, its name and joints placed. */
+lk_status lk_builder_add_keyframe(lk_builder *b, const lk_keyframe_spec *s);
 /* A geom pair (the source's geom and material names). */
 lk_status lk_builder_add_geom_pair(lk_builder *b, const lk_geom_pair_spec *s);
 lk_status lk_builder_add_tether(lk_builder *b, const lk_tether_spec *s, int loc);

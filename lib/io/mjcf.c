@@ -1873,6 +1873,13 @@ static lk_status build(mreader *R) {
 
 lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
                        const char *label, const lk_load_options *o, lk_error *err) {
+  return lk_mjcf_read_recorded(m, mo, text, len, label, o, NULL, NULL, err);
+}
+
+lk_status lk_mjcf_read_recorded(lk_model *m, const lk_merge_options *mo, const char *text,
+                                size_t len, const char *label, const lk_load_options *o,
+                                void (*record)(void *user, int kind, const void *spec),
+                                void *record_user, lk_error *err) {
   if (o && o->nset > 0)
     return lk_error_set_at(err, LK_INVALID_ARGUMENT, label, 0, 0,
                            "--set overrides apply to YAML descriptions");
@@ -1882,6 +1889,8 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_status st = lk_xdoc_parse(&R->x, text, len, label, err);
   if (!st) {
     lk_builder_init(&R->b, m, mo, &lk_xdoc_source, &R->x, err);
+    R->b.record = (void (*)(void *, lk_bkind, const void *))record;
+    R->b.record_user = record_user;
     st = build(R);
     lk_builder_free(&R->b);
   }
