@@ -98,6 +98,8 @@ typedef struct {
   int cur_link; /* the link whose shapes are being read */
   char nocollision[170]; /* links whose collision meshes were not found */
   int nocollision_n;
+  int mesh_missing; /* the last mesh file looked for is not there (not: is
+                       there and is no regular file) */
   const char *nocollision_last; /* the last link listed there */
 } ureader;
 
@@ -176,6 +178,7 @@ static lk_status not_a_mesh(ureader *R, xmlNode *e, const char *ctx, const char 
   struct stat s;
   if (stat(path, &s) == 0 && lk_io_regular_file(path, &why))
     return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' %s", ctx, path, why.message);
+  R->mesh_missing = 1;
   return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, path);
 }
 
@@ -271,6 +274,7 @@ static lk_status resolve_mesh(ureader *R, xmlNode *e, const char *ctx, const cha
     if (dl == 0) break;
   }
   /* The package was found but not the file: name the file. */
+  R->mesh_missing = 1;
   if (found[0])
     return lk_xdoc_error(X, e, LK_IO_ERROR,
                          "%s: mesh '%s': package '%.*s' is %s, which has no file '%s'", ctx, name,
@@ -338,6 +342,7 @@ static lk_status geometry(ureader *R, xmlNode *owner, const char *ctx, lk_geom_s
                              "supported: mirror the file instead)",
                              what, scale[0], scale[1], scale[2]);
     char path[4096];
+    R->mesh_missing = 0;
     if ((st = resolve_mesh(R, s, what, fn, path, sizeof path))) return st;
     /* The geom's shape is the hull of the file's vertices, scaled; the
      * caller frees it once the model has its copy. */
@@ -483,7 +488,7 @@ static lk_status collision_shapes(ureader *R, xmlNode *le, const char *ctx, lk_g
     lk_geom_spec_default(&g[*n]);
     lk_status st = origin(R, c, ctx, &g[*n].pose);
     if (!st) st = geometry(R, c, ctx, &g[*n]);
-    if (st == LK_IO_ERROR && !(R->o && R->o->strict_meshes)) {
+    if (st == LK_IO_ERROR && R->mesh_missing && !(R->o && R->o->strict_meshes)) {
       /* a mesh file not found: the shape is left out (shapes() warns) */
       if (R->b.err) lk_error_clear(R->b.err);
       continue;
@@ -695,7 +700,7 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
       if (R->b.err) lk_error_clear(R->b.err);
       continue;
     }
-    if (st == LK_IO_ERROR && !visual && !(R->o && R->o->strict_meshes)) {
+    if (st == LK_IO_ERROR && R->mesh_missing && !visual && !(R->o && R->o->strict_meshes)) {
       /* A collision mesh whose file is not there (a package not shipped
        * with the description): the shape is left out and the link
        * collides without it, as Bullet's URDF importer does ("cannot
