@@ -1464,6 +1464,65 @@ static void test_urdf_as_published(void) {
          "link 'lost'", "'world'");
 }
 
+/* A four-bar finger as URDF writes one (PyBullet's Robotiq 85): the
+ * knuckle and the finger, pinned together in the real part, are two
+ * branches from the palm tied by <mimic>, and their boxes overlap by
+ * 12 mm at rest (the warning says so). Started at q = +-0.3 under gravity,
+ * 500 steps: the coupling holds (|q_finger + q_knuckle| < 1e-6) and the
+ * pair never touches (excluded); with keep_rest_overlaps the pair is in
+ * contact from the first step, more than 5 mm deep. */
+static void test_rest_overlap_mimic(void) {
+  const char *text =
+      "<robot name=\"finger\">\n<link name=\"palm\"/>\n"
+      "<joint name=\"knuckle\" type=\"revolute\"><parent link=\"palm\"/><child link=\"k\"/>"
+      "<axis xyz=\"1 0 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n"
+      "<link name=\"k\">" PB_INERTIAL("0.05", "1e-5", "1e-5", "1e-5")
+      "<collision><origin xyz=\"0 0 0.03\"/><geometry><box size=\"0.02 0.02 0.06\"/></geometry>"
+      "</collision></link>\n"
+      "<joint name=\"finger\" type=\"revolute\"><parent link=\"palm\"/><child link=\"f\"/>"
+      "<origin xyz=\"0 0.008 0\"/><axis xyz=\"1 0 0\"/>"
+      "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>"
+      "<mimic joint=\"knuckle\" multiplier=\"-1\"/></joint>\n"
+      "<link name=\"f\">" PB_INERTIAL("0.05", "1e-5", "1e-5", "1e-5")
+      "<collision><origin xyz=\"0 0 0.03\"/><geometry><box size=\"0.02 0.02 0.06\"/></geometry>"
+      "</collision></link>\n</robot>\n";
+  for (int keep = 0; keep < 2; keep++) {
+    lk_load_options o;
+    lk_load_options_default(&o);
+    o.keep_rest_overlaps = keep;
+    lk_error err;
+    lk_model *m = lk_model_load_string(text, strlen(text), "finger.urdf", &o, &err);
+    LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
+    if (!m) continue;
+    LK_ASSERT_INT_EQ(lk_model_nexclude(m), !keep);
+    if (!keep)
+      LK_ASSERT_MSG(has_warning(m, "f/k 12 mm") || has_warning(m, "k/f 12 mm"), "%s",
+                    lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+    lk_data *d = lk_data_new(m);
+    int qk = lk_model_joint_qadr(m, lk_model_joint_index(m, "knuckle"));
+    int qf = lk_model_joint_qadr(m, lk_model_joint_index(m, "finger"));
+    lk_data_q(d)[qk] = 0.3;
+    lk_data_q(d)[qf] = -0.3;
+    double worst = 0, depth0 = 0;
+    int touched = 0;
+    for (int s = 0; s < (keep ? 1 : 500); s++) {
+      LK_ASSERT_OK(lk_step(m, d), NULL);
+      worst = fmax(worst, fabs(lk_data_q(d)[qf] + lk_data_q(d)[qk]));
+      for (int c = 0; c < lk_data_ncontacts(d); c++) {
+        const lk_contact_report *r = lk_data_contact_report(d, c);
+        if (r->geom < 0 || r->depth <= 0) continue;
+        touched = 1;
+        depth0 = fmax(depth0, r->depth);
+      }
+    }
+    LK_ASSERT_INT_EQ(touched, keep);
+    if (keep) LK_ASSERT_MSG(depth0 > 0.005, "depth %g", depth0);
+    else LK_ASSERT_MSG(worst < 1e-6, "coupling off by %g", worst);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
 static void test_errors_at_their_line(void) {
   EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"planar\">\n<parent link=\"a\"/><child link=\"b\"/></joint>\n" LINK("b") "</robot>\n",
          LK_UNSUPPORTED, 3, "joint 'j'", "planar joints are unsupported");
@@ -1576,6 +1635,7 @@ void lk_test_register(void) {
       {"errors at their line", test_errors_at_their_line},
       {"URDF as published", test_urdf_as_published},
       {"rest-pose overlaps", test_rest_overlaps},
+      {"rest-pose overlap of a mimic four-bar", test_rest_overlap_mimic},
       {"program reports file and line", test_program_reports_file_and_line},
       {"cleanup", test_cleanup},
       {NULL, NULL}};
