@@ -1,5 +1,6 @@
-/* linkage convert FILE.urdf [-o FILE.yaml]: a URDF robot as the equivalent
- * YAML description (lk_model_convert_file). */
+/* linkage convert FILE.urdf|FILE.xml [-o FILE.yaml]: a URDF robot, or an
+ * MJCF model of what YAML says, as the equivalent YAML description
+ * (lk_model_convert_file). */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,13 +10,19 @@
 
 void lk_cmd_convert_usage(FILE *f) {
   fprintf(f,
-          "usage: linkage convert [-o OUT.yaml] [--package-path DIR]... FILE.urdf\n"
+          "usage: linkage convert [-o OUT.yaml] [--package-path DIR]... FILE.urdf|FILE.xml\n"
           "\n"
           "Write a URDF robot description as the equivalent YAML mechanism file\n"
           "(docs/format.md): loading the YAML gives the same model, to the bit, as\n"
           "loading the URDF. Add materials, actuators, contacts and the initial state\n"
           "to it, or include the URDF from a YAML file instead. Errors are printed as\n"
           "FILE:LINE: error: MESSAGE.\n"
+          "\n"
+          "An MJCF file (<mujoco>) converts the same way when YAML can say all of\n"
+          "it: bodies, joints, geoms, friction, exclusions, options, the initial\n"
+          "state and <keyframe>s (then `linkage simulate --keyframe NAME` on the\n"
+          "YAML); actuators, connect and weld equalities, pairs and sensors are\n"
+          "refused, not dropped.\n"
           "\n"
           "  -o, --output FILE       write the YAML here (default: standard output);\n"
           "                          replaced only when the whole file was written\n"
@@ -52,7 +59,7 @@ int lk_cmd_convert(int argc, char **argv) {
         return lk_cli_bad_option("convert", c, argv, optind, optopt, names);
     }
   }
-  if (optind >= argc) return lk_cli_usage_error("convert", "no URDF file given");
+  if (optind >= argc) return lk_cli_usage_error("convert", "no URDF or MJCF file given");
   if (optind + 1 < argc)
     return lk_cli_usage_error("convert", "one file at a time ('%s' is extra)", argv[optind + 1]);
   const char *path = argv[optind];

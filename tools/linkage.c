@@ -18,7 +18,7 @@ static const lk_command kCommands[] = {
      lk_cmd_view_usage},
     {"static", "quasi-static analysis: load increments with frictional supports", lk_cmd_static,
      lk_cmd_static_usage},
-    {"convert", "write a URDF robot as the equivalent YAML file", lk_cmd_convert,
+    {"convert", "write a URDF robot (or an MJCF model) as the equivalent YAML file", lk_cmd_convert,
      lk_cmd_convert_usage},
     {NULL, NULL, NULL, NULL},
 };

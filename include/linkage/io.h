@@ -108,6 +108,20 @@ typedef struct {
    * repair it; 0 (default): repaired by that rule, with a warning
    * (docs/format.md, "URDF"). */
   int strict_inertia;
+  /* 1: a URDF collision mesh whose file is not found is an error at its
+   * element; 0 (default): that collision shape is left out and the load
+   * goes on, with a warning naming the file and each link concerned (as
+   * Bullet's URDF importer does; docs/format.md, "URDF"). A file that is
+   * found but cannot be read as a mesh is an error either way, and so is a
+   * moving link left without mass. A missing visual mesh is always a
+   * warning. */
+  int strict_meshes;
+  /* 0 (default): two URDF links whose collision shapes overlap with every
+   * joint at 0 (a four-bar gripper's pinned links, a wrist folded onto its
+   * forearm) never collide with each other, listed in a warning (MoveIt's
+   * default-pose rule; docs/format.md, "URDF"); 1: they collide as any
+   * other pair. */
+  int keep_rest_overlaps;
 } lk_load_options;
 
 void lk_load_options_default(lk_load_options *o);

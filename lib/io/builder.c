@@ -443,6 +443,8 @@ lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *
   lk_status st = placed_link(b, link_a, &a, &wa);
   if (!st) st = placed_link(b, link_b, &c, &wc);
   if (!st) st = lk_model_add_exclude(b->m, a, c, b->err);
+  const char *pair[2] = {a, c};
+  if (!st && b->record) b->record(b->record_user, LK_BK_EXCLUDE, pair);
   return st;
 }
 
@@ -486,6 +488,18 @@ lk_status lk_builder_set_initial(lk_builder *b, const char *joint, const double 
   lk_status st = placed(b, joint, &pj);
   if (!st) st = lk_model_set_initial(b->m, pj, q, nq, v, nv, b->err);
   if (!st) st = site(b, LK_BK_INITIAL, joint, loc);
+  return st;
+}
+
+lk_status lk_builder_add_keyframe(lk_builder *b, const lk_keyframe_spec *s) {
+  lk_keyframe_spec p = *s;
+  const char **joints = s->njoint > 0 ? LK_NEW_ARRAY(const char *, (size_t)s->njoint) : NULL;
+  if (s->njoint > 0 && !joints) return lk_builder_oom(b);
+  lk_status st = placed(b, s->name, &p.name);
+  for (int i = 0; i < s->njoint && !st; i++) st = placed(b, s->joints[i], &joints[i]);
+  p.joints = joints;
+  if (!st) st = lk_model_add_keyframe(b->m, &p, b->err);
+  lk_free(joints);
   return st;
 }
 
@@ -614,7 +628,8 @@ void lk_builder_warn(lk_builder *b, int loc, const char *fmt, ...) {
 
 /* The reader's warnings after finalize's (which starts the list afresh). */
 static void add_warnings(lk_builder *b) {
-  int n = b->nwarn < 8 ? b->nwarn : 8;
+  int cap = (int)(sizeof b->warn / sizeof b->warn[0]);
+  int n = b->nwarn < cap ? b->nwarn : cap;
   for (int i = 0; i < n && b->m->nwarn < LK_MODEL_MAX_WARNINGS; i++)
     snprintf(b->m->warn[b->m->nwarn++], sizeof b->m->warn[0], "%s", b->warn[i]);
 }

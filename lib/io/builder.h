@@ -51,6 +51,7 @@ typedef enum {
   LK_BK_TETHER,
   LK_BK_INITIAL,
   LK_BK_SUPPORT,
+  LK_BK_EXCLUDE, /* recorded as a const char *[2] (the two links) */
 } lk_bkind;
 
 /* A link as the source names it, known before it is built. */
@@ -108,7 +109,7 @@ typedef struct {
   /* The reader's own warnings ("LINE: text" or "LINE:COLUMN: text"),
    * added to the model's list once it is finalized. */
   int nwarn;
-  char warn[8][256];
+  char warn[16][256];
 } lk_builder;
 
 void lk_builder_init(lk_builder *b, lk_model *m, const lk_merge_options *mo,
@@ -175,6 +176,8 @@ lk_status lk_builder_add_loop(lk_builder *b, const lk_loop_spec *s, int loc);
 lk_status lk_builder_add_coupling(lk_builder *b, const lk_coupling_spec *s, int loc);
 /* The geoms of two links (the source's names) never collide. */
 lk_status lk_builder_add_exclude(lk_builder *b, const char *link_a, const char *link_b);
+/* A keyframe, its name and joints placed. */
+lk_status lk_builder_add_keyframe(lk_builder *b, const lk_keyframe_spec *s);
 /* A geom pair (the source's geom and material names). */
 lk_status lk_builder_add_geom_pair(lk_builder *b, const lk_geom_pair_spec *s);
 lk_status lk_builder_add_tether(lk_builder *b, const lk_tether_spec *s, int loc);

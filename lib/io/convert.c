@@ -1,4 +1,6 @@
-/* lk_model_convert_file(): a URDF robot as the equivalent YAML description
+/* lk_model_convert_file(): a URDF robot, or an MJCF model of what YAML
+ * says (links, geoms, materials, exclusions, couplings, options, the
+ * initial state and keyframes), as the equivalent YAML description
  * (`linkage convert robot.urdf -o robot.yaml`).
  *
  * "Equivalent" is to the bit: loading the YAML gives the same model as
@@ -19,6 +21,7 @@
 #include "core/internal.h"
 #include "io/io_internal.h"
 #include "io/builder.h"
+#include "io/mjcf.h"
 #include "io/urdf.h"
 #include "io/xml.h"
 #include "io/ydoc.h"
@@ -59,7 +62,7 @@ static void put(sbuf *b, const char *fmt, ...) {
 }
 
 typedef struct {
-  sbuf links, couplings;
+  sbuf links, couplings, exclude, world, materials;
   const char *link; /* the link whose geoms come next */
   int geoms;        /* of that link, so far */
   char unsupported[64];
@@ -189,15 +192,25 @@ static void one_link(writer *w, const lk_link_spec *l) {
 }
 
 static void one_geom(writer *w, const lk_geom_spec *g) {
-  sbuf *s = &w->links;
   char b[LK_FORMAT_DOUBLE_MAX];
-  if (!w->link || !g->link || strcmp(g->link, w->link) != 0 || g->type == LK_GEOM_PLANE ||
-      !isnan(g->margin) || g->name) { /* NAN: the options' contact_margin, as URDF gives */
+  /* A world geom (MJCF's floor) goes to the world section. */
+  int world = !g->link || strcmp(g->link, "world") == 0;
+  sbuf *s = world ? &w->world : &w->links;
+  const char *in = world ? "  " : "    "; /* the list's indent */
+  if ((!world && (!w->link || strcmp(g->link, w->link) != 0)) ||
+      (g->type == LK_GEOM_PLANE && (!world || g->size[0] != 0 || g->size[1] != 0 ||
+                                    g->size[2] != 0)) ||
+      !isnan(g->margin)) { /* NAN: the options' contact_margin, as URDF gives */
     snprintf(w->unsupported, sizeof w->unsupported, "this geom");
     return;
   }
-  if (w->geoms++ == 0) put(s, "    geoms:\n");
-  put(s, "      - type: %s\n", lk_geom_type_name(g->type));
+  if (world ? !s->p : w->geoms++ == 0) put(s, "%sgeoms:\n", in);
+  put(s, "%s  - type: %s\n", in, lk_geom_type_name(g->type));
+  if (g->name) {
+    put(s, "%s    name: ", in);
+    name(s, g->name);
+    put(s, "\n");
+  }
   switch (g->type) {
     case LK_GEOM_MESH:
       /* The same file and scale read back as the same hull. */
@@ -205,36 +218,40 @@ static void one_geom(writer *w, const lk_geom_spec *g) {
         snprintf(w->unsupported, sizeof w->unsupported, "a mesh geom without its file");
         return;
       }
-      put(s, "        file: \"");
+      put(s, "%s    file: \"", in);
       for (const char *c = w->mesh; *c; c++)
         put(s, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
-      put(s, "\"\n        scale: ");
+      put(s, "\"\n%s    scale: ", in);
       vec(s, w->mesh_scale, 3);
       put(s, "\n");
       w->mesh[0] = 0;
       break;
     case LK_GEOM_BOX:
-      put(s, "        half_extents: ");
+      put(s, "%s    half_extents: ", in);
       vec(s, g->size, 3);
       put(s, "\n");
       break;
+    case LK_GEOM_PLANE: /* the half-space z <= 0 of its pose */
+      break;
     case LK_GEOM_SPHERE:
-      put(s, "        radius: %s\n", num(g->size[0], b));
+      put(s, "%s    radius: %s\n", in, num(g->size[0], b));
       break;
     default:
-      put(s, "        radius: %s\n", num(g->size[0], b));
-      put(s, "        half_length: %s\n", num(g->size[1], b));
+      put(s, "%s    radius: %s\n", in, num(g->size[0], b));
+      put(s, "%s    half_length: %s\n", in, num(g->size[1], b));
       break;
   }
-  origin(s, "        ", &g->pose);
+  char oin[16];
+  snprintf(oin, sizeof oin, "%s    ", in);
+  origin(s, oin, &g->pose);
   if (g->material) {
-    put(s, "        material: ");
+    put(s, "%s    material: ", in);
     name(s, g->material);
     put(s, "\n");
   }
-  if (g->group != 1) put(s, "        group: %u\n", g->group);
-  if (g->mask != 1) put(s, "        mask: %u\n", g->mask);
-  if (g->collide_parent) put(s, "        collide_parent: true\n");
+  if (g->group != 1) put(s, "%s    group: %u\n", in, g->group);
+  if (g->mask != 1) put(s, "%s    mask: %u\n", in, g->mask);
+  if (g->collide_parent) put(s, "%s    collide_parent: true\n", in);
 }
 
 static void one_coupling(writer *w, const lk_coupling_spec *c) {
@@ -250,6 +267,26 @@ static void one_coupling(writer *w, const lk_coupling_spec *c) {
   name(s, c->joint_b);
   put(s, ", ratio: %s", num(c->ratio, b));
   put(s, ", offset: %s}\n", num(c->offset, b));
+}
+
+/* A material (MJCF's friction): its coefficients; the compliant laws are
+ * not written. */
+static void one_material(writer *w, const lk_material_spec *m) {
+  sbuf *s = &w->materials;
+  char b[LK_FORMAT_DOUBLE_MAX];
+  if (m->contact != LK_CONTACT_RIGID) {
+    snprintf(w->unsupported, sizeof w->unsupported, "a compliant material");
+    return;
+  }
+  put(s, "  - {name: ");
+  name(s, m->name);
+  put(s, ", mu_static: %s", num(m->mu_static, b));
+  put(s, ", mu_dynamic: %s", num(m->mu_dynamic, b));
+  if (m->restitution != 0) put(s, ", restitution: %s", num(m->restitution, b));
+  if (m->mu_rolling != 0) put(s, ", mu_rolling: %s", num(m->mu_rolling, b));
+  if (m->mu_torsional != 0) put(s, ", mu_torsional: %s", num(m->mu_torsional, b));
+  if (m->patch_radius != 0) put(s, ", patch_radius: %s", num(m->patch_radius, b));
+  put(s, "}\n");
 }
 
 static void mesh_file(void *user, const char *path, const double scale[3]) {
@@ -273,10 +310,122 @@ static void record(void *user, int kind, const void *spec) {
     case LK_BK_COUPLING:
       one_coupling(w, spec);
       break;
+    case LK_BK_MATERIAL:
+      one_material(w, spec);
+      break;
+    case LK_BK_EXCLUDE: {
+      const char *const *ab = spec;
+      put(&w->exclude, "  - [");
+      name(&w->exclude, ab[0]);
+      put(&w->exclude, ", ");
+      name(&w->exclude, ab[1]);
+      put(&w->exclude, "]\n");
+      break;
+    }
     default:
       snprintf(w->unsupported, sizeof w->unsupported, "element kind %d", kind);
       break;
   }
+}
+
+/* The options that differ from YAML's defaults, among those a reader sets
+ * (MJCF: timestep, gravity, integrator, collision filter); 1 when another
+ * one differs (not written yet). */
+static int options(sbuf *s, const lk_options *o) {
+  lk_options d;
+  lk_options_default(&d);
+  char b[LK_FORMAT_DOUBLE_MAX];
+  int any = 0;
+  if (o->timestep != d.timestep) {
+    put(s, "%stimestep: %s", any++ ? ", " : "", num(o->timestep, b));
+  }
+  if (memcmp(&o->gravity, &d.gravity, sizeof d.gravity) != 0) {
+    double g[3] = {o->gravity.x, o->gravity.y, o->gravity.z};
+    put(s, "%sgravity: ", any++ ? ", " : "");
+    vec(s, g, 3);
+  }
+  if (o->integrator != d.integrator)
+    put(s, "%sintegrator: %s", any++ ? ", " : "",
+        o->integrator == LK_INTEGRATOR_RK4 ? "rk4" : "euler");
+  if (o->collision_filter != d.collision_filter)
+    put(s, "%scollision_filter: %s", any++ ? ", " : "",
+        o->collision_filter == LK_FILTER_EITHER ? "either" : "both");
+  lk_options rest = *o;
+  rest.timestep = d.timestep;
+  rest.gravity = d.gravity;
+  rest.integrator = d.integrator;
+  rest.collision_filter = d.collision_filter;
+  return memcmp(&rest, &d, sizeof d) != 0;
+}
+
+/* Positions of joint ji (nq values from q at its address) as YAML: a number
+ * for a 1-DoF joint, else a list. */
+static void joint_q(sbuf *s, const double *q, int nq) {
+  char b[LK_FORMAT_DOUBLE_MAX];
+  if (nq == 1)
+    put(s, "%s", num(q[0], b));
+  else
+    vec(s, q, nq);
+}
+
+static int joint_nq(lk_joint_type t) {
+  return t == LK_JOINT_FREE ? 7 : t == LK_JOINT_BALL ? 4 : t == LK_JOINT_FIXED ? 0 : 1;
+}
+
+/* The initial state where it is not q = 0 (identity quaternions) at rest,
+ * and every keyframe whole, from the finalized model. */
+static lk_status states(sbuf *init, sbuf *keys, const lk_model *m) {
+  int nq = lk_model_nq(m);
+  lk_data *d = lk_data_new(m);
+  double *q = LK_NEW_ARRAY(double, (size_t)(nq > 0 ? nq : 1));
+  if (!d || !q) {
+    lk_data_free(d);
+    lk_free(q);
+    return LK_OUT_OF_MEMORY;
+  }
+  for (int pass = -1; pass < lk_model_nkeyframe(m); pass++) {
+    sbuf *s = pass < 0 ? init : keys;
+    const double *src = lk_data_q(d);
+    if (pass >= 0) {
+      lk_model_keyframe_q(m, pass, q);
+      src = q;
+      put(s, "  - name: ");
+      name(s, lk_model_keyframe_name(m, pass));
+      put(s, "\n    q: {");
+    }
+    int first = 1;
+    for (int l = 1; l < lk_model_nlink(m); l++) {
+      lk_link_spec ls;
+      lk_model_link(m, l, &ls);
+      int n = joint_nq(ls.joint.type);
+      if (n == 0) continue;
+      int ji = lk_model_joint_index(m, ls.joint.name);
+      const double *x = src + lk_model_joint_qadr(m, ji);
+      if (pass < 0) {
+        int zero = 1;
+        for (int k = 0; k < n; k++) {
+          double z = (n == 7 && k == 3) || (n == 4 && k == 0) ? 1 : 0;
+          zero &= x[k] == z && !signbit(x[k]);
+        }
+        if (zero) continue;
+        put(s, "  - {joint: ");
+        name(s, ls.joint.name);
+        put(s, ", q: ");
+        joint_q(s, x, n);
+        put(s, "}\n");
+      } else {
+        put(s, "%s", first ? "" : ", ");
+        name(s, ls.joint.name);
+        put(s, ": ");
+        joint_q(s, x, n);
+      }
+      first = 0;
+    }
+    if (pass >= 0) put(s, "}\n");
+  }
+  lk_data_free(d);
+  lk_free(q);
+  return LK_OK;
 }
 
 lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, FILE *out,
@@ -293,10 +442,11 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   if (st) return st;
   char root[32];
   lk_xml_root_name(text, len, root, sizeof root);
-  if (strcmp(root, "robot") != 0) {
+  int mjcf = strcmp(root, "mujoco") == 0;
+  if (strcmp(root, "robot") != 0 && !mjcf) {
     lk_free(text);
     return lk_error_set_at(err, LK_UNSUPPORTED, path, 0, 0,
-                           "convert reads URDF (<robot>) files; this one is %s",
+                           "convert reads URDF (<robot>) and MJCF (<mujoco>) files; this one is %s",
                            root[0] ? "another XML file" : "YAML already");
   }
   writer w;
@@ -307,10 +457,30 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   uo.record_user = &w;
   uo.mesh_file = mesh_file;
   lk_model *m = lk_model_new();
-  st = m ? lk_urdf_read(m, NULL, text, len, path, opts, &uo, err)
-         : lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  if (!m)
+    st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  else if (mjcf)
+    st = lk_mjcf_read_recorded(m, NULL, text, len, path, opts, record, &w, err);
+  else
+    st = lk_urdf_read(m, NULL, text, len, path, opts, &uo, err);
   lk_free(text);
-  if (!st && (w.links.failed || w.couplings.failed))
+  /* What the model has that no record told (MJCF's sensors and pairs):
+   * refused rather than dropped. */
+  if (!st && !w.unsupported[0] && lk_model_nsensor(m) > 0)
+    snprintf(w.unsupported, sizeof w.unsupported, "sensors");
+  if (!st && !w.unsupported[0] && lk_model_ngeom_pair(m) > 0)
+    snprintf(w.unsupported, sizeof w.unsupported, "geom pairs");
+  sbuf opt, init, keys;
+  memset(&opt, 0, sizeof opt);
+  memset(&init, 0, sizeof init);
+  memset(&keys, 0, sizeof keys);
+  if (!st && !w.unsupported[0] && options(&opt, lk_model_options(m)))
+    snprintf(w.unsupported, sizeof w.unsupported, "these options");
+  if (!st && !w.unsupported[0] && states(&init, &keys, m))
+    st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  if (!st && (opt.failed || init.failed || keys.failed || w.world.failed || w.materials.failed))
+    st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  if (!st && (w.links.failed || w.couplings.failed || w.exclude.failed))
     st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   if (!st && w.unsupported[0])
     st = lk_error_set_at(err, LK_UNSUPPORTED, path, 0, 0, "convert cannot write %s yet",
@@ -318,8 +488,8 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   if (!st) {
     const char *base = strrchr(path, '/');
     fprintf(out, "# Converted from %s by linkage convert: loading this file gives the same\n"
-                 "# model as loading the URDF.\n",
-            base ? base + 1 : path);
+                 "# model as loading the %s.\n",
+            base ? base + 1 : path, mjcf ? "MJCF" : "URDF");
     if (lk_model_name(m) && *lk_model_name(m)) {
       sbuf nb;
       memset(&nb, 0, sizeof nb);
@@ -330,16 +500,43 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
       if (nb.p) fputs(nb.p, out);
       lk_free(nb.p);
     }
+    if (opt.p) fprintf(out, "options: {%s}\n", opt.p);
+    if (w.materials.p) {
+      fputs("materials:\n", out);
+      fputs(w.materials.p, out);
+    }
+    if (w.world.p) {
+      fputs("world:\n", out);
+      fputs(w.world.p, out);
+    }
     fputs("links:\n", out);
     if (w.links.p) fputs(w.links.p, out);
     if (w.couplings.p) {
       fputs("constraints:\n  couplings:\n", out);
       fputs(w.couplings.p, out);
     }
+    if (w.exclude.p) {
+      fputs("exclude:\n", out);
+      fputs(w.exclude.p, out);
+    }
+    if (init.p) {
+      fputs("initial:\n", out);
+      fputs(init.p, out);
+    }
+    if (keys.p) {
+      fputs("keyframes:\n", out);
+      fputs(keys.p, out);
+    }
     if (ferror(out)) st = lk_error_set(err, LK_IO_ERROR, "could not write the YAML");
   }
   lk_free(w.links.p);
   lk_free(w.couplings.p);
+  lk_free(w.exclude.p);
+  lk_free(w.world.p);
+  lk_free(w.materials.p);
+  lk_free(opt.p);
+  lk_free(init.p);
+  lk_free(keys.p);
   lk_model_free(m);
   return st;
 }

@@ -549,6 +549,9 @@ static lk_status joint(mreader *R, xmlNode *e, int cls, lk_joint_spec *j, lk_vec
     if (!st) st = nums(R, e, "frictionloss", cls, 1, &j->friction, NULL);
     if (!st) st = nums(R, e, "springref", cls, 1, &j->rest, NULL);
     if (st) return st;
+    /* MuJoCo 3's clamp of the actuators' total force on the joint: not
+     * read (the actuators' own forcerange is). */
+    if (attr(R, e, "actuatorfrcrange", cls)) lk_xdoc_unread(X, e, "actuatorfrcrange of");
   }
   *anchor = lk_v3(p[0], p[1], p[2]);
   j->axis = lk_v3(ax[0], ax[1], ax[2]);
@@ -661,6 +664,9 @@ static lk_status body(mreader *R, xmlNode *e, const char *parent, lk_vec3 poff, 
     return lk_xdoc_error(X, e, LK_SCHEMA_ERROR, "<body>: unknown childclass '%.60s'", cc);
   const char *bname;
   if ((st = name_of(R, e, "body", &bname))) return st;
+  /* Gravity compensation (MuJoCo 3) changes the dynamics: not read. */
+  const char *gcomp = lk_xml_attr(e, "gravcomp");
+  if (gcomp && strtod(gcomp, NULL) != 0) lk_xdoc_unread(X, e, "gravcomp of");
   lk_transform local;
   if ((st = frame(R, e, -1, &local))) return st;
   lk_transform world = lk_tf_mul(pw, &local); /* the body's, at qpos0 */
@@ -1867,6 +1873,13 @@ static lk_status build(mreader *R) {
 
 lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
                        const char *label, const lk_load_options *o, lk_error *err) {
+  return lk_mjcf_read_recorded(m, mo, text, len, label, o, NULL, NULL, err);
+}
+
+lk_status lk_mjcf_read_recorded(lk_model *m, const lk_merge_options *mo, const char *text,
+                                size_t len, const char *label, const lk_load_options *o,
+                                void (*record)(void *user, int kind, const void *spec),
+                                void *record_user, lk_error *err) {
   if (o && o->nset > 0)
     return lk_error_set_at(err, LK_INVALID_ARGUMENT, label, 0, 0,
                            "--set overrides apply to YAML descriptions");
@@ -1876,6 +1889,8 @@ lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text
   lk_status st = lk_xdoc_parse(&R->x, text, len, label, err);
   if (!st) {
     lk_builder_init(&R->b, m, mo, &lk_xdoc_source, &R->x, err);
+    R->b.record = (void (*)(void *, lk_bkind, const void *))record;
+    R->b.record_user = record_user;
     st = build(R);
     lk_builder_free(&R->b);
   }

@@ -11,4 +11,11 @@
 lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
                        const char *label, const lk_load_options *o, lk_error *err);
 
+/* The same, telling record (when not NULL) of every spec the builder hands
+ * the model (builder.h's record hook), for `linkage convert`. */
+lk_status lk_mjcf_read_recorded(lk_model *m, const lk_merge_options *mo, const char *text,
+                                size_t len, const char *label, const lk_load_options *o,
+                                void (*record)(void *user, int kind, const void *spec),
+                                void *record_user, lk_error *err);
+
 #endif

@@ -35,6 +35,7 @@
 #include "io/io_internal.h"
 #include "io/urdf.h"
 #include "io/xml.h"
+#include "linkage/collision.h"
 #include "linkage/io.h"
 #include "model/model_impl.h" /* lk_geom_volume */
 
@@ -62,8 +63,17 @@ typedef struct {
 typedef struct {
   const char *name;
   xmlNode *e;
-  int joint; /* its parent joint, -1 for the root */
+  int joint;            /* its parent joint, -1 for the root */
+  lk_transform origin;  /* its joint's frame in the parent link's (identity
+                           for the root): its pose with every joint at 0 */
 } ulink;
+
+/* A collision shape as the model got it, kept (its mesh too) for the
+ * rest-pose overlap rule (rest_overlaps). */
+typedef struct {
+  int link;
+  lk_geom_spec g;
+} ushape;
 
 typedef struct {
   lk_xdoc x;
@@ -83,6 +93,14 @@ typedef struct {
   int nmu;
   char novisual[400]; /* visual meshes not found: "file (line N), ..." */
   int novisual_n;
+  ushape *shapes; /* the collision shapes added, in order */
+  int nshapes, capshapes;
+  int cur_link; /* the link whose shapes are being read */
+  char nocollision[170]; /* links whose collision meshes were not found */
+  int nocollision_n;
+  int mesh_missing; /* the last mesh file looked for is not there (not: is
+                       there and is no regular file) */
+  const char *nocollision_last; /* the last link listed there */
 } ureader;
 
 #define X (&R->x)
@@ -160,6 +178,7 @@ static lk_status not_a_mesh(ureader *R, xmlNode *e, const char *ctx, const char 
   struct stat s;
   if (stat(path, &s) == 0 && lk_io_regular_file(path, &why))
     return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' %s", ctx, path, why.message);
+  R->mesh_missing = 1;
   return lk_xdoc_error(X, e, LK_IO_ERROR, "%s: mesh file '%s' not found", ctx, path);
 }
 
@@ -255,6 +274,7 @@ static lk_status resolve_mesh(ureader *R, xmlNode *e, const char *ctx, const cha
     if (dl == 0) break;
   }
   /* The package was found but not the file: name the file. */
+  R->mesh_missing = 1;
   if (found[0])
     return lk_xdoc_error(X, e, LK_IO_ERROR,
                          "%s: mesh '%s': package '%.*s' is %s, which has no file '%s'", ctx, name,
@@ -322,6 +342,7 @@ static lk_status geometry(ureader *R, xmlNode *owner, const char *ctx, lk_geom_s
                              "supported: mirror the file instead)",
                              what, scale[0], scale[1], scale[2]);
     char path[4096];
+    R->mesh_missing = 0;
     if ((st = resolve_mesh(R, s, what, fn, path, sizeof path))) return st;
     /* The geom's shape is the hull of the file's vertices, scaled; the
      * caller frees it once the model has its copy. */
@@ -467,6 +488,11 @@ static lk_status collision_shapes(ureader *R, xmlNode *le, const char *ctx, lk_g
     lk_geom_spec_default(&g[*n]);
     lk_status st = origin(R, c, ctx, &g[*n].pose);
     if (!st) st = geometry(R, c, ctx, &g[*n]);
+    if (st == LK_IO_ERROR && R->mesh_missing && !(R->o && R->o->strict_meshes)) {
+      /* a mesh file not found: the shape is left out (shapes() warns) */
+      if (R->b.err) lk_error_clear(R->b.err);
+      continue;
+    }
     if (st) return st;
     ++*n;
   }
@@ -674,6 +700,29 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
       if (R->b.err) lk_error_clear(R->b.err);
       continue;
     }
+    if (st == LK_IO_ERROR && R->mesh_missing && !visual && !(R->o && R->o->strict_meshes)) {
+      /* A collision mesh whose file is not there (a package not shipped
+       * with the description): the shape is left out and the link
+       * collides without it, as Bullet's URDF importer does ("cannot
+       * extract mesh from ...", the link loaded without that shape);
+       * MuJoCo refuses the file. The first is warned about with its
+       * reason, the links concerned in one warning at the end. */
+      xmlNode *mesh = lk_xml_child(lk_xml_child(c, "geometry"), "mesh");
+      if (!R->nocollision_n)
+        lk_builder_warn(B, lk_xdoc_loc(X, mesh ? mesh : c), "%s: the shape is left out",
+                        R->b.err ? R->b.err->message : "collision mesh not found");
+      R->nocollision_n++;
+      size_t l = strlen(R->nocollision), nl = strlen(lname);
+      if (R->nocollision_last != lname) { /* each link once */
+        if (l + nl + 10 < sizeof R->nocollision)
+          snprintf(R->nocollision + l, sizeof R->nocollision - l, "%s%s", l ? ", " : "", lname);
+        else if (l < 3 || strcmp(R->nocollision + l - 3, "...") != 0)
+          snprintf(R->nocollision + l, sizeof R->nocollision - l, ", ...");
+        R->nocollision_last = lname;
+      }
+      if (R->b.err) lk_error_clear(R->b.err);
+      continue;
+    }
     if (st) return st; /* geometry() keeps no mesh when it fails */
     if (visual) {
       g.group = 0;
@@ -698,6 +747,21 @@ static lk_status shapes(ureader *R, xmlNode *le, const char *lname, const char *
           g.material = R->uo->overrides[i].material;
     }
     st = lk_builder_add_geom(B, &g, lk_xdoc_loc(X, c));
+    if (!st && !visual) { /* kept for rest_overlaps, which frees it */
+      if (R->nshapes == R->capshapes) {
+        int cap = R->capshapes ? 2 * R->capshapes : 16;
+        ushape *ns = lk_realloc(R->shapes, (size_t)cap * sizeof *ns);
+        if (!ns) st = lk_builder_oom(B);
+        else {
+          R->shapes = ns;
+          R->capshapes = cap;
+        }
+      }
+      if (!st) {
+        R->shapes[R->nshapes++] = (ushape){R->cur_link, g};
+        continue;
+      }
+    }
     lk_mesh_free((lk_mesh *)g.mesh); /* the model keeps its own copy */
     if (st) return st;
   }
@@ -721,6 +785,7 @@ static lk_status one_link(ureader *R, int i) {
     s.joint.name = pfx(R, j->name);
     if (!s.parent || !s.joint.name) return lk_builder_oom(B);
     if ((st = joint_spec(R, j, &s))) return st;
+    R->links[i].origin = s.origin;
     jloc = lk_xdoc_loc(X, j->e);
   } else {
     s.parent = "world";
@@ -748,6 +813,7 @@ static lk_status one_link(ureader *R, int i) {
   if ((st = lk_builder_add_link(B, &s, lk_xdoc_loc(X, l->e), jloc))) return st;
   const char *mat;
   if ((st = link_contact(R, l->e, ctx, &mat))) return st;
+  R->cur_link = i;
   if ((st = shapes(R, l->e, l->name, ctx, "collision", 0, mat))) return st;
   return shapes(R, l->e, l->name, ctx, "visual", 1, NULL);
 }
@@ -800,6 +866,7 @@ static lk_status collect(ureader *R, xmlNode *robot) {
     if ((st = lk_builder_unique(B, "link", l->name, lk_xdoc_loc(X, c)))) return st;
     l->e = c;
     l->joint = -1;
+    l->origin = lk_tf_identity();
     R->nlinks++;
   }
   if (R->nlinks == 0)
@@ -895,6 +962,135 @@ static lk_status collect(ureader *R, xmlNode *robot) {
 
 /* ---------------------------------------------------------- the whole */
 
+/* ------------------------------------------------ rest-pose overlaps */
+
+/* The body a link is welded into by fixed joints: its own index, or -1 for
+ * the world (the root on a fixed base, and what is welded to it). */
+static int weld_body(const ureader *R, int i) {
+  while (i >= 0) {
+    const ulink *l = &R->links[i];
+    int fixed = l->joint >= 0 ? R->joints[l->joint].type == U_FIXED
+                              : R->uo->base == LK_JOINT_FIXED;
+    if (!fixed) return i;
+    i = l->joint >= 0 ? R->joints[l->joint].parent : -1;
+  }
+  return -1;
+}
+
+/* The body the joint of body b hangs from (-2: none, a free joint connects
+ * nothing), as lk_collide_filter's parent-child rule takes it. */
+static int parent_body(const ureader *R, int b) {
+  if (b < 0) return -2;
+  const ulink *l = &R->links[b];
+  if (l->joint < 0) return R->uo->base == LK_JOINT_FREE ? -2 : -1;
+  if (R->joints[l->joint].type == U_FLOATING) return -2;
+  return weld_body(R, R->joints[l->joint].parent);
+}
+
+/* Pose of link i with every joint at 0 (relative to the root's frame). */
+static lk_transform rest_pose(const ureader *R, int i) {
+  lk_transform T = lk_tf_identity();
+  for (int depth = 0; i >= 0 && depth <= R->nlinks; depth++) {
+    T = lk_tf_mul(&R->links[i].origin, &T);
+    i = R->links[i].joint >= 0 ? R->joints[R->links[i].joint].parent : -1;
+  }
+  return T;
+}
+
+static double shape_radius(const lk_geom_spec *g) {
+  switch (g->type) {
+    case LK_GEOM_SPHERE: return g->size[0];
+    case LK_GEOM_CAPSULE: return g->size[0] + g->size[1];
+    case LK_GEOM_BOX: return sqrt(g->size[0] * g->size[0] + g->size[1] * g->size[1] +
+                                  g->size[2] * g->size[2]);
+    case LK_GEOM_CYLINDER: return hypot(g->size[0], g->size[1]);
+    case LK_GEOM_MESH: return g->mesh ? lk_mesh_radius(g->mesh) : INFINITY;
+    default: return INFINITY;
+  }
+}
+
+/* URDF has no way to say which links may touch, and its files are written
+ * for engines that do not collide a robot with itself unless asked:
+ * PyBullet's loadURDF by default (URDF_USE_SELF_COLLISION off), ROS's
+ * MoveIt through the SRDF its Setup Assistant writes, whose "Default"
+ * reason disables every pair of links in collision in the robot's default
+ * pose. A gripper whose four-bar linkage URDF cannot close (its knuckles
+ * and fingers pinned together in the real part, coupled here by <mimic>)
+ * has them overlapping at rest; Linkage's contact would fight the coupling
+ * (PyBullet's Robotiq 85: 11.5 mm deep, 6e7 N). The rule kept here is
+ * MoveIt's: two links whose collision shapes overlap with every joint at
+ * 0 never collide with each other (lk_model_add_exclude), listed in a
+ * warning; every other pair of links that are not parent and child
+ * collides. lk_load_options.keep_rest_overlaps turns it off. */
+static lk_status rest_overlaps(ureader *R) {
+  if (R->nshapes < 2 || (R->o && R->o->keep_rest_overlaps)) return LK_OK;
+  lk_transform *T = LK_NEW_ARRAY(lk_transform, (size_t)R->nshapes);
+  double *rad = LK_NEW_ARRAY(double, (size_t)R->nshapes);
+  int *body = LK_NEW_ARRAY(int, (size_t)R->nshapes);
+  lk_status st = T && rad && body ? LK_OK : lk_builder_oom(B);
+  for (int k = 0; k < R->nshapes && !st; k++) {
+    lk_transform L = rest_pose(R, R->shapes[k].link);
+    T[k] = lk_tf_mul(&L, &R->shapes[k].g.pose);
+    rad[k] = shape_radius(&R->shapes[k].g);
+    body[k] = weld_body(R, R->shapes[k].link);
+  }
+  char list[200] = "";
+  int npairs = 0, cappairs = 0, *pairs = NULL; /* the link pairs excluded */
+  for (int a = 0; a < R->nshapes && !st; a++)
+    for (int b = a + 1; b < R->nshapes && !st; b++) {
+      int la = R->shapes[a].link, lb = R->shapes[b].link;
+      if (body[a] == body[b] || parent_body(R, body[a]) == body[b] ||
+          parent_body(R, body[b]) == body[a])
+        continue; /* never tested anyway */
+      int seen = 0;
+      for (int i = 0; i < npairs && !seen; i++)
+        seen = pairs[2 * i] == la && pairs[2 * i + 1] == lb;
+      if (seen) continue; /* excluded already, for another shape */
+      lk_vec3 d = lk_v3_sub(T[a].p, T[b].p);
+      if (lk_v3_norm(d) > rad[a] + rad[b]) continue;
+      lk_manifold mf;
+      lk_error e;
+      if (lk_collide_specs(&R->shapes[a].g, &T[a], &R->shapes[b].g, &T[b], &mf, &e)) continue;
+      double depth = 0;
+      for (int i = 0; i < mf.n; i++) depth = fmax(depth, mf.pt[i].depth);
+      if (!(depth > 0)) continue;
+      const char *na = pfx(R, R->links[la].name), *nb = pfx(R, R->links[lb].name);
+      if (!na || !nb) st = lk_builder_oom(B);
+      if (!st) st = lk_builder_add_exclude(B, na, nb);
+      if (!st && npairs == cappairs) {
+        int cap = cappairs ? 2 * cappairs : 16;
+        int *np = lk_realloc(pairs, (size_t)cap * 2 * sizeof *np);
+        if (!np) st = lk_builder_oom(B);
+        else {
+          pairs = np;
+          cappairs = cap;
+        }
+      }
+      if (st) break;
+      pairs[2 * npairs] = la;
+      pairs[2 * npairs + 1] = lb;
+      npairs++;
+      size_t l = strlen(list);
+      char one[160];
+      snprintf(one, sizeof one, "%s%s/%s %.2g mm", l ? ", " : "", R->links[la].name,
+               R->links[lb].name, 1e3 * depth);
+      if (l + strlen(one) + 6 < sizeof list)
+        snprintf(list + l, sizeof list - l, "%s", one);
+      else if (l < 3 || strcmp(list + l - 3, "...") != 0)
+        snprintf(list + l, sizeof list - l, ", ...");
+    }
+  if (!st && npairs)
+    lk_builder_warn(B, 0,
+                    "%d pair%s of links overlapping with every joint at 0 never collide "
+                    "(MoveIt's default-pose rule): %s",
+                    npairs, npairs > 1 ? "s" : "", list);
+  lk_free(T);
+  lk_free(rad);
+  lk_free(body);
+  lk_free(pairs);
+  return st;
+}
+
 static lk_status build(ureader *R) {
   xmlNode *robot = xmlDocGetRootElement(R->x.doc);
   if (!lk_xml_is(robot, "robot"))
@@ -908,6 +1104,7 @@ static lk_status build(ureader *R) {
     if ((st = one_link(R, i))) return st;
   for (int i = 0; i < R->njoints; i++)
     if ((st = mimic(R, &R->joints[i]))) return st;
+  if ((st = rest_overlaps(R))) return st;
   /* What URDF has beyond links and joints: <material> draws; the rest
    * (transmissions, Gazebo's and other tools' extensions) is noted. */
   for (xmlNode *c = lk_xml_first(robot); c; c = lk_xml_next(c))
@@ -918,6 +1115,11 @@ static lk_status build(ureader *R) {
   if (R->novisual_n)
     lk_builder_warn(B, 0, "%d visual mesh%s not found, left out (only drawn): %s",
                     R->novisual_n, R->novisual_n > 1 ? "es" : "", R->novisual);
+  if (R->nocollision_n)
+    lk_builder_warn(B, 0,
+                    "%d collision mesh%s not found, left out: these links collide without "
+                    "them: %s",
+                    R->nocollision_n, R->nocollision_n > 1 ? "es" : "", R->nocollision);
   if (R->x.unread[0])
     lk_builder_warn(B, 0, "not read: %s", R->x.unread);
   return lk_builder_finalize(B);
@@ -950,6 +1152,8 @@ lk_status lk_urdf_read(lk_model *m, const lk_merge_options *mo, const char *text
     st = build(&R);
     lk_builder_free(&R.b);
   }
+  for (int k = 0; k < R.nshapes; k++) lk_mesh_free((lk_mesh *)R.shapes[k].g.mesh);
+  lk_free(R.shapes);
   lk_free(R.links);
   lk_free(R.joints);
   lk_free(R.mu_mats);

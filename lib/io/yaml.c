@@ -1316,6 +1316,93 @@ static lk_status sec_supports(yreader *R, int id) {
   return each_item(R, id, "supports", "supports", one_support);
 }
 
+/* ------------------------------------------------------------- exclude */
+
+/* [link_a, link_b]: the two links' geoms never collide with each other
+ * (lk_model_add_exclude; what a URDF's rest-pose overlaps and MJCF's
+ * <contact><exclude> become). */
+static lk_status one_exclude(yreader *R, int it, const char *ctx) {
+  lk_status st = lk_ydoc_expect_seq(Y, it, ctx, ERR);
+  if (st) return st;
+  if (lk_ydoc_seq_len(Y, it) != 2)
+    return lk_ydoc_error(Y, it, LK_SCHEMA_ERROR, ERR, "%s: give two link names, [a, b]", ctx);
+  const char *ab[2];
+  for (int k = 0; k < 2 && !st; k++) {
+    char what[200];
+    say(what, sizeof what, "%s[%d]", ctx, k);
+    st = ref_link(R, lk_ydoc_seq_item(Y, it, k), what, 0, &ab[k], NULL);
+  }
+  return st ? st : lk_builder_add_exclude(B, ab[0], ab[1]);
+}
+
+static lk_status sec_exclude(yreader *R, int id) {
+  return each_item(R, id, "exclude", "exclude", one_exclude);
+}
+
+/* ----------------------------------------------------------- keyframes */
+
+/* {name: NAME, q: {JOINT: q, ...}}: a named state (lk_model_add_keyframe,
+ * MJCF's <key>): each joint's positions (a number for a 1-DoF joint, 4
+ * for a ball, 7 for a free joint), the other joints at their initial
+ * positions. */
+static lk_status one_keyframe(yreader *R, int it, const char *ctx) {
+  static const char *const keys[] = {"name", "q", NULL};
+  lk_status st = lk_ydoc_expect_map(Y, it, ctx, ERR);
+  if (!st) st = lk_ydoc_check_keys(Y, it, ctx, keys, ERR);
+  if (st) return st;
+  int nid = lk_ydoc_map_get(Y, it, "name"), qid = lk_ydoc_map_get(Y, it, "q");
+  if (!nid) return lk_ydoc_error(Y, it, LK_SCHEMA_ERROR, ERR, "%s: missing 'name'", ctx);
+  const char *name;
+  char what[200];
+  say(what, sizeof what, "%s: name", ctx);
+  if ((st = lk_ydoc_string(Y, nid, what, LK_IO_NAME_MAX, &name, ERR))) return st;
+  say(what, sizeof what, "keyframe '%s'", name);
+  if ((st = lk_builder_unique(B, "keyframe", name, nid))) return st;
+  int n = qid ? lk_ydoc_map_len(Y, qid) : 0;
+  if (qid && (st = lk_ydoc_expect_map(Y, qid, what, ERR))) return st;
+  const char **joints = LK_NEW_ARRAY(const char *, (size_t)(n > 0 ? n : 1));
+  int *nq = LK_NEW_ARRAY(int, (size_t)(n > 0 ? n : 1));
+  double *q = LK_NEW_ARRAY(double, (size_t)(7 * (n > 0 ? n : 1)));
+  if (!joints || !nq || !q) st = lk_builder_oom(B);
+  int total = 0;
+  for (int i = 0; i < n && !st; i++) {
+    int k = lk_ydoc_map_key(Y, qid, i), v = lk_ydoc_map_value(Y, qid, i);
+    char w2[240];
+    say(w2, sizeof w2, "%s: q", what);
+    if ((st = ref_joint(R, k, w2, 0, &joints[i], NULL))) break;
+    say(w2, sizeof w2, "%s: q: %s", what, joints[i]);
+    if (lk_ydoc_is_seq(Y, v)) {
+      nq[i] = lk_ydoc_seq_len(Y, v);
+      if (nq[i] < 1 || nq[i] > 7) {
+        st = lk_ydoc_error(Y, v, LK_SCHEMA_ERROR, ERR, "%s: 1 to 7 numbers, got %d", w2, nq[i]);
+        break;
+      }
+      for (int j = 0; j < nq[i] && !st; j++)
+        st = lk_ydoc_double(Y, lk_ydoc_seq_item(Y, v, j), w2, 0, &q[total + j], ERR);
+    } else {
+      nq[i] = 1;
+      st = lk_ydoc_double(Y, v, w2, 0, &q[total], ERR);
+    }
+    total += nq[i];
+  }
+  if (!st) {
+    lk_keyframe_spec ks = {name, n, joints, nq, q};
+    if ((st = lk_builder_add_keyframe(B, &ks))) {
+      char msg[sizeof ERR->message];
+      snprintf(msg, sizeof msg, "%s", ERR ? ERR->message : "keyframe refused");
+      st = lk_ydoc_error(Y, it, st, ERR, "%s", msg);
+    }
+  }
+  lk_free(joints);
+  lk_free(nq);
+  lk_free(q);
+  return st;
+}
+
+static lk_status sec_keyframes(yreader *R, int id) {
+  return each_item(R, id, "keyframes", "keyframes", one_keyframe);
+}
+
 /* ------------------------------------------------------------ analysis */
 
 typedef struct {
@@ -2026,6 +2113,8 @@ SECTION_FN(constraints)
 SECTION_FN(initial)
 SECTION_FN(simulate)
 SECTION_FN(supports)
+SECTION_FN(exclude)
+SECTION_FN(keyframes)
 SECTION_FN(analysis)
 
 static const ykey kTopKeys[] = {
@@ -2042,6 +2131,8 @@ static const ykey kTopKeys[] = {
     {ROW("initial", K_FN, SECTION, 0), .fn = top_initial},
     {ROW("simulate", K_FN, SECTION, 0), .fn = top_simulate},
     {ROW("supports", K_FN, SECTION, 0), .fn = top_supports},
+    {ROW("exclude", K_FN, SECTION, 0), .fn = top_exclude},
+    {ROW("keyframes", K_FN, SECTION, 0), .fn = top_keyframes},
     {ROW("analysis", K_FN, SECTION, 0), .fn = top_analysis},
     {ROW("include", K_FN, SECTION, 0), .fn = top_include},
 };

@@ -81,7 +81,7 @@ typedef struct {
   int dof;  /* joint supports: the DoF; point supports: -1 */
 } lk_support_rec;
 
-#define LK_MODEL_MAX_WARNINGS 8
+#define LK_MODEL_MAX_WARNINGS 16
 
 struct lk_model {
   int finalized;

@@ -1,9 +1,10 @@
 #!/bin/sh
 # bench/robots over ../shared/data/robots when it is there (issue 29): every
-# description as published. Judged: at least 44 files load and 43 simulate
-# 2 s on a floor (the figures in docs/format.md; the two that do not load
-# name meshes absent from the corpus), and the Shadow hand's mass matrix
-# equals MuJoCo's to 1e-8 where MuJoCo is installed. No timing is judged.
+# description as published. Judged: all 46 files load, simulate 2 s on a
+# floor, and none penetrates by more than 1 mm after its first 0.25 s (the
+# figures in docs/format.md; before that, shapes that overlap in a file's
+# own pose are pushed apart); the Shadow hand's mass matrix equals MuJoCo's
+# to 1e-8 where MuJoCo is installed. No timing is judged.
 set -u
 dir="${LK_TOP_SRCDIR:-.}/../shared/data/robots"
 if [ ! -d "$dir" ]; then
@@ -21,8 +22,10 @@ fail=0
 total=$(grep '^total:' "$out")
 load=$(echo "$total" | sed -n 's/.*files, \([0-9]*\) load.*/\1/p')
 sim=$(echo "$total" | sed -n 's/.*, \([0-9]*\) simulate.*/\1/p')
-[ "${load:-0}" -ge 44 ] || { echo "only ${load:-0} files load (44 expected)"; fail=1; }
-[ "${sim:-0}" -ge 43 ] || { echo "only ${sim:-0} files simulate (43 expected)"; fail=1; }
+shallow=$(echo "$total" | sed -n 's/.*, \([0-9]*\) of them within 1 mm.*/\1/p')
+[ "${load:-0}" -ge 46 ] || { echo "only ${load:-0} files load (46 expected)"; fail=1; }
+[ "${sim:-0}" -ge 46 ] || { echo "only ${sim:-0} files simulate (46 expected)"; fail=1; }
+[ "${shallow:-0}" -ge 46 ] || { echo "only ${shallow:-0} files within 1 mm (46 expected)"; fail=1; }
 line=$(grep '^menagerie/shadow_hand/right_hand.xml' "$out")
 dm=$(echo "$line" | awk '{for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+e[-+][0-9]+,$/) {sub(",", "", $i); print $i; exit}}')
 if [ -n "$dm" ]; then

@@ -455,6 +455,65 @@ static void expect_box_hull(const lk_mesh *h, const double lo[3], const double h
   LK_ASSERT_NEAR(c.z, 0.5 * (lo[2] + hi[2]), t);
 }
 
+static int has_warning(const lk_model *m, const char *phrase);
+
+/* Collision meshes whose files are not there (by default): each shape is
+ * left out, the others kept, the links named in a warning. A moving link
+ * without <inertial> takes its mass from the shapes that are left, 1000
+ * kg/m^3 times their volume (closed form: a box a x b x c); when none is
+ * left it has no mass and the file is refused. up: a writable URDF path
+ * whose ../meshes/finger.stl exists. */
+static void missing_collision_meshes(const char *up, const lk_load_options *o) {
+  static const double box[2][3] = {{0.1, 0.2, 0.3}, {0.05, 0.1, 0.4}};
+  for (int k = 0; k < 2; k++) {
+    char text[2048];
+    snprintf(text, sizeof text,
+             "<robot name=\"g\">\n<link name=\"base\"/>\n"
+             "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/>"
+             "<child link=\"arm\"/></joint>\n<link name=\"arm\">\n"
+             "<collision><geometry><mesh filename=\"../meshes/gone.stl\"/></geometry></collision>\n"
+             "<collision><geometry><box size=\"%g %g %g\"/></geometry></collision>\n"
+             "<collision><geometry><mesh filename=\"../meshes/finger.stl\"/></geometry></collision>\n"
+             "<collision><geometry><mesh filename=\"package://nowhere/x.stl\"/></geometry></collision>\n"
+             "</link>\n</robot>\n",
+             box[k][0], box[k][1], box[k][2]);
+    put(up, text);
+    lk_error err;
+    lk_model *m = lk_model_load_file(up, o, &err);
+    LK_ASSERT_MSG(m != NULL, "%s", err.message);
+    if (!m) continue;
+    /* the box and the finger's 2 x 1 x 4 cm hull, in file order */
+    LK_ASSERT_INT_EQ(lk_model_ngeom(m), 2);
+    lk_geom_spec g;
+    lk_model_geom(m, 0, &g);
+    LK_ASSERT_INT_EQ(g.type, LK_GEOM_BOX);
+    lk_model_geom(m, 1, &g);
+    LK_ASSERT_INT_EQ(g.type, LK_GEOM_MESH);
+    lk_link_spec a;
+    lk_model_link(m, lk_model_link_index(m, "arm"), &a);
+    double V = box[k][0] * box[k][1] * box[k][2] + 0.02 * 0.01 * 0.04;
+    LK_ASSERT_NEAR(a.mass, 1000 * V, 1e-9 * a.mass);
+    LK_ASSERT_MSG(has_warning(m, "5: link 'arm': collision #0: mesh: mesh file") &&
+                      has_warning(m, "meshes/gone.stl' not found: the shape is left out") &&
+                      has_warning(m, "2 collision meshes not found, left out: these links collide "
+                                     "without them: arm"),
+                  "%s", lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+    lk_model_free(m);
+  }
+  /* nothing left to give the moving link a mass: refused, at the link */
+  put(up, "<robot name=\"g\">\n<link name=\"base\"/>\n"
+          "<joint name=\"j\" type=\"continuous\"><parent link=\"base\"/>"
+          "<child link=\"arm\"/></joint>\n<link name=\"arm\">\n"
+          "<collision><geometry><mesh filename=\"../meshes/gone.stl\"/></geometry></collision>\n"
+          "</link>\n</robot>\n");
+  lk_error err;
+  lk_model *m = lk_model_load_file(up, o, &err);
+  CU_ASSERT_PTR_NULL(m);
+  LK_ASSERT_INT_EQ(err.line, 4);
+  LK_ASSERT_MSG(strstr(err.message, "link 'arm': no <inertial>"), "%s", err.message);
+  lk_model_free(m);
+}
+
 /* package://PKG/rest in --package-path (D/PKG or D being PKG), above the
  * URDF file, and names relative to the URDF file; the file found becomes a
  * mesh geom, the hull of its vertices times the scale. */
@@ -479,12 +538,29 @@ static void test_mesh_paths(void) {
   lk_load_options o;
   lk_load_options_default(&o);
   lk_geom_spec g[2];
-  /* not found anywhere */
+  /* not found anywhere: an error under strict_meshes; by default the
+   * shape is left out with a warning that says why, at its line (below) */
+  o.strict_meshes = 1;
   snprintf(text, sizeof text, fmt, "package://gripper/meshes/finger.stl");
   lk_model *m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
   CU_ASSERT_PTR_NULL(m);
   LK_ASSERT_INT_EQ(err.line, 4);
   LK_ASSERT_MSG(strstr(err.message, "package 'gripper' not found") != NULL, "%s", err.message);
+  o.strict_meshes = 0;
+  m = lk_model_load_string(text, strlen(text), "robot.urdf", &o, &err);
+  LK_ASSERT_MSG(m != NULL, "%s", err.message);
+  if (m) {
+    LK_ASSERT_INT_EQ(lk_model_ngeom(m), 0);
+    LK_ASSERT_MSG(has_warning(m, "4: link 'a': collision #0: mesh: mesh "
+                                 "'package://gripper/meshes/finger.stl': package 'gripper' not "
+                                 "found") &&
+                      has_warning(m, "the shape is left out") &&
+                      has_warning(m, "1 collision mesh not found, left out: these links collide "
+                                     "without them: a"),
+                  "%s", lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+  }
+  lk_model_free(m);
+  o.strict_meshes = 1;
   /* in a directory of the search path, after one that does not have it */
   char pp[8192];
   snprintf(pp, sizeof pp, "/nonexistent:%s", scratch("share"));
@@ -548,7 +624,8 @@ static void test_mesh_paths(void) {
     LK_ASSERT_INT_EQ(g[1].mask, 0);
   }
   lk_model_free(m);
-  /* a missing file: its element's line, the path tried */
+  /* a missing file under strict_meshes: its element's line, the path
+   * tried */
   snprintf(text, sizeof text, fmt, "meshes/finger.stl");
   put(up, text);
   m = lk_model_load_file(up, &o, &err);
@@ -558,6 +635,8 @@ static void test_mesh_paths(void) {
   CU_ASSERT_STRING_EQUAL(err.path, up);
   LK_ASSERT_MSG(strstr(err.message, "urdf/meshes/finger.stl") && strstr(err.message, "not found"),
                 "%s", err.message);
+  o.strict_meshes = 0;
+  missing_collision_meshes(up, &o);
   /* a file that is not a solid (no vertices; one triangle: flat), and a
    * mirroring scale: errors at the element, naming the file */
   const char *bad = scratch("share/gripper/meshes/bad.stl");
@@ -774,7 +853,15 @@ static void same_models(const lk_model *a, const lk_model *b) {
   LK_ASSERT_INT_EQ(lk_model_nlink(a), lk_model_nlink(b));
   LK_ASSERT_INT_EQ(lk_model_ngeom(a), lk_model_ngeom(b));
   LK_ASSERT_INT_EQ(lk_model_ncoupling(a), lk_model_ncoupling(b));
+  LK_ASSERT_INT_EQ(lk_model_nexclude(a), lk_model_nexclude(b));
   if (lk_model_nlink(a) != lk_model_nlink(b) || lk_model_ngeom(a) != lk_model_ngeom(b)) return;
+  for (int i = 0; i < lk_model_nexclude(a) && i < lk_model_nexclude(b); i++) {
+    int xa, xb, ya, yb;
+    LK_ASSERT_OK(lk_model_exclude(a, i, &xa, &xb), NULL);
+    LK_ASSERT_OK(lk_model_exclude(b, i, &ya, &yb), NULL);
+    LK_ASSERT_INT_EQ(xa, ya);
+    LK_ASSERT_INT_EQ(xb, yb);
+  }
   CU_ASSERT_STRING_EQUAL(lk_model_name(a), lk_model_name(b));
   for (int i = 1; i < lk_model_nlink(a); i++) {
     lk_link_spec x, y;
@@ -891,6 +978,23 @@ static const char *kMeshed =
     "    <visual><geometry><mesh filename=\"rt_pad.stl\"/></geometry></visual></link>\n"
     "</robot>\n";
 
+/* Two fingers on a palm whose boxes overlap by 10 mm with both joints at
+ * 0 (siblings, not parent and child): an exclusion for the YAML to keep. */
+static const char *kOverlap =
+    "<robot name=\"overlap\">\n"
+    "  <link name=\"palm\"/>\n"
+    "  <joint name=\"ja\" type=\"continuous\"><parent link=\"palm\"/><child link=\"fa\"/>\n"
+    "    <axis xyz=\"0 0 1\"/></joint>\n"
+    "  <link name=\"fa\"><inertial><mass value=\"0.1\"/>\n"
+    "    <inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
+    "  <joint name=\"jb\" type=\"continuous\"><parent link=\"palm\"/><child link=\"fb\"/>\n"
+    "    <origin xyz=\"0.09 0 0\"/><axis xyz=\"0 0 1\"/></joint>\n"
+    "  <link name=\"fb\"><inertial><mass value=\"0.1\"/>\n"
+    "    <inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
+    "</robot>\n";
+
 static void test_convert_round_trip(void) {
   const double pc[3] = {0.01, -0.02, 0.005}, ph[3] = {0.03, 0.02, 0.01};
   put_box_stl(scratch("rt_pad.stl"), pc, ph);
@@ -899,6 +1003,7 @@ static void test_convert_round_trip(void) {
   round_trip(kArm, "arm");
   round_trip(kMimic, "jaw");
   round_trip(kOdd, "odd");
+  round_trip(kOverlap, "overlap");
   /* What it writes, read as a user reads it: full sizes halved, the
    * mimic a coupling, names YAML would misread quoted. */
   const char *up = scratch("rt.urdf"), *yp = scratch("rt.yaml");
@@ -926,6 +1031,25 @@ static void test_convert_round_trip(void) {
   text[n] = '\0';
   LK_ASSERT_MSG(strstr(text, "couplings:\n    - {joint_a: f2, joint_b: f1, ratio: -1, offset: 0.01}"),
                 "%s", text);
+  /* the rest-pose overlap: an exclude section */
+  put(up, kOverlap);
+  f = fopen(yp, "w");
+  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
+  fclose(f);
+  f = fopen(yp, "r");
+  n = fread(text, 1, sizeof text - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  LK_ASSERT_MSG(strstr(text, "\nexclude:\n  - [fa, fb]\n"), "%s", text);
+  /* a YAML exclude naming an unknown link: an error at it, suggested */
+  put(yp, "links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n"
+          "  - {name: b, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n"
+          "exclude:\n  - [a, bb]\n");
+  lk_model *bad = lk_model_load_file(yp, NULL, &err);
+  CU_ASSERT_PTR_NULL(bad);
+  lk_model_free(bad);
+  LK_ASSERT_INT_EQ(err.line, 5);
+  LK_ASSERT_MSG(strstr(err.message, "'bb'") && strstr(err.message, "'b'"), "%s", err.message);
   /* Only URDF is converted. */
   put(up, "links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n");
   f = fopen(yp, "w");
@@ -1108,6 +1232,76 @@ static void test_mjcf_errors(void) {
 #define LINK(n) "<link name=\"" n "\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" izz=\"0.1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n"
 
 
+/* ------------------------------------------------- rest-pose overlaps */
+
+/* Two sibling fingers (boxes 0.1 m on a side, their joints x apart on the
+ * palm) overlap by 0.1 - x with both joints at 0: when x < 0.1 the pair
+ * never collides (an exclusion, the depth in the warning), when x > 0.1
+ * it collides as before; keep_rest_overlaps keeps every pair. A parent and
+ * its child overlapping are not listed (never tested anyway). */
+static void test_rest_overlaps(void) {
+  static const struct {
+    double x;
+    int excluded;
+    const char *depth;
+  } cases[] = {{0.09, 1, "fa/fb 10 mm"}, {0.097, 1, "fa/fb 3 mm"}, {0.11, 0, NULL}};
+  for (int k = 0; k < 3; k++)
+    for (int keep = 0; keep < 2; keep++) {
+      char text[4096], x[32];
+      snprintf(x, sizeof x, "%g", cases[k].x);
+      snprintf(text, sizeof text, "%s", kOverlap);
+      char *at = strstr(text, "xyz=\"0.09 0 0\"");
+      CU_ASSERT_PTR_NOT_NULL_FATAL(at);
+      char rest[4096];
+      snprintf(rest, sizeof rest, "%s", at + strlen("xyz=\"0.09 0 0\""));
+      snprintf(at, sizeof text - (size_t)(at - text), "xyz=\"%s 0 0\"%s", x, rest);
+      /* and a child box on fb that overlaps its parent by 5 mm */
+      at = strstr(text, "</robot>");
+      snprintf(at, sizeof text - (size_t)(at - text),
+               "  <joint name=\"jc\" type=\"continuous\"><parent link=\"fb\"/>"
+               "<child link=\"fc\"/><origin xyz=\"0.05 0.095 0\"/></joint>\n"
+               "  <link name=\"fc\"><inertial><mass value=\"0.1\"/><inertia ixx=\"1e-4\" "
+               "iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+               "<collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision>"
+               "</link>\n</robot>\n");
+      lk_load_options o;
+      lk_load_options_default(&o);
+      o.keep_rest_overlaps = keep;
+      lk_error err;
+      lk_model *m = lk_model_load_string(text, strlen(text), "overlap.urdf", &o, &err);
+      LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
+      if (!m) continue;
+      int ex = cases[k].excluded && !keep;
+      LK_ASSERT_INT_EQ(lk_model_nexclude(m), ex);
+      /* geoms 0, 1, 2: fa, fb, fc */
+      LK_ASSERT_INT_EQ(lk_collide_filter(m, 0, 1), !ex);
+      LK_ASSERT_INT_EQ(lk_collide_filter(m, 1, 2), 0); /* parent and child */
+      if (ex) {
+        int a, b;
+        LK_ASSERT_OK(lk_model_exclude(m, 0, &a, &b), NULL);
+        LK_ASSERT_INT_EQ(a, lk_model_link_index(m, "fa"));
+        LK_ASSERT_INT_EQ(b, lk_model_link_index(m, "fb"));
+        LK_ASSERT_MSG(has_warning(m, "1 pair of links overlapping with every joint at 0 never "
+                                     "collide") &&
+                          has_warning(m, cases[k].depth) && !has_warning(m, "fc"),
+                      "%s", lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+      } else {
+        LK_ASSERT_MSG(!has_warning(m, "overlapping"), "%s", lk_model_warning(m, 0));
+      }
+      /* the step: the fingers push each other apart only when they collide */
+      lk_data *d = lk_data_new(m);
+      LK_ASSERT_OK(lk_step(m, d), NULL);
+      int pushed = 0;
+      for (int c = 0; c < lk_data_ncontacts(d); c++) {
+        const lk_contact_report *r = lk_data_contact_report(d, c);
+        pushed |= r->geom >= 0 && r->depth > 0;
+      }
+      LK_ASSERT_INT_EQ(pushed, cases[k].excluded && keep);
+      lk_data_free(d);
+      lk_model_free(m);
+    }
+}
+
 /* ------------------------------------------------ files as published */
 
 /* A warning of m holding phrase (1) or not (0). */
@@ -1270,6 +1464,65 @@ static void test_urdf_as_published(void) {
          "link 'lost'", "'world'");
 }
 
+/* A four-bar finger as URDF writes one (PyBullet's Robotiq 85): the
+ * knuckle and the finger, pinned together in the real part, are two
+ * branches from the palm tied by <mimic>, and their boxes overlap by
+ * 12 mm at rest (the warning says so). Started at q = +-0.3 under gravity,
+ * 500 steps: the coupling holds (|q_finger + q_knuckle| < 1e-6) and the
+ * pair never touches (excluded); with keep_rest_overlaps the pair is in
+ * contact from the first step, more than 5 mm deep. */
+static void test_rest_overlap_mimic(void) {
+  const char *text =
+      "<robot name=\"finger\">\n<link name=\"palm\"/>\n"
+      "<joint name=\"knuckle\" type=\"revolute\"><parent link=\"palm\"/><child link=\"k\"/>"
+      "<axis xyz=\"1 0 0\"/><limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/></joint>\n"
+      "<link name=\"k\">" PB_INERTIAL("0.05", "1e-5", "1e-5", "1e-5")
+      "<collision><origin xyz=\"0 0 0.03\"/><geometry><box size=\"0.02 0.02 0.06\"/></geometry>"
+      "</collision></link>\n"
+      "<joint name=\"finger\" type=\"revolute\"><parent link=\"palm\"/><child link=\"f\"/>"
+      "<origin xyz=\"0 0.008 0\"/><axis xyz=\"1 0 0\"/>"
+      "<limit lower=\"-1\" upper=\"1\" effort=\"1\" velocity=\"1\"/>"
+      "<mimic joint=\"knuckle\" multiplier=\"-1\"/></joint>\n"
+      "<link name=\"f\">" PB_INERTIAL("0.05", "1e-5", "1e-5", "1e-5")
+      "<collision><origin xyz=\"0 0 0.03\"/><geometry><box size=\"0.02 0.02 0.06\"/></geometry>"
+      "</collision></link>\n</robot>\n";
+  for (int keep = 0; keep < 2; keep++) {
+    lk_load_options o;
+    lk_load_options_default(&o);
+    o.keep_rest_overlaps = keep;
+    lk_error err;
+    lk_model *m = lk_model_load_string(text, strlen(text), "finger.urdf", &o, &err);
+    LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
+    if (!m) continue;
+    LK_ASSERT_INT_EQ(lk_model_nexclude(m), !keep);
+    if (!keep)
+      LK_ASSERT_MSG(has_warning(m, "f/k 12 mm") || has_warning(m, "k/f 12 mm"), "%s",
+                    lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
+    lk_data *d = lk_data_new(m);
+    int qk = lk_model_joint_qadr(m, lk_model_joint_index(m, "knuckle"));
+    int qf = lk_model_joint_qadr(m, lk_model_joint_index(m, "finger"));
+    lk_data_q(d)[qk] = 0.3;
+    lk_data_q(d)[qf] = -0.3;
+    double worst = 0, depth0 = 0;
+    int touched = 0;
+    for (int s = 0; s < (keep ? 1 : 500); s++) {
+      LK_ASSERT_OK(lk_step(m, d), NULL);
+      worst = fmax(worst, fabs(lk_data_q(d)[qf] + lk_data_q(d)[qk]));
+      for (int c = 0; c < lk_data_ncontacts(d); c++) {
+        const lk_contact_report *r = lk_data_contact_report(d, c);
+        if (r->geom < 0 || r->depth <= 0) continue;
+        touched = 1;
+        depth0 = fmax(depth0, r->depth);
+      }
+    }
+    LK_ASSERT_INT_EQ(touched, keep);
+    if (keep) LK_ASSERT_MSG(depth0 > 0.005, "depth %g", depth0);
+    else LK_ASSERT_MSG(worst < 1e-6, "coupling off by %g", worst);
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+}
+
 static void test_errors_at_their_line(void) {
   EXPECT(HEAD LINK("a") "<joint name=\"j\" type=\"planar\">\n<parent link=\"a\"/><child link=\"b\"/></joint>\n" LINK("b") "</robot>\n",
          LK_UNSUPPORTED, 3, "joint 'j'", "planar joints are unsupported");
@@ -1381,6 +1634,8 @@ void lk_test_register(void) {
       {"MJCF errors", test_mjcf_errors},
       {"errors at their line", test_errors_at_their_line},
       {"URDF as published", test_urdf_as_published},
+      {"rest-pose overlaps", test_rest_overlaps},
+      {"rest-pose overlap of a mimic four-bar", test_rest_overlap_mimic},
       {"program reports file and line", test_program_reports_file_and_line},
       {"cleanup", test_cleanup},
       {NULL, NULL}};
