@@ -418,7 +418,12 @@ lk_status lk_grasp_add_mesh_object(lk_model *m, const char *name, const char *pa
  * floats in the hand; see lk_grasp_trial). The fingers are the palm's
  * child subtrees with actuated revolute or prismatic joints; every finger
  * actuator must be able to apply an effort (position servos need kp > 0,
- * velocity servos kv > 0). NULL with err filled on failure. */
+ * velocity servos kv > 0). A hand file without actuators (a URDF) gets an
+ * effort actuator "grasp_close_JOINT" on each of its revolute and prismatic
+ * joints that follows no other through a coupling, and its links moved by
+ * one such joint (directly or through couplings) do not collide with each
+ * other (a four-bar finger's halves overlap at their pin). NULL with err
+ * filled on failure. */
 lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_path,
                                     const lk_grasp_scene_options *o, lk_error *err);
 void lk_grasp_scene_free(lk_grasp_scene *s);

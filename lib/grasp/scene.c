@@ -45,9 +45,86 @@ static int is_actuated(const lk_model *m, int link) {
   return 0;
 }
 
-/* The model: mount, hand (on the mount), object. */
+/* What a hand file without actuators (a URDF, a kinematic description)
+ * gets from the scene: an effort actuator on each of its moving joints that
+ * follows no other through a coupling (the closing loop of the trials
+ * drives them), and exclusions between its links moved by the same such
+ * joint (directly or through couplings: the two halves of a four-bar
+ * finger, pinned together in the mechanism, overlap at the pin). Names in
+ * the composed model. */
+typedef struct {
+  int nact;
+  char (*act)[LK_IO_NAME_MAX + 64];
+  int nexcl;
+  char (*excl)[2][LK_IO_NAME_MAX + 64];
+} auto_hand;
+
+static void auto_hand_free(auto_hand *a) {
+  lk_free(a->act);
+  lk_free(a->excl);
+  memset(a, 0, sizeof *a);
+}
+
+/* The moving joint of the hand that moves link l (the nearest above it),
+ * followed to the joint it follows through couplings (joint_a follows
+ * joint_b); 0 for the palm's body. */
+static int auto_leader(const lk_model *m, const int *follows, int mount, int l) {
+  while (l > 0 && l != mount && lk_model_joint_type(m, l) == LK_JOINT_FIXED)
+    l = lk_model_link_parent(m, l);
+  if (l <= 0 || l == mount) return 0;
+  for (int guard = 0; follows[l] > 0 && guard < lk_model_nlink(m); guard++) l = follows[l];
+  return l;
+}
+
+/* The automatic actuators and exclusions of a composed (finalized) scene
+ * model whose hand has no actuators; a->nact 0 when it has some. */
+static lk_status plan_auto_hand(const lk_model *m, auto_hand *a, lk_error *err) {
+  memset(a, 0, sizeof *a);
+  if (lk_model_nactuator(m) > 0) return LK_OK;
+  int nl = lk_model_nlink(m), mount = lk_model_link_index(m, MOUNT_NAME);
+  int *follows = lk_calloc((size_t)nl, sizeof *follows);
+  int *lead = lk_calloc((size_t)nl, sizeof *lead);
+  a->act = lk_calloc((size_t)nl, sizeof *a->act);
+  if (!follows || !lead || !a->act) goto oom;
+  for (int c = 0; c < lk_model_ncoupling(m); c++) {
+    lk_coupling_spec cs;
+    lk_model_coupling(m, c, &cs);
+    int la = lk_model_joint_index(m, cs.joint_a), lb = lk_model_joint_index(m, cs.joint_b);
+    if (la > 0 && lb > 0) follows[la] = lb;
+  }
+  for (int l = 1; l < nl; l++) {
+    int hand = l != mount && is_in_subtree(m, l, mount);
+    lk_joint_type t = lk_model_joint_type(m, l);
+    if (hand && (t == LK_JOINT_REVOLUTE || t == LK_JOINT_PRISMATIC) && !follows[l])
+      snprintf(a->act[a->nact++], sizeof a->act[0], "%s", lk_model_joint_name(m, l));
+    lead[l] = hand ? auto_leader(m, follows, mount, l) : 0;
+  }
+  int npair = 0;
+  for (int i = 1; i < nl; i++)
+    for (int j = i + 1; j < nl; j++) npair += lead[i] > 0 && lead[i] == lead[j];
+  a->excl = lk_calloc((size_t)(npair > 0 ? npair : 1), sizeof *a->excl);
+  if (!a->excl) goto oom;
+  for (int i = 1; i < nl; i++)
+    for (int j = i + 1; j < nl; j++)
+      if (lead[i] > 0 && lead[i] == lead[j]) {
+        snprintf(a->excl[a->nexcl][0], sizeof a->excl[0][0], "%s", lk_model_link_name(m, i));
+        snprintf(a->excl[a->nexcl][1], sizeof a->excl[0][1], "%s", lk_model_link_name(m, j));
+        a->nexcl++;
+      }
+  lk_free(follows);
+  lk_free(lead);
+  return LK_OK;
+oom:
+  lk_free(follows);
+  lk_free(lead);
+  auto_hand_free(a);
+  return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+}
+
+/* The model: mount, hand (on the mount), object; with auto (may be NULL)
+ * the hand's automatic actuators and exclusions. */
 static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *object_path,
-                         const lk_grasp_scene_options *o, lk_error *err) {
+                         const lk_grasp_scene_options *o, const auto_hand *au, lk_error *err) {
   lk_status st;
   s->m = lk_model_new();
   if (!s->m) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
@@ -88,6 +165,18 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   mo.options = 1;
   st = lk_model_load_file_into(s->m, hand_path, &lo, &mo, err);
   lk_free(set);
+  if (st) return st;
+  for (int i = 0; au && i < au->nact && !st; i++) {
+    char name[LK_IO_NAME_MAX + 96];
+    snprintf(name, sizeof name, "grasp_close_%s", au->act[i]);
+    lk_actuator_spec as;
+    lk_actuator_spec_default(&as);
+    as.name = name;
+    as.joint = au->act[i];
+    st = lk_model_add_actuator(s->m, &as, err);
+  }
+  for (int i = 0; au && i < au->nexcl && !st; i++)
+    st = lk_model_add_exclude(s->m, au->excl[i][0], au->excl[i][1], err);
   if (st) return st;
   if (o->object_mesh) {
     /* A mesh file: the object made from it, standing at the origin. */
@@ -568,7 +657,27 @@ lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_pa
     lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
     return NULL;
   }
-  if (compose(s, hand_path, object_path, &opt, err) || identify(s, &opt, err) || measure(s, err)) {
+  if (compose(s, hand_path, object_path, &opt, NULL, err)) {
+    lk_grasp_scene_free(s);
+    return NULL;
+  }
+  /* A hand without actuators: composed again with its automatic ones. */
+  auto_hand au;
+  if (plan_auto_hand(s->m, &au, err)) {
+    lk_grasp_scene_free(s);
+    return NULL;
+  }
+  if (au.nact > 0) {
+    lk_model_free(s->m);
+    s->m = NULL;
+    lk_status st = compose(s, hand_path, object_path, &opt, &au, err);
+    auto_hand_free(&au);
+    if (st) {
+      lk_grasp_scene_free(s);
+      return NULL;
+    }
+  }
+  if (identify(s, &opt, err) || measure(s, err)) {
     lk_grasp_scene_free(s);
     return NULL;
   }

@@ -19,6 +19,10 @@
  *   - its centred face grasp holds in a dynamic trial, jaws at 0.02;
  *   - the planner (--approach 0,0,1) ranks grasps with it on the box with
  *     most antipodal candidates closed and the best verified held;
+ *   - PyBullet's Robotiq 2F-85 URDF as published (a committed copy, no
+ *     actuators, four-bar fingers by mimic): driven by the scene's own
+ *     actuator, it closes onto the box's faces and stops at them to 1e-9,
+ *     holds in a trial, and closes to its limit with nothing in between;
  *   - Menagerie's Panda hand as published (when ../shared/data/robots is
  *     there, else that case is skipped): closes negative, starts open at
  *     0.04, and the planner's verified grasps on YCB's tomato soup can hold
@@ -366,6 +370,88 @@ static void test_planner_with_the_published_panda_hand(void) {
   unlink(out);
 }
 
+
+/* PyBullet's Robotiq 2F-85 URDF as published (tests/data/grasp/robotiq_2f85:
+ * the URDF unmodified, the ROS package's collision meshes): no actuators,
+ * its four-bar fingers as mimic joints of finger_joint (inner knuckles +1,
+ * inner fingers -1, the right side +1). */
+static lk_grasp_scene *robotiq(void) {
+  char hand[4096], box[4096], pkg[4096];
+  snprintf(hand, sizeof hand, "%s", lk_test_data("grasp/robotiq_2f85/robotiq_85.urdf"));
+  snprintf(pkg, sizeof pkg, "%s", lk_test_data("grasp/robotiq_2f85"));
+  snprintf(box, sizeof box, "%s", lk_test_mechanism("object_box"));
+  lk_grasp_scene_options o;
+  lk_grasp_scene_options_default(&o);
+  o.approach = lk_v3(0, 0, 1); /* fingers along +z of its base link */
+  o.package_path = pkg;
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hand, box, &o, &e);
+  LK_ASSERT_MSG(s != NULL, "%s", e.message);
+  return s;
+}
+
+/* The file has no actuators: the scene drives finger_joint (the one moving
+ * joint that mimics none) with an effort actuator of its own, closing
+ * positive; the screener closes the fingers onto the box's faces and stops
+ * them there: every contact on y = +-0.025 to 1e-9, both outer fingers
+ * within 1e-9 of the box, the two sides at the same q. In a trial the
+ * closing loop drives the joint onto the faces (held), and with nothing
+ * between the fingers closes them to the joint's upper limit, 0.8 rad: the
+ * finger links moved by one joint do not collide with each other (the
+ * four-bar's halves overlap at their pin: it stalled at 0.412 before). */
+static void test_the_robotiq_urdf_closes_onto_a_face(void) {
+  lk_grasp_scene *s = robotiq();
+  CU_ASSERT_FATAL(s != NULL);
+  const lk_model *m = lk_grasp_scene_model(s);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger_dofs(s), 1);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_closing(s, 0), 1);
+  const lk_grasp_finger *f0 = lk_grasp_scene_finger(s, 0);
+  LK_ASSERT_INT_EQ(f0->ndof, 1);
+  CU_ASSERT_STRING_EQUAL(lk_model_joint_name(m, lk_model_dof_link(m, f0->dof[0])),
+                         "hand_finger_joint");
+  lk_data *d = lk_data_new(m);
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+  lk_transform pose = above(0.17, 0);
+  lk_grasp_screen_report r;
+  lk_grasp_contact c[256];
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, 256, &e), &e);
+  double q = joint_q(s, d, "finger_joint");
+  printf("  [closing] 2F-85 on the box: %s, q %.9f, %d contacts\n",
+         lk_grasp_screen_outcome_name(r.outcome), q, r.ncontacts);
+  LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
+  CU_ASSERT(q > 0.1 && q < 0.7);
+  LK_ASSERT_NEAR(joint_q(s, d, "right_outer_knuckle_joint"), q, 1e-9);
+  LK_ASSERT_NEAR(joint_q(s, d, "left_inner_finger_joint"), -q, 1e-9);
+  CU_ASSERT(r.ncontacts >= 4);
+  int left = 0, right = 0;
+  for (int i = 0; i < r.ncontacts; i++) {
+    LK_ASSERT_NEAR(fabs(c[i].position.y), 0.025, 1e-9);
+    left += c[i].position.y > 0;
+    right += c[i].position.y < 0;
+  }
+  CU_ASSERT(left > 0 && right > 0);
+  int touching = 0;
+  for (int f = 0; f < lk_grasp_scene_nfinger(s); f++) touching += r.gap[f] <= 1e-9;
+  LK_ASSERT_INT_EQ(touching, 2);
+  /* The trial: onto the faces, held. */
+  lk_grasp_trial_report tr;
+  LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &tr, &e), &e);
+  double qt = joint_q(s, d, "finger_joint");
+  printf("  [closing] 2F-85 trial: %s, q %.6f\n", lk_grasp_outcome_name(tr.outcome), qt);
+  LK_ASSERT_MSG(tr.held, "outcome %s", lk_grasp_outcome_name(tr.outcome));
+  LK_ASSERT_NEAR(qt, q, 2e-3);
+  /* Nothing between the fingers: closed to the limit. */
+  lk_transform high = above(0.4, 0);
+  LK_ASSERT_OK(lk_grasp_trial(s, d, &high, NULL, NULL, &tr, &e), &e);
+  LK_ASSERT_INT_EQ(tr.outcome, LK_GRASP_NO_CONTACT);
+  LK_ASSERT_NEAR(joint_q(s, d, "finger_joint"), 0.8, 1e-3);
+  lk_grasp_screener_free(sc);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+}
+
 static const lk_test tests[] = {
     {"the shipped hands close positive", test_the_shipped_hands_close_positive},
     {"a hand that closes towards zero", test_a_hand_that_closes_towards_zero},
@@ -373,6 +459,7 @@ static const lk_test tests[] = {
     {"planner with a hand that closes towards zero",
      test_planner_with_a_hand_that_closes_towards_zero},
     {"planner with the published Panda hand", test_planner_with_the_published_panda_hand},
+    {"the Robotiq 2F-85 URDF closes onto a box face", test_the_robotiq_urdf_closes_onto_a_face},
     {NULL, NULL}};
 
 void lk_test_register(void) { lk_test_suite("grasp closing", tests); }
