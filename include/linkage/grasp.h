@@ -284,8 +284,10 @@ lk_status lk_grasp_object_radius(const lk_model *m, int link, double *radius, lk
 #define LK_GRASP_MAX_FINGERS 8
 #define LK_GRASP_MAX_FINGER_DOFS 4
 
-/* A finger: a child of the palm and everything below it, with the
- * actuators of its joints, and the joints that follow an actuated joint of
+/* A finger: a child of the palm and everything below it (and any linkage
+ * member joined to it: a subtree of the palm with coupled joints only,
+ * reaching less than 3/4 as deep as the deepest finger, joins the finger
+ * whose first link is nearest its own), with the actuators of its joints, and the joints that follow an actuated joint of
  * the hand through a coupling (a URDF <mimic>: q = ratio q_leader + offset,
  * ratio > 0) instead of an actuator of their own. A finger has at least one
  * of either (a mimic jaw: ndof 0, ncoupled 1).

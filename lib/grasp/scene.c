@@ -536,6 +536,66 @@ static lk_status read_closing(const lk_grasp_scene *s, lk_data *d, const double 
   return LK_OK;
 }
 
+/* How deep in front of the palm finger f's geoms reach (hand frame, d's
+ * kinematics); -INFINITY without geoms. */
+static double finger_depth(const lk_grasp_scene *s, const lk_data *d, const lk_transform *hand,
+                           int f) {
+  double depth = -INFINITY;
+  for (int g = 0; g < lk_model_ngeom(s->m); g++) {
+    int l = lk_model_geom_link(s->m, g);
+    if (l < 0 || s->finger_of_link[l] != f) continue;
+    lk_geom_spec gs;
+    lk_model_geom(s->m, g, &gs);
+    lk_transform world = lk_tf_mul(lk_data_link_pose(d, l), &gs.pose);
+    lk_transform in_hand = lk_tf_inv_mul(hand, &world);
+    lk_vec3 lo, hi;
+    if (lk_grasp_shape_aabb(gs.type, gs.size, gs.mesh, &in_hand, &lo, &hi) == LK_OK)
+      depth = fmax(depth, -lo.z);
+  }
+  return depth;
+}
+
+/* A linkage member is not a finger: a subtree hanging from the palm with
+ * coupled joints only whose geoms reach less than 3/4 as deep as the
+ * deepest finger's (the Robotiq 2F-85's inner knuckles, the short halves
+ * of its four-bar fingers) joins the finger whose first link is nearest
+ * to its own, with its coupled joints. */
+static void merge_linkage_members(lk_grasp_scene *s, const lk_data *d, const lk_transform *hand) {
+  double depth[LK_GRASP_MAX_FINGERS], deepest = -INFINITY;
+  for (int f = 0; f < s->nfinger; f++) deepest = fmax(deepest, depth[f] = finger_depth(s, d, hand, f));
+  for (int f = s->nfinger - 1; f >= 0; f--) {
+    const lk_grasp_finger *fg = &s->finger[f];
+    if (fg->ndof > 0 || !(depth[f] < 0.75 * deepest)) continue;
+    lk_vec3 b = lk_data_link_pose(d, fg->base)->p;
+    int to = -1;
+    double best = INFINITY;
+    for (int g = 0; g < s->nfinger; g++) {
+      if (g == f || (s->finger[g].ndof == 0 && depth[g] < 0.75 * deepest)) continue;
+      if (s->finger[g].ncoupled + fg->ncoupled > LK_GRASP_MAX_FINGER_DOFS) continue;
+      double dist = lk_v3_norm(lk_v3_sub(lk_data_link_pose(d, s->finger[g].base)->p, b));
+      if (dist < best) {
+        best = dist;
+        to = g;
+      }
+    }
+    if (to < 0) continue;
+    lk_grasp_finger *t = &s->finger[to];
+    for (int i = 0; i < fg->ncoupled; i++) {
+      t->coupled_dof[t->ncoupled] = fg->coupled_dof[i];
+      t->coupled_closing[t->ncoupled++] = fg->coupled_closing[i];
+    }
+    for (int l = 0; l < lk_model_nlink(s->m); l++) {
+      if (s->finger_of_link[l] == f) s->finger_of_link[l] = to;
+      if (s->finger_of_link[l] > f) s->finger_of_link[l]--;
+    }
+    for (int g = f; g + 1 < s->nfinger; g++) {
+      s->finger[g] = s->finger[g + 1];
+      depth[g] = depth[g + 1];
+    }
+    s->nfinger--;
+  }
+}
+
 /* Mass properties, starting pose and reach, from a data at the initial
  * state. */
 static lk_status measure(lk_grasp_scene *s, lk_error *err) {
@@ -600,6 +660,7 @@ static lk_status measure(lk_grasp_scene *s, lk_error *err) {
     return lk_error_set(err, st, "grasp scene: the pre-shape is not valid");
   }
   lk_transform palm = lk_grasp_scene_hand_frame(s, d);
+  merge_linkage_members(s, d, &palm);
   /* The hand frame on the mount (the palm's body is rigid). */
   s->palm_in_mount = lk_tf_inv_mul(lk_data_link_pose(d, s->mount), &palm);
   /* A one-joint finger's closing direction in the hand frame (the

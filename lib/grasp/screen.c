@@ -306,10 +306,12 @@ typedef struct {
   /* released[j]: coupled joint j (of another finger) touched first and
    * stays; its leader closes on alone (centre_coupled). */
   unsigned char released[MAX_FDOF];
-  /* solo >= 0: coupled joint solo closes alone from solo_base (its leader
-   * touched first; centre_coupled), no active DoF. */
+  /* solo >= 0: the coupled joints in solo_set close on without their
+   * leader, the finger DoF solo, which touched first and stays at
+   * solo_base (centre_coupled): they move as it would, no active DoF. */
   int solo;
   double solo_base;
+  unsigned char solo_set[MAX_FDOF];
   int evals, max_evals;
 } closer;
 
@@ -324,7 +326,8 @@ static void set_followers(closer *c) {
 }
 
 static int moving(const closer *c, int h) {
-  if (c->solo >= 0 && c->sc->moves[(MAX_FDOF + c->solo) * c->sc->nhand + h]) return 1;
+  for (int j = 0; c->solo >= 0 && j < c->sc->s->ncoupled; j++)
+    if (c->solo_set[j] && c->sc->moves[(MAX_FDOF + j) * c->sc->nhand + h]) return 1;
   for (int i = 0; i < c->nactive; i++)
     if (c->sc->moves[c->active[i] * c->sc->nhand + h]) return 1;
   for (int j = 0; j < c->sc->s->ncoupled; j++)
@@ -359,11 +362,12 @@ static lk_status eval_at(closer *c, double s, double *depth, int *link) {
     c->q[sc->s->fdof_qadr[k]] = dof_closed_by(sc, k, c->base[i], s);
   }
   const lk_grasp_scene *sn = sc->s;
-  if (c->solo >= 0) {
-    int j = c->solo;
-    double qj = c->solo_base + sn->cp_sign[j] * s;
-    c->q[sn->cp_qadr[j]] = sn->cp_sign[j] > 0 ? fmin(qj, sc->cp_limit[j]) : fmax(qj, sc->cp_limit[j]);
-  }
+  for (int j = 0; c->solo >= 0 && j < sn->ncoupled; j++)
+    if (c->solo_set[j]) {
+      double ql = c->solo_base + sn->fdof_sign[c->solo] * s;
+      double qj = sn->cp_ratio[j] * ql + sn->cp_offset[j];
+      c->q[sn->cp_qadr[j]] = sn->cp_sign[j] > 0 ? fmin(qj, sc->cp_limit[j]) : fmax(qj, sc->cp_limit[j]);
+    }
   for (int j = 0; j < sn->ncoupled; j++)
     if (c->follow[j]) {
       double qj = sn->cp_ratio[j] * c->q[sn->fdof_qadr[sn->cp_leader[j]]] + sn->cp_offset[j];
@@ -408,8 +412,10 @@ static double arm(const closer *c, int k, int link) {
 static double speed_bound(const closer *c) {
   const lk_grasp_screener *sc = c->sc;
   double v = 0;
-  if (c->solo >= 0)
-    v += sc->cp_prismatic[c->solo] ? 1 : arm(c, MAX_FDOF + c->solo, sc->s->cp_link[c->solo]);
+  for (int j = 0; c->solo >= 0 && j < sc->s->ncoupled; j++)
+    if (c->solo_set[j])
+      v += fabs(sc->s->cp_ratio[j]) *
+           (sc->cp_prismatic[j] ? 1 : arm(c, MAX_FDOF + j, sc->s->cp_link[j]));
   for (int j = 0; j < sc->s->ncoupled; j++) /* q_j moves ratio per unit of s */
     if (c->follow[j])
       v += fabs(sc->s->cp_ratio[j]) *
@@ -449,8 +455,11 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
     int k = c->active[i];
     s_lim = fmin(s_lim, sc->s->fdof_sign[k] * (sc->dof_limit[k] - c->base[i]));
   }
-  if (c->solo >= 0)
-    s_lim = fmin(s_lim, sc->s->cp_sign[c->solo] * (sc->cp_limit[c->solo] - c->solo_base));
+  for (int j = 0; c->solo >= 0 && j < sc->s->ncoupled; j++)
+    if (c->solo_set[j])
+      s_lim = fmin(s_lim, sc->s->fdof_sign[c->solo] *
+                              ((sc->cp_limit[j] - sc->s->cp_offset[j]) / sc->s->cp_ratio[j] -
+                               c->solo_base));
   for (int j = 0; j < sc->s->ncoupled; j++) /* where a coupled joint reaches its limit */
     if (c->follow[j]) {
       int i = c->follow[j] - 1;
@@ -571,11 +580,15 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, in
       /* A joint stops with the joints that follow it; with centre_coupled
        * a follower on another finger that touched is let go of instead,
        * and one that did not closes on alone once its leader stops. */
+      unsigned hitf = 0; /* the other fingers the touch is on */
+      for (int j = 0; j < s->ncoupled; j++)
+        if (c.follow[j] == 1 + i && other[j] && touched && is_below(s->m, touch, s->cp_link[j]))
+          hitf |= 1u << s->finger_of_link[s->cp_link[j]];
       for (int j = 0; j < s->ncoupled; j++) {
         if (c.follow[j] != 1 + i) continue;
         int hit = touched && is_below(s->m, touch, s->cp_link[j]);
-        if (centre && other[j] && hit && !mine) {
-          c.released[j] = 1;
+        if (centre && other[j] && !mine && (hitf >> s->finger_of_link[s->cp_link[j]]) & 1u) {
+          c.released[j] = 1; /* with the rest of its finger */
           released = 1;
           continue;
         }
@@ -594,13 +607,22 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, in
                                                evaluations or stuck in doubles */
     c.nactive = n;
   }
-  /* The coupled joints whose leader touched first close on alone. */
+  /* The coupled joints whose leader touched first close on without it,
+   * those of one finger and one leader together (a four-bar finger's). */
   for (int j = 0; j < s->ncoupled && c.evals < c.max_evals; j++) {
     if (!pending[j]) continue;
     c.nactive = 0;
     memset(c.follow, 0, sizeof c.follow);
-    c.solo = j;
-    c.solo_base = c.q[s->cp_qadr[j]];
+    memset(c.solo_set, 0, sizeof c.solo_set);
+    int g = s->finger_of_link[s->cp_link[j]], k = s->cp_leader[j];
+    for (int i = j; i < s->ncoupled; i++)
+      if (pending[i] && s->cp_leader[i] == k && s->finger_of_link[s->cp_link[i]] == g) {
+        c.solo_set[i] = 1;
+        pending[i] = 0;
+      }
+    c.solo = k;
+    /* the leader's q as its followers stand (its own stays put) */
+    c.solo_base = (c.q[s->cp_qadr[j]] - s->cp_offset[j]) / s->cp_ratio[j];
     int touched, touch;
     double gap;
     lk_status st = advance(&c, &touched, &touch, &gap);

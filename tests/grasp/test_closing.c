@@ -20,8 +20,9 @@
  *   - the planner (--approach 0,0,1) ranks grasps with it on the box with
  *     most antipodal candidates closed and the best verified held;
  *   - PyBullet's Robotiq 2F-85 URDF as published (a committed copy, no
- *     actuators, four-bar fingers by mimic): driven by the scene's own
- *     actuator, it closes onto the box's faces and stops at them to 1e-9,
+ *     actuators, four-bar fingers by mimic): two fingers (the inner
+ *     knuckles join them), driven by the scene's own actuator, it closes
+ *     onto the box's faces and stops at them to 1e-9,
  *     holds in a trial, and closes to its limit with nothing in between;
  *   - Menagerie's Panda hand as published (when ../shared/data/robots is
  *     there, else that case is skipped): closes negative, starts open at
@@ -405,8 +406,18 @@ static void test_the_robotiq_urdf_closes_onto_a_face(void) {
   const lk_model *m = lk_grasp_scene_model(s);
   LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger_dofs(s), 1);
   LK_ASSERT_INT_EQ(lk_grasp_scene_closing(s, 0), 1);
+  /* Two fingers: each inner knuckle (the short half of a four-bar, a
+   * subtree of the palm of its own) joins the finger beside it. */
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(s), 2);
   const lk_grasp_finger *f0 = lk_grasp_scene_finger(s, 0);
+  const lk_grasp_finger *f1 = lk_grasp_scene_finger(s, 1);
   LK_ASSERT_INT_EQ(f0->ndof, 1);
+  LK_ASSERT_INT_EQ(f0->ncoupled, 2); /* left inner finger, left inner knuckle */
+  LK_ASSERT_INT_EQ(f1->ndof, 0);
+  LK_ASSERT_INT_EQ(f1->ncoupled, 3); /* right outer knuckle, inner finger, inner knuckle */
+  const int *fol = lk_grasp_scene_finger_of_link(s);
+  LK_ASSERT_INT_EQ(fol[lk_model_link_index(m, "hand_left_inner_knuckle")], 0);
+  LK_ASSERT_INT_EQ(fol[lk_model_link_index(m, "hand_right_inner_knuckle")], 1);
   CU_ASSERT_STRING_EQUAL(lk_model_joint_name(m, lk_model_dof_link(m, f0->dof[0])),
                          "hand_finger_joint");
   lk_data *d = lk_data_new(m);
@@ -433,8 +444,9 @@ static void test_the_robotiq_urdf_closes_onto_a_face(void) {
   }
   CU_ASSERT(left > 0 && right > 0);
   int touching = 0;
-  for (int f = 0; f < lk_grasp_scene_nfinger(s); f++) touching += r.gap[f] <= 1e-9;
+  for (int f = 0; f < 2; f++) touching += r.gap[f] <= 1e-9;
   LK_ASSERT_INT_EQ(touching, 2);
+  LK_ASSERT_INT_EQ(r.fingers_in_contact, 2);
   /* The trial: onto the faces, held. */
   lk_grasp_trial_report tr;
   LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &tr, &e), &e);
