@@ -549,10 +549,15 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, in
   closer c = {.sc = sc, .d = d, .q = lk_data_q(d), .f = f, .max_evals = sc->o.max_evaluations,
               .solo = -1};
   int centre = sc->o.centre_coupled;
-  /* other[j]: coupled joint j is on another finger than f */
-  unsigned char other[MAX_FDOF], pending[MAX_FDOF];
+  /* other[j]: coupled joint j is on another finger than f; member[j]: on
+   * f but not below its leader (a linkage member joined to the finger: the
+   * 2F-85's inner knuckle, whose touch stops it and not the fingertip, as
+   * the real gripper's passive joint lets the tip close on) */
+  unsigned char other[MAX_FDOF], member[MAX_FDOF], pending[MAX_FDOF];
   for (int j = 0; j < s->ncoupled; j++) {
     other[j] = (unsigned char)(s->finger_of_link[s->cp_link[j]] != f);
+    member[j] = (unsigned char)(!other[j] &&
+                                !is_below(s->m, s->cp_link[j], sc->dof_link[s->cp_leader[j]]));
     pending[j] = 0;
   }
   /* The finger's DoFs, in the scene's order. */
@@ -580,15 +585,11 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, in
       /* A joint stops with the joints that follow it; with centre_coupled
        * a follower on another finger that touched is let go of instead,
        * and one that did not closes on alone once its leader stops. */
-      unsigned hitf = 0; /* the other fingers the touch is on */
-      for (int j = 0; j < s->ncoupled; j++)
-        if (c.follow[j] == 1 + i && other[j] && touched && is_below(s->m, touch, s->cp_link[j]))
-          hitf |= 1u << s->finger_of_link[s->cp_link[j]];
       for (int j = 0; j < s->ncoupled; j++) {
         if (c.follow[j] != 1 + i) continue;
         int hit = touched && is_below(s->m, touch, s->cp_link[j]);
-        if (centre && other[j] && !mine && (hitf >> s->finger_of_link[s->cp_link[j]]) & 1u) {
-          c.released[j] = 1; /* with the rest of its finger */
+        if (centre && !mine && hit && (other[j] || member[j])) {
+          c.released[j] = 1;
           released = 1;
           continue;
         }
