@@ -53,6 +53,12 @@ if HAVE_MPI
 bench_grasp_CPPFLAGS += -DLK_MPIRUN='"$(MPIRUN)"'
 endif
 bench_grasp_LDADD = $(LK_PROGLIBS) $(PTHREAD_LIBS)
+# bench/real_hands: the Robotiq 2F-85, Panda, Allegro and Shadow hands as
+# published on the YCB objects of ../shared/data/robots (issue 32).
+noinst_PROGRAMS += bench/real_hands
+bench_real_hands_SOURCES = %reldir%/real_hands.c
+bench_real_hands_CPPFLAGS = $(AM_CPPFLAGS) -DLK_ROBOTS='"$(abs_top_srcdir)/../shared/data/robots"'
+bench_real_hands_LDADD = $(LK_PROGLIBS)
 # bench/piles: contact at scale (issue 20): draped chains, towers,
 # pyramid piles and spheres in a bin against MuJoCo's mj_step and ODE's
 # dWorldStep and dWorldQuickStep on the same scenes, by turns.

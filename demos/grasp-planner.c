@@ -100,6 +100,8 @@ typedef struct {
   char package_path[8192]; /* --package-path's directories, ':' separated */
   const char *palm;        /* --palm: a link of the hand file, or NULL */
   lk_vec3 approach;        /* --approach, the palm's frame; zero: -z */
+  const char *closing[64]; /* --closing JOINT=+1|-1 */
+  int nclosing;
 } args;
 
 static void usage(FILE *f) {
@@ -150,6 +152,8 @@ static void usage(FILE *f) {
           "                        the root link)\n"
           "  --approach X,Y,Z      the hand's approach direction in the palm's frame\n"
           "                        (default 0,0,-1: fingers below the palm)\n"
+          "  --closing JOINT=+1|-1 the direction a finger joint closes in (repeatable;\n"
+          "                        default: read from the hand)\n"
           "  --package-path DIR    look for a URDF's package:// files in DIR\n"
           "                        (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  --set-object KEY=VALUE  override in the object mechanism files (repeatable)\n"
@@ -404,6 +408,18 @@ static int parse_args(int argc, char **argv, args *a) {
         a->hset[a->nh++] = v;
       else
         a->oset[a->no++] = v;
+    } else if (!strcmp(o, "--closing")) {
+      NEED();
+      const char *eq = strrchr(v, '=');
+      if (!eq || eq == v || (strcmp(eq, "=+1") && strcmp(eq, "=1") && strcmp(eq, "=-1"))) {
+        fprintf(stderr, "grasp-planner: --closing '%s': expected JOINT=+1 or JOINT=-1\n", v);
+        return EXIT_USAGE;
+      }
+      if (a->nclosing == (int)(sizeof a->closing / sizeof a->closing[0])) {
+        fprintf(stderr, "grasp-planner: too many --closing\n");
+        return EXIT_USAGE;
+      }
+      a->closing[a->nclosing++] = v;
     } else if (!strcmp(o, "--palm")) {
       NEED();
       a->palm = v;
@@ -520,6 +536,10 @@ static int screen_better(const screened *a, const screened *b) {
   if (ca != cb) return ca > cb;
   double ea = a->st ? 0 : a->s.epsilon, eb = b->st ? 0 : b->s.epsilon;
   if (ea != eb) return ea > eb;
+  /* Then the more fingers on the object (a two-point pinch that is not
+   * force closure before a collision): what to verify when few close. */
+  int fa = a->st ? 0 : a->s.fingers_in_contact, fb = b->st ? 0 : b->s.fingers_in_contact;
+  if (fa != fb) return fa > fb;
   return a->c.index < b->c.index;
 }
 
@@ -960,6 +980,8 @@ int main(int argc, char **argv) {
     so.package_path = package_path;
     so.palm = a.palm;
     so.approach = a.approach;
+    so.closing = a.closing;
+    so.nclosing = a.nclosing;
     /* What the hand and object files include or reference are inputs too
      * (rank 0 holds the output set; the other ranks read the same files). */
     so.input = out ? lk_outputs_input : NULL;

@@ -284,13 +284,27 @@ lk_status lk_grasp_object_radius(const lk_model *m, int link, double *radius, lk
 #define LK_GRASP_MAX_FINGERS 8
 #define LK_GRASP_MAX_FINGER_DOFS 4
 
-/* A finger: a child of the palm and everything below it, with the
- * actuators of its joints, and the joints that follow an actuated joint of
+/* A finger: a child of the palm and everything below it (and any linkage
+ * member joined to it: a subtree of the palm with coupled joints only,
+ * reaching less than 3/4 as deep as the deepest finger, joins the finger
+ * whose first link is nearest its own), with the actuators of its joints, and the joints that follow an actuated joint of
  * the hand through a coupling (a URDF <mimic>: q = ratio q_leader + offset,
  * ratio > 0) instead of an actuator of their own. A finger has at least one
- * of either (a mimic jaw: ndof 0, ncoupled 1). Closing is the positive
- * direction of every finger joint (the hand files in mechanisms/ follow
- * this). */
+ * of either (a mimic jaw: ndof 0, ncoupled 1).
+ *
+ * Each finger joint has a closing direction, +1 (it closes moving positive,
+ * towards its upper limit) or -1 (towards its lower limit: the Panda hand's
+ * fingers close towards q = 0 from 0.04), used by the screener's kinematic
+ * closing, the trials' closing controller and the antipodal sampler's jaw
+ * axis. An actuated joint's is lk_grasp_scene_options.closing's when it
+ * names the joint, else it is read from the hand: the direction in which
+ * the finger's geoms (with the joints coupled to it) move in front of the
+ * palm (along the approach) and in towards the approach axis through the
+ * hand frame's origin, at the hand file's initial state (the sum over the
+ * geoms of the rate of (depth along the approach - distance from the
+ * axis)); a joint that moves them neither way (by less than a tenth of
+ * their speed: an abduction joint) closes positive. A coupled joint closes
+ * with its leader: ratio's sign times the leader's direction. */
 typedef struct {
   int base;                             /* the finger's first link */
   int ndof;
@@ -298,6 +312,8 @@ typedef struct {
   int actuator[LK_GRASP_MAX_FINGER_DOFS];
   int ncoupled;
   int coupled_dof[LK_GRASP_MAX_FINGER_DOFS]; /* velocity indices */
+  int closing[LK_GRASP_MAX_FINGER_DOFS];         /* +1 or -1, of dof[k] */
+  int coupled_closing[LK_GRASP_MAX_FINGER_DOFS]; /* of coupled_dof[k] */
 } lk_grasp_finger;
 
 typedef struct lk_grasp_scene lk_grasp_scene;
@@ -336,6 +352,11 @@ typedef struct {
    * rotation taking -z to it, so a hand whose fingers point along +x is
    * planned with approach (1, 0, 0). */
   lk_vec3 approach;
+  /* Closing directions that override the ones read from the hand
+   * (lk_grasp_finger): "JOINT=+1" or "JOINT=-1", JOINT an actuated finger
+   * joint of the hand file (its name there, without hand_prefix). */
+  const char *const *closing;
+  int nclosing;
 } lk_grasp_scene_options;
 
 void lk_grasp_scene_options_default(lk_grasp_scene_options *o);
@@ -399,7 +420,12 @@ lk_status lk_grasp_add_mesh_object(lk_model *m, const char *name, const char *pa
  * floats in the hand; see lk_grasp_trial). The fingers are the palm's
  * child subtrees with actuated revolute or prismatic joints; every finger
  * actuator must be able to apply an effort (position servos need kp > 0,
- * velocity servos kv > 0). NULL with err filled on failure. */
+ * velocity servos kv > 0). A hand file without actuators (a URDF) gets an
+ * effort actuator "grasp_close_JOINT" on each of its revolute and prismatic
+ * joints that follows no other through a coupling, and its links moved by
+ * one such joint (directly or through couplings) do not collide with each
+ * other (a four-bar finger's halves overlap at their pin). NULL with err
+ * filled on failure. */
 lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_path,
                                     const lk_grasp_scene_options *o, lk_error *err);
 void lk_grasp_scene_free(lk_grasp_scene *s);
@@ -411,6 +437,14 @@ int lk_grasp_scene_nfinger(const lk_grasp_scene *s);
 const lk_grasp_finger *lk_grasp_scene_finger(const lk_grasp_scene *s, int i);
 /* Finger DoFs over all fingers, in finger order: the pre-shape's size. */
 int lk_grasp_scene_nfinger_dofs(const lk_grasp_scene *s);
+/* The hand's pre-shape (lk_grasp_scene_nfinger_dofs values), what a NULL
+ * preshape means: the hand file's initial state, except that a finger joint
+ * that starts at the limit it closes towards (a hand written closed, as
+ * Menagerie's Panda hand at q = 0) starts at its other limit, open. */
+const double *lk_grasp_scene_preshape(const lk_grasp_scene *s);
+/* The closing direction (+1 or -1) of finger DoF k (0 .. nfinger_dofs - 1,
+ * the pre-shape's order); 0 for a bad index. */
+int lk_grasp_scene_closing(const lk_grasp_scene *s, int k);
 /* The object's mass (kg), its radius (lk_grasp_object_radius) and its
  * starting pose in the world. */
 double lk_grasp_scene_object_mass(const lk_grasp_scene *s);
@@ -559,8 +593,8 @@ typedef struct {
 
 /* Put the hand at hand_pose (the palm frame in the object's starting
  * frame), the object at its starting pose, the finger joints at preshape
- * (lk_grasp_scene_nfinger_dofs values; NULL: the hand file's initial
- * state), everything at rest: d is reset first. d must be a data of the
+ * (lk_grasp_scene_nfinger_dofs values; NULL: lk_grasp_scene_preshape),
+ * everything at rest: d is reset first. d must be a data of the
  * scene's model. */
 lk_status lk_grasp_place(const lk_grasp_scene *s, lk_data *d, const lk_transform *hand_pose,
                          const double *preshape, lk_error *err);
@@ -657,10 +691,11 @@ lk_status lk_grasp_candidate_perturb(const lk_grasp_sampler *sp, const lk_grasp_
  * and Allen 2004): the hand placed at the pose, the fingers closed
  * kinematically onto the object, which does not move, and the contacts
  * they make analysed (force closure, epsilon). Each finger's actuated
- * joints close together at unit rate (rad or m per unit) in their positive
- * direction; when a link of the finger touches the object, the joints at
- * and above that link stop and the ones below it close on (a finger curls
- * around the object); a joint also stops at its upper limit. Closing is
+ * joints close together at unit rate (rad or m per unit) in their closing
+ * direction (lk_grasp_finger.closing); when a link of the finger touches
+ * the object, the joints at and above that link stop and the ones below it
+ * close on (a finger curls around the object); a joint also stops at the
+ * limit it closes towards. Closing is
  * conservative advancement on the collision layer's separation (a lower
  * bound of the distance, so a step never passes through the object) with
  * a secant step once the separation shrinks steadily, bracketed by
@@ -674,6 +709,14 @@ typedef struct {
   int max_evaluations;     /* separation evaluations per finger; default 200 */
   int quality;             /* 1 (default): the epsilon of the grasps in force
                               closure (lk_grasp_epsilon); 0: closure only */
+  /* 1 (default): jaws coupled to each other (a joint of one finger that
+   * follows another finger's through a coupling: a URDF mimic jaw, the
+   * Panda hand's joint equality) centre the object between them: when one
+   * touches first, it stays and the other closes on alone, as the coupled
+   * jaws push the object (or the arm gives way) until both touch; the
+   * screened q then need not keep the coupling. 0: they stop together
+   * where the first touches (the object held where it is). */
+  int centre_coupled;
   /* Analysis options; center and torque_scale are set from the object
    * (its centre of mass and radius), as in the trials. */
   lk_grasp_options analysis;
@@ -722,8 +765,8 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
 void lk_grasp_screener_free(lk_grasp_screener *sc);
 
 /* Screen one candidate: the palm at hand_pose (in the object's starting
- * frame, as lk_grasp_place), the fingers from preshape (NULL: the hand
- * file's). d (a data of the scene's model) holds the kinematics: its q is
+ * frame, as lk_grasp_place), the fingers from preshape (NULL:
+ * lk_grasp_scene_preshape). d (a data of the scene's model) holds the kinematics: its q is
  * overwritten, nothing else of it is used. The contacts (at most cap of
  * them, into contacts) are in the world frame, normals into the object,
  * finger groups set; with more contacts than cap, LK_CAPACITY_EXCEEDED

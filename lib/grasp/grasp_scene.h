@@ -22,6 +22,8 @@ struct lk_grasp_scene {
   int nfdof;                    /* finger DoFs over all fingers */
   int fdof_qadr[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   double preshape0[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  /* Closing direction of each finger DoF, +1 or -1 (lk_grasp_finger). */
+  int fdof_sign[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   double max_effort[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   int fdof_prismatic[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   /* The finger actuators' laws, to command an effort through them. */
@@ -38,6 +40,9 @@ struct lk_grasp_scene {
   int cp_leader[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS]; /* finger DoF index */
   double cp_ratio[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   double cp_offset[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  /* A coupled joint's closing direction: sign(cp_ratio) times its
+   * leader's. */
+  int cp_sign[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   int *finger_of_link;          /* nlink entries */
   unsigned char *hand_link;     /* nlink: mount, palm, everything below */
   double object_mass, object_radius, object_inertia; /* inertia: trace / 3 */

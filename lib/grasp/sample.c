@@ -43,6 +43,8 @@ struct lk_grasp_sampler {
   lk_vec3 close_axis; /* antipodal: the jaws' closing axis, palm frame */
   double grip_depth;  /* how far below the palm (along -z) the fingers'
                          geoms are centred at the pre-shape, m */
+  double palm_front;  /* how far below the palm the palm's own geoms reach
+                         (the depth an object must stay beyond), m */
   /* Every mesh geom of the object (inner ones too), for the antipodal
    * width across parts. */
   int nhull, maxv; /* maxv: the most vertices of one of them */
@@ -552,6 +554,18 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
     nd++;
   }
   sp->grip_depth = nd ? depth / nd : 0.5 * s->reach;
+  sp->palm_front = -INFINITY;
+  for (int g = 0; g < ng; g++) {
+    int l = lk_model_geom_link(m, g);
+    if (l <= 0 || !s->hand_link[l] || s->finger_of_link[l] >= 0) continue;
+    lk_geom_spec gs;
+    lk_model_geom(m, g, &gs);
+    lk_transform w = lk_tf_mul(lk_data_link_pose(d, l), &gs.pose);
+    lk_transform in_palm = lk_tf_inv_mul(palm, &w);
+    lk_vec3 lo, hi;
+    if (lk_grasp_shape_aabb(gs.type, gs.size, gs.mesh, &in_palm, &lo, &hi) == LK_OK)
+      sp->palm_front = fmax(sp->palm_front, -lo.z);
+  }
   lk_data_free(d);
   return sp;
 }
@@ -649,6 +663,18 @@ lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_
   c->roll = phi;
   c->pose.R = R;
   double depth = sp->grip_depth + 0.1 * sp->s->reach * uniform01(&x);
+  /* Not so deep that the palm meets the object (a palm that reaches far
+   * between the fingers, as the Panda hand's): the object's extent from
+   * the centre towards the palm, beyond the palm's front, while the
+   * fingertips still reach past the centre. */
+  double toward = -INFINITY;
+  for (int i = 0; i < sp->nsurf; i++) {
+    const surface *gi = &sp->surf[i];
+    toward = fmax(toward, support(gi, lk_m3_tmulv(&gi->pose.R, a)) +
+                              lk_v3_dot(lk_v3_sub(gi->pose.p, center), a));
+  }
+  double clear = sp->palm_front + toward + 1e-3 * sp->s->reach;
+  if (depth < clear && clear < sp->s->reach) depth = clear;
   c->standoff = depth;
   c->pose.p = lk_v3_madd(center, a, depth);
   c->center = center;

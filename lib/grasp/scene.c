@@ -45,9 +45,86 @@ static int is_actuated(const lk_model *m, int link) {
   return 0;
 }
 
-/* The model: mount, hand (on the mount), object. */
+/* What a hand file without actuators (a URDF, a kinematic description)
+ * gets from the scene: an effort actuator on each of its moving joints that
+ * follows no other through a coupling (the closing loop of the trials
+ * drives them), and exclusions between its links moved by the same such
+ * joint (directly or through couplings: the two halves of a four-bar
+ * finger, pinned together in the mechanism, overlap at the pin). Names in
+ * the composed model. */
+typedef struct {
+  int nact;
+  char (*act)[LK_IO_NAME_MAX + 64];
+  int nexcl;
+  char (*excl)[2][LK_IO_NAME_MAX + 64];
+} auto_hand;
+
+static void auto_hand_free(auto_hand *a) {
+  lk_free(a->act);
+  lk_free(a->excl);
+  memset(a, 0, sizeof *a);
+}
+
+/* The moving joint of the hand that moves link l (the nearest above it),
+ * followed to the joint it follows through couplings (joint_a follows
+ * joint_b); 0 for the palm's body. */
+static int auto_leader(const lk_model *m, const int *follows, int mount, int l) {
+  while (l > 0 && l != mount && lk_model_joint_type(m, l) == LK_JOINT_FIXED)
+    l = lk_model_link_parent(m, l);
+  if (l <= 0 || l == mount) return 0;
+  for (int guard = 0; follows[l] > 0 && guard < lk_model_nlink(m); guard++) l = follows[l];
+  return l;
+}
+
+/* The automatic actuators and exclusions of a composed (finalized) scene
+ * model whose hand has no actuators; a->nact 0 when it has some. */
+static lk_status plan_auto_hand(const lk_model *m, auto_hand *a, lk_error *err) {
+  memset(a, 0, sizeof *a);
+  if (lk_model_nactuator(m) > 0) return LK_OK;
+  int nl = lk_model_nlink(m), mount = lk_model_link_index(m, MOUNT_NAME);
+  int *follows = lk_calloc((size_t)nl, sizeof *follows);
+  int *lead = lk_calloc((size_t)nl, sizeof *lead);
+  a->act = lk_calloc((size_t)nl, sizeof *a->act);
+  if (!follows || !lead || !a->act) goto oom;
+  for (int c = 0; c < lk_model_ncoupling(m); c++) {
+    lk_coupling_spec cs;
+    lk_model_coupling(m, c, &cs);
+    int la = lk_model_joint_index(m, cs.joint_a), lb = lk_model_joint_index(m, cs.joint_b);
+    if (la > 0 && lb > 0) follows[la] = lb;
+  }
+  for (int l = 1; l < nl; l++) {
+    int hand = l != mount && is_in_subtree(m, l, mount);
+    lk_joint_type t = lk_model_joint_type(m, l);
+    if (hand && (t == LK_JOINT_REVOLUTE || t == LK_JOINT_PRISMATIC) && !follows[l])
+      snprintf(a->act[a->nact++], sizeof a->act[0], "%s", lk_model_joint_name(m, l));
+    lead[l] = hand ? auto_leader(m, follows, mount, l) : 0;
+  }
+  int npair = 0;
+  for (int i = 1; i < nl; i++)
+    for (int j = i + 1; j < nl; j++) npair += lead[i] > 0 && lead[i] == lead[j];
+  a->excl = lk_calloc((size_t)(npair > 0 ? npair : 1), sizeof *a->excl);
+  if (!a->excl) goto oom;
+  for (int i = 1; i < nl; i++)
+    for (int j = i + 1; j < nl; j++)
+      if (lead[i] > 0 && lead[i] == lead[j]) {
+        snprintf(a->excl[a->nexcl][0], sizeof a->excl[0][0], "%s", lk_model_link_name(m, i));
+        snprintf(a->excl[a->nexcl][1], sizeof a->excl[0][1], "%s", lk_model_link_name(m, j));
+        a->nexcl++;
+      }
+  lk_free(follows);
+  lk_free(lead);
+  return LK_OK;
+oom:
+  lk_free(follows);
+  lk_free(lead);
+  auto_hand_free(a);
+  return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+}
+
+/* The model: mount, hand (on the mount), object; with auto (may be NULL)
+ * the hand's automatic actuators and exclusions. */
 static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *object_path,
-                         const lk_grasp_scene_options *o, lk_error *err) {
+                         const lk_grasp_scene_options *o, const auto_hand *au, lk_error *err) {
   lk_status st;
   s->m = lk_model_new();
   if (!s->m) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
@@ -89,6 +166,18 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   st = lk_model_load_file_into(s->m, hand_path, &lo, &mo, err);
   lk_free(set);
   if (st) return st;
+  for (int i = 0; au && i < au->nact && !st; i++) {
+    char name[LK_IO_NAME_MAX + 96];
+    snprintf(name, sizeof name, "grasp_close_%s", au->act[i]);
+    lk_actuator_spec as;
+    lk_actuator_spec_default(&as);
+    as.name = name;
+    as.joint = au->act[i];
+    st = lk_model_add_actuator(s->m, &as, err);
+  }
+  for (int i = 0; au && i < au->nexcl && !st; i++)
+    st = lk_model_add_exclude(s->m, au->excl[i][0], au->excl[i][1], err);
+  if (st) return st;
   if (o->object_mesh) {
     /* A mesh file: the object made from it, standing at the origin. */
     if (o->nobject_set > 0)
@@ -123,6 +212,14 @@ static lk_mat3 turn_from_minus_z(lk_vec3 a) {
   if (c > 1 - 1e-15) return lk_m3_identity();
   if (c < -1 + 1e-15) return lk_m3_from_axis_angle(lk_v3(1, 0, 0), M_PI);
   return lk_m3_from_axis_angle(lk_v3_normalize(lk_v3_cross(u, a)), acos(c));
+}
+
+/* The link of finger DoF k. */
+static int fdof_link(const lk_grasp_scene *s, int k) {
+  for (int f = 0, i = 0; f < s->nfinger; f++)
+    for (int j = 0; j < s->finger[f].ndof; j++, i++)
+      if (i == k) return lk_model_dof_link(s->m, s->finger[f].dof[j]);
+  return -1;
 }
 
 /* Palm, object and fingers of the finalized model. */
@@ -352,9 +449,151 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
   if (!st && s->nfinger == 0)
     st = lk_error_set(err, LK_INVALID_MODEL,
                       "grasp scene: the hand has no fingers (no actuated or coupled joint below the palm)");
+  /* Closing directions given (the others are read from the hand in
+   * measure()). */
+  for (int k = 0; k < s->nfdof; k++) s->fdof_sign[k] = 0;
+  for (int i = 0; i < o->nclosing && !st; i++) {
+    const char *e = o->closing ? o->closing[i] : NULL;
+    const char *eq = e ? strrchr(e, '=') : NULL;
+    int sign = 0;
+    if (eq && (!strcmp(eq + 1, "+1") || !strcmp(eq + 1, "1"))) sign = 1;
+    if (eq && !strcmp(eq + 1, "-1")) sign = -1;
+    if (!sign || eq == e) {
+      st = lk_error_set(err, LK_INVALID_ARGUMENT,
+                        "grasp scene: closing direction '%s': expected JOINT=+1 or JOINT=-1",
+                        e ? e : "(null)");
+      break;
+    }
+    char name[LK_IO_NAME_MAX + 64];
+    snprintf(name, sizeof name, "%s%.*s", o->hand_prefix, (int)(eq - e), e);
+    int l = lk_model_joint_index(m, name), k = 0;
+    while (l > 0 && k < s->nfdof && fdof_link(s, k) != l) k++;
+    if (l <= 0 || k == s->nfdof) {
+      st = lk_error_set(err, LK_INVALID_ARGUMENT,
+                        "grasp scene: closing direction '%s': the hand has no actuated finger "
+                        "joint '%.*s'",
+                        e, (int)(eq - e), e);
+      break;
+    }
+    s->fdof_sign[k] = sign;
+  }
   lk_free(qi);
   lk_free(vi);
   return st;
+}
+
+/* Finger geom g's centre (its box's) in the hand frame, d's kinematics. */
+static int geom_centre(const lk_grasp_scene *s, const lk_data *d, const lk_transform *hand,
+                       int g, lk_vec3 *c) {
+  lk_geom_spec gs;
+  lk_model_geom(s->m, g, &gs);
+  lk_transform world = lk_tf_mul(lk_data_link_pose(d, lk_model_geom_link(s->m, g)), &gs.pose);
+  lk_transform in_hand = lk_tf_inv_mul(hand, &world);
+  lk_vec3 lo, hi;
+  if (lk_grasp_shape_aabb(gs.type, gs.size, gs.mesh, &in_hand, &lo, &hi) != LK_OK) return 0;
+  *c = lk_v3_scale(lk_v3_add(lo, hi), 0.5);
+  return 1;
+}
+
+/* The closing direction of finger DoF k read from the hand at q0 (the
+ * file's initial state): the sign of the rate, summed over the finger
+ * geoms that the joint and the joints coupled to it move, of (depth in
+ * front of the palm along the approach - distance from the approach axis),
+ * by central differences; +1 when that rate is under a tenth of the geoms'
+ * speed (a joint that moves them across: an abduction). c (ngeom) is
+ * scratch. */
+static lk_status read_closing(const lk_grasp_scene *s, lk_data *d, const double *q0, int k,
+                              lk_vec3 *c, int *sign, lk_error *err) {
+  const lk_model *m = s->m;
+  int ng = lk_model_ngeom(m), link = fdof_link(s, k);
+  const double h = 1e-5;
+  double rate = 0, speed = 0;
+  for (int side = 0; side < 2; side++) {
+    double *q = lk_data_q(d), dq = side ? -h : h;
+    memcpy(q, q0, (size_t)lk_model_nq(m) * sizeof *q);
+    q[s->fdof_qadr[k]] += dq;
+    for (int j = 0; j < s->ncoupled; j++)
+      if (s->cp_leader[j] == k)
+        q[s->cp_qadr[j]] = s->cp_ratio[j] * q[s->fdof_qadr[k]] + s->cp_offset[j];
+    lk_status st = lk_forward_kinematics(m, d);
+    if (st) return lk_error_set(err, st, "grasp scene: forward kinematics failed");
+    lk_transform hand = lk_grasp_scene_hand_frame(s, d);
+    for (int g = 0; g < ng; g++) {
+      int l = lk_model_geom_link(m, g);
+      if (l < 0 || s->finger_of_link[l] < 0) continue;
+      int moved = is_in_subtree(m, l, link);
+      for (int j = 0; j < s->ncoupled; j++)
+        moved |= s->cp_leader[j] == k && is_in_subtree(m, l, s->cp_link[j]);
+      lk_vec3 x;
+      if (!moved || !geom_centre(s, d, &hand, g, &x)) continue;
+      double phi = -x.z - hypot(x.x, x.y);
+      rate += side ? -phi : phi;
+      if (side) speed += lk_v3_norm(lk_v3_sub(c[g], x));
+      else c[g] = x;
+    }
+  }
+  *sign = rate < -0.1 * speed ? -1 : 1;
+  return LK_OK;
+}
+
+/* How deep in front of the palm finger f's geoms reach (hand frame, d's
+ * kinematics); -INFINITY without geoms. */
+static double finger_depth(const lk_grasp_scene *s, const lk_data *d, const lk_transform *hand,
+                           int f) {
+  double depth = -INFINITY;
+  for (int g = 0; g < lk_model_ngeom(s->m); g++) {
+    int l = lk_model_geom_link(s->m, g);
+    if (l < 0 || s->finger_of_link[l] != f) continue;
+    lk_geom_spec gs;
+    lk_model_geom(s->m, g, &gs);
+    lk_transform world = lk_tf_mul(lk_data_link_pose(d, l), &gs.pose);
+    lk_transform in_hand = lk_tf_inv_mul(hand, &world);
+    lk_vec3 lo, hi;
+    if (lk_grasp_shape_aabb(gs.type, gs.size, gs.mesh, &in_hand, &lo, &hi) == LK_OK)
+      depth = fmax(depth, -lo.z);
+  }
+  return depth;
+}
+
+/* A linkage member is not a finger: a subtree hanging from the palm with
+ * coupled joints only whose geoms reach less than 3/4 as deep as the
+ * deepest finger's (the Robotiq 2F-85's inner knuckles, the short halves
+ * of its four-bar fingers) joins the finger whose first link is nearest
+ * to its own, with its coupled joints. */
+static void merge_linkage_members(lk_grasp_scene *s, const lk_data *d, const lk_transform *hand) {
+  double depth[LK_GRASP_MAX_FINGERS], deepest = -INFINITY;
+  for (int f = 0; f < s->nfinger; f++) deepest = fmax(deepest, depth[f] = finger_depth(s, d, hand, f));
+  for (int f = s->nfinger - 1; f >= 0; f--) {
+    const lk_grasp_finger *fg = &s->finger[f];
+    if (fg->ndof > 0 || !(depth[f] < 0.75 * deepest)) continue;
+    lk_vec3 b = lk_data_link_pose(d, fg->base)->p;
+    int to = -1;
+    double best = INFINITY;
+    for (int g = 0; g < s->nfinger; g++) {
+      if (g == f || (s->finger[g].ndof == 0 && depth[g] < 0.75 * deepest)) continue;
+      if (s->finger[g].ncoupled + fg->ncoupled > LK_GRASP_MAX_FINGER_DOFS) continue;
+      double dist = lk_v3_norm(lk_v3_sub(lk_data_link_pose(d, s->finger[g].base)->p, b));
+      if (dist < best) {
+        best = dist;
+        to = g;
+      }
+    }
+    if (to < 0) continue;
+    lk_grasp_finger *t = &s->finger[to];
+    for (int i = 0; i < fg->ncoupled; i++) {
+      t->coupled_dof[t->ncoupled] = fg->coupled_dof[i];
+      t->coupled_closing[t->ncoupled++] = fg->coupled_closing[i];
+    }
+    for (int l = 0; l < lk_model_nlink(s->m); l++) {
+      if (s->finger_of_link[l] == f) s->finger_of_link[l] = to;
+      if (s->finger_of_link[l] > f) s->finger_of_link[l]--;
+    }
+    for (int g = f; g + 1 < s->nfinger; g++) {
+      s->finger[g] = s->finger[g + 1];
+      depth[g] = depth[g + 1];
+    }
+    s->nfinger--;
+  }
 }
 
 /* Mass properties, starting pose and reach, from a data at the initial
@@ -375,7 +614,53 @@ static lk_status measure(lk_grasp_scene *s, lk_error *err) {
     return lk_error_set(err, st, "grasp scene: the initial state is not valid");
   }
   s->object_pose = *lk_data_link_pose(d, s->object);
+  /* The closing directions not given, read at the initial state; then the
+   * pre-shape: a joint written closed (at the limit it closes towards)
+   * opened to its other limit. */
+  int nq = lk_model_nq(m), ng = lk_model_ngeom(m);
+  double *q0 = LK_NEW_ARRAY(double, nq > 0 ? nq : 1);
+  lk_vec3 *c = LK_NEW_ARRAY(lk_vec3, ng > 0 ? ng : 1);
+  if (!q0 || !c) st = lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  if (!st) memcpy(q0, lk_data_q(d), (size_t)nq * sizeof *q0);
+  for (int k = 0; k < s->nfdof && !st; k++)
+    if (!s->fdof_sign[k]) st = read_closing(s, d, q0, k, c, &s->fdof_sign[k], err);
+  lk_free(c);
+  if (st) {
+    lk_free(q0);
+    lk_data_free(d);
+    return st;
+  }
+  for (int j = 0; j < s->ncoupled; j++)
+    s->cp_sign[j] = (s->cp_ratio[j] > 0 ? 1 : -1) * s->fdof_sign[s->cp_leader[j]];
+  for (int f = 0, k = 0; f < s->nfinger; f++) {
+    lk_grasp_finger *fg = &s->finger[f];
+    for (int i = 0; i < fg->ndof; i++, k++) fg->closing[i] = s->fdof_sign[k];
+    for (int i = 0; i < fg->ncoupled; i++)
+      for (int j = 0; j < s->ncoupled; j++)
+        if (lk_model_joint_vadr(m, s->cp_link[j]) == fg->coupled_dof[i])
+          fg->coupled_closing[i] = s->cp_sign[j];
+  }
+  for (int k = 0; k < s->nfdof; k++) {
+    lk_link_spec js;
+    lk_model_link(m, fdof_link(s, k), &js);
+    if (!js.joint.limited) continue;
+    double q = s->preshape0[k];
+    if (s->fdof_sign[k] > 0 && q >= js.joint.upper) s->preshape0[k] = js.joint.lower;
+    if (s->fdof_sign[k] < 0 && q <= js.joint.lower) s->preshape0[k] = js.joint.upper;
+  }
+  /* The rest at the pre-shape. */
+  double *q = lk_data_q(d);
+  memcpy(q, q0, (size_t)nq * sizeof *q0);
+  lk_free(q0);
+  for (int k = 0; k < s->nfdof; k++) q[s->fdof_qadr[k]] = s->preshape0[k];
+  for (int j = 0; j < s->ncoupled; j++)
+    q[s->cp_qadr[j]] = s->cp_ratio[j] * q[s->fdof_qadr[s->cp_leader[j]]] + s->cp_offset[j];
+  if ((st = lk_forward_kinematics(m, d))) {
+    lk_data_free(d);
+    return lk_error_set(err, st, "grasp scene: the pre-shape is not valid");
+  }
   lk_transform palm = lk_grasp_scene_hand_frame(s, d);
+  merge_linkage_members(s, d, &palm);
   /* The hand frame on the mount (the palm's body is rigid). */
   s->palm_in_mount = lk_tf_inv_mul(lk_data_link_pose(d, s->mount), &palm);
   /* A one-joint finger's closing direction in the hand frame (the
@@ -391,9 +676,7 @@ static lk_status measure(lk_grasp_scene *s, lk_error *err) {
     const lk_transform *P = lk_data_link_pose(d, lk_model_link_parent(m, link));
     lk_vec3 w = lk_m3_mulv(&P->R, lk_m3_mulv(&js.origin.R, lk_v3_normalize(js.joint.axis)));
     lk_vec3 ax = lk_m3_tmulv(&palm.R, w);
-    for (int j = 0; j < s->ncoupled; j++)
-      if (!fg->ndof && s->cp_link[j] == link && s->cp_ratio[j] < 0) ax = lk_v3_scale(ax, -1);
-    s->finger_axis[f] = ax;
+    s->finger_axis[f] = lk_v3_scale(ax, fg->ndof ? fg->closing[0] : fg->coupled_closing[0]);
   }
   s->reach = 0;
   for (int g = 0; g < lk_model_ngeom(m); g++) {
@@ -435,7 +718,27 @@ lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_pa
     lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
     return NULL;
   }
-  if (compose(s, hand_path, object_path, &opt, err) || identify(s, &opt, err) || measure(s, err)) {
+  if (compose(s, hand_path, object_path, &opt, NULL, err)) {
+    lk_grasp_scene_free(s);
+    return NULL;
+  }
+  /* A hand without actuators: composed again with its automatic ones. */
+  auto_hand au;
+  if (plan_auto_hand(s->m, &au, err)) {
+    lk_grasp_scene_free(s);
+    return NULL;
+  }
+  if (au.nact > 0) {
+    lk_model_free(s->m);
+    s->m = NULL;
+    lk_status st = compose(s, hand_path, object_path, &opt, &au, err);
+    auto_hand_free(&au);
+    if (st) {
+      lk_grasp_scene_free(s);
+      return NULL;
+    }
+  }
+  if (identify(s, &opt, err) || measure(s, err)) {
     lk_grasp_scene_free(s);
     return NULL;
   }
@@ -456,6 +759,10 @@ const lk_grasp_finger *lk_grasp_scene_finger(const lk_grasp_scene *s, int i) {
   return s && i >= 0 && i < s->nfinger ? &s->finger[i] : NULL;
 }
 int lk_grasp_scene_nfinger_dofs(const lk_grasp_scene *s) { return s ? s->nfdof : 0; }
+const double *lk_grasp_scene_preshape(const lk_grasp_scene *s) { return s ? s->preshape0 : NULL; }
+int lk_grasp_scene_closing(const lk_grasp_scene *s, int k) {
+  return s && k >= 0 && k < s->nfdof ? s->fdof_sign[k] : 0;
+}
 double lk_grasp_scene_object_mass(const lk_grasp_scene *s) { return s ? s->object_mass : NAN; }
 double lk_grasp_scene_object_radius(const lk_grasp_scene *s) {
   return s ? s->object_radius : NAN;

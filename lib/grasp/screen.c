@@ -50,12 +50,15 @@ struct lk_grasp_screener {
   /* Finger DoFs in the scene's order. */
   int dof_link[MAX_FDOF];
   int dof_prismatic[MAX_FDOF];
-  double dof_upper[MAX_FDOF];
+  /* The limit a DoF closes towards (the scene's fdof_sign: the upper one
+   * for +1, the lower for -1); +-inf when unlimited. */
+  double dof_limit[MAX_FDOF];
   /* Coupled joints (scene cp_*), in the scene's order. */
   int cp_prismatic[MAX_FDOF];
-  /* The limit a coupled joint moves towards while its leader closes: the
-   * upper one for a positive ratio, the lower for a negative (a mirrored
-   * jaw, URDF <mimic multiplier="-1">); +-inf when unlimited. */
+  /* The limit a coupled joint moves towards while its leader closes (the
+   * scene's cp_sign: the ratio's sign times the leader's closing
+   * direction; a mirrored jaw, URDF <mimic multiplier="-1">, moves towards
+   * its lower limit); +-inf when unlimited. */
   double cp_limit[MAX_FDOF];
   /* moves[k * nhand + g]: hand geom g is below DoF k's joint; row
    * MAX_FDOF + j: below coupled joint j. */
@@ -71,6 +74,7 @@ void lk_grasp_screen_options_default(lk_grasp_screen_options *o) {
   o->contact_distance = 1e-7;
   o->max_evaluations = 200;
   o->quality = 1;
+  o->centre_coupled = 1;
   lk_grasp_options_default(&o->analysis);
 }
 
@@ -242,7 +246,9 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
     lk_model_link(m, link, &ls);
     sc->dof_link[k] = link;
     sc->dof_prismatic[k] = s->fdof_prismatic[k];
-    sc->dof_upper[k] = ls.joint.limited ? ls.joint.upper : INFINITY;
+    int up = s->fdof_sign[k] > 0;
+    sc->dof_limit[k] = ls.joint.limited ? (up ? ls.joint.upper : ls.joint.lower)
+                                        : (up ? INFINITY : -INFINITY);
     for (int h = 0; h < sc->nhand; h++)
       sc->moves[k * sc->nhand + h] = (unsigned char)is_below(m, sc->hand[h].link, link);
   }
@@ -250,7 +256,7 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
     lk_link_spec ls;
     lk_model_link(m, s->cp_link[j], &ls);
     sc->cp_prismatic[j] = lk_model_joint_type(m, s->cp_link[j]) == LK_JOINT_PRISMATIC;
-    int up = s->cp_ratio[j] > 0;
+    int up = s->cp_sign[j] > 0;
     sc->cp_limit[j] = ls.joint.limited ? (up ? ls.joint.upper : ls.joint.lower)
                                        : (up ? INFINITY : -INFINITY);
     for (int h = 0; h < sc->nhand; h++)
@@ -297,6 +303,15 @@ typedef struct {
   double base[LK_GRASP_MAX_FINGER_DOFS];         /* their q at s = 0 */
   /* follow[j]: coupled joint j's leader is active (1 + its active index). */
   int follow[MAX_FDOF];
+  /* released[j]: coupled joint j (of another finger) touched first and
+   * stays; its leader closes on alone (centre_coupled). */
+  unsigned char released[MAX_FDOF];
+  /* solo >= 0: the coupled joints in solo_set close on without their
+   * leader, the finger DoF solo, which touched first and stays at
+   * solo_base (centre_coupled): they move as it would, no active DoF. */
+  int solo;
+  double solo_base;
+  unsigned char solo_set[MAX_FDOF];
   int evals, max_evals;
 } closer;
 
@@ -305,12 +320,14 @@ static void set_followers(closer *c) {
   const lk_grasp_scene *s = c->sc->s;
   for (int j = 0; j < s->ncoupled; j++) {
     c->follow[j] = 0;
-    for (int i = 0; i < c->nactive; i++)
+    for (int i = 0; i < c->nactive && !c->released[j]; i++)
       if (c->active[i] == s->cp_leader[j]) c->follow[j] = 1 + i;
   }
 }
 
 static int moving(const closer *c, int h) {
+  for (int j = 0; c->solo >= 0 && j < c->sc->s->ncoupled; j++)
+    if (c->solo_set[j] && c->sc->moves[(MAX_FDOF + j) * c->sc->nhand + h]) return 1;
   for (int i = 0; i < c->nactive; i++)
     if (c->sc->moves[c->active[i] * c->sc->nhand + h]) return 1;
   for (int j = 0; j < c->sc->s->ncoupled; j++)
@@ -321,7 +338,19 @@ static int moving(const closer *c, int h) {
 /* Coupled joint j at (or within rounding of) its limit. */
 static int coupled_at_limit(const lk_grasp_screener *sc, const double *q, int j) {
   double u = sc->cp_limit[j], qj = q[sc->s->cp_qadr[j]], eps = 1e-12 * (1 + fabs(u));
-  return sc->s->cp_ratio[j] > 0 ? qj >= u - eps : qj <= u + eps;
+  return sc->s->cp_sign[j] > 0 ? qj >= u - eps : qj <= u + eps;
+}
+
+/* DoF k's q moved by s in its closing direction from base, stopped at its
+ * limit. */
+static double dof_closed_by(const lk_grasp_screener *sc, int k, double base, double s) {
+  return sc->s->fdof_sign[k] > 0 ? fmin(base + s, sc->dof_limit[k])
+                                 : fmax(base - s, sc->dof_limit[k]);
+}
+
+/* DoF k at (or beyond) the limit it closes towards. */
+static int dof_at_limit(const lk_grasp_screener *sc, int k, double q) {
+  return sc->s->fdof_sign[k] > 0 ? q >= sc->dof_limit[k] : q <= sc->dof_limit[k];
 }
 
 /* The active joints at s (clamped at their limits), the kinematics, and
@@ -330,13 +359,19 @@ static lk_status eval_at(closer *c, double s, double *depth, int *link) {
   const lk_grasp_screener *sc = c->sc;
   for (int i = 0; i < c->nactive; i++) {
     int k = c->active[i];
-    c->q[sc->s->fdof_qadr[k]] = fmin(c->base[i] + s, sc->dof_upper[k]);
+    c->q[sc->s->fdof_qadr[k]] = dof_closed_by(sc, k, c->base[i], s);
   }
   const lk_grasp_scene *sn = sc->s;
+  for (int j = 0; c->solo >= 0 && j < sn->ncoupled; j++)
+    if (c->solo_set[j]) {
+      double ql = c->solo_base + sn->fdof_sign[c->solo] * s;
+      double qj = sn->cp_ratio[j] * ql + sn->cp_offset[j];
+      c->q[sn->cp_qadr[j]] = sn->cp_sign[j] > 0 ? fmin(qj, sc->cp_limit[j]) : fmax(qj, sc->cp_limit[j]);
+    }
   for (int j = 0; j < sn->ncoupled; j++)
     if (c->follow[j]) {
       double qj = sn->cp_ratio[j] * c->q[sn->fdof_qadr[sn->cp_leader[j]]] + sn->cp_offset[j];
-      c->q[sn->cp_qadr[j]] = sn->cp_ratio[j] > 0 ? fmin(qj, sc->cp_limit[j]) : fmax(qj, sc->cp_limit[j]);
+      c->q[sn->cp_qadr[j]] = sn->cp_sign[j] > 0 ? fmin(qj, sc->cp_limit[j]) : fmax(qj, sc->cp_limit[j]);
     }
   lk_status st = lk_forward_kinematics(sc->s->m, c->d);
   if (st) return st;
@@ -377,6 +412,10 @@ static double arm(const closer *c, int k, int link) {
 static double speed_bound(const closer *c) {
   const lk_grasp_screener *sc = c->sc;
   double v = 0;
+  for (int j = 0; c->solo >= 0 && j < sc->s->ncoupled; j++)
+    if (c->solo_set[j])
+      v += fabs(sc->s->cp_ratio[j]) *
+           (sc->cp_prismatic[j] ? 1 : arm(c, MAX_FDOF + j, sc->s->cp_link[j]));
   for (int j = 0; j < sc->s->ncoupled; j++) /* q_j moves ratio per unit of s */
     if (c->follow[j])
       v += fabs(sc->s->cp_ratio[j]) *
@@ -412,12 +451,22 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
   const lk_grasp_screener *sc = c->sc;
   double tol = sc->o.tolerance;
   double s_lim = INFINITY; /* where the first active joint reaches its limit */
-  for (int i = 0; i < c->nactive; i++)
-    s_lim = fmin(s_lim, sc->dof_upper[c->active[i]] - c->base[i]);
+  for (int i = 0; i < c->nactive; i++) {
+    int k = c->active[i];
+    s_lim = fmin(s_lim, sc->s->fdof_sign[k] * (sc->dof_limit[k] - c->base[i]));
+  }
+  for (int j = 0; c->solo >= 0 && j < sc->s->ncoupled; j++)
+    if (c->solo_set[j])
+      s_lim = fmin(s_lim, sc->s->fdof_sign[c->solo] *
+                              ((sc->cp_limit[j] - sc->s->cp_offset[j]) / sc->s->cp_ratio[j] -
+                               c->solo_base));
   for (int j = 0; j < sc->s->ncoupled; j++) /* where a coupled joint reaches its limit */
-    if (c->follow[j])
-      s_lim = fmin(s_lim, (sc->cp_limit[j] - sc->s->cp_offset[j]) / sc->s->cp_ratio[j] -
-                              c->base[c->follow[j] - 1]);
+    if (c->follow[j]) {
+      int i = c->follow[j] - 1;
+      s_lim = fmin(s_lim, sc->s->fdof_sign[c->active[i]] *
+                              ((sc->cp_limit[j] - sc->s->cp_offset[j]) / sc->s->cp_ratio[j] -
+                               c->base[i]));
+    }
   *touched = 0;
   *touch = -1;
   double s = 0, g, sp = NAN, gp = NAN;
@@ -490,16 +539,33 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
 }
 
 /* Close finger f (its joints start at their preshape in q), with the
- * joints coupled to them (which may be another finger's). */
+ * joints coupled to them (which may be another finger's). With
+ * centre_coupled, a joint coupled to another finger (a mimic or equality
+ * jaw) and its leader stop apart: the one whose finger touched stays, the
+ * other closes on alone, as the coupled jaws centre the object between
+ * them (they push it, or the arm gives way, until both touch). */
 static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, int *evals) {
   const lk_grasp_scene *s = sc->s;
-  closer c = {.sc = sc, .d = d, .q = lk_data_q(d), .f = f, .max_evals = sc->o.max_evaluations};
+  closer c = {.sc = sc, .d = d, .q = lk_data_q(d), .f = f, .max_evals = sc->o.max_evaluations,
+              .solo = -1};
+  int centre = sc->o.centre_coupled;
+  /* other[j]: coupled joint j is on another finger than f; member[j]: on
+   * f but not below its leader (a linkage member joined to the finger: the
+   * 2F-85's inner knuckle, whose touch stops it and not the fingertip, as
+   * the real gripper's passive joint lets the tip close on) */
+  unsigned char other[MAX_FDOF], member[MAX_FDOF], pending[MAX_FDOF];
+  for (int j = 0; j < s->ncoupled; j++) {
+    other[j] = (unsigned char)(s->finger_of_link[s->cp_link[j]] != f);
+    member[j] = (unsigned char)(!other[j] &&
+                                !is_below(s->m, s->cp_link[j], sc->dof_link[s->cp_leader[j]]));
+    pending[j] = 0;
+  }
   /* The finger's DoFs, in the scene's order. */
   int first = 0;
   for (int g = 0; g < f; g++) first += s->finger[g].ndof;
   for (int i = 0; i < s->finger[f].ndof; i++) {
     int k = first + i;
-    if (c.q[s->fdof_qadr[k]] < sc->dof_upper[k]) c.active[c.nactive++] = k;
+    if (!dof_at_limit(sc, k, c.q[s->fdof_qadr[k]])) c.active[c.nactive++] = k;
   }
   while (c.nactive > 0 && c.evals < c.max_evals) {
     for (int i = 0; i < c.nactive; i++) c.base[i] = c.q[s->fdof_qadr[c.active[i]]];
@@ -510,21 +576,59 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, in
     if (st) return st;
     /* Drop the joints at their limits, and on a touch the joints at and
      * above the touching link; the ones below close on. */
-    int n = 0;
+    int n = 0, released = 0;
     for (int i = 0; i < c.nactive; i++) {
       int k = c.active[i];
       double qk = c.q[s->fdof_qadr[k]];
-      int stop = qk >= sc->dof_upper[k] || (touched && is_below(s->m, touch, sc->dof_link[k]));
-      /* A joint stops with the joints that follow it. */
-      for (int j = 0; j < s->ncoupled; j++)
-        if (c.follow[j] == 1 + i)
-          stop |= coupled_at_limit(sc, c.q, j) ||
-                  (touched && is_below(s->m, touch, s->cp_link[j]));
-      if (!stop) c.active[n++] = k;
+      int mine = touched && is_below(s->m, touch, sc->dof_link[k]);
+      int stop = dof_at_limit(sc, k, qk) || mine;
+      /* A joint stops with the joints that follow it; with centre_coupled
+       * a follower on another finger that touched is let go of instead,
+       * and one that did not closes on alone once its leader stops. */
+      for (int j = 0; j < s->ncoupled; j++) {
+        if (c.follow[j] != 1 + i) continue;
+        int hit = touched && is_below(s->m, touch, s->cp_link[j]);
+        if (centre && !mine && hit && (other[j] || member[j])) {
+          c.released[j] = 1;
+          released = 1;
+          continue;
+        }
+        stop |= coupled_at_limit(sc, c.q, j) || hit;
+      }
+      if (!stop) {
+        c.active[n++] = k;
+      } else if (centre && touched) {
+        for (int j = 0; j < s->ncoupled; j++)
+          if (c.follow[j] == 1 + i && other[j] && !coupled_at_limit(sc, c.q, j) &&
+              !is_below(s->m, touch, s->cp_link[j]))
+            pending[j] = 1;
+      }
     }
-    if (n == c.nactive) break; /* no joint stopped: out of evaluations or
-                                  stuck in doubles */
+    if (n == c.nactive && !released) break; /* no joint stopped: out of
+                                               evaluations or stuck in doubles */
     c.nactive = n;
+  }
+  /* The coupled joints whose leader touched first close on without it,
+   * those of one finger and one leader together (a four-bar finger's). */
+  for (int j = 0; j < s->ncoupled && c.evals < c.max_evals; j++) {
+    if (!pending[j]) continue;
+    c.nactive = 0;
+    memset(c.follow, 0, sizeof c.follow);
+    memset(c.solo_set, 0, sizeof c.solo_set);
+    int g = s->finger_of_link[s->cp_link[j]], k = s->cp_leader[j];
+    for (int i = j; i < s->ncoupled; i++)
+      if (pending[i] && s->cp_leader[i] == k && s->finger_of_link[s->cp_link[i]] == g) {
+        c.solo_set[i] = 1;
+        pending[i] = 0;
+      }
+    c.solo = k;
+    /* the leader's q as its followers stand (its own stays put) */
+    c.solo_base = (c.q[s->cp_qadr[j]] - s->cp_offset[j]) / s->cp_ratio[j];
+    int touched, touch;
+    double gap;
+    lk_status st = advance(&c, &touched, &touch, &gap);
+    if (st) return st;
+    c.solo = -1;
   }
   *evals += c.evals;
   return LK_OK;

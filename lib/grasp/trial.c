@@ -314,7 +314,9 @@ static lk_status fingers(ctl *c, lk_data *d) {
     for (int j = 0; j < fg->ndof; j++, slot++) {
       double vc = s->fdof_prismatic[slot] ? o->close_speed_prismatic : o->close_speed_revolute;
       double vj = v[fg->dof[j]];
-      tau[j] = clampd(c->kclose[slot] * (vc - vj), -c->limit[slot], c->limit[slot]);
+      /* towards vc in its closing direction */
+      tau[j] = clampd(c->kclose[slot] * (s->fdof_sign[slot] * vc - vj), -c->limit[slot],
+                      c->limit[slot]);
       moving = fmax(moving, fabs(vj) / vc);
     }
     for (int j = 0; j < fg->ncoupled; j++) { /* a mimic finger moves too */

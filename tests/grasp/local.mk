@@ -45,3 +45,11 @@ TESTS += tests/grasp/test_palm
 tests_grasp_test_palm_SOURCES = %reldir%/test_palm.c
 tests_grasp_test_palm_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_palm_LDADD = $(LK_TESTLIBS)
+
+# The closing direction of each finger joint (issue 32): a hand closing
+# towards q = 0 (Menagerie's Panda hand); runs demos/grasp-planner.
+check_PROGRAMS += tests/grasp/test_closing
+TESTS += tests/grasp/test_closing
+tests_grasp_test_closing_SOURCES = %reldir%/test_closing.c
+tests_grasp_test_closing_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_closing_LDADD = $(LK_TESTLIBS)

@@ -3,7 +3,9 @@
  * a finger joint. mechanisms/jaw_gripper_urdf.yaml (jaw-gripper.urdf: the
  * right jaw mimics the left, one servo) screens like the two-servo
  * jaw_gripper.yaml where the two close to the same q, its coupled jaws stop
- * together when either touches, the coupling holds in a dynamic trial, and
+ * together when either touches (lk_grasp_screen_options.centre_coupled 0;
+ * by default the other closes on: test_closing.c), the coupling holds in a
+ * dynamic trial, and
  * the planner ranks grasps with it on a mesh object. */
 #include <math.h>
 #include <stdio.h>
@@ -16,6 +18,16 @@
 #include "proc.h"
 
 #define CAP 64
+
+/* Screening with the coupled jaws stopping together where the first
+ * touches (centre_coupled 0: the object held where it is); the default
+ * centres it (test_closing.c). */
+static lk_grasp_screen_options together;
+
+static void init_together(void) {
+  lk_grasp_screen_options_default(&together);
+  together.centre_coupled = 0;
+}
 
 static lk_grasp_scene *scene(const char *hand, const char *object) {
   char hpath[4096], opath[4096];
@@ -70,15 +82,17 @@ static void test_the_mimic_jaw_is_a_finger(void) {
 
 /* From above, centred (yaw 0: the faces; yaw 0.3: the far corners) both
  * jaws stop at q = 0.055 - 0.025 (cos yaw + sin yaw), to 1e-9, like the
- * YAML gripper's. Off centre by dy the coupled jaws stop together where the
+ * YAML gripper's. With centre_coupled 0, off centre by dy the coupled jaws
+ * stop together where the
  * nearer touches, q = 0.03 - |dy| (the YAML gripper's close on to 0.03 +
  * |dy| and 0.03 - |dy|), the other 2 |dy| short of its face. Above the box
  * they close to their limit, 0.05. */
 static void test_coupled_jaws_stop_together(void) {
+  init_together();
   lk_grasp_scene *s = scene("jaw_gripper_urdf", "object_box");
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   lk_data *d = lk_data_new(lk_grasp_scene_model(s));
-  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, NULL);
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, &together, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
   const double yaw[] = {0, 0.3, 0, 0, 0.2};
   const double dy[] = {0, 0, 0.01, -0.004, 0.007};
@@ -333,8 +347,10 @@ static const char *coupled_hand(const char *name, const char *coupling) {
 
 /* The coupling written the other way round (left = 2 right: the right jaw
  * at half the left's q): centred on the box the left jaw touches at 0.03,
- * the right at 0.015 is 0.015 short. A negative ratio is taken. */
+ * the right at 0.015 is 0.015 short (centre_coupled 0). A negative ratio is
+ * taken. */
 static void test_other_ratios(void) {
+  init_together();
   char hpath[4096], opath[4096];
   snprintf(hpath, sizeof hpath, "%s",
            coupled_hand("half.yaml", "{joint_a: left, joint_b: right, ratio: 2}"));
@@ -345,7 +361,7 @@ static void test_other_ratios(void) {
   CU_ASSERT_FATAL(s != NULL);
   LK_ASSERT_INT_EQ(lk_grasp_scene_finger(s, 1)->ncoupled, 1);
   lk_data *d = lk_data_new(lk_grasp_scene_model(s));
-  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, NULL);
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, &together, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
   lk_transform pose = above(0.06, 0, 0);
   lk_grasp_screen_report r;
@@ -368,7 +384,7 @@ static void test_other_ratios(void) {
   LK_ASSERT_MSG(s != NULL, "%s", e.message);
   CU_ASSERT_FATAL(s != NULL);
   d = lk_data_new(lk_grasp_scene_model(s));
-  sc = lk_grasp_screener_new(s, NULL, NULL);
+  sc = lk_grasp_screener_new(s, &together, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
   LK_ASSERT_NEAR(joint_q(s, d, "left"), 0, 1e-12);

@@ -1,0 +1,199 @@
+/* bench/real_hands: the grasp layer on the hands and objects users have
+ * (issue 32), as published in ../shared/data/robots (or --data DIR):
+ * PyBullet's Robotiq 2F-85 URDF (with the ROS package's meshes), Menagerie's
+ * Panda hand, Allegro and Shadow right hands (MJCF), each on every YCB
+ * object there (ycb/ycb_objects/<name>/model.urdf). For each hand and
+ * object: N candidates drawn by the scene's default sampler and screened
+ * (lk_grasp_screen) on one thread, timed; how many closed (force closure)
+ * and the best epsilon; then the best V by the planner's ranking (closed,
+ * epsilon, fingers in contact, candidate) run as dynamic trials: how many
+ * held. A hand that does not load is one line with the reason.
+ *
+ *   bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME]
+ *
+ * Screening rates are per CPU second of the screening thread (the machine
+ * is shared). Everything else is deterministic. */
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "linkage/linkage.h"
+
+#ifndef LK_ROBOTS
+#define LK_ROBOTS "../shared/data/robots"
+#endif
+
+#define CAP 512
+
+typedef struct {
+  const char *name, *file, *package; /* relative to the data directory */
+  lk_vec3 approach;
+} hand_desc;
+
+static const hand_desc hands[] = {
+    {"robotiq_2f85_urdf", "pybullet_ur5_robotiq/urdf/robotiq_85.urdf", "ros_robotiq", {0, 0, 1}},
+    {"panda_hand_mjcf", "menagerie/franka_emika_panda/hand.xml", NULL, {0, 0, 1}},
+    {"allegro_right_mjcf", "menagerie/wonik_allegro/right_hand.xml", NULL, {1, 0, 0}},
+    {"shadow_right_mjcf", "menagerie/shadow_hand/right_hand.xml", NULL, {0, -1, 0}},
+};
+
+typedef struct {
+  int index, closed, fingers;
+  double eps;
+} cand;
+
+static int cand_cmp(const void *pa, const void *pb) {
+  const cand *a = pa, *b = pb;
+  if (a->closed != b->closed) return b->closed - a->closed;
+  if (a->eps != b->eps) return a->eps > b->eps ? -1 : 1;
+  if (a->fingers != b->fingers) return b->fingers - a->fingers;
+  return a->index - b->index;
+}
+
+static int str_cmp(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static double cpu_now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+int main(int argc, char **argv) {
+  int n = 200, verify = 4;
+  const char *data = LK_ROBOTS, *only = NULL;
+  for (int i = 1; i < argc; i++) {
+    if (!strcmp(argv[i], "-n") && i + 1 < argc)
+      n = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--verify") && i + 1 < argc)
+      verify = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--data") && i + 1 < argc)
+      data = argv[++i];
+    else if (!strcmp(argv[i], "--hand") && i + 1 < argc)
+      only = argv[++i];
+    else {
+      fprintf(stderr, "usage: bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME]\n");
+      return 2;
+    }
+  }
+  if (n < 1 || verify < 0 || verify > n) {
+    fprintf(stderr, "bench/real_hands: bad -n or --verify\n");
+    return 2;
+  }
+  char path[4096];
+  snprintf(path, sizeof path, "%s/ycb/ycb_objects", data);
+  DIR *dir = opendir(path);
+  if (!dir) {
+    printf("bench/real_hands: %s not there: nothing measured\n", path);
+    return 0;
+  }
+  char *objects[64];
+  int nobj = 0;
+  for (struct dirent *de; (de = readdir(dir)) && nobj < 64;) {
+    char f[4600];
+    snprintf(f, sizeof f, "%s/%s/model.urdf", path, de->d_name);
+    FILE *t = de->d_name[0] != '.' ? fopen(f, "r") : NULL;
+    if (!t) continue;
+    fclose(t);
+    objects[nobj++] = strdup(de->d_name);
+  }
+  closedir(dir);
+  qsort(objects, (size_t)nobj, sizeof *objects, str_cmp);
+  printf("bench/real_hands: %d YCB objects, %d candidates each (default sampler, seed 1), "
+         "best %d verified\n",
+         nobj, n, verify);
+  printf("%-20s %-20s %9s %8s %9s %11s\n", "hand", "object", "closed", "held", "best eps",
+         "screens/s");
+  lk_grasp_contact *contacts = malloc(CAP * sizeof *contacts);
+  cand *cs = malloc((size_t)n * sizeof *cs);
+  lk_grasp_candidate *cd = malloc((size_t)n * sizeof *cd);
+  if (!contacts || !cs || !cd) return 1;
+  for (size_t h = 0; h < sizeof hands / sizeof hands[0]; h++) {
+    const hand_desc *hd = &hands[h];
+    if (only && strcmp(only, hd->name)) continue;
+    char hand[4096], pkg[4096];
+    snprintf(hand, sizeof hand, "%s/%s", data, hd->file);
+    if (hd->package) snprintf(pkg, sizeof pkg, "%s/%s", data, hd->package);
+    long closed_all = 0, screened_all = 0, held_all = 0, verified_all = 0;
+    int objects_held = 0;
+    double cpu_all = 0;
+    for (int oi = 0; oi < nobj; oi++) {
+      char obj[4600];
+      snprintf(obj, sizeof obj, "%s/%s/model.urdf", path, objects[oi]);
+      lk_grasp_scene_options so;
+      lk_grasp_scene_options_default(&so);
+      so.approach = hd->approach;
+      so.package_path = hd->package ? pkg : NULL;
+      lk_error e;
+      lk_grasp_scene *s = lk_grasp_scene_load(hand, obj, &so, &e);
+      if (!s) {
+        char buf[1024];
+        printf("%-20s %-20s does not load: %s\n", hd->name, objects[oi],
+               lk_error_format(&e, buf, sizeof buf));
+        if (oi == 0) break; /* the hand's fault, not the object's */
+        continue;
+      }
+      lk_grasp_sampler *sp = lk_grasp_sampler_new(s, NULL, &e);
+      lk_grasp_screener *sc = sp ? lk_grasp_screener_new(s, NULL, &e) : NULL;
+      lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+      if (!sp || !sc || !d) {
+        printf("%-20s %-20s no sampler/screener: %s\n", hd->name, objects[oi], e.message);
+        lk_grasp_sampler_free(sp);
+        lk_grasp_screener_free(sc);
+        lk_data_free(d);
+        lk_grasp_scene_free(s);
+        continue;
+      }
+      int closed = 0, errors = 0;
+      double best = 0;
+      for (int i = 0; i < n; i++) lk_grasp_sampler_draw(sp, i, &cd[i], &e);
+      double t0 = cpu_now();
+      for (int i = 0; i < n; i++) {
+        lk_grasp_screen_report r;
+        lk_status st = lk_grasp_screen(sc, d, &cd[i].pose, NULL, &r, contacts, CAP, &e);
+        cs[i].index = i;
+        cs[i].closed = !st && r.outcome == LK_SCREEN_CLOSED;
+        cs[i].eps = st ? 0 : r.epsilon;
+        cs[i].fingers = st ? 0 : r.fingers_in_contact;
+        errors += st != LK_OK;
+        closed += cs[i].closed;
+        if (cs[i].closed && r.epsilon > best) best = r.epsilon;
+      }
+      double cpu = cpu_now() - t0;
+      qsort(cs, (size_t)n, sizeof *cs, cand_cmp);
+      int held = 0;
+      for (int k = 0; k < verify; k++) {
+        lk_grasp_trial_report tr;
+        if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, NULL, &tr, &e) == LK_OK)
+          held += tr.held;
+      }
+      printf("%-20s %-20s %5d/%-3d %4d/%-3d %9.4f %11.0f%s\n", hd->name, objects[oi], closed, n,
+             held, verify, best, n / cpu, errors ? " (screen errors)" : "");
+      fflush(stdout);
+      closed_all += closed;
+      screened_all += n;
+      held_all += held;
+      verified_all += verify;
+      objects_held += held > 0;
+      cpu_all += cpu;
+      lk_data_free(d);
+      lk_grasp_screener_free(sc);
+      lk_grasp_sampler_free(sp);
+      lk_grasp_scene_free(s);
+    }
+    if (screened_all > 0)
+      printf("%-20s %-20s %5ld/%-5ld %ld/%-3ld %d objects with a held grasp, %.0f screens per CPU "
+             "second\n",
+             hd->name, "ALL", closed_all, screened_all, held_all, verified_all, objects_held,
+             screened_all / cpu_all);
+  }
+  for (int i = 0; i < nobj; i++) free(objects[i]);
+  free(contacts);
+  free(cs);
+  free(cd);
+  return 0;
+}
