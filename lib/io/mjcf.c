@@ -1833,8 +1833,9 @@ static lk_status build(mreader *R) {
       if (in && strcmp(in, "RK4") == 0) R->opt.integrator = LK_INTEGRATOR_RK4;
       if (in && strncmp(in, "implicit", 8) == 0)
         lk_builder_warn(B, lk_xdoc_loc(X, c),
-                        "<option>: integrator %s is read as Euler (semi-implicit; joint damping "
-                        "and the gyroscopic term explicit)",
+                        "<option>: integrator %s is read as Euler (semi-implicit, with joint "
+                        "damping and servo gains implicit and the velocity forces at the "
+                        "step's midpoint)",
                         in);
     } else if (lk_xml_is(c, "default")) {
       /* the top <default> is the class "main" */
