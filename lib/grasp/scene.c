@@ -728,15 +728,16 @@ lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_pa
     lk_grasp_scene_free(s);
     return NULL;
   }
+  lk_status st = LK_OK;
   if (au.nact > 0) {
     lk_model_free(s->m);
     s->m = NULL;
-    lk_status st = compose(s, hand_path, object_path, &opt, &au, err);
-    auto_hand_free(&au);
-    if (st) {
-      lk_grasp_scene_free(s);
-      return NULL;
-    }
+    st = compose(s, hand_path, object_path, &opt, &au, err);
+  }
+  auto_hand_free(&au); /* allocated whether or not the hand needed it */
+  if (st) {
+    lk_grasp_scene_free(s);
+    return NULL;
   }
   if (identify(s, &opt, err) || measure(s, err)) {
     lk_grasp_scene_free(s);
