@@ -67,43 +67,68 @@ static lk_status run(const lk_model *m, lk_data *d, int n, double *drift, double
   return LK_OK;
 }
 
-/* Sticks at every angle in `stick` (degrees) for 1 s: all four corners
- * from the first step, the centre within 1e-9 m of where it was set (the
- * sticking trial's ridge creeps by ~1e-12 m/s). Slides at every angle in
- * `slide`, reaching g (sin - mu_d cos) t after 1 s within 1e-3. */
-static void check_incline(const incline *c, const double *stick, int nstick, const double *slide,
-                          int nslide) {
+/* What a set of inclines measured, over both solvers and every angle. */
+typedef struct {
+  int runs, failed;   /* runs made, runs whose model or step failed */
+  int wrong_contacts; /* runs without the 4 corners in the first step */
+  double stick_drift; /* the largest drift of a sticking angle in 1 s, m */
+  double slide_error; /* the largest relative error of a sliding speed */
+} incline_figures;
+
+/* Runs each angle in `stick` and `slide` (degrees) for 1 s; a sliding
+ * angle's speed is compared with g (sin - mu_d cos) t. */
+static incline_figures inclines(const incline *c, const double *stick, int nstick,
+                                const double *slide, int nslide) {
+  incline_figures f = {0, 0, 0, 0, 0};
   for (int s = 0; s < 2; s++) {
     for (int k = 0; k < nstick + nslide; k++) {
       double deg = k < nstick ? stick[k] : slide[k - nstick];
+      f.runs++;
       lk_model *m = incline_model(c, deg * DEG, kSolverNames[s]);
-      if (!m) return;
+      if (!m) {
+        f.failed++;
+        continue;
+      }
       lk_data *d = lk_data_new(m);
       double drift = 0, speed = 0;
       int n0 = -1;
       lk_status st = run(m, d, 1000, &drift, &speed, &n0);
       LK_ASSERT_MSG(st == LK_OK, "%s, %g deg: %s", kSolverNames[s], deg, lk_strerror(st));
-      LK_ASSERT_MSG(n0 == 4, "%s, %g deg: %d contacts in the first step, not the 4 corners",
-                    kSolverNames[s], deg, n0);
+      f.failed += st != LK_OK;
+      f.wrong_contacts += n0 != 4;
       if (k < nstick) {
-        LK_ASSERT_MSG(drift < 1e-9, "%s, %g deg (atan mu_s = %.4f): moved %.3g m in 1 s",
-                      kSolverNames[s], deg, atan(c->mu_s) / DEG, drift);
+        f.stick_drift = fmax(f.stick_drift, drift);
       } else {
         double a = 9.81 * (sin(deg * DEG) - c->mu_d * cos(deg * DEG));
-        LK_ASSERT_REL(speed, a * 1.0, 1e-3, 0);
+        f.slide_error = fmax(f.slide_error, fabs(speed / a - 1));
       }
       lk_data_free(d);
       lk_model_free(m);
     }
   }
+  return f;
 }
+
+/* Sticks at every angle below atan mu_s: all four corners from the first
+ * step, the centre within 1e-9 m of where it was set (the sticking trial's
+ * ridge creeps by ~1e-12 m/s); slides above it at g (sin - mu_d cos)
+ * within 1e-3. */
+#define ASSERT_INCLINES(f, nruns)                                                          \
+  do {                                                                                     \
+    LK_ASSERT_INT_EQ((f).runs, nruns);                                                     \
+    LK_ASSERT_INT_EQ((f).failed, 0);                                                       \
+    LK_ASSERT_INT_EQ((f).wrong_contacts, 0);                                               \
+    LK_ASSERT_MSG((f).stick_drift < 1e-9, "a sticking cube moved %.3g m in 1 s", (f).stick_drift); \
+    LK_ASSERT_MSG((f).slide_error < 1e-3, "a sliding speed off by %.3g", (f).slide_error); \
+  } while (0)
 
 /* Issue 14's case: 1 kg, 10 cm cube, mu_s 0.6 (atan = 30.96 deg), mu_d 0.4. */
 static void test_cube_on_tilted_planes(void) {
   incline c = {0.6, 0.4, 0.05, 1.0, ""};
   const double stick[] = {5, 15, 25, atan(0.6) / DEG - 0.2};
   const double slide[] = {31.2, 35, 45};
-  check_incline(&c, stick, 4, slide, 3);
+  incline_figures f = inclines(&c, stick, 4, slide, 3);
+  ASSERT_INCLINES(f, 14);
 }
 
 /* Other numbers: 2.5 kg, 30 cm cube, mu_s 0.3 (atan = 16.70 deg), mu_d
@@ -112,9 +137,11 @@ static void test_other_cube_on_tilted_planes(void) {
   incline c = {0.3, 0.2, 0.15, 2.5, ""};
   const double stick[] = {3, 8, 12.5, atan(0.3) / DEG - 0.2};
   const double slide[] = {17, 25};
-  check_incline(&c, stick, 4, slide, 2);
+  incline_figures f = inclines(&c, stick, 4, slide, 2);
+  ASSERT_INCLINES(f, 12);
   incline c2 = {0.3, 0.2, 0.15, 2.5, ", contact_margin: 0.002"};
-  check_incline(&c2, stick, 4, slide, 2);
+  incline_figures f2 = inclines(&c2, stick, 4, slide, 2);
+  ASSERT_INCLINES(f2, 12);
 }
 
 /* A box held 15 mm above a plane (no gravity): contacts at depth -0.015
@@ -187,6 +214,40 @@ static lk_model *spheres_model(int n, const double *mass, const double *x, const
   return m;
 }
 
+/* What the first steps of a row of spheres did: the first step's report,
+ * and the speeds along x after the step asked for. */
+typedef struct {
+  int ok;                          /* loaded and stepped without error */
+  int ncontacts, aside, nislands, largest, solves; /* the first step's report */
+  int aside2, nislands2;           /* the second step's */
+  double v1[3], v2[3];             /* speeds after the first and second steps */
+  double fn1;                      /* the first contact's normal force after the first step */
+} row_run;
+
+static row_run spheres_run(int n, const double *mass, const double *x, const double *v) {
+  row_run r = {0};
+  lk_model *m = spheres_model(n, mass, x, v);
+  if (!m) return r;
+  lk_data *d = lk_data_new(m);
+  lk_status st1 = lk_step(m, d);
+  const lk_step_report *rep = lk_data_step_report(d);
+  r.ncontacts = rep->ncontacts;
+  r.aside = rep->aside_contacts;
+  r.nislands = rep->nislands;
+  r.largest = rep->largest_island;
+  r.solves = rep->lcp_solves;
+  for (int i = 0; i < n; i++) r.v1[i] = lk_data_v(d)[6 * i];
+  r.fn1 = r.ncontacts > 0 ? lk_data_contact_report(d, 0)->fn : NAN;
+  lk_status st2 = lk_step(m, d);
+  r.aside2 = rep->aside_contacts;
+  r.nislands2 = rep->nislands;
+  for (int i = 0; i < n; i++) r.v2[i] = lk_data_v(d)[6 * i];
+  r.ok = st1 == LK_OK && st2 == LK_OK;
+  lk_data_free(d);
+  lk_model_free(m);
+  return r;
+}
+
 /* Sphere 0 at speed v towards sphere 1 at rest, gap g with v h <= g <
  * 2 v h: the collision finds the contact (within the margin, and the gap
  * within twice the approach in a step), but the step cannot close it.
@@ -197,29 +258,22 @@ static lk_model *spheres_model(int n, const double *mass, const double *x, const
 static void check_aside_pair(double m0, double m1, double v, double g) {
   const double h = 1e-3;
   double mass[2] = {m0, m1}, x[2] = {0, 0.1 + g}, v0[2] = {v, 0};
-  lk_model *m = spheres_model(2, mass, x, v0);
-  if (!m) return;
-  lk_data *d = lk_data_new(m);
-  LK_ASSERT_OK(lk_step(m, d), NULL);
-  const lk_step_report *r = lk_data_step_report(d);
-  LK_ASSERT_INT_EQ(r->ncontacts, 1);
-  LK_ASSERT_INT_EQ(r->aside_contacts, 1);
-  LK_ASSERT_INT_EQ(r->nislands, 0);
-  LK_ASSERT_INT_EQ(r->largest_island, 0);
-  LK_ASSERT_INT_EQ(r->lcp_solves, 0);
-  LK_ASSERT_REL(lk_data_v(d)[0], v, 1e-15, 0);
-  LK_ASSERT_REL(lk_data_v(d)[6], 0, 0, 1e-15);
-  LK_ASSERT_REL(lk_data_contact_report(d, 0)->fn, 0, 0, 1e-300);
-  /* the second step: the gap left, g - v h, closes within it */
-  LK_ASSERT_OK(lk_step(m, d), NULL);
-  LK_ASSERT_INT_EQ(r->aside_contacts, 0);
-  LK_ASSERT_INT_EQ(r->nislands, 1);
+  row_run r = spheres_run(2, mass, x, v0);
+  LK_ASSERT_INT_EQ(r.ok, 1);
+  LK_ASSERT_INT_EQ(r.ncontacts, 1);
+  LK_ASSERT_INT_EQ(r.aside, 1);
+  LK_ASSERT_INT_EQ(r.nislands, 0);
+  LK_ASSERT_INT_EQ(r.largest, 0);
+  LK_ASSERT_INT_EQ(r.solves, 0);
+  LK_ASSERT_REL(r.v1[0], v, 1e-15, 0);
+  LK_ASSERT_REL(r.v1[1], 0, 0, 1e-15);
+  LK_ASSERT_REL(r.fn1, 0, 0, 1e-300);
+  LK_ASSERT_INT_EQ(r.aside2, 0);
+  LK_ASSERT_INT_EQ(r.nislands2, 1);
   double gap = g - v * h, rel = gap / h;
   double u1 = (m0 * v - m0 * rel) / (m0 + m1), u0 = u1 + rel;
-  LK_ASSERT_REL(lk_data_v(d)[0], u0, 1e-8, 1e-12);
-  LK_ASSERT_REL(lk_data_v(d)[6], u1, 1e-8, 1e-12);
-  lk_data_free(d);
-  lk_model_free(m);
+  LK_ASSERT_REL(r.v2[0], u0, 1e-8, 1e-12);
+  LK_ASSERT_REL(r.v2[1], u1, 1e-8, 1e-12);
 }
 
 static void test_aside_pair(void) { check_aside_pair(1, 1, 1, 1.5e-3); }
@@ -238,21 +292,16 @@ static void test_aside_pair_variant(void) { check_aside_pair(1, 3, 2, 3.2e-3); }
 static void check_taken_back(double va, double vb, double g) {
   const double h = 1e-3;
   double mass[3] = {1, 1, 1}, x[3] = {0, 0.1, 0.2 + g}, v0[3] = {va, vb, 0};
-  lk_model *m = spheres_model(3, mass, x, v0);
-  if (!m) return;
-  lk_data *d = lk_data_new(m);
-  LK_ASSERT_OK(lk_step(m, d), NULL);
-  const lk_step_report *r = lk_data_step_report(d);
-  LK_ASSERT_INT_EQ(r->ncontacts, 2);
-  LK_ASSERT_INT_EQ(r->aside_contacts, 0);
-  LK_ASSERT_INT_EQ(r->nislands, 1);
+  row_run r = spheres_run(3, mass, x, v0);
+  LK_ASSERT_INT_EQ(r.ok, 1);
+  LK_ASSERT_INT_EQ(r.ncontacts, 2);
+  LK_ASSERT_INT_EQ(r.aside, 0);
+  LK_ASSERT_INT_EQ(r.nislands, 1);
   /* closed form: 2 z01 - z12 = va - vb, z01 - 2 z12 = g / h - vb */
   double rel = g / h, z12 = ((va - vb) - 2 * (rel - vb)) / 3, z01 = rel - vb + 2 * z12;
-  LK_ASSERT_REL(lk_data_v(d)[0], va - z01, 1e-8, 1e-12);
-  LK_ASSERT_REL(lk_data_v(d)[6], vb + z01 - z12, 1e-8, 1e-12);
-  LK_ASSERT_REL(lk_data_v(d)[12], z12, 1e-8, 1e-12);
-  lk_data_free(d);
-  lk_model_free(m);
+  LK_ASSERT_REL(r.v1[0], va - z01, 1e-8, 1e-12);
+  LK_ASSERT_REL(r.v1[1], vb + z01 - z12, 1e-8, 1e-12);
+  LK_ASSERT_REL(r.v1[2], z12, 1e-8, 1e-12);
 }
 
 static void test_taken_back(void) { check_taken_back(2.3, 0.3, 0.5e-3); }
