@@ -54,6 +54,10 @@ void lk_cmd_simulate_usage(FILE *f) {
           "      --partial           when a step fails or a signal stops the run, keep\n"
           "                          what was written, each CSV ending in a line\n"
           "                          '# partial: WHY' (default: replace no file)\n"
+          "      --explain[=steps]   how each island was solved: a table at the end of the\n"
+          "                          islands by the strategy planned first, why, and the\n"
+          "                          one whose answer was taken (with =steps, also a\n"
+          "                          line per island per step), on stderr\n"
           "  -q, --quiet             no progress bar and no summary\n"
           "      --package-path DIR  look for a URDF's package:// files in DIR\n"
           "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
@@ -76,6 +80,7 @@ typedef struct {
   double duration;
   long every;
   int has_duration, has_every, quiet, partial;
+  int explain; /* 0, 1 the table, 2 and every step's islands */
   const char *set[256];
   int nset;
 } args;
@@ -93,13 +98,14 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"columns", required_argument, NULL, 'C'},
                                            {"partial", no_argument, NULL, 'R'},
                                            {"keyframe", required_argument, NULL, 'F'},
+                                           {"explain", optional_argument, NULL, 'X'},
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   static const char *const names[] = {"duration",     "output",  "contacts", "every",
                                       "set",          "plot",    "plot-columns", "columns",
                                       "package-path", "partial", "view",     "quiet",
-                                      "help",         "keyframe", NULL};
+                                      "help",         "keyframe", "explain",  NULL};
   memset(a, 0, sizeof *a);
   int c;
   optind = 0;
@@ -157,6 +163,12 @@ static int parse_args(int argc, char **argv, args *a) {
         break;
       case 'F':
         a->keyframe = optarg;
+        break;
+      case 'X':
+        if (optarg && strcmp(optarg, "steps"))
+          return lk_cli_usage_error("simulate", "--explain=%s: expected --explain or --explain=steps",
+                                    optarg);
+        a->explain = optarg ? 2 : 1;
         break;
       case 'q':
         a->quiet = 1;
@@ -388,6 +400,66 @@ static void mark_partial(FILE *f, const char *why) {
   if (f) fprintf(f, "# partial: %s\n", why);
 }
 
+/* ------------------------------------------------------------ explain */
+
+/* The islands of a run by (planned, reason, answered): at most one entry
+ * per rule of the planner and answering strategy, so a fixed table. */
+#define EXPLAIN_ROWS 128
+typedef struct {
+  lk_island_strategy planned, answered;
+  const char *reason;
+  long islands, unsettled;
+  double rows; /* summed */
+} explain_row;
+typedef struct {
+  explain_row row[EXPLAIN_ROWS];
+  int n;
+  long dropped; /* islands beyond the table's room (not expected) */
+} explain;
+
+static void explain_step(explain *x, const lk_data *d, long step, int lines) {
+  const lk_step_report *rep = lk_data_step_report(d);
+  for (int k = 0; k < rep->nislands; k++) {
+    const lk_island_report *ir = lk_data_island_report(d, k);
+    if (!ir) continue;
+    if (lines)
+      fprintf(stderr, "step %ld (t = %g s) island %d: %d rows, %d contacts: %s -> %s%s (%s)\n",
+              step, lk_data_time(d), k, ir->rows, ir->contacts, lk_island_strategy_name(ir->planned),
+              lk_island_strategy_name(ir->answered), ir->settled ? "" : ", unsettled", ir->reason);
+    int e = 0;
+    while (e < x->n && !(x->row[e].planned == ir->planned && x->row[e].answered == ir->answered &&
+                         x->row[e].reason == ir->reason))
+      e++;
+    if (e == x->n) {
+      if (x->n == EXPLAIN_ROWS) {
+        x->dropped++;
+        continue;
+      }
+      x->row[x->n++] = (explain_row){ir->planned, ir->answered, ir->reason, 0, 0, 0};
+    }
+    x->row[e].islands++;
+    x->row[e].unsettled += !ir->settled;
+    x->row[e].rows += ir->rows;
+  }
+}
+
+static void explain_print(const explain *x) {
+  long total = 0;
+  for (int e = 0; e < x->n; e++) total += x->row[e].islands;
+  fprintf(stderr, "islands solved, by plan (%ld islands over all steps; docs/contact.md, "
+                  "\"The island planner\"):\n",
+          total);
+  fprintf(stderr, "  %-15s %-15s %9s %9s %6s  %s\n", "planned", "answered", "islands", "unsettled",
+          "rows", "why planned so");
+  for (int e = 0; e < x->n; e++) {
+    const explain_row *r = &x->row[e];
+    fprintf(stderr, "  %-15s %-15s %9ld %9ld %6.1f  %s\n", lk_island_strategy_name(r->planned),
+            lk_island_strategy_name(r->answered), r->islands, r->unsettled, r->rows / (double)r->islands,
+            r->reason);
+  }
+  if (x->dropped) fprintf(stderr, "  (%ld islands not tabulated: the table is full)\n", x->dropped);
+}
+
 static void print_summary(const lk_model *m, const args *a, const outputs *o, const plot *p,
                           const char *verb, long steps, double h, double simt, double wall,
                           int seen_contacts,
@@ -473,6 +545,7 @@ int lk_cmd_simulate(int argc, char **argv) {
   lk_view *view = NULL;
   lk_data *d = NULL;
   double *row = NULL;
+  explain *ex = NULL; /* --explain's table */
   char why[256] = ""; /* set when the run stops early */
   /* From here a signal stops the run at the end of a step. */
   lk_cli_catch_signals();
@@ -534,6 +607,12 @@ int lk_cmd_simulate(int argc, char **argv) {
    * step or two between the regular frames is seen (issue 33); at most
    * one such frame between two regular ones. */
   int view_event = 0, event_room = 1, pressing = 0, sliding = 0;
+  ex = a.explain ? calloc(1, sizeof *ex) : NULL;
+  if (a.explain && !ex) {
+    fprintf(stderr, "linkage simulate: out of memory\n");
+    status = LK_EXIT_FAILED;
+    goto done;
+  }
   for (;;) {
     int write_now = step % every == 0;
     /* The page samples the run at its own rate, whatever --every says; it
@@ -581,6 +660,7 @@ int lk_cmd_simulate(int argc, char **argv) {
       break;
     }
     step++;
+    if (ex) explain_step(ex, d, step, a.explain == 2);
     if (view) {
       lk_view_add_step(view, 0, d);
       int np = 0, ns = 0;
@@ -616,6 +696,11 @@ int lk_cmd_simulate(int argc, char **argv) {
   }
   double wall = now() - wall0;
   progress_clear(&pr);
+  if (ex) {
+    explain_print(ex);
+    free(ex);
+    ex = NULL;
+  }
 
   /* A run that stopped early replaces nothing, unless --partial asks for
    * what it wrote, marked as such. */
@@ -714,6 +799,7 @@ done:
   lk_view_free(view);
   lk_data_free(d);
   free(row);
+  free(ex);
   plot_free(&p);
   lk_model_free(m);
   return status;

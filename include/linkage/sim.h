@@ -151,6 +151,47 @@ typedef struct {
  * (linkage simulate stops and exits 1). */
 const lk_step_report *lk_data_step_report(const lk_data *d);
 
+/* How each island of the last step was solved. One function plans every
+ * island (lib/sim/plan.c; the rules as a table in docs/contact.md, "The
+ * island planner"): the strategy it tries first and why, and, since a
+ * strategy whose answer does not stand hands the island on (a guess that
+ * misses, a sticking trial that breaks a cone), the strategy whose answer
+ * the step took. `linkage simulate --explain` prints them. */
+typedef enum {
+  LK_ISLAND_NONE = 0,
+  LK_ISLAND_GUESS,         /* the impulses in hand (refined against a kept
+                              factor), verified: no matrix formed */
+  LK_ISLAND_STICKING,      /* the sticking trial: every contact sticks */
+  LK_ISLAND_HELD,          /* the held trial: turning or sliding rows held
+                              at their bound, the rest sticks */
+  LK_ISLAND_FIXED_NORMALS, /* sticking, friction redistributed with the
+                              trial's normal impulses held */
+  LK_ISLAND_COUPLED,       /* sticking, found with the normals free */
+  LK_ISLAND_LCP,           /* the friction LCP's passes (pivoting) */
+  LK_ISLAND_NSGS,          /* NSGS on the exact cones */
+  LK_ISLAND_SPARSE,        /* beyond the dense size: the sparse solvers
+                              (a plan; the answer is one of the next two
+                              or NSGS or a guess) */
+  LK_ISLAND_SPARSE_TRIAL,  /* the sparse direct sticking trial (CHOLMOD) */
+  LK_ISLAND_STRATEGIES
+} lk_island_strategy;
+
+typedef struct {
+  int rows;                    /* the island's constraint rows */
+  int contacts;                /* its contacts */
+  lk_island_strategy planned;  /* the planner's first choice */
+  const char *reason;          /* why, in words (static text) */
+  lk_island_strategy answered; /* whose answer the step took */
+  int settled;                 /* 1: the answer met the solver's tolerance;
+                                  0: friction passes ran out or NSGS stopped
+                                  loose (counted in the step report) */
+} lk_island_report;
+
+/* Island k < lk_data_step_report(d)->nislands of the last step, or NULL. */
+const lk_island_report *lk_data_island_report(const lk_data *d, int k);
+/* A strategy's name ("guess", "sticking trial", ...). */
+const char *lk_island_strategy_name(lk_island_strategy s);
+
 #ifdef __cplusplus
 }
 #endif

@@ -67,6 +67,7 @@ static lk_status constrain_once(const lk_model *m, lk_data *d, double *v) {
     sd->jr->solving = 1; /* journal.c: the sparse trial's factor may change */
     if (m->opt.friction_law == LK_FRICTION_SMOOTHED) {
       lk_sim_rows_y(m, d, NULL, sd->st->nrow);
+      lk_sim_island_notes(d, "options.friction_law: smoothed (its own solver, not planned)", 1);
       st = lk_sim_smoothed_islands(m, d); /* issue 8 */
     } else {
       st = lk_sim_solve_islands(m, d);

@@ -8,6 +8,8 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/contacts.c \
 	%reldir%/geometry.c \
 	%reldir%/island.c \
+	%reldir%/plan.h \
+	%reldir%/plan.c \
 	%reldir%/solve.c \
 	%reldir%/sparse.c \
 	%reldir%/iterative.c \

@@ -154,6 +154,13 @@ const lk_step_report *lk_data_step_report(const lk_data *d) {
   return d ? &d->sim.st->report : NULL;
 }
 
+const lk_island_report *lk_data_island_report(const lk_data *d, int k) {
+  /* (a failed step keeps its islands' reports: the journal leaves the
+   * arrays and the step report's count) */
+  if (!d || k < 0 || k >= d->sim.st->report.nislands) return NULL;
+  return &d->sim.island_note[d->sim.island_rows[d->sim.island_start[k]]];
+}
+
 int lk_data_ncontacts(const lk_data *d) { return d ? d->sim.st->ncontact : 0; }
 
 const lk_contact_report *lk_data_contact_report(const lk_data *d, int i) {

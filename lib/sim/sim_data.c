@@ -80,6 +80,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->island_start = LK_ARENA_ARRAY(c, int, sd->row_cap + 1);
   sd->island_rows = LK_ARENA_ARRAY(c, int, sd->row_cap);
   sd->rowloc = LK_ARENA_ARRAY(c, int, sd->row_cap);
+  sd->island_note = LK_ARENA_ARRAY(c, lk_island_report, sd->row_cap);
   sd->seg_row = LK_ARENA_ARRAY(c, int, 2 * sd->row_cap);
   sd->seg_j = LK_ARENA_ARRAY(c, const double *, 2 * sd->row_cap);
   sd->seg_y = LK_ARENA_ARRAY(c, const double *, 2 * sd->row_cap);

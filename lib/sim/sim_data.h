@@ -180,6 +180,8 @@ typedef struct {
   int *island_start;  /* nisland + 1 */
   int *island_rows;   /* rows grouped by island */
   int *rowloc;        /* per row: its index within its island */
+  lk_island_report *island_note; /* per row: at an island's first row, how it
+                                    was planned and solved (solve.c) */
   int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
   const double **seg_j, **seg_y;
   double *ypanel;     /* a bucket's Y by DoF: (row_cap + 3) x LK_SIM_SMALL_TREE (island.c) */

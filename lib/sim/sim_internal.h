@@ -93,6 +93,10 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
 
 /* solve.c: every island's LCP; z and w of every row. */
 lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d);
+/* Every island's report (lk_data_island_report) set to "not planned",
+ * with the reason given: before the islands are solved, so that one a
+ * failed step never reached, or a solver without the planner, says so. */
+void lk_sim_island_notes(lk_data *d, const char *reason, int settled);
 
 /* contacts.c, geometry.c: the step's contacts, as rows; *_done keep each
  * contact's memory for the next step. */

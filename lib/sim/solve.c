@@ -39,6 +39,7 @@
 #include "constraint/constraint_impl.h"
 #include "lcp/lcp_layer.h" /* lk_lcp_row_residual, kernels, the kept factor */
 #include "linkage/lcp.h"
+#include "sim/plan.h"
 #include "sim/sim_internal.h"
 
 /* |(a, b)| for impulses and velocities, far from overflow: sqrt is several
@@ -68,6 +69,7 @@ typedef struct {
   int iterative;/* trial_and_passes handed the island to NSGS (iterative.c) */
   int held;     /* the held trial: rows marked in sd->hold are fixed at
                    sd->hval (their friction bound along sd->hdir) */
+  lk_island_strategy answer; /* whose answer stands (the island report) */
 } island;
 
 /* Friction pairs from which an island whose contacts slip is solved by
@@ -976,16 +978,16 @@ static int fixed_cuts(island *is, lk_sim_report *report, int coupled) {
 static int guess_outcome(island *is, int hit);
 
 /* Whether the island's last answer came from the coupled sticking check
- * (any of its contacts says so); the marks are cleared, to be set again
- * if this step's answer comes from it too. */
-static int coupled_last(island *is) {
+ * (any of its contacts says so); with clear, the marks are cleared, to be
+ * set again if this step's answer comes from it too. */
+static int coupled_last(island *is, int clear) {
   int any = 0;
   for (int i = 0; i < is->n; i++) {
     const lk_row *R = &is->sd->row[is->rows[i]];
     if (R->ckind != LK_CONSTRAINT_CONTACT) continue;
     lk_contact_mem *mem = &is->sd->cmem[R->cindex];
     any |= mem->coupled;
-    mem->coupled = 0;
+    if (clear) mem->coupled = 0;
   }
   return any;
 }
@@ -1020,6 +1022,7 @@ static void answer_states(island *is) {
 static void coupled_answer(island *is, lk_sim_report *report) {
   lk_sim_data *sd = is->sd;
   answer_states(is);
+  is->answer = LK_ISLAND_COUPLED;
   for (int i = 0; i < is->n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->ckind == LK_CONSTRAINT_CONTACT) sd->cmem[R->cindex].coupled = 1;
@@ -1264,34 +1267,45 @@ static int refine(island *is, double *u, double ridge, double *res, double *scal
   return 0;
 }
 
-static int trial_by_guess(island *is, lk_sim_report *report) {
-  lk_sim_data *sd = is->sd;
-  int n = is->n, has_friction = 0, wait = 0;
-  double zmax = 0, dmax = 0;
-  for (int i = 0; i < n; i++) {
+/* Whether the island may be answered by its impulses in hand: every row a
+ * persisting static contact's (whose diagonal is known), friction among
+ * them; *wait the steps its guesses still wait (an island whose guesses
+ * keep missing -- a servoed grasp: its answer moves by 1e-12 a step --
+ * waits 1, 3, 7, .. 63 steps between tries); *nonzero whether the
+ * impulses in hand (normals clamped) are not all zero. */
+static int guessable(const island *is, int *wait, int *nonzero) {
+  const lk_sim_data *sd = is->sd;
+  int has_friction = 0;
+  double zmax = 0;
+  *wait = 0;
+  *nonzero = 0;
+  for (int i = 0; i < is->n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->ckind != LK_CONSTRAINT_CONTACT) return 0;
     const lk_contact_mem *mem = &sd->cmem[R->cindex];
     if (!mem->valid || mem->state != LK_FRICTION_STATIC || !(mem->adiag[R->crow] > 0)) return 0;
-    if (mem->guess_wait > wait) wait = mem->guess_wait;
+    if (mem->guess_wait > *wait) *wait = mem->guess_wait;
     if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) has_friction = 1;
+    double z = R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0) ? 0 : sd->z[i];
+    zmax = lk_maxd(zmax, fabs(z));
   }
-  if (!has_friction) return 0;
-  /* An island whose guesses keep missing (a servoed grasp: its answer
-   * moves by 1e-12 a step) waits 1, 3, 7, .. 63 steps between tries. */
-  if (wait > 0) {
-    guess_outcome(is, -1);
-    return 0;
-  }
+  *nonzero = zmax > 0;
+  return has_friction;
+}
+
+/* The guess (the planner chose it: guessable, not waiting, impulses in
+ * hand); returns whether it stands. */
+static int trial_by_guess(island *is, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  int n = is->n;
+  double dmax = 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0)) sd->z[i] = 0;
-    zmax = lk_maxd(zmax, fabs(sd->z[i]));
     /* the ridge's scale: the rows' diagonal when their Y was last formed
      * (the same body at rest: the same numbers) */
     dmax = lk_maxd(dmax, sd->cmem[R->cindex].adiag[R->crow]);
   }
-  if (!(zmax > 0)) return 0;
   is->ntree = lk_sim_island_trees(sd, is->rows, n);
   set_ridge_weights(is, 0);
   is->weighted = 1;
@@ -1361,12 +1375,13 @@ static int trial_by_guess(island *is, lk_sim_report *report) {
  * the plain trial's impulse beyond its bound), and, with tangents (an
  * island where something slides), the tangent pair of a dynamic contact,
  * or of one that carried nothing and slips, against its slip. Returns the
- * rows held. */
-static int held_select(island *is, int from_trial, int tangents) {
+ * rows held; without mark, only counts them (the planner's facts). */
+static int held_select(island *is, int from_trial, int tangents, int mark) {
   lk_sim_data *sd = is->sd;
   const lk_data *d = is->d;
   int n = is->n, count = 0;
-  for (int i = 0; i < n; i++) sd->hold[i] = 0;
+  if (mark)
+    for (int i = 0; i < n; i++) sd->hold[i] = 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     if (R->kind != LK_ROW_FRICTION || R->ckind != LK_CONSTRAINT_CONTACT) continue;
@@ -1397,13 +1412,13 @@ static int held_select(island *is, int from_trial, int tangents) {
       d1 = -v1 / sp;
       d2 = -v2 / sp;
     }
+    count += i2 >= 0 ? 2 : 1;
+    if (!mark) continue;
     sd->hold[i] = 1;
     sd->hdir[i] = d1;
-    count++;
     if (i2 >= 0) {
       sd->hold[i2] = 1;
       sd->hdir[i2] = d2;
-      count++;
     }
   }
   return count;
@@ -1517,8 +1532,8 @@ static void in_hand(island *is) {
 /* Stages 1 to 3 of an island (see the file's head and docs/contact.md):
  * *pass the LCP passes made, *changed whether the friction law still
  * wanted another when they ran out. */
-static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_out,
-                                  int *changed_out) {
+static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_island_strategy start,
+                                  lk_sim_report *report, int *pass_out, int *changed_out) {
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
   int n = is->n;
@@ -1545,31 +1560,18 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
    * If those impulses fit every friction bound, that is the answer; only
    * otherwise does some contact slip, and the full friction LCP decides
    * which (warm-started from the trial's basis). */
-  int has_friction = 0, sliding = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) has_friction = 1;
-    if (R->ckind == LK_CONSTRAINT_CONTACT && R->crow == 0 &&
-        sd->cmem[R->cindex].valid && sd->cmem[R->cindex].state == LK_FRICTION_DYNAMIC)
-      sliding = 1;
-  }
-  /* While a contact of the island slides, "everything sticks" cannot be
-   * the answer: straight to the friction LCP, warm-started from the last
-   * step. The trial returns once every contact is static again. */
-  int circle = o->friction_cone == LK_CONE_CIRCLE, held = 0, hpass = 0;
-  /* An island NSGS takes whose last answer had a contact's friction on its
-   * cone's edge: the sticking trial would not stand either (the 10-link
-   * chain resting on the box's edge: two failed trials every step, an
-   * eighth of it); NSGS from the last step's impulses. */
-  const int coupled = coupled_last(is);
-  const int skip_trial =
-      has_friction && !sliding && !coupled && saturated_last(is) && iterative_pays(is);
-  if (has_friction && !sliding && !skip_trial) {
+  /* The planner's start (plan.c): the sticking trial, or the held trial
+   * of a turning contact before it; NSGS; the held trial of a sliding
+   * contact before the friction LCP; or the friction LCP. */
+  const int has_friction = f->has_friction, circle = f->circle, large = f->large;
+  int held = 0, hpass = 0;
+  const int coupled = coupled_last(is, 1);
+  if (start == LK_ISLAND_STICKING || (start == LK_ISLAND_HELD && !f->sliding)) {
     lk_status st = LK_OK;
     /* A contact that turns (a rolling wheel): its rolling rows are at
      * their bound, so the plain trial cannot stand; straight to the held
      * trial, from the last step's impulses. */
-    if (circle && !iterative_pays(is) && held_select(is, 0, 0) > 0) {
+    if (start == LK_ISLAND_HELD && held_select(is, 0, 0, 1) > 0) {
       if (!is->weighted) set_ridge_weights(is, 0);
       held = held_trial(is, report, &hpass);
       if (!held) in_hand(is);
@@ -1577,6 +1579,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
     if (held) {
       changed = 0;
       pass = hpass;
+      is->answer = LK_ISLAND_HELD;
     } else {
       if (!is->weighted) set_ridge_weights(is, 0);
       is->sticking = 1;
@@ -1591,12 +1594,15 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
         pass++;
         if (st == LK_OK && trial_feasible(is)) changed = 0;
       }
-      if (!changed) keep_trial_factor(is); /* the trial stands: refine from it next step */
+      if (!changed) {
+        keep_trial_factor(is); /* the trial stands: refine from it next step */
+        is->answer = LK_ISLAND_STICKING;
+      }
       is->sticking = 0;
       /* Rolling rows beyond their bound in the trial: held there instead
        * (the trial's answer is kept in zx / basisx, free in a boxed solve,
        * for the stages below if that does not stand either). */
-      if (changed && st == LK_OK && circle && !iterative_pays(is) && held_select(is, 1, 0) > 0) {
+      if (changed && st == LK_OK && circle && !large && held_select(is, 1, 0, 1) > 0) {
         memcpy(sd->zx, sd->z, (size_t)n * sizeof *sd->z);
         memcpy(sd->basisx, sd->basis, (size_t)n);
         hpass = 0;
@@ -1604,6 +1610,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
         if (held) {
           changed = 0;
           pass += hpass;
+          is->answer = LK_ISLAND_HELD;
         } else {
           memcpy(sd->z, sd->zx, (size_t)n * sizeof *sd->z);
           memcpy(sd->basis, sd->basisx, (size_t)n);
@@ -1618,7 +1625,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       }
     /* Some contact slips: a large island goes to NSGS from the trial's
      * impulses (solve_island). */
-    if (changed && st == LK_OK && iterative_pays(is) && began_at_rest(is)) {
+    if (changed && st == LK_OK && large && began_at_rest(is)) {
       for (int i = 0; i < n; i++) sd->zfix[i] = sd->z[i];
       if (fixed_cuts(is, report, 1)) {
         changed = 0;
@@ -1629,7 +1636,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
         for (int i = 0; i < n; i++) sd->z[i] = sd->zfix[i];
       }
     }
-    if (changed && iterative_pays(is)) {
+    if (changed && large) {
       is->iterative = 1;
       return LK_OK;
     }
@@ -1653,6 +1660,7 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       if (ok) {
         changed = 0;
         answer_states(is);
+        is->answer = LK_ISLAND_FIXED_NORMALS;
       } else {
         /* (not counted among the passes: the friction LCP keeps them all) */
         for (int i = 0; i < n; i++) sd->z[i] = sd->zfix[i];
@@ -1663,14 +1671,14 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
       }
     }
   }
-  if (changed && has_friction && (sliding || skip_trial) && iterative_pays(is)) {
-    is->iterative = 1; /* sliding already: NSGS from the last impulses */
+  if (start == LK_ISLAND_NSGS) {
+    is->iterative = 1; /* NSGS from the last impulses */
     return LK_OK;
   }
   /* Some contact slides: the held trial, from the last step's impulses,
    * before the friction LCP (whose pivoting splits redundant sliding
    * supports at a vertex). */
-  if (changed && has_friction && sliding && circle && held_select(is, 0, 1) > 0) {
+  if (start == LK_ISLAND_HELD && f->sliding && held_select(is, 0, 1, 1) > 0) {
     if (!is->weighted) set_ridge_weights(is, 0);
     hpass = 0;
     held = held_trial(is, report, &hpass);
@@ -1678,12 +1686,14 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
     if (held) {
       changed = 0;
       pass = hpass;
+      is->answer = LK_ISLAND_HELD;
     } else {
       in_hand(is);
     }
   }
   while (changed && pass < o->friction_iterations + (has_friction ? 1 : 0)) {
     pass++;
+    is->answer = LK_ISLAND_LCP;
     lk_status st = solve_once(is, report);
     if (st) return st;
     changed = friction_update(is, report, 2 * pass > o->friction_iterations);
@@ -1699,18 +1709,46 @@ static lk_status trial_and_passes(island *is, lk_sim_report *report, int *pass_o
   return LK_OK;
 }
 
-static lk_status solve_island(island *is, lk_sim_report *report) {
+/* What the planner needs of a dense island (plan.h), its impulses in
+ * hand in sd->z. */
+static void island_facts(island *is, lk_island_facts *f) {
+  const lk_sim_data *sd = is->sd;
+  f->guessable = guessable(is, &f->guess_wait, &f->impulses);
+  f->has_friction = f->sliding = 0;
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) f->has_friction = 1;
+    if (R->ckind == LK_CONSTRAINT_CONTACT && R->crow == 0 && sd->cmem[R->cindex].valid &&
+        sd->cmem[R->cindex].state == LK_FRICTION_DYNAMIC)
+      f->sliding = 1;
+  }
+  f->coupled_last = coupled_last(is, 0);
+  f->saturated_last = saturated_last(is);
+  f->large = iterative_pays(is);
+  f->circle = is->m->opt.friction_cone == LK_CONE_CIRCLE;
+  f->turning = f->circle ? held_select(is, 0, 0, 0) : 0;
+  f->slipping = f->circle ? held_select(is, 0, 1, 0) : 0;
+}
+
+static lk_status solve_island(island *is, const lk_island_facts *f, const lk_island_plan *p,
+                              lk_sim_report *report) {
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
   int n = is->n;
-  for (int i = 0; i < n; i++) sd->rw[i] = 1;
-  in_hand(is);
   int pass = 0, changed = 1;
-  if (trial_by_guess(is, report)) {
-    pass = 1;
-    changed = 0;
-  } else {
-    lk_status st = trial_and_passes(is, report, &pass, &changed);
+  lk_island_strategy start = p->first;
+  if (f->guessable && f->guess_wait > 0) guess_outcome(is, -1); /* a wait counts down */
+  if (start == LK_ISLAND_GUESS) {
+    if (trial_by_guess(is, report)) {
+      pass = 1;
+      changed = 0;
+      is->answer = LK_ISLAND_GUESS;
+    } else {
+      start = p->then;
+    }
+  }
+  if (start != LK_ISLAND_GUESS) {
+    lk_status st = trial_and_passes(is, f, start, report, &pass, &changed);
     if (st) return st;
     if (is->iterative) {
       /* NSGS on the matrix the trial built (its base diagonal back) */
@@ -1718,6 +1756,7 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
       sd->sparse->dense = sd->A;
       st = lk_sim_solve_iterative(is->m, is->d, is->rows, n, sd->z, 1, report);
       sd->sparse->dense = NULL;
+      is->answer = LK_ISLAND_NSGS;
       return st;
     }
   }
@@ -1736,9 +1775,9 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
         int i2 = sd->rowloc[R->pair];
         double bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
         if (sd->row[R->pair].mu == 0) bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
-        double f = norm2(sd->z[i], sd->z[i2]);
-        if (f > bound) {
-          double k = f > 0 ? bound / f : 0;
+        double fr = norm2(sd->z[i], sd->z[i2]);
+        if (fr > bound) {
+          double k = fr > 0 ? bound / fr : 0;
           sd->z[i] *= k;
           sd->z[i2] *= k;
         }
@@ -1778,44 +1817,57 @@ static lk_status solve_island(island *is, lk_sim_report *report) {
   return LK_OK;
 }
 
-/* Island k of the step's grouping. */
+/* Island k of the step's grouping: planned (plan.c), solved, and its
+ * report kept at its first row (sd->island_note). */
 static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
   lk_sim_data *sd = &d->sim;
   lk_sim_report *report = &sd->st->report;
   island is;
+  memset(&is, 0, sizeof is);
   is.m = m;
   is.d = d;
   is.sd = sd;
   is.rows = sd->island_rows + sd->island_start[k];
   is.n = sd->island_start[k + 1] - sd->island_start[k];
-  is.cfm = 0;
-  is.nx = 0;
-  is.sticking = 0;
-  is.fixed = 0;
-  is.over = 0;
-  is.weighted = 0;
-  is.plain = 0;
-  is.ntree = 0;
-  is.iterative = 0;
-  is.held = 0;
   if (is.n > report->largest_island) report->largest_island = is.n;
-  int u0 = report->friction_unconverged, u1 = report->nsgs_loose;
+  lk_island_facts f;
+  memset(&f, 0, sizeof f);
+  f.rows = is.n;
+  f.dense_cap = sd->island_cap;
+  f.row_limit = m->opt.max_island_rows > 0;
+  f.sparse = sd->sparse != NULL;
+  if (is.n <= sd->island_cap) {
+    for (int i = 0; i < is.n; i++) sd->rw[i] = 1;
+    in_hand(&is);
+    island_facts(&is, &f);
+  }
+  const lk_island_plan p = lk_island_plan_choose(&f);
+  lk_island_report *note = &sd->island_note[is.rows[0]]; /* rows, contacts: set */
+  note->planned = p.first;
+  note->reason = p.reason;
+  note->answered = LK_ISLAND_NONE;
+  note->settled = 0;
+  if (p.status) {
+    report->detail = "an island has more rows than options max_island_rows";
+    return p.status;
+  }
+  const lk_sim_report before = *report;
   lk_status st;
-  if (is.n > sd->island_cap) {
-    /* Beyond the dense size: sparse, the direct sticking trial when its
-     * contacts are static (direct.c), else iterative (iterative.c), unless
-     * the user set the size (max_island_rows), which is then a limit. */
-    if (m->opt.max_island_rows > 0 || !sd->sparse) {
-      report->detail = "an island has more rows than options max_island_rows";
-      return LK_CAPACITY_EXCEEDED;
-    }
+  if (p.first == LK_ISLAND_SPARSE) {
+    /* direct.c: a guess, the sparse sticking trial when its contacts are
+     * static, else NSGS; which one answered, from its counts */
     st = lk_sim_solve_direct(m, d, is.rows, is.n, report);
+    is.answer = report->direct_solves > before.direct_solves ? LK_ISLAND_SPARSE_TRIAL
+                : report->guess_answers > before.guess_answers ? LK_ISLAND_GUESS
+                                                               : LK_ISLAND_NSGS;
   } else {
-    st = solve_island(&is, report);
+    st = solve_island(&is, &f, &p, report);
   }
   lk_row *first = &sd->row[is.rows[0]];
-  first->unconv[0] = report->friction_unconverged - u0;
-  first->unconv[1] = report->nsgs_loose - u1;
+  first->unconv[0] = report->friction_unconverged - before.friction_unconverged;
+  first->unconv[1] = report->nsgs_loose - before.nsgs_loose;
+  note->answered = is.answer;
+  note->settled = st == LK_OK && first->unconv[0] == 0 && first->unconv[1] == 0;
   return st;
 }
 
@@ -1899,6 +1951,18 @@ static void aside_finish(const lk_model *m, lk_data *d) {
   }
 }
 
+void lk_sim_island_notes(lk_data *d, const char *reason, int settled) {
+  lk_sim_data *sd = &d->sim;
+  for (int k = 0; k < sd->st->nisland; k++) {
+    const int *rows = sd->island_rows + sd->island_start[k];
+    int n = sd->island_start[k + 1] - sd->island_start[k], contacts = 0;
+    for (int i = 0; i < n; i++)
+      contacts += sd->row[rows[i]].ckind == LK_CONSTRAINT_CONTACT && sd->row[rows[i]].crow == 0;
+    sd->island_note[rows[0]] =
+        (lk_island_report){n, contacts, LK_ISLAND_NONE, reason, LK_ISLAND_NONE, settled};
+  }
+}
+
 lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
   lk_sim_data *sd = &d->sim;
   lk_sim_report *report = &sd->st->report;
@@ -1915,6 +1979,7 @@ lk_status lk_sim_solve_islands(const lk_model *m, lk_data *d) {
       R->basis0 = slot ? *slot : 0;
       R->state0 = R->ckind == LK_CONSTRAINT_CONTACT ? (int)sd->cmem[R->cindex].state : 0;
     }
+  lk_sim_island_notes(d, "not solved: the step failed at an earlier island", 0);
   for (int k = 0; k < sd->st->nisland; k++) {
     lk_status st = solve_one(m, d, k);
     if (st) return st;

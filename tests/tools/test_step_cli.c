@@ -219,6 +219,52 @@ static void test_failed_step_ends_the_run(void) {
   LK_ASSERT_MSG(r->status == 0, "exit %d: %s", r->status, r->err);
 }
 
+/* Issue 35: --explain says how the islands were solved. The block on the
+ * incline (set to 6 digits, 1 s, holding): its one island each step is
+ * counted once in the table, planned first by the sticking trial, then
+ * answered mostly from the impulses in hand; the counts add up to the
+ * steps. --explain=steps prints each island of each step; anything else
+ * after = is a usage error. */
+static void test_explain(void) {
+  const lk_test_result *r = lk_test_linkage((const char *[]){
+      "simulate", lk_test_mechanism("block_on_incline"), "-q", "--duration", "1", "-o",
+      lk_test_scratch("incline.csv"), "--explain", NULL});
+  LK_ASSERT_MSG(r->status == 0, "exit %d: %s", r->status, r->err);
+  const char *head = strstr(r->err, "islands solved, by plan (");
+  LK_ASSERT_MSG(head != NULL, "no table: %s", r->err);
+  if (!head) return;
+  long total = strtol(head + strlen("islands solved, by plan ("), NULL, 10);
+  LK_ASSERT_INT_EQ(total, 1000);
+  /* rows: planned, answered (names of one or two words), islands, ... */
+  long sum = 0, guessed = 0;
+  for (const char *p = strchr(head, '\n'); p && p[1]; p = strchr(p + 1, '\n')) {
+    const char *line = p + 1;
+    if (strncmp(line, "  ", 2) || strncmp(line, "  planned", 9) == 0) continue;
+    char planned[32], answered[32];
+    memcpy(planned, line + 2, 15);
+    planned[15] = 0;
+    memcpy(answered, line + 18, 15);
+    answered[15] = 0;
+    long n = strtol(line + 34, NULL, 10);
+    sum += n;
+    if (strncmp(answered, "guess ", 6) == 0) guessed += n;
+  }
+  LK_ASSERT_INT_EQ(sum, 1000);
+  LK_ASSERT_MSG(guessed > 500, "%ld of 1000 steps answered by the impulses in hand:\n%s", guessed,
+                head);
+  r = lk_test_linkage((const char *[]){"simulate", lk_test_mechanism("block_on_incline"), "-q",
+                                       "--duration", "0.002", "-o", lk_test_scratch("incline.csv"),
+                                       "--explain=steps", NULL});
+  LK_ASSERT_MSG(r->status == 0, "exit %d: %s", r->status, r->err);
+  LK_ASSERT_MSG(strstr(r->err, "step 1 (t = 0.001 s) island 0: 12 rows, 4 contacts: sticking trial -> "),
+                "stderr: %s", r->err);
+  LK_ASSERT_MSG(strstr(r->err, "step 2 (t = 0.002 s) island 0: "), "stderr: %s", r->err);
+  r = lk_test_linkage((const char *[]){"simulate", lk_test_mechanism("block_on_incline"), "-q",
+                                       "--explain=all", NULL});
+  LK_ASSERT_INT_EQ(r->status, 2);
+  LK_ASSERT_MSG(strstr(r->err, "--explain=all"), "stderr: %s", r->err);
+}
+
 void lk_test_register(void) {
   static const lk_test rk4[] = {{"rk4 runs the double pendulum", test_rk4_double_pendulum},
                                 {"rk4 names the contact that stops it", test_rk4_contact_is_named},
@@ -236,4 +282,7 @@ void lk_test_register(void) {
   static const lk_test fail[] = {{"a failed step ends the run", test_failed_step_ends_the_run},
                                  {NULL, NULL}};
   lk_test_suite("linkage simulate: a failed step", fail);
+  static const lk_test explain[] = {{"--explain: the islands by plan", test_explain},
+                                    {NULL, NULL}};
+  lk_test_suite("linkage simulate: explain", explain);
 }

@@ -1,0 +1,329 @@
+/* The island planner (lib/sim/plan.c; docs/contact.md, "The island
+ * planner"): its decisions on islands described by hand, each rule where
+ * it should apply and not where it should not; and, from outside, the
+ * step's island reports on scenes a user writes (a box set down, a box
+ * launched, a pile too large for the dense solvers, a row limit). */
+#include <math.h>
+#include <string.h>
+
+#include "harness.h"
+#include "linkage/linkage.h"
+#include "sim/plan.h"
+
+/* A dense island of 12 rows (a box on four corners), every contact
+ * static, nothing remembered: the facts a new resting contact gives. */
+static lk_island_facts resting_box(void) {
+  lk_island_facts f;
+  memset(&f, 0, sizeof f);
+  f.rows = 12;
+  f.dense_cap = 192;
+  f.sparse = 1;
+  f.has_friction = 1;
+  f.circle = 1;
+  return f;
+}
+
+#define ASSERT_PLAN(facts, want_first, want_then)                                          \
+  do {                                                                                     \
+    lk_island_plan p_ = lk_island_plan_choose(&(facts));                                   \
+    LK_ASSERT_MSG(p_.first == (want_first) && p_.then == (want_then),                      \
+                  "planned %s then %s (%s), expected %s then %s",                          \
+                  lk_island_strategy_name(p_.first), lk_island_strategy_name(p_.then),     \
+                  p_.reason, lk_island_strategy_name(want_first),                          \
+                  lk_island_strategy_name(want_then));                                     \
+    LK_ASSERT_MSG(p_.reason && p_.reason[0], "no reason given");                           \
+  } while (0)
+
+static void test_size_decides_first(void) {
+  lk_island_facts f = resting_box();
+  f.rows = 193;
+  ASSERT_PLAN(f, LK_ISLAND_SPARSE, LK_ISLAND_NONE);
+  /* whatever the rows remember: the dense strategies do not apply */
+  f.guessable = 1;
+  f.impulses = 1;
+  f.sliding = 1;
+  ASSERT_PLAN(f, LK_ISLAND_SPARSE, LK_ISLAND_NONE);
+  /* a limit the user set is a limit; so is having no sparse solver */
+  f.row_limit = 1;
+  lk_island_plan p = lk_island_plan_choose(&f);
+  LK_ASSERT_INT_EQ(p.status, LK_CAPACITY_EXCEEDED);
+  LK_ASSERT_MSG(strstr(p.reason, "max_island_rows") != NULL, "the reason names the option: %s",
+                p.reason);
+  f.row_limit = 0;
+  f.sparse = 0;
+  LK_ASSERT_INT_EQ(lk_island_plan_choose(&f).status, LK_CAPACITY_EXCEEDED);
+  /* at the size itself: dense */
+  f = resting_box();
+  f.rows = 192;
+  LK_ASSERT_INT_EQ(lk_island_plan_choose(&f).status, LK_OK);
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+}
+
+static void test_guess_first_when_ready(void) {
+  lk_island_facts f = resting_box();
+  f.guessable = 1;
+  f.impulses = 1;
+  /* a miss goes on as if there were nothing in hand: the sticking trial */
+  ASSERT_PLAN(f, LK_ISLAND_GUESS, LK_ISLAND_STICKING);
+  /* waiting after misses, or nothing in hand: no guess */
+  f.guess_wait = 3;
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+  f.guess_wait = 0;
+  f.impulses = 0;
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+  /* a guess that misses on a turning island goes to the held trial */
+  f.impulses = 1;
+  f.turning = 2;
+  ASSERT_PLAN(f, LK_ISLAND_GUESS, LK_ISLAND_HELD);
+}
+
+static void test_frictionless_is_one_lcp(void) {
+  lk_island_facts f = resting_box();
+  f.has_friction = 0;
+  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
+  f.sliding = 1;
+  f.large = 1;
+  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
+}
+
+static void test_at_rest(void) {
+  lk_island_facts f = resting_box();
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+  /* a wheel that turns: its rolling rows held, then the plain trial */
+  f.turning = 2;
+  ASSERT_PLAN(f, LK_ISLAND_HELD, LK_ISLAND_STICKING);
+  /* ... only with the circle cone, and not on a large island */
+  f.circle = 0;
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+  f.circle = 1;
+  f.large = 1;
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+  /* a large island whose friction ended on a cone's edge: NSGS, unless its
+   * last answer came from the coupled check (which found it sticking) */
+  f.turning = 0;
+  f.saturated_last = 1;
+  ASSERT_PLAN(f, LK_ISLAND_NSGS, LK_ISLAND_NONE);
+  f.coupled_last = 1;
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+  f.coupled_last = 0;
+  f.large = 0;
+  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
+}
+
+static void test_sliding(void) {
+  lk_island_facts f = resting_box();
+  f.sliding = 1;
+  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
+  f.slipping = 2;
+  ASSERT_PLAN(f, LK_ISLAND_HELD, LK_ISLAND_LCP);
+  f.circle = 0;
+  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
+  f.circle = 1;
+  f.large = 1;
+  ASSERT_PLAN(f, LK_ISLAND_NSGS, LK_ISLAND_NONE);
+  /* a sliding island is never guessed, even with impulses in hand */
+  f.large = 0;
+  f.guessable = 0;
+  f.impulses = 1;
+  ASSERT_PLAN(f, LK_ISLAND_HELD, LK_ISLAND_LCP);
+}
+
+/* Every strategy has its own name; each rule its own reason. */
+static void test_names_and_reasons(void) {
+  for (int s = 0; s < LK_ISLAND_STRATEGIES; s++)
+    for (int t = s + 1; t < LK_ISLAND_STRATEGIES; t++)
+      LK_ASSERT_MSG(strcmp(lk_island_strategy_name((lk_island_strategy)s),
+                           lk_island_strategy_name((lk_island_strategy)t)),
+                    "strategies %d and %d share a name", s, t);
+  lk_island_facts f[6];
+  for (int k = 0; k < 6; k++) f[k] = resting_box();
+  f[1].sliding = 1;                        /* the friction LCP */
+  f[2].sliding = f[2].slipping = 1;        /* held, sliding */
+  f[3].turning = 1;                        /* held, turning */
+  f[4].sliding = f[4].large = 1;           /* NSGS, sliding */
+  f[5].saturated_last = f[5].large = 1;    /* NSGS, at rest */
+  for (int a = 0; a < 6; a++)
+    for (int b = a + 1; b < 6; b++)
+      LK_ASSERT_MSG(strcmp(lk_island_plan_choose(&f[a]).reason, lk_island_plan_choose(&f[b]).reason),
+                    "cases %d and %d give one reason", a, b);
+}
+
+/* ------------------------------------------------ the reports of a step */
+
+static lk_model *load(const char *text) {
+  lk_error err;
+  lk_model *m = lk_model_load_string(text, strlen(text), "plan.yaml", NULL, &err);
+  LK_ASSERT_MSG(m != NULL, "load: %s", err.message);
+  return m;
+}
+
+/* A box set on the floor to 6 digits: the first step plans the sticking
+ * trial (nothing in hand); once at rest, steps are answered by the
+ * impulses in hand; every island settled; rows and contacts as the box's
+ * four corners give them. */
+static void test_box_set_down(void) {
+  lk_model *m = load("world:\n  geoms:\n    - {type: plane}\n"
+                     "links:\n  - name: box\n    joint: {type: free}\n    mass: 1.3\n"
+                     "    geoms:\n      - {type: box, half_extents: [0.1, 0.07, 0.05]}\n"
+                     "initial:\n  - {joint: box, q: [0.2, -0.1, 0.050000, 1, 0, 0, 0]}\n");
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  LK_ASSERT_OK(lk_step(m, d), NULL);
+  LK_ASSERT_INT_EQ(lk_data_step_report(d)->nislands, 1);
+  const lk_island_report *ir = lk_data_island_report(d, 0);
+  LK_ASSERT_MSG(ir != NULL, "no island report");
+  if (!ir) goto out;
+  LK_ASSERT_INT_EQ(ir->contacts, 4);
+  LK_ASSERT_INT_EQ(ir->rows, lk_data_step_report(d)->nrows);
+  LK_ASSERT_INT_EQ(ir->planned, LK_ISLAND_STICKING);
+  LK_ASSERT_MSG(ir->answered != LK_ISLAND_NONE && ir->answered != LK_ISLAND_LCP,
+                "the first step answered by %s", lk_island_strategy_name(ir->answered));
+  int guessed = 0, unsettled = 0;
+  for (int i = 0; i < 200; i++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    ir = lk_data_island_report(d, 0);
+    guessed += ir->answered == LK_ISLAND_GUESS;
+    unsettled += !ir->settled;
+    LK_ASSERT_MSG(ir->answered == LK_ISLAND_GUESS || ir->planned != LK_ISLAND_GUESS ||
+                      ir->answered == LK_ISLAND_STICKING,
+                  "a missed guess on a box at rest answered by %s",
+                  lk_island_strategy_name(ir->answered));
+  }
+  LK_ASSERT_MSG(guessed > 100, "only %d of 200 steps at rest answered by the impulses in hand",
+                guessed);
+  LK_ASSERT_INT_EQ(unsettled, 0);
+  LK_ASSERT_MSG(lk_data_island_report(d, 1) == NULL, "a second island reported");
+  LK_ASSERT_MSG(lk_data_island_report(d, -1) == NULL, "island -1 reported");
+out:
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* A box launched along the floor at 2 m/s (mu_d 0.3): while it slides the
+ * plan says so (never a guess or the sticking trial) and the answer is a
+ * sliding one; once stopped, the sticking strategies again. */
+static void test_box_launched(void) {
+  lk_model *m = load("materials:\n  - {name: m, mu_static: 0.4, mu_dynamic: 0.3}\n"
+                     "world:\n  geoms:\n    - {type: plane, material: m}\n"
+                     "links:\n  - name: box\n    joint: {type: free}\n    mass: 2\n"
+                     "    geoms:\n      - {type: box, half_extents: [0.1, 0.1, 0.05], material: m}\n"
+                     "initial:\n  - {joint: box, q: [0, 0, 0.05, 1, 0, 0, 0], v: [2, 0, 0, 0, 0, 0]}\n");
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  int sliding_steps = 0, rest_steps = 0;
+  for (int i = 0; i < 1000; i++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    if (lk_data_step_report(d)->nislands != 1) continue;
+    const lk_island_report *ir = lk_data_island_report(d, 0);
+    double speed = fabs(lk_data_v(d)[0]);
+    if (i > 5 && speed > 0.1) {
+      sliding_steps++;
+      LK_ASSERT_MSG(ir->planned == LK_ISLAND_HELD || ir->planned == LK_ISLAND_LCP,
+                    "t = %g s, sliding at %.3g m/s: planned %s", lk_data_time(d), speed,
+                    lk_island_strategy_name(ir->planned));
+      LK_ASSERT_MSG(ir->answered == LK_ISLAND_HELD || ir->answered == LK_ISLAND_LCP,
+                    "t = %g s, sliding: answered by %s", lk_data_time(d),
+                    lk_island_strategy_name(ir->answered));
+    }
+    if (i > 900) {
+      rest_steps++;
+      LK_ASSERT_MSG(speed < 1e-6, "t = %g s: still moving at %.3g m/s", lk_data_time(d), speed);
+      LK_ASSERT_MSG(ir->planned == LK_ISLAND_GUESS || ir->planned == LK_ISLAND_STICKING,
+                    "t = %g s, at rest: planned %s", lk_data_time(d),
+                    lk_island_strategy_name(ir->planned));
+    }
+  }
+  /* 2 m/s at 0.3 g stops after 0.68 s */
+  LK_ASSERT_MSG(sliding_steps > 500, "only %d sliding steps", sliding_steps);
+  LK_ASSERT_INT_EQ(rest_steps, 99);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+/* 25 boxes side by side in one row on the floor, touching: one island beyond
+ * the dense size, planned sparse and settled; with max_island_rows below
+ * its size, the step fails naming the option and the island report says
+ * no strategy was tried. */
+static void test_large_island(void) {
+  char text[8192];
+  int len = snprintf(text, sizeof text,
+                     "materials:\n  - {name: m, mu_static: 0.6, mu_dynamic: 0.5}\n"
+                     "world:\n  geoms:\n    - {type: plane, material: m}\n"
+                     "links:\n");
+  for (int i = 0; i < 25; i++)
+    len += snprintf(text + len, sizeof text - (size_t)len,
+                    "  - name: b%d\n    joint: {name: j%d, type: free}\n    mass: 1\n"
+                    "    geoms:\n      - {type: box, half_extents: [0.05, 0.05, 0.05], "
+                    "material: m}\n",
+                    i, i);
+  len += snprintf(text + len, sizeof text - (size_t)len, "initial:\n");
+  for (int i = 0; i < 25; i++)
+    len += snprintf(text + len, sizeof text - (size_t)len,
+                    "  - {joint: j%d, q: [%.6f, 0, 0.050000, 1, 0, 0, 0]}\n", i, 0.1 * i);
+  lk_model *m = load(text);
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  int sparse = 0;
+  for (int i = 0; i < 20; i++) {
+    LK_ASSERT_OK(lk_step(m, d), NULL);
+    const lk_step_report *r = lk_data_step_report(d);
+    for (int k = 0; k < r->nislands; k++) {
+      const lk_island_report *ir = lk_data_island_report(d, k);
+      LK_ASSERT_MSG(ir->settled, "step %d island %d (%s -> %s) unsettled", i + 1, k,
+                    lk_island_strategy_name(ir->planned), lk_island_strategy_name(ir->answered));
+      if (ir->rows > 192) {
+        sparse++;
+        LK_ASSERT_INT_EQ(ir->planned, LK_ISLAND_SPARSE);
+      } else {
+        LK_ASSERT_MSG(ir->planned != LK_ISLAND_SPARSE, "a %d-row island planned sparse", ir->rows);
+      }
+    }
+  }
+  LK_ASSERT_MSG(sparse > 0, "no island beyond 192 rows: the scene did not test the sparse plan");
+  lk_data_free(d);
+  lk_model_free(m);
+  /* the same with a limit of 60 rows */
+  char limited[8300];
+  snprintf(limited, sizeof limited, "options: {max_island_rows: 60}\n%s", text);
+  m = load(limited);
+  if (!m) return;
+  d = lk_data_new(m);
+  lk_status st = LK_OK;
+  for (int i = 0; i < 20 && st == LK_OK; i++) st = lk_step(m, d);
+  LK_ASSERT_INT_EQ(st, LK_CAPACITY_EXCEEDED);
+  const lk_step_report *r = lk_data_step_report(d);
+  LK_ASSERT_MSG(r->detail && strstr(r->detail, "max_island_rows"), "detail: %s",
+                r->detail ? r->detail : "(none)");
+  int refused = 0;
+  for (int k = 0; k < r->nislands; k++) {
+    const lk_island_report *ir = lk_data_island_report(d, k);
+    if (ir->rows > 60) {
+      refused++;
+      LK_ASSERT_INT_EQ(ir->planned, LK_ISLAND_NONE);
+      LK_ASSERT_MSG(strstr(ir->reason, "max_island_rows") != NULL, "reason: %s", ir->reason);
+    }
+  }
+  LK_ASSERT_MSG(refused > 0, "no island over the limit reported");
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static const lk_test tests[] = {
+    {"size first: sparse beyond the dense size, an error beyond a user's limit",
+     test_size_decides_first},
+    {"a guess when the impulses are in hand and not waiting; a miss goes on as planned",
+     test_guess_first_when_ready},
+    {"no friction rows: one LCP", test_frictionless_is_one_lcp},
+    {"at rest: the sticking trial; held for a turning wheel; NSGS after a cone's edge",
+     test_at_rest},
+    {"sliding: the friction LCP, held first with the circle cone, NSGS when large", test_sliding},
+    {"each strategy its name, each rule its reason", test_names_and_reasons},
+    {"a box set down: the sticking trial, then the impulses in hand", test_box_set_down},
+    {"a box launched: sliding strategies while it slides, sticking ones at rest",
+     test_box_launched},
+    {"a row of 25 boxes: planned sparse; beyond max_island_rows an error naming it",
+     test_large_island},
+    {NULL, NULL},
+};
+
+void lk_test_register(void) { lk_test_suite("island planner", tests); }
