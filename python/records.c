@@ -33,7 +33,7 @@ typedef struct {
 } tactile_rec;
 
 static PyArray_Descr *contact_dtype, *force_dtype, *tactile_dtype;
-static PyTypeObject report_type;
+static PyTypeObject report_type, island_type;
 
 PyArray_Descr *pylk_dtype(const pylk_field *f, int n, size_t itemsize) {
   PyObject *names = PyList_New(n), *formats = PyList_New(n), *offsets = PyList_New(n);
@@ -185,9 +185,59 @@ static PyStructSequence_Field report_fields[] = {
     {"restitution_scale", "the factor restitution was scaled by so no impact adds energy"},
     {"impacts_propagated", "contact impacts resolved one by one before the LCP (impacts: propagating)"},
     {"coupled_answers", "islands answered by the coupled sticking check (normal impulses free)"},
+    {"islands", "how each island was solved: a tuple of IslandReport"},
     {NULL, NULL}};
 
-#define NREPORT 29
+#define NREPORT 30
+
+static PyStructSequence_Field island_fields[] = {
+    {"rows", "the island's constraint rows"},
+    {"contacts", "its contacts"},
+    {"planned", "the strategy the planner chose first ('guess', 'sticking trial', ...)"},
+    {"reason", "why, in words"},
+    {"answered", "the strategy whose answer the step took"},
+    {"settled", "the answer met the solver's tolerance"},
+    {NULL, NULL}};
+
+#define NISLAND 6
+
+static PyStructSequence_Desc island_desc = {
+    "linkage.IslandReport",
+    "How one island was solved (lk_island_report, linkage/sim.h; docs/contact.md, "
+    "'The island planner').",
+    island_fields, NISLAND};
+
+/* A tuple of IslandReport, one per island of the last step. */
+static PyObject *island_reports(const lk_data *d, int n) {
+  PyObject *t = PyTuple_New(n);
+  if (!t) return NULL;
+  for (int k = 0; k < n; k++) {
+    const lk_island_report *ir = lk_data_island_report(d, k);
+    PyObject *o = ir ? PyStructSequence_New(&island_type) : NULL;
+    if (!o) {
+      Py_DECREF(t);
+      if (!PyErr_Occurred()) PyErr_SetString(PyExc_RuntimeError, "no island report");
+      return NULL;
+    }
+    PyObject *v[NISLAND] = {PyLong_FromLong(ir->rows),
+                            PyLong_FromLong(ir->contacts),
+                            PyUnicode_FromString(lk_island_strategy_name(ir->planned)),
+                            PyUnicode_FromString(ir->reason ? ir->reason : ""),
+                            PyUnicode_FromString(lk_island_strategy_name(ir->answered)),
+                            PyBool_FromLong(ir->settled)};
+    for (int i = 0; i < NISLAND; i++) {
+      if (!v[i]) {
+        for (int j = i + 1; j < NISLAND; j++) Py_XDECREF(v[j]);
+        Py_DECREF(o);
+        Py_DECREF(t);
+        return NULL;
+      }
+      PyStructSequence_SET_ITEM(o, i, v[i]);
+    }
+    PyTuple_SET_ITEM(t, k, o);
+  }
+  return t;
+}
 
 static PyStructSequence_Desc report_desc = {
     "linkage.StepReport", "What the last step did (lk_step_report, linkage/sim.h).",
@@ -229,6 +279,7 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
       PyFloat_FromDouble(r->restitution_scale),
       PyLong_FromLong(r->impacts_propagated),
       PyLong_FromLong(r->coupled_answers),
+      island_reports(d, r->nislands),
   };
   for (int i = 0; i < NREPORT; i++) {
     if (!v[i]) {
@@ -267,7 +318,9 @@ int pylk_records_init(PyObject *module) {
   tactile_dtype = pylk_dtype(tf, (int)(sizeof tf / sizeof tf[0]), sizeof(tactile_rec));
   if (!contact_dtype || !force_dtype || !tactile_dtype) return -1;
   if (PyStructSequence_InitType2(&report_type, &report_desc) < 0) return -1;
+  if (PyStructSequence_InitType2(&island_type, &island_desc) < 0) return -1;
   if (PyModule_AddObjectRef(module, "StepReport", (PyObject *)&report_type) < 0 ||
+      PyModule_AddObjectRef(module, "IslandReport", (PyObject *)&island_type) < 0 ||
       PyModule_AddObjectRef(module, "contact_dtype", (PyObject *)contact_dtype) < 0 ||
       PyModule_AddObjectRef(module, "link_force_dtype", (PyObject *)force_dtype) < 0 ||
       PyModule_AddObjectRef(module, "tactile_dtype", (PyObject *)tactile_dtype) < 0)

@@ -12,11 +12,11 @@ this package adds the Pythonic argument handling. See docs/python.md.
 import os as _os
 
 from . import _linkage
-from ._linkage import (Data, Error, Model, Recorder, StepError, StepReport, contact_dtype,
-                       link_force_dtype, tactile_dtype)
+from ._linkage import (Data, Error, IslandReport, Model, Recorder, StepError, StepReport,
+                       contact_dtype, link_force_dtype, tactile_dtype)
 
-__all__ = ["load", "Model", "Data", "Recorder", "Error", "StepError", "StepReport", "contact_dtype",
-           "link_force_dtype", "tactile_dtype", "lcp", "grasp"]
+__all__ = ["load", "Model", "Data", "Recorder", "Error", "StepError", "StepReport", "IslandReport",
+           "contact_dtype", "link_force_dtype", "tactile_dtype", "lcp", "grasp"]
 
 
 def _yaml_value(value):

@@ -100,6 +100,7 @@ def test_time_and_report():
     # no margin contact, no impact: nothing set aside, no impact work
     assert r.aside_contacts == 0 and r.impact_work == 0 and r.restitution_scale == 0
     assert r.impacts_propagated == 0 and r.coupled_answers == 0
+    assert r.islands == ()
     d.time = 10.0
     assert d.time == 10.0
     with pytest.raises(ValueError):
@@ -315,3 +316,27 @@ def test_loads():
     d.apply_torque(1, [0, 2.0, 0])
     with pytest.raises(ValueError):
         d.apply_force("bob", [0, 0, 0], [float("nan"), 0, 0])
+
+
+def test_island_reports(tmp_path):
+    # a box on the floor: its one island planned by the sticking trial at
+    # the first step, then mostly answered from the impulses in hand
+    text = (
+        "world:\n  geoms:\n    - {type: plane}\n"
+        "links:\n  - name: box\n    joint: {type: free}\n    mass: 1.3\n"
+        "    geoms:\n      - {type: box, half_extents: [0.1, 0.07, 0.05]}\n"
+        "initial:\n  - {joint: box, q: [0.2, -0.1, 0.050000, 1, 0, 0, 0]}\n"
+    )
+    f = tmp_path / "box.yaml"
+    f.write_text(text)
+    d = linkage.load(f).data()
+    d.step()
+    (isl,) = d.report.islands
+    assert isinstance(isl, linkage.IslandReport)
+    assert isl.contacts == 4 and isl.rows == d.report.nrows
+    assert isl.planned == "sticking trial" and isl.reason and isl.settled
+    answered = []
+    for _ in range(100):
+        d.step()
+        answered.append(d.report.islands[0].answered)
+    assert answered.count("guess") > 50
