@@ -197,9 +197,11 @@ static PyStructSequence_Field island_fields[] = {
     {"reason", "why, in words"},
     {"answered", "the strategy whose answer the step took"},
     {"settled", "the answer met the solver's tolerance"},
+    {"solves", "its LCP and NSGS solves"},
+    {"iterations", "its pivots and NSGS sweeps"},
     {NULL, NULL}};
 
-#define NISLAND 6
+#define NISLAND 8
 
 static PyStructSequence_Desc island_desc = {
     "linkage.IslandReport",
@@ -224,7 +226,9 @@ static PyObject *island_reports(const lk_data *d, int n) {
                             PyUnicode_FromString(lk_island_strategy_name(ir->planned)),
                             PyUnicode_FromString(ir->reason ? ir->reason : ""),
                             PyUnicode_FromString(lk_island_strategy_name(ir->answered)),
-                            PyBool_FromLong(ir->settled)};
+                            PyBool_FromLong(ir->settled),
+                            PyLong_FromLong(ir->solves),
+                            PyLong_FromLong(ir->iterations)};
     for (int i = 0; i < NISLAND; i++) {
       if (!v[i]) {
         for (int j = i + 1; j < NISLAND; j++) Py_XDECREF(v[j]);

@@ -409,7 +409,7 @@ typedef struct {
   lk_island_strategy planned, answered;
   const char *reason;
   long islands, unsettled;
-  double rows; /* summed */
+  double rows, solves, iterations; /* summed */
 } explain_row;
 typedef struct {
   explain_row row[EXPLAIN_ROWS];
@@ -435,11 +435,13 @@ static void explain_step(explain *x, const lk_data *d, long step, int lines) {
         x->dropped++;
         continue;
       }
-      x->row[x->n++] = (explain_row){ir->planned, ir->answered, ir->reason, 0, 0, 0};
+      x->row[x->n++] = (explain_row){ir->planned, ir->answered, ir->reason, 0, 0, 0, 0, 0};
     }
     x->row[e].islands++;
     x->row[e].unsettled += !ir->settled;
     x->row[e].rows += ir->rows;
+    x->row[e].solves += ir->solves;
+    x->row[e].iterations += (double)ir->iterations;
   }
 }
 
@@ -449,14 +451,16 @@ static void explain_print(const explain *x) {
   fprintf(stderr, "islands solved, by plan (%ld islands over all steps; docs/contact.md, "
                   "\"The island planner\"):\n",
           total);
-  fprintf(stderr, "  %-15s %-15s %9s %9s %6s  %s\n", "planned", "answered", "islands", "unsettled",
-          "rows", "why planned so");
+  fprintf(stderr, "  %-15s %-15s %9s %9s %6s %6s %10s  %s\n", "planned", "answered", "islands",
+          "unsettled", "rows", "solves", "iterations", "why planned so");
   for (int e = 0; e < x->n; e++) {
     const explain_row *r = &x->row[e];
-    fprintf(stderr, "  %-15s %-15s %9ld %9ld %6.1f  %s\n", lk_island_strategy_name(r->planned),
-            lk_island_strategy_name(r->answered), r->islands, r->unsettled, r->rows / (double)r->islands,
-            r->reason);
+    double n = (double)r->islands;
+    fprintf(stderr, "  %-15s %-15s %9ld %9ld %6.1f %6.1f %10.1f  %s\n",
+            lk_island_strategy_name(r->planned), lk_island_strategy_name(r->answered), r->islands,
+            r->unsettled, r->rows / n, r->solves / n, r->iterations / n, r->reason);
   }
+  fprintf(stderr, "  (rows, solves and iterations -- pivots and NSGS sweeps -- are means an island)\n");
   if (x->dropped) fprintf(stderr, "  (%ld islands not tabulated: the table is full)\n", x->dropped);
 }
 

@@ -185,6 +185,8 @@ typedef struct {
   int settled;                 /* 1: the answer met the solver's tolerance;
                                   0: friction passes ran out or NSGS stopped
                                   loose (counted in the step report) */
+  int solves;                  /* its LCP and NSGS solves (lcp_solves) */
+  long iterations;             /* its pivots and NSGS sweeps: the work */
 } lk_island_report;
 
 /* Island k < lk_data_step_report(d)->nislands of the last step, or NULL. */

@@ -10,7 +10,11 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/island.c \
 	%reldir%/plan.h \
 	%reldir%/plan.c \
+	%reldir%/island_solve.h \
 	%reldir%/solve.c \
+	%reldir%/guess.c \
+	%reldir%/held.c \
+	%reldir%/cuts.c \
 	%reldir%/sparse.c \
 	%reldir%/iterative.c \
 	%reldir%/direct.c \

@@ -39,38 +39,11 @@
 #include "constraint/constraint_impl.h"
 #include "lcp/lcp_layer.h" /* lk_lcp_row_residual, kernels, the kept factor */
 #include "linkage/lcp.h"
-#include "sim/plan.h"
-#include "sim/sim_internal.h"
+#include "sim/island_solve.h"
 
-/* |(a, b)| for impulses and velocities, far from overflow: sqrt is several
- * times faster than hypot's scaling, on every contact pair every step. */
-static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
-
-#define SLIDE_EPS 1e-9 /* m/s (rad/s): a pair slides above this speed */
 
 enum { ROLE_ROW, ROLE_PLUS, ROLE_MINUS, ROLE_SLACK, ROLE_EDGE };
 
-typedef struct {
-  const lk_model *m;
-  lk_data *d;
-  lk_sim_data *sd;
-  const int *rows; /* the island's rows (global indices) */
-  int n;
-  double cfm;
-  int nx;
-  int sticking; /* the sticking trial: friction and boxed rows free */
-  int fixed;    /* friction bounds from the trial's normal impulses (zfix),
-                   constant: a convex box-constrained problem */
-  int over;     /* a pair lies beyond its disk by the solver's tolerance
-                   only: brought onto it at the end, not re-solved */
-  int weighted; /* rw holds the trial's first weights (trial_by_guess) */
-  int plain;    /* the last successful solve_once was Dantzig's first try */
-  int ntree;    /* trial_by_guess: the island's trees, in sim.gtree */
-  int iterative;/* trial_and_passes handed the island to NSGS (iterative.c) */
-  int held;     /* the held trial: rows marked in sd->hold are fixed at
-                   sd->hval (their friction bound along sd->hdir) */
-  lk_island_strategy answer; /* whose answer stands (the island report) */
-} island;
 
 /* Friction pairs from which an island whose contacts slip is solved by
  * NSGS (iterative.c) rather than by the pivoting passes: an articulated
@@ -158,7 +131,7 @@ static unsigned char row_guess(const lk_row *R) {
 }
 
 /* The state a solved row is in (LOWER / BASIC / UPPER, Dantzig's sense). */
-static unsigned char row_state(const lk_row *R, double z, double w, double znormal) {
+unsigned char lk_island_row_state(const lk_row *R, double z, double w, double znormal) {
   if (R->kind == LK_ROW_FREE) return LK_LCP_BASIC;
   double lo = 0, hi = INFINITY;
   if (R->kind == LK_ROW_BOX) {
@@ -174,16 +147,6 @@ static unsigned char row_state(const lk_row *R, double z, double w, double znorm
   return LK_LCP_BASIC;
 }
 
-/* Relative regularization of every island: redundant contacts (four
- * corners of a box, internal friction that cancels between contacts) make
- * the Delassus matrix singular and the impulses non-unique; a ridge of
- * 3e-10 of the largest diagonal entry picks the least-norm distribution
- * (as the ridge goes to zero, the solution of the regularized convex
- * problem tends to the least-norm one), which is unique, deterministic and
- * physical (equal shares at rest, no internal friction), at a creep of
- * order 3e-10 of the impulse per step (below 1e-9 m in 10^4 steps for the
- * validation scenes). */
-#define RIDGE 3e-10
 
 /* The island's Delassus matrix A = J M^-1 J^T, computed once per step
  * (re-aligned pairs rotate it in place, see rotate_pair); its diagonal is
@@ -230,7 +193,7 @@ void lk_sim_ridge_weights(const lk_sim_data *sd, const int *rows, int n, const d
   }
 }
 
-static void set_ridge_weights(island *is, int use_current) {
+void lk_island_ridge_weights(island *is, int use_current) {
   lk_sim_data *sd = is->sd;
   lk_sim_ridge_weights(sd, is->rows, is->n, use_current ? sd->z : NULL, sd->rw, sd->zfix);
 }
@@ -481,14 +444,14 @@ static lk_status solve_lemke(island *is, int pyramid, lk_lcp_report *rep) {
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
-    sd->basis[i] = row_state(R, sd->z[i], sd->w[i], zn);
+    sd->basis[i] = lk_island_row_state(R, sd->z[i], sd->w[i], zn);
   }
   return st;
 }
 
 /* ------------------------------------------------ solve with fallbacks */
 
-static lk_status solve_once(island *is, lk_sim_report *report) {
+lk_status lk_island_solve_once(island *is, lk_sim_report *report) {
   const lk_options *o = &is->m->opt;
   int pyramid = o->friction_cone == LK_CONE_PYRAMID;
   double scale = 0;
@@ -629,14 +592,14 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
     int i2 = sd->rowloc[R->pair];
     lk_row *R2 = &sd->row[R->pair];
     double z1 = sd->z[i], z2 = sd->z[i2], w1 = sd->w[i], w2 = sd->w[i2];
-    double speed = norm2(w1, w2);
+    double speed = lk_island_norm2(w1, w2);
     int aligned = R2->mu == 0 && R->mu > 0;
     lk_contact_mem *mem = &sd->cmem[R->cindex];
     /* Complementarity: a pair slides only with its friction at the bound.
      * A speed without that is the solver's round-off or a regularization's
      * creep, not slip. */
     double bound0 = R->mu * fabs(sd->z[sd->rowloc[R->normal]]);
-    double fmag = fmax(norm2(z1, z2), fmax(fabs(z1), fabs(z2)));
+    double fmag = fmax(lk_island_norm2(z1, z2), fmax(fabs(z1), fabs(z2)));
     /* A pyramid pair's bound is its polygon: a force on a facet, away from
      * the vertices, is at the bound with |f| short of mu f_n (by up to
      * cos(pi / n)); measure it by the polygon's gauge, so that a contact
@@ -672,7 +635,7 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
     int sliding = speed > SLIDE_EPS && at_bound;
     /* the slip itself is J v+, without an anchored contact's correction
      * (contact.c): a correction the cone cannot give is not a slip */
-    double slip = norm2(w1 - R->bias, w2 - R2->bias);
+    double slip = lk_island_norm2(w1 - R->bias, w2 - R2->bias);
     if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding && slip > SLIDE_EPS &&
         lk_sim_slip_sustained(is->m, mem, slip)) {
       const lk_contact_report *c = &sd->contact[R->cindex];
@@ -685,7 +648,7 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
     }
     if (o->friction_cone != LK_CONE_CIRCLE || R->mu == 0) continue;
     double bound = bound0;
-    double f = norm2(z1, z2);
+    double f = lk_island_norm2(z1, z2);
     if (sliding) {
       double tx = -w1 / speed, ty = -w2 / speed;
       if (fabs(ty) > 1e-7 || tx < 0) {
@@ -755,7 +718,7 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
 
 /* Whether the trial's impulses lie inside every friction bound, with the
  * cone in use (a pair: disk, box or inscribed polygon). */
-static int trial_feasible(const island *is) {
+int lk_island_feasible(const island *is) {
   const lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
   const double slack = 1 + 1e-9;
@@ -791,191 +754,14 @@ static int trial_feasible(const island *is) {
       }
     } else if (o->friction_cone == LK_CONE_BOX) {
       if (fabs(z) > bound || fabs(z2) > bound) return 0;
-    } else if (norm2(z, z2) > bound) {
+    } else if (lk_island_norm2(z, z2) > bound) {
       return 0;
     }
   }
   return 1;
 }
 
-/* The fixed-normal stage: with the normal impulses of the trial held, the
- * friction distribution minimizes 1/2 z^T A z + b^T z over each pair's
- * admissible set, a convex problem whose KKT conditions are a mixed LCP
- *     [ A   U ] [ z ]   [ b ]      friction rows free (w = 0),
- *     [-U^T 0 ] [ l ] + [ c ] _|_  0 <= l (one multiplier per facet
- *                                  u . z_pair <= c),
- * the multiplier l of an active facet being a slip speed along -u
- * (maximal dissipation). For the circle cone each pair's set is a regular
- * 16-gon inscribed in its disk with a vertex on the pair's current
- * friction direction (from the trial, then from the last solve): every
- * answer is inside the disk -- never more grip than Coulomb's -- and exact
- * along the direction the friction actually takes. The box and pyramid
- * cones use their own polygon. Returns 1 when the island sticks everywhere
- * (z, w set), 0 otherwise. */
-#define FIXED_EDGES 16
-#define FIXED_PASSES 3
-/* The coupled check's polygons: octagons with a vertex on the friction's
- * direction, turned there by the passes (exact along it; what it finds
- * sticks inside the disk whatever the direction; squares gave answers
- * that cost the shipped pick_and_shake 19 failed solves later). Its
- * largest problem: a dense Lemke solve costs about N^3 / 3; beyond this
- * many rows and facets (a 24-link chain round a capstan takes 264) the
- * island keeps the earlier answer (slip). */
-#define COUPLED_EDGES 8
-#define COUPLED_MAX 300
 
-static int add_cut(island *is, int *ncut, int r1, int r2, double u1, double u2, double c) {
-  lk_sim_data *sd = is->sd;
-  if (*ncut >= sd->xcap - is->n) return 0;
-  int k = (*ncut)++;
-  sd->cut_r1[k] = r1;
-  sd->cut_r2[k] = r2;
-  sd->cut_u1[k] = u1;
-  sd->cut_u2[k] = u2;
-  sd->cut_c[k] = c;
-  return 1;
-}
-
-/* Facets of a regular polygon of ne edges inscribed in the circle of
- * radius bound, with a vertex at angle a0. */
-static void add_polygon(island *is, int *ncut, int r1, int r2, int ne, double a0, double bound) {
-  for (int j = 0; j < ne; j++) {
-    double a = a0 + (2 * j + 1) * LK_PI / ne;
-    add_cut(is, ncut, r1, r2, cos(a), sin(a), bound * cos(LK_PI / ne));
-  }
-}
-
-static int fixed_cuts(island *is, lk_sim_report *report, int coupled) {
-  lk_sim_data *sd = is->sd;
-  const lk_options *o = &is->m->opt;
-  int n = is->n;
-  /* The unilateral rows (contact normals, limits) keep the trial's
-   * impulses: only the friction is redistributed. Their velocities are
-   * checked afterwards. var[i] is row i's variable, -1 when held.
-   * Coupled, they are variables too (z >= 0 against w >= 0), and each
-   * facet bounds the friction by its own normal's impulse. */
-  int *var = sd->findex; /* free in this stage */
-  int nv = 0;
-  for (int i = 0; i < n; i++)
-    var[i] = !coupled && sd->row[is->rows[i]].kind == LK_ROW_UNILATERAL ? -1 : nv++;
-  double dmax = 0;
-  for (int i = 0; i < n; i++) dmax = fmax(dmax, sd->adiag[i]);
-  double ridge = RIDGE * dmax;
-  for (int pass = 0; pass < FIXED_PASSES; pass++) {
-    int ncut = 0;
-    for (int i = 0; i < n; i++) {
-      const lk_row *R = &sd->row[is->rows[i]];
-      if (R->kind != LK_ROW_FRICTION) continue;
-      double bound = coupled ? R->mu : R->mu * fmax(sd->zfix[sd->rowloc[R->normal]], 0);
-      if (R->pair < 0) {
-        add_cut(is, &ncut, i, -1, 1, 0, bound);
-        add_cut(is, &ncut, i, -1, -1, 0, bound);
-        continue;
-      }
-      if (!(R->crow == 1 || R->crow == 4)) continue;
-      int i2 = sd->rowloc[R->pair];
-      if (o->friction_cone == LK_CONE_PYRAMID && R->crow == 1) {
-        add_polygon(is, &ncut, i, i2, o->cone_edges, 0, bound);
-      } else if (o->friction_cone == LK_CONE_BOX) {
-        add_cut(is, &ncut, i, i2, 1, 0, bound);
-        add_cut(is, &ncut, i, i2, -1, 0, bound);
-        add_cut(is, &ncut, i, i2, 0, 1, bound);
-        add_cut(is, &ncut, i, i2, 0, -1, bound);
-      } else {
-        double a0 = (sd->z[i] != 0 || sd->z[i2] != 0) ? atan2(sd->z[i2], sd->z[i]) : 0;
-        add_polygon(is, &ncut, i, i2, coupled ? COUPLED_EDGES : FIXED_EDGES, a0, bound);
-      }
-    }
-    int N = nv + ncut;
-    if (N > sd->xcap || (coupled && N > COUPLED_MAX)) return 0;
-    double *M = sd->Ax;
-    memset(M, 0, (size_t)N * (size_t)N * sizeof *M);
-    for (int i = 0; i < n; i++) {
-      int vi = var[i];
-      if (vi < 0) continue;
-      const lk_row *R = &sd->row[is->rows[i]];
-      double q = R->jv + R->bias;
-      for (int j = 0; j < n; j++) {
-        if (var[j] < 0)
-          q += sd->A[i * n + j] * sd->zfix[j];
-        else
-          M[(size_t)vi * N + var[j]] = sd->A[i * n + j];
-      }
-      M[(size_t)vi * N + vi] = sd->adiag[i] + ridge;
-      sd->qx[vi] = q;
-      sd->lox[vi] = R->kind == LK_ROW_BOX ? R->lo : -INFINITY;
-      sd->hix[vi] = R->kind == LK_ROW_BOX ? R->hi : INFINITY;
-      sd->basisx[vi] = LK_LCP_BASIC;
-      if (R->kind == LK_ROW_UNILATERAL) { /* coupled only */
-        sd->lox[vi] = 0;
-        sd->basisx[vi] = sd->zfix[i] > 0 ? LK_LCP_BASIC : LK_LCP_LOWER;
-      }
-    }
-    for (int k = 0; k < ncut; k++) {
-      int c = nv + k, r1 = var[sd->cut_r1[k]], r2 = sd->cut_r2[k] >= 0 ? var[sd->cut_r2[k]] : -1;
-      M[(size_t)r1 * N + c] = sd->cut_u1[k];
-      M[(size_t)c * N + r1] = -sd->cut_u1[k];
-      if (r2 >= 0) {
-        M[(size_t)r2 * N + c] = sd->cut_u2[k];
-        M[(size_t)c * N + r2] = -sd->cut_u2[k];
-      }
-      sd->qx[c] = sd->cut_c[k];
-      if (coupled) { /* u . z_t <= c z_n: the normal's column and row */
-        int rn = var[sd->rowloc[sd->row[is->rows[sd->cut_r1[k]]].normal]];
-        M[(size_t)rn * N + c] = -sd->cut_c[k];
-        M[(size_t)c * N + rn] = sd->cut_c[k];
-        sd->qx[c] = 0;
-      }
-      sd->lox[c] = 0;
-      sd->hix[c] = INFINITY;
-      sd->basisx[c] = LK_LCP_LOWER;
-    }
-    lk_lcp p = {.n = N, .M = M, .ldm = N, .q = sd->qx, .lo = sd->lox, .hi = sd->hix};
-    lk_lcp_options lo;
-    lk_lcp_options_default(&lo);
-    lo.basis_in = sd->basisx;
-    lo.basis_out = sd->basisx;
-    lk_lcp_report rep;
-    lk_status st = lk_lcp_solve(lk_lcp_lemke, &p, &lo, sd->lcp, sd->zx, sd->wx, &rep);
-    report->lcp_solves++;
-    report->lcp_pivots += rep.pivots;
-    /* An optional stage: its failure only means the friction LCP decides. */
-    if (st) return 0;
-    report->lemke_solves++;
-    /* (An unloaded contact, whose bound is 0, may move freely: it carries
-     * nothing, as Coulomb allows; a resting object's touching but idle
-     * contacts, which margins find, must not make it "slide".) */
-    int slides = 0;
-    for (int i = 0; i < n; i++) sd->z[i] = var[i] < 0 ? sd->zfix[i] : sd->zx[var[i]];
-    double zmax = 0;
-    for (int i = 0; i < n; i++)
-      if (sd->row[is->rows[i]].kind == LK_ROW_UNILATERAL) zmax = fmax(zmax, sd->z[i]);
-    for (int k = 0; k < ncut; k++) {
-      double zn = coupled ? sd->z[sd->rowloc[sd->row[is->rows[sd->cut_r1[k]]].normal]] : 1;
-      if (sd->zx[nv + k] > SLIDE_EPS && sd->cut_c[k] > 0 && zn > 1e-9 * zmax) slides = 1;
-    }
-    /* A circle pair that slides on a polygon facet may only need its
-     * polygon turned: turn it to the new friction direction and retry. */
-    if (slides) {
-      if (o->friction_cone != LK_CONE_CIRCLE) return 0;
-      continue;
-    }
-    /* The velocities, and the held rows' complementarity: a loaded row must
-     * not move, an unloaded one must not close. */
-    for (int i = 0; i < n; i++) {
-      const lk_row *R = &sd->row[is->rows[i]];
-      double w = R->jv + R->bias;
-      for (int j = 0; j < n; j++) w += sd->A[i * n + j] * sd->z[j];
-      sd->w[i] = w;
-      if (var[i] >= 0) continue;
-      if (sd->zfix[i] > 0 ? fabs(w) > SLIDE_EPS : w < -SLIDE_EPS) return 0;
-    }
-    return trial_feasible(is);
-  }
-  return 0;
-}
-
-static int guess_outcome(island *is, int hit);
 
 /* Whether the island's last answer came from the coupled sticking check
  * (any of its contacts says so); with clear, the marks are cleared, to be
@@ -1013,7 +799,7 @@ static void answer_states(island *is) {
   for (int i = 0; i < is->n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
     double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
-    sd->basis[i] = row_state(R, sd->z[i], sd->w[i], zn);
+    sd->basis[i] = lk_island_row_state(R, sd->z[i], sd->w[i], zn);
   }
 }
 
@@ -1030,489 +816,6 @@ static void coupled_answer(island *is, lk_sim_report *report) {
   report->coupled_answers++;
 }
 
-/* A miss after u (sim.dvg) was formed on the island's DoFs: zero again. */
-static int guess_missed(island *is, double *u) {
-  lk_sim_zero_trees(is->sd, is->ntree, u);
-  return guess_outcome(is, 0);
-}
-
-/* The sticking trial answered by the impulses in hand, before any matrix
- * is formed: on an island of persisting, static contacts only (nothing
- * new, nothing sliding, no other rows), the last step's impulses z,
- * normals clamped to >= 0, with w = J M~^-1 J^T z + (ridge + cfm) z + b
- * from the rows (J^T z, one solve with the factor a tree, then J: no Y,
- * no n x n Delassus matrix), are the trial's answer when every row meets
- * its condition as
- * exactly as a fresh solve meets it -- within 10 ulps of 1 + max(|b_i|,
- * |(A z)_i|) -- and the friction fits its cones. "As exactly" matters:
- * redundant contacts make A singular and only the ridge (eps = 3e-10 of
- * the diagonal) picks their split, so a residual r leaves the split free
- * by r / eps; at the rounding floor that is what a fresh solve's own
- * rounding leaves (about 1e-7 of the impulses), where a tolerance of
- * 1e-13 would leave 0.3% on the 5-box stack. (The ridge's own scale is
- * the rows' diagonal from the last step that formed their Y.) A body at
- * rest on flat ground passes nearly every step, on a ramp every other one,
- * and the step then forms neither Y nor A and factors nothing; a stack or
- * a servoed grasp, whose answers move by 1e-13 a step, does not. Counted
- * as a solve (lcp_solves) and in guess_answers. */
-#define GUESS_ULPS 10.0
-
-/* The island's contacts after a try (hit 1, miss 0) or a wait (-1);
- * returns hit. */
-static int guess_outcome(island *is, int hit) {
-  lk_sim_data *sd = is->sd;
-  for (int i = 0; i < is->n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    if (R->crow != 0) continue;
-    lk_contact_mem *mem = &sd->cmem[R->cindex];
-    if (hit < 0) {
-      if (mem->guess_wait > 0) mem->guess_wait--;
-    } else if (hit) {
-      mem->guess_wait = mem->guess_backoff = 0;
-    } else {
-      mem->guess_backoff = (unsigned char)(mem->guess_backoff < 32 ? 2 * mem->guess_backoff + 1 : 63);
-      mem->guess_wait = mem->guess_backoff;
-    }
-  }
-  return hit > 0;
-}
-
-/* w = J M~^-1 J^T z + (ridge rw + cfm) z + b of the island's rows, from
- * the rows: u = M~^-1 J^T z (J^T z on the island's DoFs, zeroed first,
- * then one solve a tree; uf marks the trees done: free after
- * lk_sim_islands) into u, w into sd->w; *res the largest row residual
- * (friction rows: equalities), *scale the largest |b_i|, |(A z)_i|.
- * Returns 0 on a NaN. */
-static int guess_w(island *is, double *u, double ridge, double *res, double *scale) {
-  lk_sim_data *sd = is->sd;
-  lk_data *d = is->d;
-  const lk_model *m = is->m;
-  const int n = is->n;
-  lk_sim_island_velocity(m, d, is->rows, n, sd->z, is->ntree, u);
-  double r_max = 0, s_max = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    double az = lk_rows_dot(d, is->rows[i], u), b = R->jv + R->bias;
-    double w = az + (ridge * sd->rw[i] + m->opt.cfm) * sd->z[i] + b;
-    sd->w[i] = w;
-    double r = R->kind == LK_ROW_UNILATERAL ? lk_lcp_row_residual(sd->z[i], w, 0, INFINITY)
-                                            : fabs(w); /* friction rows: equalities here */
-    if (!(r <= INFINITY)) return 0;
-    r_max = lk_maxd(r_max, r);
-    s_max = lk_maxd(s_max, lk_maxd(fabs(b), fabs(az)));
-  }
-  *res = r_max;
-  *scale = s_max;
-  return 1;
-}
-
-/* Whether a guess's residual is as small as a fresh solve leaves it. */
-static int guess_ok(double res, double scale) {
-  return res <= GUESS_ULPS * LK_LCP_EPS * (1 + scale);
-}
-
-/* Kept factors of blocks up to this order also keep their inverse. */
-#define KEPT_DENSE 32
-
-/* The slot whose island has is's first row and row count (the rest of the
- * keys is refine's to check), or -1. */
-static int kept_slot(const island *is) {
-  const lk_sim_data *sd = is->sd;
-  unsigned long long key0 = lk_sim_row_key(sd, &sd->row[is->rows[0]]);
-  for (int s = 0; s < LK_SIM_KEPT_SLOTS; s++)
-    if (sd->st->kept[s].n == is->n && sd->st->kept[s].key0 == key0) return s;
-  return -1;
-}
-
-/* x <- (L D L^T)^-1 x with slot s's factor (lk_ldlt_solve's loops, D^-1
- * kept as such: a preconditioner need not divide). */
-static void kept_solve(const lk_sim_data *sd, int s, double *x) {
-  const lk_sim_kept *K = &sd->st->kept[s];
-  const int k = K->k;
-  const size_t ld = (size_t)k, o = (size_t)s * (size_t)sd->island_cap;
-  const double *L = sd->fc_L + K->ofs, *dinv = sd->fc_d + o;
-  const int *last = sd->fc_last + o;
-  for (int j = 0; j < k; j++) {
-    double xj = x[j];
-    if (xj != 0.0) lk_lcp_axpy(x + j + 1, -xj, L + (size_t)j * ld + j + 1, last[j] - j);
-  }
-  for (int j = 0; j < k; j++) x[j] *= dinv[j];
-  for (int j = k - 1; j >= 0; j--) x[j] -= lk_lcp_dot(L + (size_t)j * ld + j + 1, x + j + 1, last[j] - j);
-}
-
-/* Every slot given up, and all of fc_L free again; returns slot 0. */
-static int kept_forget_all(lk_sim_scalars *st) {
-  for (int t = 0; t < LK_SIM_KEPT_SLOTS; t++) st->kept[t] = (lk_sim_kept){0, 0, 0, 0, 0, 0};
-  st->kept_top = 0;
-  return 0;
-}
-
-/* After a sticking trial whose answer stands: its factor (the LCP layer's
- * last, when that was Dantzig's first try) into the island's slot, for
- * the next steps' refinement; else the island keeps none. Slots and their
- * room in fc_L are handed out in turn; when either runs out, every slot is
- * given up (the islands at rest each solve once more and keep again). */
-static void keep_trial_factor(island *is) {
-  lk_sim_data *sd = is->sd;
-  lk_sim_scalars *st = sd->st;
-  lk_ldlt F;
-  const int *cidx;
-  lk_sim_journal_kept(sd); /* a failed step puts them back (journal.c) */
-  const int n = is->n;
-  int s = kept_slot(is);
-  if (s >= 0) st->kept[s].n = 0; /* the island's old factor: replaced or gone */
-  if (!is->plain || !lk_lcp_last_factor(sd->lcp, &F, &cidx) || F.k == 0) return;
-  for (int i = 0; i < n; i++)
-    if (sd->row[is->rows[i]].ckind != LK_CONSTRAINT_CONTACT) return;
-  const size_t pool = (size_t)sd->island_cap * (size_t)sd->island_cap;
-  const int k = F.k;
-  const int dense = k <= KEPT_DENSE && 2 * (size_t)k * (size_t)k <= pool;
-  const size_t need = (size_t)k * (size_t)k * (dense ? 2u : 1u);
-  for (int t = 0; t < LK_SIM_KEPT_SLOTS && s < 0; t++)
-    if (st->kept[t].n == 0) s = t;
-  if (s < 0) s = kept_forget_all(st); /* out of slots: start over */
-  if (st->kept[s].size < need) {      /* the slot's room is too small: new room */
-    if (st->kept_top + need > pool) s = kept_forget_all(st); /* out of room */
-    st->kept[s].ofs = st->kept_top;
-    st->kept[s].size = need;
-    st->kept_top += need;
-  }
-  const size_t ofs = st->kept[s].ofs;
-  lk_sim_kept *K = &st->kept[s];
-  const size_t o = (size_t)s * (size_t)sd->island_cap;
-  for (int i = 0; i < n; i++) {
-    sd->fc_key[o + i] = lk_sim_row_key(sd, &sd->row[is->rows[i]]);
-    sd->fc_in[o + i] = 0;
-  }
-  double *L = sd->fc_L + ofs;
-  for (int c = 0; c < k; c++) {
-    int e = F.has_last ? F.last[c] : k - 1; /* column c's last nonzero */
-    memcpy(L + (size_t)c * (size_t)k + c, F.L + (size_t)c * (size_t)F.ld + c,
-           (size_t)(e - c + 1) * sizeof(double));
-    sd->fc_last[o + c] = e;
-    sd->fc_d[o + c] = 1.0 / F.d[c]; /* D^-1: refinement multiplies */
-    sd->fc_col[o + c] = cidx[c];
-    sd->fc_in[o + cidx[c]] = 1;
-  }
-  K->n = n;
-  K->k = k;
-  K->dense = 0;
-  K->key0 = sd->fc_key[o];
-  /* A small block's inverse, after the factor, column by column: each
-   * refinement round is then one product of contiguous rows instead of
-   * two triangular sweeps, each entry waiting on the last. */
-  if (dense) {
-    double *inv = L + (size_t)k * (size_t)k;
-    for (int c = 0; c < k; c++) {
-      double *x = sd->fc_x;
-      for (int i = 0; i < k; i++) x[i] = i == c ? 1.0 : 0.0;
-      kept_solve(sd, s, x);
-      for (int i = 0; i < k; i++) inv[(size_t)i * (size_t)k + c] = x[i];
-    }
-    K->dense = 1;
-  }
-}
-
-/* Iterative refinement of the impulses in hand (whose w guess_w just
- * formed) against the factor kept from the island's last sticking trial:
- * z_C -= F^-1 w_C on its clamped rows, w again from the rows, until the
- * residual is what a fresh solve leaves (at most REFINE_MAX rounds, each
- * a tenth of the last at least). The kept factor is of an earlier step's
- * matrix; a stack or a grasp at rest changes it by far less than its
- * conditioning amplifies, so each round gains digits, and nothing is
- * accepted but by guess_ok and trial_feasible. Requires the same rows
- * (contacts and their rows, in order) and the same clamped set: the
- * friction rows and the loaded normals. */
-#define REFINE_MAX 4
-
-static int refine(island *is, double *u, double ridge, double *res, double *scale) {
-  lk_sim_data *sd = is->sd;
-  const int n = is->n, s = kept_slot(is);
-  if (s < 0) return 0;
-  const lk_sim_kept *K = &sd->st->kept[s];
-  const int k = K->k;
-  const size_t o = (size_t)s * (size_t)sd->island_cap;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    if (sd->fc_key[o + i] != lk_sim_row_key(sd, R)) return 0;
-    int clamped = R->kind != LK_ROW_UNILATERAL || sd->z[i] > 0;
-    if (clamped != sd->fc_in[o + i]) return 0;
-  }
-  const int *col = sd->fc_col + o;
-  double *x = sd->fc_x;
-  double prev = *res;
-  for (int round = 0; round < REFINE_MAX; round++) {
-    if (K->dense) {
-      const double *inv = sd->fc_L + K->ofs + (size_t)k * (size_t)k;
-      double *y = sd->fc_y;
-      for (int c = 0; c < k; c++) y[c] = sd->w[col[c]];
-      for (int c = 0; c < k; c++) x[c] = lk_lcp_dot(inv + (size_t)c * (size_t)k, y, k);
-    } else {
-      for (int c = 0; c < k; c++) x[c] = sd->w[col[c]];
-      kept_solve(sd, s, x);
-    }
-    for (int c = 0; c < k; c++) sd->z[col[c]] -= x[c];
-    if (!guess_w(is, u, ridge, res, scale)) break;
-    if (guess_ok(*res, *scale)) return 1;
-    if (!(*res <= 0.1 * prev)) break;
-    prev = *res;
-  }
-  /* a miss: the impulses in hand again, as the solves expect them */
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    const lk_contact_mem *mem = &sd->cmem[R->cindex];
-    sd->z[i] = mem->z[R->crow];
-    if (R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0)) sd->z[i] = 0;
-  }
-  return 0;
-}
-
-/* Whether the island may be answered by its impulses in hand: every row a
- * persisting static contact's (whose diagonal is known), friction among
- * them; *wait the steps its guesses still wait (an island whose guesses
- * keep missing -- a servoed grasp: its answer moves by 1e-12 a step --
- * waits 1, 3, 7, .. 63 steps between tries); *nonzero whether the
- * impulses in hand (normals clamped) are not all zero. */
-static int guessable(const island *is, int *wait, int *nonzero) {
-  const lk_sim_data *sd = is->sd;
-  int has_friction = 0;
-  double zmax = 0;
-  *wait = 0;
-  *nonzero = 0;
-  for (int i = 0; i < is->n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    if (R->ckind != LK_CONSTRAINT_CONTACT) return 0;
-    const lk_contact_mem *mem = &sd->cmem[R->cindex];
-    if (!mem->valid || mem->state != LK_FRICTION_STATIC || !(mem->adiag[R->crow] > 0)) return 0;
-    if (mem->guess_wait > *wait) *wait = mem->guess_wait;
-    if (R->kind == LK_ROW_FRICTION || R->kind == LK_ROW_BOX) has_friction = 1;
-    double z = R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0) ? 0 : sd->z[i];
-    zmax = lk_maxd(zmax, fabs(z));
-  }
-  *nonzero = zmax > 0;
-  return has_friction;
-}
-
-/* The guess (the planner chose it: guessable, not waiting, impulses in
- * hand); returns whether it stands. */
-static int trial_by_guess(island *is, lk_sim_report *report) {
-  lk_sim_data *sd = is->sd;
-  int n = is->n;
-  double dmax = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    if (R->kind == LK_ROW_UNILATERAL && !(sd->z[i] >= 0)) sd->z[i] = 0;
-    /* the ridge's scale: the rows' diagonal when their Y was last formed
-     * (the same body at rest: the same numbers) */
-    dmax = lk_maxd(dmax, sd->cmem[R->cindex].adiag[R->crow]);
-  }
-  is->ntree = lk_sim_island_trees(sd, is->rows, n);
-  set_ridge_weights(is, 0);
-  is->weighted = 1;
-  double ridge = RIDGE * dmax;
-  double *u = sd->dvg;
-  double res, scale;
-  int refined = 0;
-  if (!guess_w(is, u, ridge, &res, &scale)) return guess_missed(is, u); /* NaN */
-  if (!guess_ok(res, scale)) {
-    refined = refine(is, u, ridge, &res, &scale);
-    if (!refined) return guess_missed(is, u);
-  }
-  if (!trial_feasible(is)) return guess_missed(is, u);
-  for (int i = 0; i < n; i++) {
-    lk_row *R = &sd->row[is->rows[i]];
-    sd->basis[i] = R->kind == LK_ROW_UNILATERAL ? row_state(R, sd->z[i], sd->w[i], 0) : LK_LCP_BASIC;
-    R->guessed = 1;
-  }
-  guess_outcome(is, 1);
-  report->lcp_solves++;
-  report->guess_answers++;
-  report->refined_answers += refined;
-  double rel = res / (1 + scale);
-  if (rel > report->lcp_residual) report->lcp_residual = rel;
-  return 1;
-}
-
-/* ------------------------------------------------------ held trial */
-
-/* The held trial (issue 14, item 6): the sticking trial with the
- * island's turning contacts held at their bound. A rolling wheel's
- * rolling resistance (the rolling pair, and the twist row, of a contact
- * that turns relative to what it rolls on) is at its bound; the plain
- * trial, which makes every such row an equality, cannot stand, and the
- * friction LCP that decides instead resolves the redundant supports by
- * pivoting: a vertex split (a cart's four wheels on 0.17, 77.3, 77.1 and
- * 0 N, two of them not turning). Held at its bound -- a box lo = hi of
- * mu r_p f_n along the direction opposing the turning -- such a row is a
- * known impulse, and the rest is the trial's symmetric problem, whose
- * ridge picks the least-norm split of the normal loads (equal
- * utilization) as it does at rest. The bound depends on the normal
- * impulse and the direction on the answer's motion: both are iterated
- * (the normals' dependence on the held rows is weak: on the cart a
- * rolling torque moves the loads by mu_rolling r_p / L of itself), until
- * neither moves; a held row whose motion comes out along its impulse is
- * released (it sticks). The answer stands if every free friction row fits
- * its cone, as the trial's; otherwise the passes decide, as before.
- * The same for an island where something slides: its sliding contacts'
- * tangent pairs are held at mu_dynamic f_n against their slip (a box
- * sliding on four corners: the least-norm split, where pivoting gave 0 /
- * 9.81 / 5.89 / 3.92 N). Circle cone only (the box and the pyramid slide
- * by other laws). */
-#define HELD_ITERS 6
-/* The held impulses are iterated to 1e-6 of their bound (of the island's
- * largest normal impulse), their directions until the motion's sideways
- * part is below 1e-4 of it plus 1e-6 rad/s: the ridge's own split of
- * redundant loads moves by 1e-7 of them from solve to solve (4.5e-10 of
- * the bound on the cart), and the motion's direction with it, so that a
- * tighter test would only spend solves. The answer then holds them at
- * the bound of its own normal impulses exactly. */
-#define HELD_TOL 1e-6
-#define HELD_TOL_DIR 1e-4
-#define HELD_TOL_SLIP 1e-6
-
-/* Mark the rows to hold: a rolling pair or a twist row whose contact turns
- * (the current relative angular velocity along the rows, or, from_trial,
- * the plain trial's impulse beyond its bound), and, with tangents (an
- * island where something slides), the tangent pair of a dynamic contact,
- * or of one that carried nothing and slips, against its slip. Returns the
- * rows held; without mark, only counts them (the planner's facts). */
-static int held_select(island *is, int from_trial, int tangents, int mark) {
-  lk_sim_data *sd = is->sd;
-  const lk_data *d = is->d;
-  int n = is->n, count = 0;
-  if (mark)
-    for (int i = 0; i < n; i++) sd->hold[i] = 0;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    if (R->kind != LK_ROW_FRICTION || R->ckind != LK_CONSTRAINT_CONTACT) continue;
-    if (!(R->crow == 3 || ((R->crow == 1 || R->crow == 4) && R->pair >= 0))) continue;
-    int i2 = R->crow == 3 ? -1 : sd->rowloc[R->pair];
-    double d1, d2;
-    if (R->crow == 1) {
-      /* a dynamic contact, or one that carried nothing and slips: against
-       * its slip, with mu_dynamic */
-      const lk_contact_mem *mem = &sd->cmem[R->cindex];
-      if (from_trial || !tangents || !mem->valid) continue;
-      if (mem->state != LK_FRICTION_DYNAMIC && !(mem->z[0] <= 0)) continue;
-      double v1 = lk_rows_dot(d, is->rows[i], d->v), v2 = lk_rows_dot(d, R->pair, d->v);
-      double sp = norm2(v1, v2);
-      if (!(sp > SLIDE_EPS)) continue;
-      d1 = -v1 / sp;
-      d2 = -v2 / sp;
-    } else if (from_trial) {
-      double z1 = sd->z[i], z2 = i2 >= 0 ? sd->z[i2] : 0, f = norm2(z1, z2);
-      double bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
-      if (!(f > bound * (1 + 1e-9) + 1e-15)) continue;
-      d1 = z1 / f;
-      d2 = z2 / f;
-    } else {
-      double v1 = lk_rows_dot(d, is->rows[i], d->v);
-      double v2 = i2 >= 0 ? lk_rows_dot(d, R->pair, d->v) : 0, sp = norm2(v1, v2);
-      if (!(sp > SLIDE_EPS)) continue;
-      d1 = -v1 / sp;
-      d2 = -v2 / sp;
-    }
-    count += i2 >= 0 ? 2 : 1;
-    if (!mark) continue;
-    sd->hold[i] = 1;
-    sd->hdir[i] = d1;
-    if (i2 >= 0) {
-      sd->hold[i2] = 1;
-      sd->hdir[i2] = d2;
-    }
-  }
-  return count;
-}
-
-/* The held rows' impulses from the normal impulses in sd->z (a rolling
- * pair's bound is its first row's). */
-static void held_values(island *is) {
-  lk_sim_data *sd = is->sd;
-  for (int i = 0; i < is->n; i++) {
-    if (!sd->hold[i]) continue;
-    const lk_row *R = &sd->row[is->rows[i]];
-    const lk_row *F = R->crow == 2 || R->crow == 5 ? &sd->row[R->pair] : R; /* the pair's first */
-    double mu = F->crow == 1 ? sd->contact[R->cindex].mu_dynamic : F->mu;
-    sd->hval[i] = mu * fmax(sd->z[sd->rowloc[R->normal]], 0) * sd->hdir[i];
-  }
-}
-
-/* Solve the held trial from the marks of held_select and the normal
- * impulses in sd->z; returns 1 when it stands (z, w and the row states
- * set). */
-static int held_trial(island *is, lk_sim_report *report, int *pass) {
-  lk_sim_data *sd = is->sd;
-  int n = is->n, ok = 0;
-  is->sticking = 1;
-  is->held = 1;
-  if (!is->weighted) set_ridge_weights(is, 0);
-  for (int it = 0; it < HELD_ITERS; it++) {
-    held_values(is);
-    lk_status st = solve_once(is, report);
-    (*pass)++;
-    if (st) break;
-    double zmax = 0;
-    for (int i = 0; i < n; i++)
-      if (sd->row[is->rows[i]].kind == LK_ROW_UNILATERAL) zmax = fmax(zmax, sd->z[i]);
-    int again = 0;
-    for (int i = 0; i < n; i++) {
-      const lk_row *R = &sd->row[is->rows[i]];
-      if (!sd->hold[i] || R->crow == 2 || R->crow == 5) continue;
-      int i2 = R->crow == 3 ? -1 : sd->rowloc[R->pair];
-      double mu = R->crow == 1 ? sd->contact[R->cindex].mu_dynamic : R->mu;
-      double b = mu * fmax(sd->z[sd->rowloc[R->normal]], 0), tol = HELD_TOL * mu * zmax;
-      double d1 = sd->hdir[i], d2 = i2 >= 0 ? sd->hdir[i2] : 0;
-      if (fabs(b * d1 - sd->hval[i]) > tol || (i2 >= 0 && fabs(b * d2 - sd->hval[i2]) > tol))
-        again = 1;
-      double w1 = sd->w[i], w2 = i2 >= 0 ? sd->w[i2] : 0, sp = norm2(w1, w2);
-      if (!(sp > SLIDE_EPS)) continue; /* held at the bound, not moving: admissible */
-      if (w1 * d1 + w2 * d2 > 0) {
-        /* moving along its impulse: it grips instead */
-        sd->hold[i] = 0;
-        if (i2 >= 0) sd->hold[i2] = 0;
-        again = 1;
-        continue;
-      }
-      double e1 = -w1 / sp, e2 = -w2 / sp;
-      if (fabs(w1 * d2 - w2 * d1) > HELD_TOL_DIR * sp + HELD_TOL_SLIP) {
-        sd->hdir[i] = e1;
-        if (i2 >= 0) sd->hdir[i2] = e2;
-        again = 1;
-      }
-    }
-    /* Infeasible with the held values settled (a contact that should
-     * slip, not only its bound in motion): the passes decide. */
-    int feasible = trial_feasible(is);
-    if (!again || (!feasible && it > 0)) {
-      ok = feasible && !again;
-      break;
-    }
-  }
-  is->sticking = 0;
-  is->held = 0;
-  if (!ok) return 0;
-  held_values(is);
-  for (int i = 0; i < n; i++) {
-    lk_row *R = &sd->row[is->rows[i]];
-    if (sd->hold[i]) sd->z[i] = sd->hval[i];
-    /* a held tangent pair that carries load slides: dynamic */
-    if (R->crow == 1 && sd->hold[i] && sd->z[sd->rowloc[R->normal]] > 0) {
-      lk_contact_mem *mem = &sd->cmem[R->cindex];
-      if (mem->state != LK_FRICTION_DYNAMIC) {
-        mem->state = LK_FRICTION_DYNAMIC;
-        report->state_changes++;
-      }
-      R->mu = sd->contact[R->cindex].mu_dynamic;
-      if (sd->row[R->pair].mu != 0) sd->row[R->pair].mu = R->mu;
-    }
-  }
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[is->rows[i]];
-    double zn = R->kind == LK_ROW_FRICTION ? sd->z[sd->rowloc[R->normal]] : 0;
-    sd->basis[i] = row_state(R, sd->z[i], sd->w[i], zn);
-  }
-  return 1;
-}
 
 /* The impulses and row states in hand (the last step's), as the friction
  * LCP expects them after a held trial that did not stand. */
@@ -1548,7 +851,7 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
       if (R->kind != LK_ROW_FRICTION || R->pair < 0 || R->ckind != LK_CONSTRAINT_CONTACT) continue;
       if (!(R->crow == 1 || R->crow == 4) || sd->cmem[R->cindex].valid) continue;
       int i2 = sd->rowloc[R->pair];
-      double v1 = R->jv, v2 = sd->row[R->pair].jv, sp = norm2(v1, v2);
+      double v1 = R->jv, v2 = sd->row[R->pair].jv, sp = lk_island_norm2(v1, v2);
       if (sp > SLIDE_EPS) rotate_pair(is, i, i2, -v1 / sp, -v2 / sp);
     }
   }
@@ -1571,9 +874,9 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
     /* A contact that turns (a rolling wheel): its rolling rows are at
      * their bound, so the plain trial cannot stand; straight to the held
      * trial, from the last step's impulses. */
-    if (start == LK_ISLAND_HELD && held_select(is, 0, 0, 1) > 0) {
-      if (!is->weighted) set_ridge_weights(is, 0);
-      held = held_trial(is, report, &hpass);
+    if (start == LK_ISLAND_HELD && lk_island_held_select(is, 0, 0, 1) > 0) {
+      if (!is->weighted) lk_island_ridge_weights(is, 0);
+      held = lk_island_held_trial(is, report, &hpass);
       if (!held) in_hand(is);
     }
     if (held) {
@@ -1581,32 +884,32 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
       pass = hpass;
       is->answer = LK_ISLAND_HELD;
     } else {
-      if (!is->weighted) set_ridge_weights(is, 0);
+      if (!is->weighted) lk_island_ridge_weights(is, 0);
       is->sticking = 1;
-      st = solve_once(is, report);
+      st = lk_island_solve_once(is, report);
       pass = 1;
-      if (st == LK_OK && trial_feasible(is)) changed = 0;
+      if (st == LK_OK && lk_island_feasible(is)) changed = 0;
       if (changed && st == LK_OK) {
         /* Weighted by this trial's own loads (a new contact set, or loads
          * that moved): once more. */
-        set_ridge_weights(is, 1);
-        st = solve_once(is, report);
+        lk_island_ridge_weights(is, 1);
+        st = lk_island_solve_once(is, report);
         pass++;
-        if (st == LK_OK && trial_feasible(is)) changed = 0;
+        if (st == LK_OK && lk_island_feasible(is)) changed = 0;
       }
       if (!changed) {
-        keep_trial_factor(is); /* the trial stands: refine from it next step */
+        lk_island_keep_factor(is); /* the trial stands: refine from it next step */
         is->answer = LK_ISLAND_STICKING;
       }
       is->sticking = 0;
       /* Rolling rows beyond their bound in the trial: held there instead
        * (the trial's answer is kept in zx / basisx, free in a boxed solve,
        * for the stages below if that does not stand either). */
-      if (changed && st == LK_OK && circle && !large && held_select(is, 1, 0, 1) > 0) {
+      if (changed && st == LK_OK && circle && !large && lk_island_held_select(is, 1, 0, 1) > 0) {
         memcpy(sd->zx, sd->z, (size_t)n * sizeof *sd->z);
         memcpy(sd->basisx, sd->basis, (size_t)n);
         hpass = 0;
-        held = held_trial(is, report, &hpass);
+        held = lk_island_held_trial(is, report, &hpass);
         if (held) {
           changed = 0;
           pass += hpass;
@@ -1627,7 +930,7 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
      * impulses (solve_island). */
     if (changed && st == LK_OK && large && began_at_rest(is)) {
       for (int i = 0; i < n; i++) sd->zfix[i] = sd->z[i];
-      if (fixed_cuts(is, report, 1)) {
+      if (lk_island_fixed_cuts(is, report, 1)) {
         changed = 0;
         coupled_answer(is, report);
       } else if (coupled) {
@@ -1650,7 +953,7 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
     if (changed && st == LK_OK) {
       for (int i = 0; i < n; i++) sd->zfix[i] = sd->z[i];
       pass++;
-      int ok = fixed_cuts(is, report, 0);
+      int ok = lk_island_fixed_cuts(is, report, 0);
       /* Still no sticking answer: the normal impulses may have to shift
        * with the friction (a rope round a capstan, a finger wrapped round
        * an object: the tension, and so the pressure, changes along the
@@ -1664,7 +967,7 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
       } else {
         /* (not counted among the passes: the friction LCP keeps them all) */
         for (int i = 0; i < n; i++) sd->z[i] = sd->zfix[i];
-        if (began_at_rest(is) && fixed_cuts(is, report, 1)) {
+        if (began_at_rest(is) && lk_island_fixed_cuts(is, report, 1)) {
           changed = 0;
           coupled_answer(is, report);
         }
@@ -1678,10 +981,10 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
   /* Some contact slides: the held trial, from the last step's impulses,
    * before the friction LCP (whose pivoting splits redundant sliding
    * supports at a vertex). */
-  if (start == LK_ISLAND_HELD && f->sliding && held_select(is, 0, 1, 1) > 0) {
-    if (!is->weighted) set_ridge_weights(is, 0);
+  if (start == LK_ISLAND_HELD && f->sliding && lk_island_held_select(is, 0, 1, 1) > 0) {
+    if (!is->weighted) lk_island_ridge_weights(is, 0);
     hpass = 0;
-    held = held_trial(is, report, &hpass);
+    held = lk_island_held_trial(is, report, &hpass);
     for (int i = 0; i < n; i++) sd->rw[i] = 1;
     if (held) {
       changed = 0;
@@ -1694,7 +997,7 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
   while (changed && pass < o->friction_iterations + (has_friction ? 1 : 0)) {
     pass++;
     is->answer = LK_ISLAND_LCP;
-    lk_status st = solve_once(is, report);
+    lk_status st = lk_island_solve_once(is, report);
     if (st) return st;
     changed = friction_update(is, report, 2 * pass > o->friction_iterations);
   }
@@ -1713,7 +1016,7 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
  * hand in sd->z. */
 static void island_facts(island *is, lk_island_facts *f) {
   const lk_sim_data *sd = is->sd;
-  f->guessable = guessable(is, &f->guess_wait, &f->impulses);
+  f->guessable = lk_island_guessable(is, &f->guess_wait, &f->impulses);
   f->has_friction = f->sliding = 0;
   for (int i = 0; i < is->n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
@@ -1726,8 +1029,8 @@ static void island_facts(island *is, lk_island_facts *f) {
   f->saturated_last = saturated_last(is);
   f->large = iterative_pays(is);
   f->circle = is->m->opt.friction_cone == LK_CONE_CIRCLE;
-  f->turning = f->circle ? held_select(is, 0, 0, 0) : 0;
-  f->slipping = f->circle ? held_select(is, 0, 1, 0) : 0;
+  f->turning = f->circle ? lk_island_held_select(is, 0, 0, 0) : 0;
+  f->slipping = f->circle ? lk_island_held_select(is, 0, 1, 0) : 0;
 }
 
 static lk_status solve_island(island *is, const lk_island_facts *f, const lk_island_plan *p,
@@ -1737,9 +1040,9 @@ static lk_status solve_island(island *is, const lk_island_facts *f, const lk_isl
   int n = is->n;
   int pass = 0, changed = 1;
   lk_island_strategy start = p->first;
-  if (f->guessable && f->guess_wait > 0) guess_outcome(is, -1); /* a wait counts down */
+  if (f->guessable && f->guess_wait > 0) lk_island_guess_outcome(is, -1); /* a wait counts down */
   if (start == LK_ISLAND_GUESS) {
-    if (trial_by_guess(is, report)) {
+    if (lk_island_guess(is, report)) {
       pass = 1;
       changed = 0;
       is->answer = LK_ISLAND_GUESS;
@@ -1775,7 +1078,7 @@ static lk_status solve_island(island *is, const lk_island_facts *f, const lk_isl
         int i2 = sd->rowloc[R->pair];
         double bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
         if (sd->row[R->pair].mu == 0) bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0);
-        double fr = norm2(sd->z[i], sd->z[i2]);
+        double fr = lk_island_norm2(sd->z[i], sd->z[i2]);
         if (fr > bound) {
           double k = fr > 0 ? bound / fr : 0;
           sd->z[i] *= k;
@@ -1806,7 +1109,7 @@ static lk_status solve_island(island *is, const lk_island_facts *f, const lk_isl
     lk_row *R = &sd->row[is->rows[i]];
     if (R->ckind != LK_CONSTRAINT_CONTACT || R->crow != 1) continue;
     lk_contact_mem *mem = &sd->cmem[R->cindex];
-    double speed = norm2(sd->w[i], sd->w[sd->rowloc[R->pair]]);
+    double speed = lk_island_norm2(sd->w[i], sd->w[sd->rowloc[R->pair]]);
     if (mem->state == LK_FRICTION_DYNAMIC && speed < o->slip_threshold) {
       mem->state = LK_FRICTION_STATIC;
       report->state_changes++;
@@ -1868,6 +1171,9 @@ static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
   first->unconv[1] = report->nsgs_loose - before.nsgs_loose;
   note->answered = is.answer;
   note->settled = st == LK_OK && first->unconv[0] == 0 && first->unconv[1] == 0;
+  note->solves = report->lcp_solves - before.lcp_solves;
+  note->iterations = (long)(report->lcp_pivots - before.lcp_pivots) +
+                     (report->nsgs_sweeps - before.nsgs_sweeps);
   return st;
 }
 
@@ -1939,11 +1245,11 @@ static void aside_finish(const lk_model *m, lk_data *d) {
     R->guessed = 1;
     int valid;
     unsigned char *slot = row_slot(d, R, &valid);
-    if (slot) *slot = row_state(R, 0, R->w, 0);
+    if (slot) *slot = lk_island_row_state(R, 0, R->w, 0);
     if (R->ckind != LK_CONSTRAINT_CONTACT || R->crow != 1) continue;
     lk_contact_mem *mem = &sd->cmem[R->cindex];
     double w2 = R->pair >= 0 ? sd->row[R->pair].w : 0;
-    if (mem->state == LK_FRICTION_DYNAMIC && norm2(R->w, w2) < m->opt.slip_threshold) {
+    if (mem->state == LK_FRICTION_DYNAMIC && lk_island_norm2(R->w, w2) < m->opt.slip_threshold) {
       mem->state = LK_FRICTION_STATIC;
       sd->st->report.state_changes++;
     }
@@ -1959,7 +1265,7 @@ void lk_sim_island_notes(lk_data *d, const char *reason, int settled) {
     for (int i = 0; i < n; i++)
       contacts += sd->row[rows[i]].ckind == LK_CONSTRAINT_CONTACT && sd->row[rows[i]].crow == 0;
     sd->island_note[rows[0]] =
-        (lk_island_report){n, contacts, LK_ISLAND_NONE, reason, LK_ISLAND_NONE, settled};
+        (lk_island_report){n, contacts, LK_ISLAND_NONE, reason, LK_ISLAND_NONE, settled, 0, 0};
   }
 }
 
