@@ -140,13 +140,8 @@ int lk_island_fixed_cuts(island *is, lk_sim_report *report, int coupled) {
       sd->hix[c] = INFINITY;
       sd->basisx[c] = LK_LCP_LOWER;
     }
-    lk_lcp p = {.n = N, .M = M, .ldm = N, .q = sd->qx, .lo = sd->lox, .hi = sd->hix};
-    lk_lcp_options lo;
-    lk_lcp_options_default(&lo);
-    lo.basis_in = sd->basisx;
-    lo.basis_out = sd->basisx;
     lk_lcp_report rep;
-    lk_status st = lk_lcp_solve(lk_lcp_lemke, &p, &lo, sd->lcp, sd->zx, sd->wx, &rep);
+    lk_status st = lk_island_lemke_expanded(sd, N, M, &rep);
     report->lcp_solves++;
     report->lcp_pivots += rep.pivots;
     /* An optional stage: its failure only means the friction LCP decides. */

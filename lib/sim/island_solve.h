@@ -57,6 +57,7 @@ unsigned char lk_island_row_state(const lk_row *R, double z, double w, double zn
 void lk_island_ridge_weights(island *is, int use_current);
 int lk_island_feasible(const island *is);
 lk_status lk_island_solve_once(island *is, lk_sim_report *report);
+lk_status lk_island_lemke_expanded(lk_sim_data *sd, int n, const double *M, lk_lcp_report *rep);
 /* cuts.c */
 int lk_island_fixed_cuts(island *is, lk_sim_report *report, int coupled);
 /* guess.c */

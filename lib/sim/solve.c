@@ -303,6 +303,17 @@ static int add_var(island *is, int r1, double c1, int r2, double c2, int slack) 
   return v;
 }
 
+/* Lemke on an expanded problem of order n (matrix M, and sd->qx, lox, hix),
+ * warm from and back into sd->basisx, into sd->zx, wx. */
+lk_status lk_island_lemke_expanded(lk_sim_data *sd, int n, const double *M, lk_lcp_report *rep) {
+  lk_lcp p = {.n = n, .M = M, .ldm = n, .q = sd->qx, .lo = sd->lox, .hi = sd->hix};
+  lk_lcp_options o;
+  lk_lcp_options_default(&o);
+  o.basis_in = sd->basisx;
+  o.basis_out = sd->basisx;
+  return lk_lcp_solve(lk_lcp_lemke, &p, &o, sd->lcp, sd->zx, sd->wx, rep);
+}
+
 /* Lay out the expanded variables; returns 0 or LK_CAPACITY_EXCEEDED. */
 static lk_status expand(island *is, int pyramid) {
   lk_sim_data *sd = is->sd;
@@ -423,12 +434,7 @@ static lk_status solve_lemke(island *is, int pyramid, lk_lcp_report *rep) {
       }
     }
   }
-  lk_lcp p = {.n = nx, .M = Ax, .ldm = nx, .q = sd->qx, .lo = sd->lox, .hi = sd->hix};
-  lk_lcp_options o;
-  lk_lcp_options_default(&o);
-  o.basis_in = sd->basisx;
-  o.basis_out = sd->basisx;
-  st = lk_lcp_solve(lk_lcp_lemke, &p, &o, sd->lcp, sd->zx, sd->wx, rep);
+  st = lk_island_lemke_expanded(sd, nx, Ax, rep);
   /* Row impulses z = P x, velocities w = A z + b. */
   for (int i = 0; i < n; i++) sd->z[i] = 0;
   for (int v = 0; v < nx; v++) {

@@ -4,128 +4,119 @@
  * step's island reports on scenes a user writes (a box set down, a box
  * launched, a pile too large for the dense solvers, a row limit). */
 #include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "harness.h"
 #include "linkage/linkage.h"
 #include "sim/plan.h"
 
-/* A dense island of 12 rows (a box on four corners), every contact
- * static, nothing remembered: the facts a new resting contact gives. */
-static lk_island_facts resting_box(void) {
-  lk_island_facts f;
-  memset(&f, 0, sizeof f);
-  f.rows = 12;
-  f.dense_cap = 192;
-  f.sparse = 1;
-  f.has_friction = 1;
-  f.circle = 1;
-  return f;
+/* Facts written as a user of the planner reads them: a dense island of
+ * 12 rows (a box on four corners), friction, the circle cone, the sparse
+ * solvers available, every contact static and nothing remembered, then
+ * the words of the case ("sliding", "turning=2", "rows=193", "circle=0"). */
+static const struct {
+  const char *name;
+  size_t at;
+} kFacts[] = {
+    {"rows", offsetof(lk_island_facts, rows)},
+    {"row_limit", offsetof(lk_island_facts, row_limit)},
+    {"sparse", offsetof(lk_island_facts, sparse)},
+    {"guessable", offsetof(lk_island_facts, guessable)},
+    {"guess_wait", offsetof(lk_island_facts, guess_wait)},
+    {"impulses", offsetof(lk_island_facts, impulses)},
+    {"has_friction", offsetof(lk_island_facts, has_friction)},
+    {"sliding", offsetof(lk_island_facts, sliding)},
+    {"coupled_last", offsetof(lk_island_facts, coupled_last)},
+    {"saturated_last", offsetof(lk_island_facts, saturated_last)},
+    {"large", offsetof(lk_island_facts, large)},
+    {"circle", offsetof(lk_island_facts, circle)},
+    {"turning", offsetof(lk_island_facts, turning)},
+    {"slipping", offsetof(lk_island_facts, slipping)},
+};
+
+/* 0 on a word the table does not know. */
+static int facts_of(const char *words, lk_island_facts *f) {
+  memset(f, 0, sizeof *f);
+  f->rows = 12;
+  f->dense_cap = 192;
+  f->sparse = 1;
+  f->has_friction = 1;
+  f->circle = 1;
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s", words);
+  for (char *w = strtok(buf, " "); w; w = strtok(NULL, " ")) {
+    char *eq = strchr(w, '=');
+    int value = eq ? atoi(eq + 1) : 1;
+    if (eq) *eq = 0;
+    size_t k = 0, n = sizeof kFacts / sizeof kFacts[0];
+    while (k < n && strcmp(kFacts[k].name, w)) k++;
+    if (k == n) return 0;
+    *(int *)((char *)f + kFacts[k].at) = value;
+  }
+  return 1;
 }
 
-#define ASSERT_PLAN(facts, want_first, want_then)                                          \
-  do {                                                                                     \
-    lk_island_plan p_ = lk_island_plan_choose(&(facts));                                   \
-    LK_ASSERT_MSG(p_.first == (want_first) && p_.then == (want_then),                      \
-                  "planned %s then %s (%s), expected %s then %s",                          \
-                  lk_island_strategy_name(p_.first), lk_island_strategy_name(p_.then),     \
-                  p_.reason, lk_island_strategy_name(want_first),                          \
-                  lk_island_strategy_name(want_then));                                     \
-    LK_ASSERT_MSG(p_.reason && p_.reason[0], "no reason given");                           \
-  } while (0)
+/* The planner's decisions, case by case: the facts, the strategy first,
+ * the one after it when its answer does not stand (none: its own ladder
+ * decides), and whether it is an error. */
+static const struct {
+  const char *facts;
+  lk_island_strategy first, then;
+  lk_status status;
+} kCases[] = {
+    /* size decides first, whatever the rows remember */
+    {"rows=193", LK_ISLAND_SPARSE, LK_ISLAND_NONE, LK_OK},
+    {"rows=193 guessable impulses sliding", LK_ISLAND_SPARSE, LK_ISLAND_NONE, LK_OK},
+    {"rows=193 row_limit", LK_ISLAND_NONE, LK_ISLAND_NONE, LK_CAPACITY_EXCEEDED},
+    {"rows=193 sparse=0", LK_ISLAND_NONE, LK_ISLAND_NONE, LK_CAPACITY_EXCEEDED},
+    {"rows=192", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    /* the impulses in hand, when there and not waiting after misses; a
+     * miss goes on as if there were none */
+    {"guessable impulses", LK_ISLAND_GUESS, LK_ISLAND_STICKING, LK_OK},
+    {"guessable impulses guess_wait=3", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    {"guessable", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    {"guessable impulses turning=2", LK_ISLAND_GUESS, LK_ISLAND_HELD, LK_OK},
+    /* no friction rows: one LCP */
+    {"has_friction=0", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
+    {"has_friction=0 sliding large", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
+    /* at rest: the sticking trial; a turning wheel held first (circle cone,
+     * not large); NSGS after a cone's edge on a large island, unless the
+     * coupled check answered last */
+    {"", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    {"turning=2", LK_ISLAND_HELD, LK_ISLAND_STICKING, LK_OK},
+    {"turning=2 circle=0", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    {"turning=2 large", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    {"saturated_last large", LK_ISLAND_NSGS, LK_ISLAND_NONE, LK_OK},
+    {"saturated_last large coupled_last", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    {"saturated_last", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
+    /* sliding: the friction LCP; a sliding pair held first (circle cone);
+     * NSGS when large; never a guess */
+    {"sliding", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
+    {"sliding slipping=2", LK_ISLAND_HELD, LK_ISLAND_LCP, LK_OK},
+    {"sliding slipping=2 circle=0", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
+    {"sliding slipping=2 large", LK_ISLAND_NSGS, LK_ISLAND_NONE, LK_OK},
+    {"sliding slipping=2 impulses", LK_ISLAND_HELD, LK_ISLAND_LCP, LK_OK},
+};
 
-static void test_size_decides_first(void) {
-  lk_island_facts f = resting_box();
-  f.rows = 193;
-  ASSERT_PLAN(f, LK_ISLAND_SPARSE, LK_ISLAND_NONE);
-  /* whatever the rows remember: the dense strategies do not apply */
-  f.guessable = 1;
-  f.impulses = 1;
-  f.sliding = 1;
-  ASSERT_PLAN(f, LK_ISLAND_SPARSE, LK_ISLAND_NONE);
-  /* a limit the user set is a limit; so is having no sparse solver */
-  f.row_limit = 1;
-  lk_island_plan p = lk_island_plan_choose(&f);
-  LK_ASSERT_INT_EQ(p.status, LK_CAPACITY_EXCEEDED);
-  LK_ASSERT_MSG(strstr(p.reason, "max_island_rows") != NULL, "the reason names the option: %s",
-                p.reason);
-  f.row_limit = 0;
-  f.sparse = 0;
-  LK_ASSERT_INT_EQ(lk_island_plan_choose(&f).status, LK_CAPACITY_EXCEEDED);
-  /* at the size itself: dense */
-  f = resting_box();
-  f.rows = 192;
-  LK_ASSERT_INT_EQ(lk_island_plan_choose(&f).status, LK_OK);
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-}
-
-static void test_guess_first_when_ready(void) {
-  lk_island_facts f = resting_box();
-  f.guessable = 1;
-  f.impulses = 1;
-  /* a miss goes on as if there were nothing in hand: the sticking trial */
-  ASSERT_PLAN(f, LK_ISLAND_GUESS, LK_ISLAND_STICKING);
-  /* waiting after misses, or nothing in hand: no guess */
-  f.guess_wait = 3;
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-  f.guess_wait = 0;
-  f.impulses = 0;
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-  /* a guess that misses on a turning island goes to the held trial */
-  f.impulses = 1;
-  f.turning = 2;
-  ASSERT_PLAN(f, LK_ISLAND_GUESS, LK_ISLAND_HELD);
-}
-
-static void test_frictionless_is_one_lcp(void) {
-  lk_island_facts f = resting_box();
-  f.has_friction = 0;
-  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
-  f.sliding = 1;
-  f.large = 1;
-  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
-}
-
-static void test_at_rest(void) {
-  lk_island_facts f = resting_box();
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-  /* a wheel that turns: its rolling rows held, then the plain trial */
-  f.turning = 2;
-  ASSERT_PLAN(f, LK_ISLAND_HELD, LK_ISLAND_STICKING);
-  /* ... only with the circle cone, and not on a large island */
-  f.circle = 0;
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-  f.circle = 1;
-  f.large = 1;
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-  /* a large island whose friction ended on a cone's edge: NSGS, unless its
-   * last answer came from the coupled check (which found it sticking) */
-  f.turning = 0;
-  f.saturated_last = 1;
-  ASSERT_PLAN(f, LK_ISLAND_NSGS, LK_ISLAND_NONE);
-  f.coupled_last = 1;
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-  f.coupled_last = 0;
-  f.large = 0;
-  ASSERT_PLAN(f, LK_ISLAND_STICKING, LK_ISLAND_NONE);
-}
-
-static void test_sliding(void) {
-  lk_island_facts f = resting_box();
-  f.sliding = 1;
-  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
-  f.slipping = 2;
-  ASSERT_PLAN(f, LK_ISLAND_HELD, LK_ISLAND_LCP);
-  f.circle = 0;
-  ASSERT_PLAN(f, LK_ISLAND_LCP, LK_ISLAND_NONE);
-  f.circle = 1;
-  f.large = 1;
-  ASSERT_PLAN(f, LK_ISLAND_NSGS, LK_ISLAND_NONE);
-  /* a sliding island is never guessed, even with impulses in hand */
-  f.large = 0;
-  f.guessable = 0;
-  f.impulses = 1;
-  ASSERT_PLAN(f, LK_ISLAND_HELD, LK_ISLAND_LCP);
+static void test_planner_cases(void) {
+  for (size_t k = 0; k < sizeof kCases / sizeof kCases[0]; k++) {
+    lk_island_facts f;
+    LK_ASSERT_MSG(facts_of(kCases[k].facts, &f), "case '%s': a word not known", kCases[k].facts);
+    lk_island_plan p = lk_island_plan_choose(&f);
+    LK_ASSERT_MSG(p.first == kCases[k].first && p.then == kCases[k].then &&
+                      p.status == kCases[k].status,
+                  "'%s': planned %s then %s (%s), expected %s then %s", kCases[k].facts,
+                  lk_island_strategy_name(p.first), lk_island_strategy_name(p.then),
+                  lk_status_name(p.status), lk_island_strategy_name(kCases[k].first),
+                  lk_island_strategy_name(kCases[k].then));
+    LK_ASSERT_MSG(p.reason && p.reason[0], "'%s': no reason given", kCases[k].facts);
+    if (p.status == LK_CAPACITY_EXCEEDED)
+      LK_ASSERT_MSG(strstr(p.reason, "max_island_rows") != NULL, "the reason names the option: %s",
+                    p.reason);
+  }
 }
 
 /* Every strategy has its own name; each rule its own reason. */
@@ -135,13 +126,10 @@ static void test_names_and_reasons(void) {
       LK_ASSERT_MSG(strcmp(lk_island_strategy_name((lk_island_strategy)s),
                            lk_island_strategy_name((lk_island_strategy)t)),
                     "strategies %d and %d share a name", s, t);
+  static const char *const words[] = {"",        "sliding",      "sliding slipping",
+                                      "turning", "sliding large", "saturated_last large"};
   lk_island_facts f[6];
-  for (int k = 0; k < 6; k++) f[k] = resting_box();
-  f[1].sliding = 1;                        /* the friction LCP */
-  f[2].sliding = f[2].slipping = 1;        /* held, sliding */
-  f[3].turning = 1;                        /* held, turning */
-  f[4].sliding = f[4].large = 1;           /* NSGS, sliding */
-  f[5].saturated_last = f[5].large = 1;    /* NSGS, at rest */
+  for (int k = 0; k < 6; k++) LK_ASSERT_INT_EQ(facts_of(words[k], &f[k]), 1);
   for (int a = 0; a < 6; a++)
     for (int b = a + 1; b < 6; b++)
       LK_ASSERT_MSG(strcmp(lk_island_plan_choose(&f[a]).reason, lk_island_plan_choose(&f[b]).reason),
@@ -309,14 +297,7 @@ static void test_large_island(void) {
 }
 
 static const lk_test tests[] = {
-    {"size first: sparse beyond the dense size, an error beyond a user's limit",
-     test_size_decides_first},
-    {"a guess when the impulses are in hand and not waiting; a miss goes on as planned",
-     test_guess_first_when_ready},
-    {"no friction rows: one LCP", test_frictionless_is_one_lcp},
-    {"at rest: the sticking trial; held for a turning wheel; NSGS after a cone's edge",
-     test_at_rest},
-    {"sliding: the friction LCP, held first with the circle cone, NSGS when large", test_sliding},
+    {"the planner's decisions: size, guess, at rest, turning, sliding, large", test_planner_cases},
     {"each strategy its name, each rule its reason", test_names_and_reasons},
     {"a box set down: the sticking trial, then the impulses in hand", test_box_set_down},
     {"a box launched: sliding strategies while it slides, sticking ones at rest",
