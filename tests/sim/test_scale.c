@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "linkage/linkage.h"
+#include "islands.h"
 #include "piles.h"
 
 
@@ -16,18 +17,6 @@
 static double body_z(const lk_model *m, lk_data *d, int k) {
   (void)m;
   return lk_data_q(d)[7 * (k - 1) + 2];
-}
-
-/* Islands of the last step whose report says so (lk_data_island_report). */
-static int islands_planned(const lk_data *d, lk_island_strategy s) {
-  int k = 0, count = 0;
-  for (const lk_island_report *ir; (ir = lk_data_island_report(d, k)); k++) count += ir->planned == s;
-  return count;
-}
-static int islands_answered(const lk_data *d, lk_island_strategy s) {
-  int k = 0, count = 0;
-  for (const lk_island_report *ir; (ir = lk_data_island_report(d, k)); k++) count += ir->answered == s;
-  return count;
 }
 
 /* Steps a scene of n cubes; every step must succeed without allocating
