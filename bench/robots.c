@@ -11,7 +11,8 @@
  *     overlap in the file's pose, which the contact pushes apart at
  *     options.max_depenetration_speed, 0.2 m/s: 50 mm in 0.25 s);
  *   - mass: the total mass, and MuJoCo 2.2.2's from the same file where it
- *     reads it (relative difference);
+ *     reads it, or a copy in memory without the MuJoCo 3 attributes it
+ *     refuses ("w/o implicitfast"; mj_load_stripped) (relative difference);
  *   - dM, dqacc: max |M - M_mj| / max |M_mj| and max |qacc - qacc_mj| /
  *     max(1, |qacc_mj|) at a random state inside the joint ranges (joints
  *     matched by name; only when every DoF matches);
@@ -229,6 +230,116 @@ static lk_model *with_mujoco_inertia(const mjModel *mm, const lk_model *m, doubl
   free(shift);
   free(body);
   return c;
+}
+
+/* A model file and the files it includes, as text, for a copy of them
+ * that MuJoCo reads from memory (mjVFS: by name without directory; meshes
+ * and textures still from disk, relative to the model file). */
+typedef struct {
+  char name[256];
+  char *text;
+} vfile;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *t = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (t && fread(t, 1, (size_t)n, f) != (size_t)n) {
+    free(t);
+    t = NULL;
+  }
+  if (t) t[n] = 0;
+  fclose(f);
+  return t;
+}
+
+/* Takes out of every file each attribute NAME="VALUE" that matches (name
+ * or value given, the other NULL); 1 when any was there. */
+static int strip_attr(vfile *v, int nv, const char *name, const char *value) {
+  int any = 0;
+  for (int i = 0; i < nv; i++) {
+    char *p = v[i].text;
+    while ((p = strchr(p, '='))) {
+      /* the attribute's name before '=', its value after */
+      char *ne = p, *nb = p;
+      while (nb > v[i].text && (nb[-1] == '_' || nb[-1] == '-' || nb[-1] == ':' ||
+                                (nb[-1] >= 'a' && nb[-1] <= 'z') || (nb[-1] >= 'A' && nb[-1] <= 'Z') ||
+                                (nb[-1] >= '0' && nb[-1] <= '9')))
+        nb--;
+      char q = p[1];
+      char *ve = (q == '"' || q == '\'') ? strchr(p + 2, q) : NULL;
+      if (!ve || nb == ne || nb == v[i].text || !(nb[-1] == ' ' || nb[-1] == '\t' || nb[-1] == '\n')) {
+        p++;
+        continue;
+      }
+      int match = name ? (size_t)(ne - nb) == strlen(name) && !strncmp(nb, name, (size_t)(ne - nb))
+                       : (size_t)(ve - p - 2) == strlen(value) && !strncmp(p + 2, value, (size_t)(ve - p - 2));
+      if (!match) {
+        p = ve + 1;
+        continue;
+      }
+      memmove(nb - 1, ve + 1, strlen(ve + 1) + 1);
+      p = nb - 1;
+      any = 1;
+    }
+  }
+  return any;
+}
+
+/* MuJoCo 2.2.2 on path; when it refuses a MuJoCo 3 attribute (an
+ * "invalid keyword" value or an "unrecognized attribute"), again on a
+ * copy without it, in memory, up to 8 attributes: removed lists them
+ * ("" when the file was read as it is). mjerr: the last refusal. */
+static mjModel *mj_load_stripped(const char *path, char *mjerr, int nerr, char *removed,
+                                 size_t nremoved) {
+  removed[0] = 0;
+  mjModel *mm = mj_loadXML(path, NULL, mjerr, nerr);
+  if (mm) return mm;
+  vfile v[16];
+  int nv = 0;
+  const char *sl = strrchr(path, '/');
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", sl ? path : ".");
+  if (sl && (size_t)(sl - path) < sizeof dir) dir[sl - path] = 0;
+  snprintf(v[0].name, sizeof v[0].name, "%s", sl ? sl + 1 : path);
+  v[0].text = slurp(path);
+  nv = v[0].text != NULL;
+  for (int i = 0; i < nv; i++) /* the includes, by name, beside it */
+    for (char *p = v[i].text; (p = strstr(p, "<include")) && nv < 16; p++) {
+      char *f = strstr(p, "file=\""), *e = f ? strchr(f + 6, '"') : NULL;
+      if (!e) continue;
+      char inc[2200];
+      snprintf(inc, sizeof inc, "%s/%.*s", dir, (int)(e - f - 6 < 1000 ? e - f - 6 : 1000), f + 6);
+      const char *is = strrchr(inc, '/');
+      snprintf(v[nv].name, sizeof v[nv].name, "%s", is + 1);
+      if ((v[nv].text = slurp(inc))) nv++;
+    }
+  mjVFS *vfs = malloc(sizeof *vfs);
+  for (int round = 0; round < 8 && vfs && nv > 0 && !mm; round++) {
+    char word[128] = "";
+    const char *k = strstr(mjerr, "invalid keyword: '"), *a = strstr(mjerr, "unrecognized attribute: '");
+    const char *w = k ? k + 18 : a ? a + 25 : NULL;
+    if (!w) break;
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(w, "'"), w);
+    if (!strip_attr(v, nv, k ? NULL : word, k ? word : NULL)) break;
+    size_t l = strlen(removed);
+    snprintf(removed + l, nremoved - l, "%s%s%s", l ? "," : "", word, k ? "" : "=");
+    mj_defaultVFS(vfs);
+    for (int i = 0; i < nv; i++) {
+      int n = (int)strlen(v[i].text);
+      mj_makeEmptyFileVFS(vfs, v[i].name, n);
+      int id = mj_findFileVFS(vfs, v[i].name);
+      if (id >= 0) memcpy(vfs->filedata[id], v[i].text, (size_t)n);
+    }
+    mm = mj_loadXML(path, vfs, mjerr, nerr);
+    mj_deleteVFS(vfs);
+  }
+  free(vfs);
+  for (int i = 0; i < nv; i++) free(v[i].text);
+  return mm;
 }
 
 /* MuJoCo 2.2.2's mesh rule (tetrahedra counted positive, from the
@@ -546,16 +657,17 @@ int main(int argc, char **argv) {
     lk_data_free(d);
     if (s != m) lk_model_free(s);
     double mass = total_mass(m);
-    char mj[64] = "-", dyn[64] = "-", same[64] = "-";
+    char mj[400] = "-", dyn[64] = "-", same[64] = "-";
 #ifdef HAVE_MUJOCO
-    char mjerr[300] = "";
-    mjModel *mm = mj_loadXML(path, NULL, mjerr, sizeof mjerr);
+    char mjerr[300] = "", removed[256];
+    mjModel *mm = mj_load_stripped(path, mjerr, sizeof mjerr, removed, sizeof removed);
     if (mm) {
       double M = 0;
       /* body 0 too: MuJoCo fuses a URDF's bodies welded to the world into it */
       for (int b = 0; b < mm->nbody; b++) M += mm->body_mass[b];
       if (M > 0)
-        snprintf(mj, sizeof mj, "%.4g, %+.2g", M, (mass - M) / M);
+        snprintf(mj, sizeof mj, "%.4g, %+.2g%s%s", M, (mass - M) / M, removed[0] ? "; w/o " : "",
+                 removed);
       else
         snprintf(mj, sizeof mj, "MuJoCo: fixed to its world"); /* a fused static body */
       double dM, da, dI, daI;
@@ -570,7 +682,7 @@ int main(int argc, char **argv) {
       snprintf(mj, sizeof mj, "MuJoCo: %.40s", mjerr);
     }
 #endif
-    char massbuf[96];
+    char massbuf[512];
     snprintf(massbuf, sizeof massbuf, "%.4g (%s)", mass, mj);
     printf("%-58s %-10s %-34s %-26s %-18s %-18s %8.1f\n", name, load, sim, massbuf, dyn, same,
            1e3 * tl);
