@@ -112,6 +112,14 @@ static void name(sbuf *s, const char *n) {
   put(s, quote ? "\"%s\"" : "%s", n);
 }
 
+/* A YAML double-quoted string. */
+static void quoted(sbuf *s, const char *t) {
+  put(s, "\"");
+  for (const char *c = t; *c; c++)
+    put(s, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
+  put(s, "\"");
+}
+
 static int is_identity(const lk_mat3 *R) {
   lk_mat3 I = lk_m3_identity();
   return memcmp(R, &I, sizeof I) == 0;
@@ -283,10 +291,9 @@ static void one_geom(writer *w, const lk_geom_spec *g) {
   switch (g->type) {
     case LK_GEOM_MESH:
       /* The same file and scale read back as the same hull. */
-      put(s, "%s    file: \"", in);
-      for (const char *c = file; *c; c++)
-        put(s, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
-      put(s, "\"\n%s    scale: ", in);
+      put(s, "%s    file: ", in);
+      quoted(s, file);
+      put(s, "\n%s    scale: ", in);
       vec(s, scale, 3);
       put(s, "\n");
       w->mesh[0] = 0;
@@ -670,10 +677,9 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
     if (lk_model_name(m) && *lk_model_name(m)) {
       sbuf nb;
       memset(&nb, 0, sizeof nb);
-      put(&nb, "name: \"");
-      for (const char *c = lk_model_name(m); *c; c++)
-        put(&nb, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
-      put(&nb, "\"\n");
+      put(&nb, "name: ");
+      quoted(&nb, lk_model_name(m));
+      put(&nb, "\n");
       if (nb.p) fputs(nb.p, out);
       lk_free(nb.p);
     }
