@@ -273,13 +273,6 @@ static void one_geom(writer *w, const lk_geom_spec *g) {
       cannot(w, "%s (an ellipsoid: a mesh of no file)", geom_what(g, what, sizeof what));
       return;
     }
-    if (!(scale[0] > 0 && scale[1] > 0 && scale[2] > 0)) {
-      cannot(w, "%s (mesh %s mirrored: scale %g %g %g)", geom_what(g, what, sizeof what),
-             strrchr(file, '/') ? strrchr(file, '/') + 1 : file,
-             scale[0], scale[1], scale[2]);
-      w->mesh[0] = 0;
-      return;
-    }
   }
   if (world ? !s->p : w->geoms++ == 0) put(s, "%sgeoms:\n", in);
   put(s, "%s  - type: %s\n", in, lk_geom_type_name(g->type));

@@ -1653,24 +1653,8 @@ static lk_status assets(mreader *R, xmlNode *e) {
       if (!R->meshes[R->nmeshes].why) return lk_builder_oom(B);
       st = LK_OK;
     } else if (scale[0] < 0 || scale[1] < 0 || scale[2] < 0) {
-      int nv = lk_mesh_nvertex(mesh);
-      double *v = LK_NEW_ARRAY(double, 3 * nv);
-      if (!v) {
-        lk_mesh_free(mesh);
-        return lk_builder_oom(B);
-      }
-      memcpy(v, lk_mesh_vertices(mesh), (size_t)(3 * nv) * sizeof *v);
-      for (int k = 0; k < nv; k++)
-        for (int a = 0; a < 3; a++)
-          if (scale[a] < 0) v[3 * k + a] = -v[3 * k + a];
-      lk_mesh_free(mesh);
-      mesh = NULL;
-      lk_mesh_spec ms;
-      lk_mesh_spec_default(&ms);
-      ms.vertices = v;
-      ms.count = nv;
-      st = lk_mesh_new(&ms, &mesh, &me);
-      lk_free(v);
+      st = lk_mesh_mirror(&mesh, scale, &me);
+      if (st == LK_OUT_OF_MEMORY) return lk_builder_oom(B);
       if (st) return lk_xdoc_error(X, c, st, "<mesh> '%s': mirrored: %s", name, me.message);
     }
     if (mesh && want_solid && !solid_ok)

@@ -764,9 +764,12 @@ static void test_convert_mjcf(void) {
   convert_round_trip(lk_test_data("mjcf/fourbar_connect.xml"));
   convert_round_trip(lk_test_data("mjcf/weld.xml"));
   convert_round_trip(lk_test_data("mjcf/tendon.xml"));
+  /* a mirrored mesh (a negative scale) */
+  convert_round_trip(lk_test_data("mjcf/lshape.xml"));
   /* Menagerie's robots as published, when ../shared/data/robots is there */
   static const char *const robots[] = {
       "robotiq_2f85/2f85.xml", "wonik_allegro/right_hand.xml", "shadow_hand/right_hand.xml",
+      "shadow_hand/left_hand.xml",
       "franka_emika_panda/panda.xml", "universal_robots_ur5e/ur5e.xml", "unitree_go1/go1.xml",
       NULL};
   for (int i = 0; robots[i]; i++) {
@@ -781,8 +784,17 @@ static void test_convert_mjcf(void) {
   refused(lk_test_data("mjcf/pair.xml"),
           (const char *[]){"contact pair 'floor'/'slider'", "contact pair 'stuck'/'floor'",
                            "contact pair 'floor'/'ice'", NULL});
-  refused(lk_test_data("mjcf/lshape.xml"),
-          (const char *[]){"link 'mirror' (mesh lshape.obj mirrored: scale -1 1 1)", NULL});
+  /* an ellipsoid (a mesh the reader makes, of no file) */
+  char xp[] = "/tmp/lk-mjcf-ellipsoid-XXXXXX";
+  int fd = mkstemp(xp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("<mujoco><worldbody><body name=\"egg\"><freejoint/>"
+        "<geom name=\"shell\" type=\"ellipsoid\" size=\"0.1 0.05 0.03\"/></body>"
+        "</worldbody></mujoco>\n", f);
+  fclose(f);
+  refused(xp, (const char *[]){"geom 'shell' of link 'egg' (an ellipsoid", NULL});
+  unlink(xp);
 }
 
 void lk_test_register(void) {
