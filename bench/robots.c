@@ -11,14 +11,20 @@
  *     overlap in the file's pose, which the contact pushes apart at
  *     options.max_depenetration_speed, 0.2 m/s: 50 mm in 0.25 s);
  *   - mass: the total mass, and MuJoCo 2.2.2's from the same file where it
- *     reads it (relative difference);
+ *     reads it, or a copy in memory without the MuJoCo 3 attributes it
+ *     refuses ("w/o implicitfast"; mj_load_stripped) (relative difference);
  *   - dM, dqacc: max |M - M_mj| / max |M_mj| and max |qacc - qacc_mj| /
  *     max(1, |qacc_mj|) at a random state inside the joint ranges (joints
  *     matched by name; only when every DoF matches);
+ *   - dI, dqacc_I: the largest difference of a body's mass properties
+ *     from MuJoCo's compiled ones, and dqacc again with Linkage's links
+ *     given MuJoCo's (what is left once the mass properties agree);
  *   - load time (ms).
  * A total line counts the files loaded and simulated. ROS packages
  * (package://) are found in every directory of DIR that holds a
- * package.xml. Usage: bench/robots [DIR] (bench/models is the friction models' bench). */
+ * package.xml. Usage: bench/robots [DIR] (bench/models is the friction models' bench);
+ * bench/robots --meshes FILE: where each mesh body's inertia differs from
+ * MuJoCo's (mesh_report). */
 #include <config.h>
 
 #include <dirent.h>
@@ -149,10 +155,351 @@ static double total_mass(const lk_model *m) {
 }
 
 #ifdef HAVE_MUJOCO
+/* max |qacc - qacc_mj| / max(1, |qacc_mj|) at md's state (mj_forward run). */
+static double qacc_diff(const mjModel *mm, const mjData *md, const double *qacc, const int *map) {
+  double ea = 0;
+  for (int i = 0; i < mm->nv; i++)
+    ea = fmax(ea, fabs(md->qacc[i] - qacc[map[i]]) / fmax(1, fabs(md->qacc[i])));
+  return ea;
+}
+
+/* Each MuJoCo body's link (same name) and the shift from its link frame to
+ * the body frame (the last joint's anchor, see mjcf.c); -1 when a body has
+ * no link of its name. */
+static int body_links(const mjModel *mm, const lk_model *m, int *link, double (*shift)[3]) {
+  for (int b = 1; b < mm->nbody; b++) {
+    const char *name = mj_id2name(mm, mjOBJ_BODY, b);
+    link[b] = name ? lk_model_link_index(m, name) : -1;
+    if (link[b] < 0) return -1;
+    int j = mm->body_jntadr[b] + mm->body_jntnum[b] - 1;
+    for (int a = 0; a < 3; a++) shift[b][a] = mm->body_jntnum[b] > 0 ? mm->jnt_pos[3 * j + a] : 0;
+  }
+  return 0;
+}
+
+/* A copy of m's links and joints (no geoms) with each MuJoCo body's mass,
+ * centre and inertia as MuJoCo compiled them; NULL when a body has no
+ * link of its name. */
+static lk_model *with_mujoco_inertia(const mjModel *mm, const lk_model *m, double *dI) {
+  int *link = calloc((size_t)mm->nbody, sizeof *link);
+  double(*shift)[3] = calloc((size_t)mm->nbody, sizeof *shift);
+  int *body = calloc((size_t)lk_model_nlink(m), sizeof *body);
+  lk_model *c = NULL;
+  if (body_links(mm, m, link, shift) == 0) {
+    c = lk_model_new();
+    lk_error err;
+    lk_status st = lk_model_set_options(c, lk_model_options(m), &err);
+    for (int b = 1; b < mm->nbody; b++) body[link[b]] = b;
+    *dI = 0;
+    for (int l = 1; l < lk_model_nlink(m) && !st; l++) {
+      lk_link_spec ls;
+      lk_model_link(m, l, &ls);
+      int b = body[l];
+      if (b > 0) {
+        double R[9], t[9], I[9];
+        mju_quat2Mat(R, mm->body_iquat + 4 * b);
+        for (int r = 0; r < 3; r++)
+          for (int k = 0; k < 3; k++) t[3 * r + k] = R[3 * r + k] * mm->body_inertia[3 * b + k];
+        mju_mulMatMatT(I, t, R, 3, 3, 3);
+        double mb = mm->body_mass[b], imax = 0, ei = 0, ec = 0;
+        lk_vec3 com = {mm->body_ipos[3 * b] - shift[b][0], mm->body_ipos[3 * b + 1] - shift[b][1],
+                       mm->body_ipos[3 * b + 2] - shift[b][2]};
+        for (int r = 0; r < 3; r++)
+          for (int k = 0; k < 3; k++) {
+            imax = fmax(imax, fabs(I[3 * r + k]));
+            ei = fmax(ei, fabs(I[3 * r + k] - ls.inertia.m[r][k]));
+          }
+        ec = fmax(fabs(com.x - ls.com.x), fmax(fabs(com.y - ls.com.y), fabs(com.z - ls.com.z)));
+        if (mb > 1e-9) {
+          double gyr = sqrt((I[0] + I[4] + I[8]) / mb);
+          *dI = fmax(*dI, fmax(fabs(ls.mass - mb) / mb, fmax(ei / imax, ec / gyr)));
+        }
+        ls.mass = mb;
+        ls.com = com;
+        for (int r = 0; r < 3; r++)
+          for (int k = 0; k < 3; k++) ls.inertia.m[r][k] = 0.5 * (I[3 * r + k] + I[3 * k + r]);
+      }
+      st = lk_model_add_link(c, &ls, &err);
+    }
+    if (st || lk_model_finalize(c, &err)) {
+      lk_model_free(c);
+      c = NULL;
+    }
+  }
+  free(link);
+  free(shift);
+  free(body);
+  return c;
+}
+
+/* A model file and the files it includes, as text, for a copy of them
+ * that MuJoCo reads from memory (mjVFS: by name without directory; meshes
+ * and textures still from disk, relative to the model file). */
+typedef struct {
+  char name[256];
+  char *text;
+} vfile;
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *t = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (t && fread(t, 1, (size_t)n, f) != (size_t)n) {
+    free(t);
+    t = NULL;
+  }
+  if (t) t[n] = 0;
+  fclose(f);
+  return t;
+}
+
+/* Takes out of every file each attribute NAME="VALUE" that matches (name
+ * or value given, the other NULL); 1 when any was there. */
+static int strip_attr(vfile *v, int nv, const char *name, const char *value) {
+  int any = 0;
+  for (int i = 0; i < nv; i++) {
+    char *p = v[i].text;
+    while ((p = strchr(p, '='))) {
+      /* the attribute's name before '=', its value after */
+      char *ne = p, *nb = p;
+      while (nb > v[i].text && (nb[-1] == '_' || nb[-1] == '-' || nb[-1] == ':' ||
+                                (nb[-1] >= 'a' && nb[-1] <= 'z') || (nb[-1] >= 'A' && nb[-1] <= 'Z') ||
+                                (nb[-1] >= '0' && nb[-1] <= '9')))
+        nb--;
+      char q = p[1];
+      char *ve = (q == '"' || q == '\'') ? strchr(p + 2, q) : NULL;
+      if (!ve || nb == ne || nb == v[i].text || !(nb[-1] == ' ' || nb[-1] == '\t' || nb[-1] == '\n')) {
+        p++;
+        continue;
+      }
+      int match = name ? (size_t)(ne - nb) == strlen(name) && !strncmp(nb, name, (size_t)(ne - nb))
+                       : (size_t)(ve - p - 2) == strlen(value) && !strncmp(p + 2, value, (size_t)(ve - p - 2));
+      if (!match) {
+        p = ve + 1;
+        continue;
+      }
+      memmove(nb - 1, ve + 1, strlen(ve + 1) + 1);
+      p = nb - 1;
+      any = 1;
+    }
+  }
+  return any;
+}
+
+/* MuJoCo 2.2.2 on path; when it refuses a MuJoCo 3 attribute (an
+ * "invalid keyword" value or an "unrecognized attribute"), again on a
+ * copy without it, in memory, up to 8 attributes: removed lists them
+ * ("" when the file was read as it is). mjerr: the last refusal. */
+static mjModel *mj_load_stripped(const char *path, char *mjerr, int nerr, char *removed,
+                                 size_t nremoved) {
+  removed[0] = 0;
+  mjModel *mm = mj_loadXML(path, NULL, mjerr, nerr);
+  if (mm) return mm;
+  vfile v[16];
+  int nv = 0;
+  const char *sl = strrchr(path, '/');
+  char dir[1024];
+  snprintf(dir, sizeof dir, "%s", sl ? path : ".");
+  if (sl && (size_t)(sl - path) < sizeof dir) dir[sl - path] = 0;
+  snprintf(v[0].name, sizeof v[0].name, "%s", sl ? sl + 1 : path);
+  v[0].text = slurp(path);
+  nv = v[0].text != NULL;
+  for (int i = 0; i < nv; i++) /* the includes, by name, beside it */
+    for (char *p = v[i].text; (p = strstr(p, "<include")) && nv < 16; p++) {
+      char *f = strstr(p, "file=\""), *e = f ? strchr(f + 6, '"') : NULL;
+      if (!e) continue;
+      char inc[2200];
+      snprintf(inc, sizeof inc, "%s/%.*s", dir, (int)(e - f - 6 < 1000 ? e - f - 6 : 1000), f + 6);
+      const char *is = strrchr(inc, '/');
+      snprintf(v[nv].name, sizeof v[nv].name, "%s", is + 1);
+      if ((v[nv].text = slurp(inc))) nv++;
+    }
+  mjVFS *vfs = malloc(sizeof *vfs);
+  for (int round = 0; round < 8 && vfs && nv > 0 && !mm; round++) {
+    char word[128] = "";
+    const char *k = strstr(mjerr, "invalid keyword: '"), *a = strstr(mjerr, "unrecognized attribute: '");
+    const char *w = k ? k + 18 : a ? a + 25 : NULL;
+    if (!w) break;
+    snprintf(word, sizeof word, "%.*s", (int)strcspn(w, "'"), w);
+    if (!strip_attr(v, nv, k ? NULL : word, k ? word : NULL)) break;
+    size_t l = strlen(removed);
+    snprintf(removed + l, nremoved - l, "%s%s%s", l ? "," : "", word, k ? "" : "=");
+    mj_defaultVFS(vfs);
+    for (int i = 0; i < nv; i++) {
+      int n = (int)strlen(v[i].text);
+      mj_makeEmptyFileVFS(vfs, v[i].name, n);
+      int id = mj_findFileVFS(vfs, v[i].name);
+      if (id >= 0) memcpy(vfs->filedata[id], v[i].text, (size_t)n);
+    }
+    mm = mj_loadXML(path, vfs, mjerr, nerr);
+    mj_deleteVFS(vfs);
+  }
+  free(vfs);
+  for (int i = 0; i < nv; i++) free(v[i].text);
+  return mm;
+}
+
+/* MuJoCo 2.2.2's mesh rule (tetrahedra counted positive, from the
+ * surface's centroid for the centre, then from that centre) on a mesh as
+ * MuJoCo keeps it (mesh_vert: float, in the mesh's inertial frame), in
+ * double: the inertia per unit mass in the geom's frame (the box rule
+ * scales mass and inertia alike, so it drops out), and the centre. */
+static void mesh_rule(const mjModel *mm, int mesh, double I[9], double c[3]) {
+  const float *vert = mm->mesh_vert + 3 * mm->mesh_vertadr[mesh];
+  const int *face = mm->mesh_face + 3 * mm->mesh_faceadr[mesh];
+  double ap[3] = {0, 0, 0}, area = 0;
+  for (int f = 0; f < mm->mesh_facenum[mesh]; f++) {
+    const float *a = vert + 3 * face[3 * f], *b = vert + 3 * face[3 * f + 1], *d = vert + 3 * face[3 * f + 2];
+    double u[3], w[3], n[3];
+    for (int k = 0; k < 3; k++) u[k] = (double)b[k] - a[k], w[k] = (double)d[k] - a[k];
+    mju_cross(n, u, w);
+    double ar = mju_norm3(n) / 2;
+    area += ar;
+    for (int k = 0; k < 3; k++) ap[k] += ar * ((double)a[k] + b[k] + d[k]) / 3;
+  }
+  for (int k = 0; k < 3; k++) ap[k] /= area;
+  for (int pass = 0; pass < 2; pass++) {
+    double V = 0, s1[3] = {0, 0, 0}, C[9] = {0};
+    for (int f = 0; f < mm->mesh_facenum[mesh]; f++) {
+      double p[3][3];
+      for (int v = 0; v < 3; v++)
+        for (int k = 0; k < 3; k++) p[v][k] = (double)vert[3 * face[3 * f + v] + k] - ap[k];
+      double x[3];
+      mju_cross(x, p[1], p[2]);
+      double vol = fabs(mju_dot3(p[0], x)) / 6, sum[3];
+      for (int k = 0; k < 3; k++) sum[k] = p[0][k] + p[1][k] + p[2][k];
+      V += vol;
+      for (int k = 0; k < 3; k++) s1[k] += vol * sum[k] / 4;
+      for (int r = 0; r < 3; r++)
+        for (int k = 0; k < 3; k++)
+          C[3 * r + k] += vol / 20 * (sum[r] * sum[k] + p[0][r] * p[0][k] + p[1][r] * p[1][k] + p[2][r] * p[2][k]);
+    }
+    if (pass == 0) {
+      for (int k = 0; k < 3; k++) ap[k] += s1[k] / V;
+      continue;
+    }
+    double tr = C[0] + C[4] + C[8];
+    for (int r = 0; r < 3; r++)
+      for (int k = 0; k < 3; k++) I[3 * r + k] = ((r == k ? tr : 0) - C[3 * r + k]) / V;
+    for (int k = 0; k < 3; k++) c[k] = ap[k];
+  }
+}
+
+/* bench/robots --meshes FILE: where a mesh body's inertia differs from
+ * MuJoCo's. For each body with one mesh geom (its other geoms taken as
+ * massless), max differences of the inertia per unit mass relative to its
+ * largest entry: lk-mj, Linkage's against MuJoCo's compiled body; f32-lk,
+ * MuJoCo's rule recomputed in double from MuJoCo's float vertices against
+ * Linkage's (the vertices' float storage); moments, the principal moments
+ * alone (sorted); eig3, mju_eig3's own round trip of Linkage's tensor (the
+ * compiler's iterative eigen decomposition stops at a tolerance). */
+static void sort3(double *x) {
+  for (int i = 0; i < 3; i++)
+    for (int j = i + 1; j < 3; j++)
+      if (x[j] < x[i]) {
+        double t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+      }
+}
+
+static int mesh_report(const char *path) {
+  lk_load_options o;
+  lk_load_options_default(&o);
+  o.package_path = pkgpath;
+  lk_error err;
+  lk_model *m = lk_model_load_file(path, &o, &err);
+  char mjerr[300] = "";
+  mjModel *mm = mj_loadXML(path, NULL, mjerr, sizeof mjerr);
+  if (!m || !mm) {
+    printf("%s: %s\n", path, m ? mjerr : err.message);
+    lk_model_free(m);
+    if (mm) mj_deleteModel(mm);
+    return 1;
+  }
+  int *link = calloc((size_t)mm->nbody, sizeof *link);
+  double(*shift)[3] = calloc((size_t)mm->nbody, sizeof *shift);
+  printf("%-18s %-10s %-10s %-10s %-10s %-10s\n", "body", "mass kg", "lk-mj", "f32-lk",
+         "moments", "eig3");
+  int bad = body_links(mm, m, link, shift);
+  for (int b = 1; b < mm->nbody && !bad; b++) {
+    int g = -1, nmesh = 0;
+    for (int k = 0; k < mm->body_geomnum[b]; k++)
+      if (mm->geom_type[mm->body_geomadr[b] + k] == mjGEOM_MESH) g = mm->body_geomadr[b] + k, nmesh++;
+    if (nmesh != 1 || mm->body_mass[b] <= 0) continue;
+    lk_link_spec ls;
+    lk_model_link(m, link[b], &ls);
+    double R[9], t[9], Imj[9], Im[9], Gf[9], If[9], c[3], Rg[9];
+    mju_quat2Mat(R, mm->body_iquat + 4 * b);
+    for (int r = 0; r < 3; r++)
+      for (int k = 0; k < 3; k++) t[3 * r + k] = R[3 * r + k] * mm->body_inertia[3 * b + k];
+    mju_mulMatMatT(Imj, t, R, 3, 3, 3);
+    mesh_rule(mm, mm->geom_dataid[g], Im, c);
+    mju_quat2Mat(Rg, mm->geom_quat + 4 * g);
+    mju_mulMatMat(t, Rg, Im, 3, 3, 3);
+    mju_mulMatMatT(Gf, t, Rg, 3, 3, 3);
+    double emax = 0, el = 0, ef = 0;
+    for (int r = 0; r < 3; r++)
+      for (int k = 0; k < 3; k++) {
+        double a = Imj[3 * r + k] / mm->body_mass[b];
+        If[3 * r + k] = Gf[3 * r + k];
+        emax = fmax(emax, fabs(a));
+        el = fmax(el, fabs(ls.inertia.m[r][k] / ls.mass - a));
+        ef = fmax(ef, fabs(If[3 * r + k] - ls.inertia.m[r][k] / ls.mass));
+      }
+    /* principal moments (sorted): the rotation left out */
+    double Il[9], el3[3], ev[9], q[4], mj3[3], eig = 0;
+    for (int r = 0; r < 3; r++)
+      for (int k = 0; k < 3; k++) Il[3 * r + k] = ls.inertia.m[r][k] / ls.mass;
+    mju_eig3(el3, ev, q, Il);
+    for (int k = 0; k < 3; k++) mj3[k] = mm->body_inertia[3 * b + k] / mm->body_mass[b];
+    /* mju_eig3's own round trip of Linkage's tensor */
+    double RR[9], tt[9], back[9], rt = 0;
+    mju_quat2Mat(RR, q);
+    for (int r = 0; r < 3; r++)
+      for (int k = 0; k < 3; k++) tt[3 * r + k] = RR[3 * r + k] * el3[k];
+    mju_mulMatMatT(back, tt, RR, 3, 3, 3);
+    for (int k = 0; k < 9; k++) rt = fmax(rt, fabs(back[k] - Il[k]) / emax);
+    sort3(el3);
+    sort3(mj3);
+    for (int k = 0; k < 3; k++) eig = fmax(eig, fabs(el3[k] - mj3[k]) / mj3[2]);
+    printf("%-18s %-10.4g %-10.1e %-10.1e %-10.1e %-10.1e\n", mj_id2name(mm, mjOBJ_BODY, b),
+           mm->body_mass[b], el / emax, ef / emax, eig, rt);
+  }
+  free(link);
+  free(shift);
+  mj_deleteModel(mm);
+  lk_model_free(m);
+  return bad;
+}
+
+/* Linkage's qacc at (q, v); 0 when it is computed. */
+static int lk_qacc(const lk_model *m, const double *q, const double *v, double *qacc) {
+  lk_data *d = lk_data_new(m);
+  int st = !d;
+  if (!st) {
+    memcpy(lk_data_q(d), q, (size_t)lk_model_nq(m) * sizeof *q);
+    memcpy(lk_data_v(d), v, (size_t)lk_model_nv(m) * sizeof *v);
+    st = lk_forward_kinematics(m, d) || lk_forward_dynamics(m, d, LK_FD_ABA);
+    if (!st) memcpy(qacc, lk_data_qacc(d), (size_t)lk_model_nv(m) * sizeof *qacc);
+  }
+  lk_data_free(d);
+  return st;
+}
+
 /* dM and dqacc against MuJoCo at a random state; -1 when the DoFs do not
- * match by joint name. */
-static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *dqacc) {
-  *dM = *dqacc = -1;
+ * match by joint name. Then dI, the largest difference of a body's mass
+ * properties (mass and inertia relative to the body's, the centre of mass
+ * relative to its radius of gyration), and dqacc_I, Linkage's qacc with
+ * each link's mass, centre and inertia replaced by MuJoCo's compiled ones
+ * against MuJoCo's: what is left once the mass properties are the same
+ * (-1 when a body has no link of its name). */
+static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *dqacc, double *dI,
+                           double *dqacc_I) {
+  *dM = *dqacc = *dI = *dqacc_I = -1;
   int nv = mm->nv;
   if (nv == 0 || nv != lk_model_nv(m)) return;
   int *map = calloc((size_t)nv, sizeof *map);
@@ -194,20 +541,27 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
       mjDSBL_CONTACT | mjDSBL_LIMIT | mjDSBL_EQUALITY | mjDSBL_ACTUATION | mjDSBL_FRICTIONLOSS;
   mj_forward(mm, md);
   double *M = calloc((size_t)nv * nv, sizeof *M), *LM = calloc((size_t)nv * nv, sizeof *LM);
+  double *acc = calloc((size_t)nv, sizeof *acc);
   mj_fullM(mm, M, md->qM);
   if (!lk_forward_kinematics(m, d) && !lk_mass_matrix(m, d) && !lk_mass_matrix_dense(m, d, LM) &&
       !lk_forward_dynamics(m, d, LK_FD_ABA)) {
-    double e = 0, s = 0, ea = 0;
+    double e = 0, s = 0;
     for (int i = 0; i < nv; i++)
       for (int k = 0; k < nv; k++) {
         e = fmax(e, fabs(M[i * nv + k] - LM[map[i] * nv + map[k]]));
         s = fmax(s, fabs(M[i * nv + k]));
       }
-    for (int i = 0; i < nv; i++)
-      ea = fmax(ea, fabs(md->qacc[i] - lk_data_qacc(d)[map[i]]) / fmax(1, fabs(md->qacc[i])));
     *dM = e / fmax(s, 1e-300);
-    *dqacc = ea;
+    *dqacc = qacc_diff(mm, md, lk_data_qacc(d), map);
+    double di;
+    lk_model *c = with_mujoco_inertia(mm, m, &di);
+    if (c && !lk_qacc(c, lk_data_q(d), lk_data_v(d), acc)) {
+      *dI = di;
+      *dqacc_I = qacc_diff(mm, md, acc, map);
+    }
+    lk_model_free(c);
   }
+  free(acc);
   free(M);
   free(LM);
   free(map);
@@ -217,6 +571,9 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
 #endif
 
 int main(int argc, char **argv) {
+#ifdef HAVE_MUJOCO
+  if (argc == 3 && strcmp(argv[1], "--meshes") == 0) return mesh_report(argv[2]);
+#endif
   const char *dir = argc > 1 ? argv[1] : "../shared/data/robots";
   walk(dir);
   qsort(files, (size_t)nfiles, sizeof files[0], cmp);
@@ -226,8 +583,8 @@ int main(int argc, char **argv) {
   }
   size_t skip = strlen(dir) + 1;
   int nload = 0, nsim = 0, nwarned = 0, nshallow = 0;
-  printf("%-58s %-10s %-34s %-26s %-18s %8s\n", "file", "load", "sim 2 s (max depth)",
-         "mass kg (MuJoCo, rel)", "dM, dqacc", "load ms");
+  printf("%-58s %-10s %-34s %-26s %-18s %-18s %8s\n", "file", "load", "sim 2 s (max depth)",
+         "mass kg (MuJoCo, rel)", "dM, dqacc", "dI, dqacc_I", "load ms");
   for (int f = 0; f < nfiles; f++) {
     const char *path = files[f];
     lk_load_options o;
@@ -300,21 +657,23 @@ int main(int argc, char **argv) {
     lk_data_free(d);
     if (s != m) lk_model_free(s);
     double mass = total_mass(m);
-    char mj[64] = "-", dyn[64] = "-";
+    char mj[400] = "-", dyn[64] = "-", same[64] = "-";
 #ifdef HAVE_MUJOCO
-    char mjerr[300] = "";
-    mjModel *mm = mj_loadXML(path, NULL, mjerr, sizeof mjerr);
+    char mjerr[300] = "", removed[256];
+    mjModel *mm = mj_load_stripped(path, mjerr, sizeof mjerr, removed, sizeof removed);
     if (mm) {
       double M = 0;
       /* body 0 too: MuJoCo fuses a URDF's bodies welded to the world into it */
       for (int b = 0; b < mm->nbody; b++) M += mm->body_mass[b];
       if (M > 0)
-        snprintf(mj, sizeof mj, "%.4g, %+.2g", M, (mass - M) / M);
+        snprintf(mj, sizeof mj, "%.4g, %+.2g%s%s", M, (mass - M) / M, removed[0] ? "; w/o " : "",
+                 removed);
       else
         snprintf(mj, sizeof mj, "MuJoCo: fixed to its world"); /* a fused static body */
-      double dM, da;
-      against_mujoco(mm, m, &dM, &da);
+      double dM, da, dI, daI;
+      against_mujoco(mm, m, &dM, &da, &dI, &daI);
       if (dM >= 0) snprintf(dyn, sizeof dyn, "%.1e, %.1e", dM, da);
+      if (dI >= 0) snprintf(same, sizeof same, "%.1e, %.1e", dI, daI);
       mj_deleteModel(mm);
     } else {
       /* MuJoCo 2.2.2's first words: the MuJoCo 3 keyword or the file missing from the corpus */
@@ -323,9 +682,10 @@ int main(int argc, char **argv) {
       snprintf(mj, sizeof mj, "MuJoCo: %.40s", mjerr);
     }
 #endif
-    char massbuf[96];
+    char massbuf[512];
     snprintf(massbuf, sizeof massbuf, "%.4g (%s)", mass, mj);
-    printf("%-58s %-10s %-34s %-26s %-18s %8.1f\n", name, load, sim, massbuf, dyn, 1e3 * tl);
+    printf("%-58s %-10s %-34s %-26s %-18s %-18s %8.1f\n", name, load, sim, massbuf, dyn, same,
+           1e3 * tl);
     lk_model_free(m);
   }
   printf("total: %d files, %d load (%d with warnings), %d simulate 2 s on a floor, %d of them "

@@ -98,6 +98,8 @@ typedef struct {
   double mass; /* --mass: of the objects given as mesh files, kg */
   int keep_hull; /* --keep-hull: a single non-convex part stays its hull */
   char package_path[8192]; /* --package-path's directories, ':' separated */
+  int strict_meshes;       /* --strict-meshes */
+  int keep_rest_overlaps;  /* --keep-rest-overlaps */
   const char *palm;        /* --palm: a link of the hand file, or NULL */
   lk_vec3 approach;        /* --approach, the palm's frame; zero: -z */
   const char *closing[64]; /* --closing JOINT=+1|-1 */
@@ -156,6 +158,10 @@ static void usage(FILE *f) {
           "                        default: read from the hand)\n"
           "  --package-path DIR    look for a URDF's package:// files in DIR\n"
           "                        (repeatable; then in $ROS_PACKAGE_PATH)\n"
+          "  --strict-meshes       a URDF collision mesh that is not found is an error\n"
+          "                        (default: that shape is left out, with a warning)\n"
+          "  --keep-rest-overlaps  URDF links whose shapes overlap with every joint at 0\n"
+          "                        collide too (default: never with each other)\n"
           "  --set-object KEY=VALUE  override in the object mechanism files (repeatable)\n"
           "  -q, --quiet           no progress bar and no summary\n"
           "  -h, --help            show this help\n"
@@ -452,6 +458,10 @@ static int parse_args(int argc, char **argv, args *a) {
         return EXIT_USAGE;
       }
       snprintf(a->package_path + n, sizeof a->package_path - n, "%s%s", n ? ":" : "", v);
+    } else if (!strcmp(o, "--strict-meshes")) {
+      a->strict_meshes = 1;
+    } else if (!strcmp(o, "--keep-rest-overlaps")) {
+      a->keep_rest_overlaps = 1;
     } else if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) {
       a->quiet = 1;
     } else if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
@@ -978,6 +988,8 @@ int main(int argc, char **argv) {
     so.object_set = a.oset;
     so.nobject_set = a.no;
     so.package_path = package_path;
+    so.strict_meshes = a.strict_meshes;
+    so.keep_rest_overlaps = a.keep_rest_overlaps;
     so.palm = a.palm;
     so.approach = a.approach;
     so.closing = a.closing;

@@ -49,6 +49,21 @@ const char *lk_cli_package_path(void) {
   return pp;
 }
 
+static int strict_meshes, keep_rest_overlaps;
+
+int lk_cli_load_flag(int code) {
+  if (code == LK_CLI_STRICT_MESHES) return strict_meshes = 1;
+  if (code == LK_CLI_KEEP_REST_OVERLAPS) return keep_rest_overlaps = 1;
+  return 0;
+}
+
+void lk_cli_load_options(lk_load_options *o) {
+  lk_load_options_default(o);
+  o->package_path = lk_cli_package_path();
+  o->strict_meshes = strict_meshes;
+  o->keep_rest_overlaps = keep_rest_overlaps;
+}
+
 void lk_cli_print_warnings(const char *path, const lk_model *m) {
   for (int w = 0; w < lk_model_nwarnings(m); w++) {
     const char *text = lk_model_warning(m, w);
@@ -70,11 +85,10 @@ lk_model *lk_cli_load(const char *cmd, const char *path, const char *const *set,
 lk_model *lk_cli_load_for(const char *cmd, const char *path, const char *const *set, int nset,
                           lk_run_settings *run, lk_outputs *outputs) {
   lk_load_options o;
-  lk_load_options_default(&o);
+  lk_cli_load_options(&o);
   o.set = set;
   o.nset = nset;
   o.run = run;
-  o.package_path = lk_cli_package_path();
   if (outputs) o.input = lk_outputs_input, o.input_ctx = outputs;
   lk_error err;
   lk_model *m = lk_model_load_file(path, &o, &err);

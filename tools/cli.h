@@ -37,6 +37,29 @@ int lk_cli_add_package_path(const char *cmd, const char *dir);
 /* --package-path's directories, then ROS_PACKAGE_PATH's (':' separated). */
 const char *lk_cli_package_path(void);
 
+/* --strict-meshes and --keep-rest-overlaps (long options only: these are
+ * their getopt codes): lk_load_options.strict_meshes and
+ * .keep_rest_overlaps for every later load. lk_cli_load_flag takes the
+ * code getopt_long returned and answers 1 when it was one of them. */
+#define LK_CLI_STRICT_MESHES 1001
+#define LK_CLI_KEEP_REST_OVERLAPS 1002
+#define LK_CLI_LOAD_LONGOPTS                                              \
+  {"strict-meshes", no_argument, NULL, LK_CLI_STRICT_MESHES},             \
+  {                                                                       \
+    "keep-rest-overlaps", no_argument, NULL, LK_CLI_KEEP_REST_OVERLAPS    \
+  }
+#define LK_CLI_LOAD_NAMES "strict-meshes", "keep-rest-overlaps"
+/* Their --help lines. */
+#define LK_CLI_LOAD_HELP                                                           \
+  "      --strict-meshes     a URDF collision mesh that is not found is an error\n" \
+  "                          (default: that shape is left out, with a warning)\n"   \
+  "      --keep-rest-overlaps  URDF links whose shapes overlap with every joint\n"  \
+  "                          at 0 collide too (default: never with each other)\n"
+int lk_cli_load_flag(int code);
+/* lk_load_options_default, then --package-path's directories and the
+ * flags above. */
+void lk_cli_load_options(lk_load_options *o);
+
 /* The name of names[] (NULL-terminated) nearest to word, or NULL. */
 const char *lk_cli_suggest(const char *word, const char *const *names);
 

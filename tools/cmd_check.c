@@ -21,6 +21,7 @@ void lk_cmd_check_usage(FILE *f) {
           "  -q, --quiet          print nothing for valid files\n"
           "      --package-path DIR\n                       look for a URDF's package:// files in DIR\n"
           "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
+          LK_CLI_LOAD_HELP
           "  -h, --help           show this help\n"
           "\n"
           "Exit status: 0 all files valid, 1 standard output could not be written,\n"
@@ -62,10 +63,11 @@ static void summary(const char *path, const lk_model *m) {
 int lk_cmd_check(int argc, char **argv) {
   static const struct option longopts[] = {{"set", required_argument, NULL, 's'},
                                            {"package-path", required_argument, NULL, 'K'},
+                                           LK_CLI_LOAD_LONGOPTS,
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"set", "package-path", "quiet", "help", NULL};
+  static const char *const names[] = {"set", "package-path", LK_CLI_LOAD_NAMES, "quiet", "help", NULL};
   const char *set[256];
   int nset = 0, quiet = 0, c;
   optind = 0;
@@ -86,6 +88,7 @@ int lk_cmd_check(int argc, char **argv) {
         lk_cmd_check_usage(stdout);
         return LK_EXIT_OK;
       default:
+        if (lk_cli_load_flag(c)) break;
         return lk_cli_bad_option("check", c, argv, optind, optopt, names);
     }
   }

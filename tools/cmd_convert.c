@@ -19,15 +19,17 @@ void lk_cmd_convert_usage(FILE *f) {
           "FILE:LINE: error: MESSAGE.\n"
           "\n"
           "An MJCF file (<mujoco>) converts the same way when YAML can say all of\n"
-          "it: bodies, joints, geoms, friction, exclusions, options, the initial\n"
+          "it: bodies, joints, geoms and meshes, friction, exclusions, options,\n"
+          "actuators, joint equalities, connect and weld (as loops), the initial\n"
           "state and <keyframe>s (then `linkage simulate --keyframe NAME` on the\n"
-          "YAML); actuators, connect and weld equalities, pairs and sensors are\n"
-          "refused, not dropped.\n"
+          "YAML). What YAML cannot say (sensors, pairs, ellipsoids) is refused,\n"
+          "each element named, and nothing is written.\n"
           "\n"
           "  -o, --output FILE       write the YAML here (default: standard output);\n"
           "                          replaced only when the whole file was written\n"
           "      --package-path DIR  look for a URDF's package:// files in DIR\n"
           "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
+          LK_CLI_LOAD_HELP
           "  -h, --help              show this help\n"
           "\n"
           "Exit status: 0 converted, 1 the output could not be written, 2 a usage\n"
@@ -37,9 +39,10 @@ void lk_cmd_convert_usage(FILE *f) {
 int lk_cmd_convert(int argc, char **argv) {
   static const struct option longopts[] = {{"output", required_argument, NULL, 'o'},
                                            {"package-path", required_argument, NULL, 'K'},
+                                           LK_CLI_LOAD_LONGOPTS,
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"output", "package-path", "help", NULL};
+  static const char *const names[] = {"output", "package-path", LK_CLI_LOAD_NAMES, "help", NULL};
   const char *output = "-";
   int c;
   optind = 0;
@@ -56,6 +59,7 @@ int lk_cmd_convert(int argc, char **argv) {
         lk_cmd_convert_usage(stdout);
         return LK_EXIT_OK;
       default:
+        if (lk_cli_load_flag(c)) break;
         return lk_cli_bad_option("convert", c, argv, optind, optopt, names);
     }
   }
@@ -79,8 +83,7 @@ int lk_cmd_convert(int argc, char **argv) {
     return LK_EXIT_FAILED;
   }
   lk_load_options o;
-  lk_load_options_default(&o);
-  o.package_path = lk_cli_package_path();
+  lk_cli_load_options(&o);
   o.input = lk_outputs_input; /* -o must not name the URDF or a mesh it reads */
   o.input_ctx = set;
   lk_status st = lk_model_convert_file(path, &o, lk_outputs_file(set, 0), &err);

@@ -19,6 +19,7 @@ void lk_cmd_info_usage(FILE *f) {
           "  -s, --set KEY=VALUE  override a value by dotted path; repeatable\n"
           "      --package-path DIR\n                       look for a URDF's package:// files in DIR\n"
           "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
+          LK_CLI_LOAD_HELP
           "  -h, --help           show this help\n"
           "\n"
           "Exit status: 0 success, 1 standard output could not be written, 2 an invalid\n"
@@ -185,9 +186,10 @@ static void elements(const lk_model *m) {
 int lk_cmd_info(int argc, char **argv) {
   static const struct option longopts[] = {{"set", required_argument, NULL, 's'},
                                            {"package-path", required_argument, NULL, 'K'},
+                                           LK_CLI_LOAD_LONGOPTS,
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"set", "package-path", "help", NULL};
+  static const char *const names[] = {"set", "package-path", LK_CLI_LOAD_NAMES, "help", NULL};
   const char *set[256];
   int nset = 0, c;
   optind = 0;
@@ -205,6 +207,7 @@ int lk_cmd_info(int argc, char **argv) {
         lk_cmd_info_usage(stdout);
         return LK_EXIT_OK;
       default:
+        if (lk_cli_load_flag(c)) break;
         return lk_cli_bad_option("info", c, argv, optind, optopt, names);
     }
   }

@@ -61,6 +61,7 @@ void lk_cmd_simulate_usage(FILE *f) {
           "  -q, --quiet             no progress bar and no summary\n"
           "      --package-path DIR  look for a URDF's package:// files in DIR\n"
           "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
+          LK_CLI_LOAD_HELP
           "  -h, --help              show this help\n"
           "\n"
           "The output files are replaced all together when the run is complete, or\n"
@@ -92,6 +93,7 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"every", required_argument, NULL, 'e'},
                                            {"set", required_argument, NULL, 's'},
                                            {"package-path", required_argument, NULL, 'K'},
+                                           LK_CLI_LOAD_LONGOPTS,
                                            {"plot", required_argument, NULL, 'p'},
                                            {"view", required_argument, NULL, 'V'},
                                            {"plot-columns", required_argument, NULL, 'P'},
@@ -104,7 +106,7 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {NULL, 0, NULL, 0}};
   static const char *const names[] = {"duration",     "output",  "contacts", "every",
                                       "set",          "plot",    "plot-columns", "columns",
-                                      "package-path", "partial", "view",     "quiet",
+                                      "package-path", LK_CLI_LOAD_NAMES, "partial", "view",     "quiet",
                                       "help",         "keyframe", "explain",  NULL};
   memset(a, 0, sizeof *a);
   int c;
@@ -177,6 +179,7 @@ static int parse_args(int argc, char **argv, args *a) {
         lk_cmd_simulate_usage(stdout);
         return -1;
       default:
+        if (lk_cli_load_flag(c)) break;
         return lk_cli_bad_option("simulate", c, argv, optind, optopt, names);
     }
   }

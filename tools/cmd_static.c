@@ -23,6 +23,7 @@ void lk_cmd_static_usage(FILE *f) {
           "  -n, --steps N        N equal increments (overrides the file's steps)\n"
           "      --package-path DIR\n                       look for a URDF's package:// files in DIR\n"
           "                       (repeatable; then in $ROS_PACKAGE_PATH)\n"
+          LK_CLI_LOAD_HELP
           "  -h, --help           show this help\n"
           "\n"
           "Exit status: 0 every increment converged, 1 an increment failed or did not\n"
@@ -104,10 +105,11 @@ static int print_increment(void *vctx, const lk_model *m, const lk_data *d,
 int lk_cmd_static(int argc, char **argv) {
   static const struct option longopts[] = {{"set", required_argument, NULL, 's'},
                                            {"package-path", required_argument, NULL, 'K'},
+                                           LK_CLI_LOAD_LONGOPTS,
                                            {"steps", required_argument, NULL, 'n'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
-  static const char *const names[] = {"set", "package-path", "steps", "help", NULL};
+  static const char *const names[] = {"set", "package-path", LK_CLI_LOAD_NAMES, "steps", "help", NULL};
   const char *set[256];
   int nset = 0, c, steps = 0;
   optind = 0;
@@ -134,6 +136,7 @@ int lk_cmd_static(int argc, char **argv) {
         lk_cmd_static_usage(stdout);
         return LK_EXIT_OK;
       default:
+        if (lk_cli_load_flag(c)) break;
         return lk_cli_bad_option("static", c, argv, optind, optopt, names);
     }
   }

@@ -30,6 +30,7 @@ void lk_cmd_view_usage(FILE *f) {
           "                          repeatable\n"
           "      --package-path DIR  look for a URDF's package:// files in DIR\n"
           "                          (repeatable; then in $ROS_PACKAGE_PATH)\n"
+          LK_CLI_LOAD_HELP
           "  -q, --quiet             no summary\n"
           "  -h, --help              show this help\n"
           "\n"
@@ -51,11 +52,12 @@ static int parse_args(int argc, char **argv, args *a) {
                                            {"fps", required_argument, NULL, 'F'},
                                            {"set", required_argument, NULL, 's'},
                                            {"package-path", required_argument, NULL, 'K'},
+                                           LK_CLI_LOAD_LONGOPTS,
                                            {"quiet", no_argument, NULL, 'q'},
                                            {"help", no_argument, NULL, 'h'},
                                            {NULL, 0, NULL, 0}};
   static const char *const names[] = {"output", "trajectory", "fps", "set", "package-path",
-                                      "quiet", "help", NULL};
+                                      LK_CLI_LOAD_NAMES, "quiet", "help", NULL};
   memset(a, 0, sizeof *a);
   a->fps = 60;
   int c;
@@ -79,7 +81,9 @@ static int parse_args(int argc, char **argv, args *a) {
         break;
       case 'q': a->quiet = 1; break;
       case 'h': lk_cmd_view_usage(stdout); return -1;
-      default: return lk_cli_bad_option("view", c, argv, optind, optopt, names);
+      default:
+        if (lk_cli_load_flag(c)) break;
+        return lk_cli_bad_option("view", c, argv, optind, optopt, names);
     }
   }
   if (optind >= argc) return lk_cli_usage_error("view", "no mechanism file given");

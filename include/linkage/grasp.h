@@ -336,6 +336,10 @@ typedef struct {
   /* Where a URDF's package:// names are looked for, for both files
    * (lk_load_options.package_path); NULL: above the file only. */
   const char *package_path;
+  /* lk_load_options.strict_meshes and .keep_rest_overlaps, for both
+   * files. */
+  int strict_meshes;
+  int keep_rest_overlaps;
   /* Called with every file the two loads read (the hand, the object and
    * what they include or reference), as lk_load_options.input: a program
    * passes lk_outputs_input so that no output replaces one of them. */

@@ -156,10 +156,12 @@ lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **o
 lk_status lk_mesh_load_part(const char *path, int part, const double scale[3], lk_mesh **out,
                             lk_error *err);
 
-/* A URDF file as the equivalent YAML description, written to out (loading
- * the YAML gives the same model as loading the URDF, to the bit). Fails
- * with LK_UNSUPPORTED for a file that is not URDF; nothing is written to
- * out unless the whole conversion succeeded. */
+/* A URDF file, or an MJCF file, as the equivalent YAML description,
+ * written to out (loading the YAML gives the same model, to the bit).
+ * Fails with LK_UNSUPPORTED for another file, and for an MJCF model that
+ * has what YAML cannot say (sensors, pairs, ellipsoids),
+ * the message naming each such element; nothing is written to out unless
+ * the whole conversion succeeded. */
 lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, FILE *out,
                                 lk_error *err);
 

@@ -155,6 +155,8 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   lo.set = set;
   lo.nset = nset;
   lo.package_path = o->package_path;
+  lo.strict_meshes = o->strict_meshes;
+  lo.keep_rest_overlaps = o->keep_rest_overlaps;
   lo.input = o->input;
   lo.input_ctx = o->input_ctx;
   lk_merge_options mo;
@@ -194,6 +196,8 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   lo.set = o->object_set;
   lo.nset = o->nobject_set;
   lo.package_path = o->package_path;
+  lo.strict_meshes = o->strict_meshes;
+  lo.keep_rest_overlaps = o->keep_rest_overlaps;
   lo.input = o->input;
   lo.input_ctx = o->input_ctx;
   lk_merge_options_default(&mo);

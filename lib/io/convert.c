@@ -1,6 +1,8 @@
 /* lk_model_convert_file(): a URDF robot, or an MJCF model of what YAML
- * says (links, geoms, materials, exclusions, couplings, options, the
- * initial state and keyframes), as the equivalent YAML description
+ * says (links, geoms and meshes, materials, actuators, exclusions,
+ * couplings, loops, options, the initial state and keyframes), as the
+ * equivalent YAML description; what YAML cannot say is refused, each
+ * element named
  * (`linkage convert robot.urdf -o robot.yaml`).
  *
  * "Equivalent" is to the bit: loading the YAML gives the same model as
@@ -14,6 +16,7 @@
  * it back to the bit, else as the matrix itself (`rotation:`). */
 #include <math.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,13 +65,32 @@ static void put(sbuf *b, const char *fmt, ...) {
 }
 
 typedef struct {
-  sbuf links, couplings, exclude, world, materials;
+  const lk_mesh *mesh;
+  char *path; /* absolute when it can be */
+  double scale[3];
+} mesh_entry;
+
+typedef struct {
+  sbuf links, couplings, loops, exclude, world, materials, actuators;
   const char *link; /* the link whose geoms come next */
   int geoms;        /* of that link, so far */
-  char unsupported[64];
-  char mesh[4096]; /* the next mesh geom's file (absolute) and scale */
+  sbuf cannot;      /* what YAML cannot say, each named: "a; b; c" */
+  int ncannot;
+  char mesh[4096]; /* URDF: the next mesh geom's file (absolute) and scale */
   double mesh_scale[3];
+  mesh_entry *meshes; /* MJCF: each <mesh>'s file */
+  int nmeshes;
 } writer;
+
+static void cannot(writer *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void cannot(writer *w, const char *fmt, ...) {
+  char item[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(item, sizeof item, fmt, ap);
+  va_end(ap);
+  put(&w->cannot, "%s%s", w->ncannot++ ? "; " : "", item);
+}
 
 /* A number that reads back as itself. */
 static const char *num(double x, char b[LK_FORMAT_DOUBLE_MAX]) { return lk_format_double(x, b); }
@@ -90,28 +112,38 @@ static void name(sbuf *s, const char *n) {
   put(s, quote ? "\"%s\"" : "%s", n);
 }
 
+/* A YAML double-quoted string. */
+static void quoted(sbuf *s, const char *t) {
+  put(s, "\"");
+  for (const char *c = t; *c; c++)
+    put(s, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
+  put(s, "\"");
+}
+
 static int is_identity(const lk_mat3 *R) {
   lk_mat3 I = lk_m3_identity();
   return memcmp(R, &I, sizeof I) == 0;
 }
 
-/* origin: {xyz, rpy | rotation}, or nothing for the identity. */
-static void origin(sbuf *s, const char *indent, const lk_transform *T) {
-  int has_p = T->p.x != 0 || T->p.y != 0 || T->p.z != 0 || signbit(T->p.x) || signbit(T->p.y) ||
-              signbit(T->p.z);
-  int has_r = !is_identity(&T->R);
-  if (!has_p && !has_r) return;
+static int has_p(const lk_transform *T) {
+  return T->p.x != 0 || T->p.y != 0 || T->p.z != 0 || signbit(T->p.x) || signbit(T->p.y) ||
+         signbit(T->p.z);
+}
+
+/* {xyz, rpy | rotation} ("{}" for the identity). */
+static void transform(sbuf *s, const lk_transform *T) {
+  int hp = has_p(T), hr = !is_identity(&T->R);
   double p[3] = {T->p.x, T->p.y, T->p.z};
-  put(s, "%sorigin: {", indent);
-  if (has_p) {
+  put(s, "{");
+  if (hp) {
     put(s, "xyz: ");
     vec(s, p, 3);
   }
-  if (has_r) {
+  if (hr) {
     double rpy[3];
     lk_m3_to_rpy(&T->R, &rpy[0], &rpy[1], &rpy[2]);
     lk_mat3 back = lk_m3_from_rpy(rpy[0], rpy[1], rpy[2]);
-    put(s, "%s", has_p ? ", " : "");
+    put(s, "%s", hp ? ", " : "");
     if (memcmp(&back, &T->R, sizeof back) == 0) {
       put(s, "rpy: ");
       vec(s, rpy, 3);
@@ -124,7 +156,15 @@ static void origin(sbuf *s, const char *indent, const lk_transform *T) {
       put(s, "]");
     }
   }
-  put(s, "}\n");
+  put(s, "}");
+}
+
+/* origin: {xyz, rpy | rotation}, or nothing for the identity. */
+static void origin(sbuf *s, const char *indent, const lk_transform *T) {
+  if (!has_p(T) && is_identity(&T->R)) return;
+  put(s, "%sorigin: ", indent);
+  transform(s, T);
+  put(s, "\n");
 }
 
 static void one_link(writer *w, const lk_link_spec *l) {
@@ -191,18 +231,48 @@ static void one_link(writer *w, const lk_link_spec *l) {
   w->geoms = 0;
 }
 
+/* "geom 'g' of link 'l'" for messages. */
+static const char *geom_what(const lk_geom_spec *g, char *buf, size_t n) {
+  const char *l = g->link ? g->link : "world";
+  if (g->name)
+    snprintf(buf, n, "geom '%.60s' of %s%.60s%s", g->name, strcmp(l, "world") ? "link '" : "",
+             l, strcmp(l, "world") ? "'" : "");
+  else
+    snprintf(buf, n, "a geom of %s%.60s%s", strcmp(l, "world") ? "link '" : "", l,
+             strcmp(l, "world") ? "'" : "");
+  return buf;
+}
+
 static void one_geom(writer *w, const lk_geom_spec *g) {
-  char b[LK_FORMAT_DOUBLE_MAX];
+  char b[LK_FORMAT_DOUBLE_MAX], what[160];
   /* A world geom (MJCF's floor) goes to the world section. */
   int world = !g->link || strcmp(g->link, "world") == 0;
   sbuf *s = world ? &w->world : &w->links;
   const char *in = world ? "  " : "    "; /* the list's indent */
-  if ((!world && (!w->link || strcmp(g->link, w->link) != 0)) ||
-      (g->type == LK_GEOM_PLANE && (!world || g->size[0] != 0 || g->size[1] != 0 ||
-                                    g->size[2] != 0)) ||
-      !isnan(g->margin)) { /* NAN: the options' contact_margin, as URDF gives */
-    snprintf(w->unsupported, sizeof w->unsupported, "this geom");
+  if (!world && (!w->link || strcmp(g->link, w->link) != 0)) {
+    cannot(w, "%s (after another link's)", geom_what(g, what, sizeof what));
     return;
+  }
+  if (g->type == LK_GEOM_PLANE &&
+      (!world || g->size[0] != 0 || g->size[1] != 0 || g->size[2] != 0)) {
+    cannot(w, "%s (a plane %s)", geom_what(g, what, sizeof what),
+           world ? "of limited size" : "on a link");
+    return;
+  }
+  /* The mesh's file: URDF tells it just before, MJCF at its <mesh>. */
+  const char *file = NULL;
+  const double *scale = NULL;
+  if (g->type == LK_GEOM_MESH) {
+    if (w->mesh[0]) {
+      file = w->mesh;
+      scale = w->mesh_scale;
+    }
+    for (int i = 0; i < w->nmeshes && !file; i++)
+      if (w->meshes[i].mesh == g->mesh) file = w->meshes[i].path, scale = w->meshes[i].scale;
+    if (!file) {
+      cannot(w, "%s (an ellipsoid: a mesh of no file)", geom_what(g, what, sizeof what));
+      return;
+    }
   }
   if (world ? !s->p : w->geoms++ == 0) put(s, "%sgeoms:\n", in);
   put(s, "%s  - type: %s\n", in, lk_geom_type_name(g->type));
@@ -214,15 +284,10 @@ static void one_geom(writer *w, const lk_geom_spec *g) {
   switch (g->type) {
     case LK_GEOM_MESH:
       /* The same file and scale read back as the same hull. */
-      if (!w->mesh[0]) {
-        snprintf(w->unsupported, sizeof w->unsupported, "a mesh geom without its file");
-        return;
-      }
-      put(s, "%s    file: \"", in);
-      for (const char *c = w->mesh; *c; c++)
-        put(s, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
-      put(s, "\"\n%s    scale: ", in);
-      vec(s, w->mesh_scale, 3);
+      put(s, "%s    file: ", in);
+      quoted(s, file);
+      put(s, "\n%s    scale: ", in);
+      vec(s, scale, 3);
       put(s, "\n");
       w->mesh[0] = 0;
       break;
@@ -252,21 +317,75 @@ static void one_geom(writer *w, const lk_geom_spec *g) {
   if (g->group != 1) put(s, "%s    group: %u\n", in, g->group);
   if (g->mask != 1) put(s, "%s    mask: %u\n", in, g->mask);
   if (g->collide_parent) put(s, "%s    collide_parent: true\n", in);
+  /* NAN: the options' contact_margin */
+  if (!isnan(g->margin)) put(s, "%s    margin: %s\n", in, num(g->margin, b));
 }
 
 static void one_coupling(writer *w, const lk_coupling_spec *c) {
   sbuf *s = &w->couplings;
   char b[LK_FORMAT_DOUBLE_MAX];
-  if (c->name) {
-    snprintf(w->unsupported, sizeof w->unsupported, "a named coupling");
-    return;
+  put(s, "    - {");
+  if (c->name && *c->name) {
+    put(s, "name: ");
+    name(s, c->name);
+    put(s, ", ");
   }
-  put(s, "    - {joint_a: ");
+  put(s, "joint_a: ");
   name(s, c->joint_a);
   put(s, ", joint_b: ");
   name(s, c->joint_b);
   put(s, ", ratio: %s", num(c->ratio, b));
   put(s, ", offset: %s}\n", num(c->offset, b));
+}
+
+/* MJCF's connect and weld equalities. */
+static void one_loop(writer *w, const lk_loop_spec *l) {
+  static const char *const type[] = {"ball", "pin", "rigid"};
+  sbuf *s = &w->loops;
+  if ((unsigned)l->type > LK_LOOP_RIGID) {
+    cannot(w, "loop '%s' (type %d)", l->name ? l->name : "", (int)l->type);
+    return;
+  }
+  put(s, "    - {");
+  if (l->name && *l->name) {
+    put(s, "name: ");
+    name(s, l->name);
+    put(s, ", ");
+  }
+  put(s, "type: %s, link_a: ", type[l->type]);
+  name(s, l->link_a);
+  put(s, ", link_b: ");
+  name(s, l->link_b ? l->link_b : "world");
+  put(s, ", frame_a: ");
+  transform(s, &l->frame_a);
+  put(s, ", frame_b: ");
+  transform(s, &l->frame_b);
+  put(s, "}\n");
+}
+
+/* MJCF's motor, position, velocity and general actuators (a schedule is
+ * not something a reader makes). */
+static void one_actuator(writer *w, const lk_actuator_spec *a) {
+  sbuf *s = &w->actuators;
+  char b[LK_FORMAT_DOUBLE_MAX];
+  if (a->nschedule > 0) {
+    cannot(w, "actuator '%s' (a schedule)", a->name ? a->name : a->joint);
+    return;
+  }
+  put(s, "  - {");
+  if (a->name && *a->name && strcmp(a->name, a->joint) != 0) {
+    put(s, "name: ");
+    name(s, a->name);
+    put(s, ", ");
+  }
+  put(s, "joint: ");
+  name(s, a->joint);
+  put(s, ", type: %s", lk_actuator_type_name(a->type));
+  if (a->kp != 0) put(s, ", kp: %s", num(a->kp, b));
+  if (a->kv != 0) put(s, ", kv: %s", num(a->kv, b));
+  if (a->target != 0) put(s, ", target: %s", num(a->target, b));
+  if (isfinite(a->max_effort)) put(s, ", max_effort: %s", num(a->max_effort, b));
+  put(s, "}\n");
 }
 
 /* A material (MJCF's friction): its coefficients; the compliant laws are
@@ -275,7 +394,7 @@ static void one_material(writer *w, const lk_material_spec *m) {
   sbuf *s = &w->materials;
   char b[LK_FORMAT_DOUBLE_MAX];
   if (m->contact != LK_CONTACT_RIGID) {
-    snprintf(w->unsupported, sizeof w->unsupported, "a compliant material");
+    cannot(w, "material '%s' (compliant)", m->name);
     return;
   }
   put(s, "  - {name: ");
@@ -298,6 +417,28 @@ static void mesh_file(void *user, const char *path, const double scale[3]) {
   for (int k = 0; k < 3; k++) w->mesh_scale[k] = scale[k];
 }
 
+/* MJCF: each <mesh> read; its geoms' specs point to it. */
+static void mjcf_mesh(void *user, const lk_mesh *mesh, const char *path, const double scale[3]) {
+  writer *w = user;
+  mesh_entry *grown = lk_realloc(w->meshes, (size_t)(w->nmeshes + 1) * sizeof *grown);
+  if (!grown) {
+    w->links.failed = 1;
+    return;
+  }
+  w->meshes = grown;
+  char *abs = realpath(path, NULL);
+  mesh_entry *e = &w->meshes[w->nmeshes];
+  e->mesh = mesh;
+  e->path = lk_strdup(abs ? abs : path);
+  free(abs);
+  if (!e->path) {
+    w->links.failed = 1;
+    return;
+  }
+  for (int k = 0; k < 3; k++) e->scale[k] = scale[k];
+  w->nmeshes++;
+}
+
 static void record(void *user, int kind, const void *spec) {
   writer *w = user;
   switch ((lk_bkind)kind) {
@@ -309,6 +450,12 @@ static void record(void *user, int kind, const void *spec) {
       break;
     case LK_BK_COUPLING:
       one_coupling(w, spec);
+      break;
+    case LK_BK_LOOP:
+      one_loop(w, spec);
+      break;
+    case LK_BK_ACTUATOR:
+      one_actuator(w, spec);
       break;
     case LK_BK_MATERIAL:
       one_material(w, spec);
@@ -323,7 +470,7 @@ static void record(void *user, int kind, const void *spec) {
       break;
     }
     default:
-      snprintf(w->unsupported, sizeof w->unsupported, "element kind %d", kind);
+      cannot(w, "an element of kind %d", kind);
       break;
   }
 }
@@ -460,31 +607,61 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   if (!m)
     st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   else if (mjcf)
-    st = lk_mjcf_read_recorded(m, NULL, text, len, path, opts, record, &w, err);
+    st = lk_mjcf_read_recorded(m, NULL, text, len, path, opts, record, mjcf_mesh, &w, err);
   else
     st = lk_urdf_read(m, NULL, text, len, path, opts, &uo, err);
   lk_free(text);
-  /* What the model has that no record told (MJCF's sensors and pairs):
-   * refused rather than dropped. */
-  if (!st && !w.unsupported[0] && lk_model_nsensor(m) > 0)
-    snprintf(w.unsupported, sizeof w.unsupported, "sensors");
-  if (!st && !w.unsupported[0] && lk_model_ngeom_pair(m) > 0)
-    snprintf(w.unsupported, sizeof w.unsupported, "geom pairs");
+  /* What the model has that no record told and YAML cannot say (MJCF's
+   * sensors and pairs): named, refused rather than dropped. */
+  for (int i = 0; !st && i < lk_model_nsensor(m); i++) {
+    lk_sensor_spec ss;
+    if (!lk_model_sensor(m, i, &ss)) cannot(&w, "sensor '%s'", ss.name);
+  }
+  for (int i = 0; !st && i < lk_model_ngeom_pair(m); i++) {
+    int ga, gb, mat;
+    if (lk_model_geom_pair(m, i, &ga, &gb, &mat)) continue;
+    lk_geom_spec a, b;
+    lk_model_geom(m, ga, &a);
+    lk_model_geom(m, gb, &b);
+    cannot(&w, "contact pair '%s'/'%s'", a.name ? a.name : "?", b.name ? b.name : "?");
+  }
   sbuf opt, init, keys;
   memset(&opt, 0, sizeof opt);
   memset(&init, 0, sizeof init);
   memset(&keys, 0, sizeof keys);
-  if (!st && !w.unsupported[0] && options(&opt, lk_model_options(m)))
-    snprintf(w.unsupported, sizeof w.unsupported, "these options");
-  if (!st && !w.unsupported[0] && states(&init, &keys, m))
+  if (!st && options(&opt, lk_model_options(m)))
+    cannot(&w, "options other than timestep, gravity, integrator and collision_filter");
+  if (!st && !w.ncannot && states(&init, &keys, m))
     st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
-  if (!st && (opt.failed || init.failed || keys.failed || w.world.failed || w.materials.failed))
-    st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
-  if (!st && (w.links.failed || w.couplings.failed || w.exclude.failed))
-    st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
-  if (!st && w.unsupported[0])
-    st = lk_error_set_at(err, LK_UNSUPPORTED, path, 0, 0, "convert cannot write %s yet",
-                         w.unsupported);
+  /* The sections, in the YAML's order (name and options first). */
+  static const struct {
+    const char *head;
+    size_t off; /* of its sbuf in writer */
+    int local;  /* 0: the writer's; 1: init, 2: keys */
+  } kSections[] = {
+      {"materials:\n", offsetof(writer, materials), 0},
+      {"world:\n", offsetof(writer, world), 0},
+      {"links:\n", offsetof(writer, links), 0},
+      {"actuators:\n", offsetof(writer, actuators), 0},
+      {"constraints:\n  loops:\n", offsetof(writer, loops), 0},
+      {"  couplings:\n", offsetof(writer, couplings), 0},
+      {"exclude:\n", offsetof(writer, exclude), 0},
+      {"initial:\n", 0, 1},
+      {"keyframes:\n", 0, 2},
+  };
+  enum { NSEC = sizeof kSections / sizeof kSections[0] };
+  sbuf *sec[NSEC];
+  for (int i = 0; i < NSEC; i++)
+    sec[i] = kSections[i].local == 1   ? &init
+             : kSections[i].local == 2 ? &keys
+                                       : (sbuf *)((char *)&w + kSections[i].off);
+  int failed = opt.failed || w.cannot.failed;
+  for (int i = 0; i < NSEC; i++) failed |= sec[i]->failed;
+  if (!st && failed) st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  if (!st && w.ncannot)
+    st = lk_error_set_at(err, LK_UNSUPPORTED, path, 0, 0,
+                         "convert cannot write, as YAML has no way to say it: %s",
+                         w.cannot.p ? w.cannot.p : "");
   if (!st) {
     const char *base = strrchr(path, '/');
     fprintf(out, "# Converted from %s by linkage convert: loading this file gives the same\n"
@@ -493,50 +670,29 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
     if (lk_model_name(m) && *lk_model_name(m)) {
       sbuf nb;
       memset(&nb, 0, sizeof nb);
-      put(&nb, "name: \"");
-      for (const char *c = lk_model_name(m); *c; c++)
-        put(&nb, (*c == '"' || *c == '\\') ? "\\%c" : (*c < 0x20 ? "\\x%02x" : "%c"), *c);
-      put(&nb, "\"\n");
+      put(&nb, "name: ");
+      quoted(&nb, lk_model_name(m));
+      put(&nb, "\n");
       if (nb.p) fputs(nb.p, out);
       lk_free(nb.p);
     }
     if (opt.p) fprintf(out, "options: {%s}\n", opt.p);
-    if (w.materials.p) {
-      fputs("materials:\n", out);
-      fputs(w.materials.p, out);
-    }
-    if (w.world.p) {
-      fputs("world:\n", out);
-      fputs(w.world.p, out);
-    }
-    fputs("links:\n", out);
-    if (w.links.p) fputs(w.links.p, out);
-    if (w.couplings.p) {
-      fputs("constraints:\n  couplings:\n", out);
-      fputs(w.couplings.p, out);
-    }
-    if (w.exclude.p) {
-      fputs("exclude:\n", out);
-      fputs(w.exclude.p, out);
-    }
-    if (init.p) {
-      fputs("initial:\n", out);
-      fputs(init.p, out);
-    }
-    if (keys.p) {
-      fputs("keyframes:\n", out);
-      fputs(keys.p, out);
+    for (int i = 0; i < NSEC; i++) {
+      const char *head = kSections[i].head;
+      /* couplings share loops' constraints: heading */
+      if (sec[i] == &w.couplings && !w.loops.p) head = "constraints:\n  couplings:\n";
+      if (sec[i]->p)
+        fprintf(out, "%s%s", head, sec[i]->p);
+      else if (sec[i] == &w.links)
+        fputs(head, out); /* links: always */
     }
     if (ferror(out)) st = lk_error_set(err, LK_IO_ERROR, "could not write the YAML");
   }
-  lk_free(w.links.p);
-  lk_free(w.couplings.p);
-  lk_free(w.exclude.p);
-  lk_free(w.world.p);
-  lk_free(w.materials.p);
+  for (int i = 0; i < NSEC; i++) lk_free(sec[i]->p);
+  lk_free(w.cannot.p);
   lk_free(opt.p);
-  lk_free(init.p);
-  lk_free(keys.p);
+  for (int i = 0; i < w.nmeshes; i++) lk_free(w.meshes[i].path);
+  lk_free(w.meshes);
   lk_model_free(m);
   return st;
 }

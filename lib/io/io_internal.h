@@ -59,5 +59,10 @@ lk_status lk_io_regular_file(const char *path, lk_error *err);
 #include "model/mesh_solid.h"
 lk_status lk_mesh_load_solid(const char *path, const double scale[3], int legacy, lk_mesh **out,
                              lk_mesh_solid *solid, int *solid_ok, lk_error *err);
+/* A mesh read at |scale| made the mirrored one of a negative scale: its
+ * vertices negated along each axis whose factor is negative, the hull
+ * again (MJCF's and YAML's mirrored meshes); nothing to do without a
+ * negative factor. On failure *mesh is freed and NULL. */
+lk_status lk_mesh_mirror(lk_mesh **mesh, const double scale[3], lk_error *err);
 
 #endif

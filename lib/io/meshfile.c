@@ -129,6 +129,30 @@ static void solid_faces(const struct aiScene *sc, const struct aiNode *nd, const
 static lk_status load(const char *path, int part, const double scale[3], lk_mesh **out,
                       lk_mesh_solid *solid, int legacy, int *solid_ok, lk_error *err);
 
+lk_status lk_mesh_mirror(lk_mesh **mesh, const double scale[3], lk_error *err) {
+  if (!(scale[0] < 0 || scale[1] < 0 || scale[2] < 0)) return LK_OK;
+  int nv = lk_mesh_nvertex(*mesh);
+  double *v = LK_NEW_ARRAY(double, 3 * nv);
+  if (!v) {
+    lk_mesh_free(*mesh);
+    *mesh = NULL;
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  }
+  memcpy(v, lk_mesh_vertices(*mesh), (size_t)(3 * nv) * sizeof *v);
+  for (int k = 0; k < nv; k++)
+    for (int a = 0; a < 3; a++)
+      if (scale[a] < 0) v[3 * k + a] = -v[3 * k + a];
+  lk_mesh_free(*mesh);
+  *mesh = NULL;
+  lk_mesh_spec ms;
+  lk_mesh_spec_default(&ms);
+  ms.vertices = v;
+  ms.count = nv;
+  lk_status st = lk_mesh_new(&ms, mesh, err);
+  lk_free(v);
+  return st;
+}
+
 lk_status lk_mesh_load_file(const char *path, const double scale[3], lk_mesh **out,
                             lk_error *err) {
   return load(path, -1, scale, out, NULL, 0, NULL, err);

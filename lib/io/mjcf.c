@@ -89,6 +89,8 @@ typedef struct {
   } *meshes;       /* <asset><mesh> */
   int nmeshes;
   const lk_load_options *o; /* its input hook sees each mesh file */
+  /* convert's: each <mesh> read, its file and scale (negative: mirrored) */
+  void (*mesh_file)(void *user, const lk_mesh *mesh, const char *path, const double scale[3]);
   /* Every body as the file places it (MuJoCo's qpos0 pose: joints at
    * their ref), for <equality>: its world frame, and where its link's
    * frame sits in it (the last joint's anchor). */
@@ -1651,24 +1653,8 @@ static lk_status assets(mreader *R, xmlNode *e) {
       if (!R->meshes[R->nmeshes].why) return lk_builder_oom(B);
       st = LK_OK;
     } else if (scale[0] < 0 || scale[1] < 0 || scale[2] < 0) {
-      int nv = lk_mesh_nvertex(mesh);
-      double *v = LK_NEW_ARRAY(double, 3 * nv);
-      if (!v) {
-        lk_mesh_free(mesh);
-        return lk_builder_oom(B);
-      }
-      memcpy(v, lk_mesh_vertices(mesh), (size_t)(3 * nv) * sizeof *v);
-      for (int k = 0; k < nv; k++)
-        for (int a = 0; a < 3; a++)
-          if (scale[a] < 0) v[3 * k + a] = -v[3 * k + a];
-      lk_mesh_free(mesh);
-      mesh = NULL;
-      lk_mesh_spec ms;
-      lk_mesh_spec_default(&ms);
-      ms.vertices = v;
-      ms.count = nv;
-      st = lk_mesh_new(&ms, &mesh, &me);
-      lk_free(v);
+      st = lk_mesh_mirror(&mesh, scale, &me);
+      if (st == LK_OUT_OF_MEMORY) return lk_builder_oom(B);
       if (st) return lk_xdoc_error(X, c, st, "<mesh> '%s': mirrored: %s", name, me.message);
     }
     if (mesh && want_solid && !solid_ok)
@@ -1698,6 +1684,7 @@ static lk_status assets(mreader *R, xmlNode *e) {
       R->meshes[R->nmeshes].solid = solid;
       R->meshes[R->nmeshes].has_solid = 1;
     }
+    if (mesh && R->mesh_file) R->mesh_file(R->b.record_user, mesh, path, scale);
     R->meshes[R->nmeshes].name = name;
     R->meshes[R->nmeshes].e = c;
     R->meshes[R->nmeshes++].mesh = mesh;
@@ -1874,12 +1861,14 @@ static lk_status build(mreader *R) {
 
 lk_status lk_mjcf_read(lk_model *m, const lk_merge_options *mo, const char *text, size_t len,
                        const char *label, const lk_load_options *o, lk_error *err) {
-  return lk_mjcf_read_recorded(m, mo, text, len, label, o, NULL, NULL, err);
+  return lk_mjcf_read_recorded(m, mo, text, len, label, o, NULL, NULL, NULL, err);
 }
 
 lk_status lk_mjcf_read_recorded(lk_model *m, const lk_merge_options *mo, const char *text,
                                 size_t len, const char *label, const lk_load_options *o,
                                 void (*record)(void *user, int kind, const void *spec),
+                                void (*mesh_file)(void *user, const lk_mesh *mesh,
+                                                  const char *path, const double scale[3]),
                                 void *record_user, lk_error *err) {
   if (o && o->nset > 0)
     return lk_error_set_at(err, LK_INVALID_ARGUMENT, label, 0, 0,
@@ -1887,6 +1876,7 @@ lk_status lk_mjcf_read_recorded(lk_model *m, const lk_merge_options *mo, const c
   mreader *R = LK_NEW_ARRAY(mreader, 1);
   if (!R) return lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   R->o = o;
+  R->mesh_file = mesh_file;
   lk_status st = lk_xdoc_parse(&R->x, text, len, label, err);
   if (!st) {
     lk_builder_init(&R->b, m, mo, &lk_xdoc_source, &R->x, err);

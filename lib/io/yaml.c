@@ -707,7 +707,7 @@ static lk_status geom_pose(ymap *mp, int id, void *dst, const char *what) {
   return LK_OK;
 }
 
-/* A mesh's scale: one factor or [sx, sy, sz]. */
+/* A mesh's scale: one factor or [sx, sy, sz]; a negative one mirrors. */
 static lk_status geom_scale(ymap *mp, int id, void *dst, const char *what) {
   yreader *R = mp->R;
   double *v = dst;
@@ -718,9 +718,10 @@ static lk_status geom_scale(ymap *mp, int id, void *dst, const char *what) {
   } else if ((st = lk_ydoc_doubles(Y, id, what, 3, 0, v, NULL, ERR))) {
     return st;
   }
-  if (!(v[0] > 0 && v[1] > 0 && v[2] > 0))
-    return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR, "%s must be positive, got [%g, %g, %g]",
-                         what, v[0], v[1], v[2]);
+  if (!(v[0] != 0 && v[1] != 0 && v[2] != 0))
+    return lk_ydoc_error(Y, id, LK_SCHEMA_ERROR, ERR,
+                         "%s must be non-zero (negative: mirrored), got [%g, %g, %g]", what, v[0],
+                         v[1], v[2]);
   return LK_OK;
 }
 
@@ -742,8 +743,11 @@ static lk_status geom_file(ymap *mp, int id, void *dst, const char *what) {
   lk_mesh *mesh = NULL;
   lk_error e;
   lk_error_clear(&e);
+  /* mirrored: the hull at |scale|, mirrored (lk_mesh_mirror), as MJCF's */
+  double ascale[3] = {fabs(in->scale[0]), fabs(in->scale[1]), fabs(in->scale[2])};
   if ((st = lk_io_input(R->o, path, 1, &e)) ||
-      (st = lk_mesh_load_part(path, in->part, in->scale, &mesh, &e)))
+      (st = lk_mesh_load_part(path, in->part, ascale, &mesh, &e)) ||
+      (st = lk_mesh_mirror(&mesh, in->scale, &e)))
     return lk_ydoc_error(Y, id, st == LK_OUT_OF_MEMORY ? st : LK_SCHEMA_ERROR, ERR,
                          "%s: mesh '%s': %s", what, path, e.message);
   in->g.mesh = mesh;

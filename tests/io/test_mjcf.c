@@ -647,6 +647,156 @@ static void test_humanoid(void) {
   lk_model_free(m);
 }
 
+/* ------------------------------------------ what YAML can say, through convert */
+
+/* path (MJCF) -> lk_model_convert_file -> YAML -> load: the same model
+ * (links, joints, geoms, actuators, loops, couplings, exclusions, keyframes;
+ * every link's mass, centre and inertia to the bit), the same qacc at a
+ * state (the first keyframe or the initial q, v = 0.1 (-1)^i) to 1e-12
+ * relative, and 50 steps from it (contacts, loops, couplings, actuators)
+ * ending at the same q to 1e-12. */
+static void convert_round_trip(const char *xml) {
+  char yp[] = "/tmp/lk-mjcf-convert-XXXXXX";
+  int fd = mkstemp(yp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  lk_error err;
+  lk_status st = lk_model_convert_file(xml, NULL, f, &err);
+  fclose(f);
+  LK_ASSERT_MSG(st == LK_OK, "%s: %s", xml, err.message);
+  lk_model *a = lk_model_load_file(xml, NULL, &err);
+  LK_ASSERT_MSG(a != NULL, "%s: %s", xml, err.message);
+  lk_model *b = st ? NULL : lk_model_load_file(yp, NULL, &err);
+  LK_ASSERT_MSG(st || b != NULL, "%s's YAML: %d: %s", xml, err.line, err.message);
+  unlink(yp);
+  if (!a || !b) {
+    lk_model_free(a);
+    lk_model_free(b);
+    return;
+  }
+  LK_ASSERT_INT_EQ(lk_model_nlink(b), lk_model_nlink(a));
+  LK_ASSERT_INT_EQ(lk_model_nq(b), lk_model_nq(a));
+  LK_ASSERT_INT_EQ(lk_model_nv(b), lk_model_nv(a));
+  LK_ASSERT_INT_EQ(lk_model_ngeom(b), lk_model_ngeom(a));
+  LK_ASSERT_INT_EQ(lk_model_nactuator(b), lk_model_nactuator(a));
+  LK_ASSERT_INT_EQ(lk_model_nloop(b), lk_model_nloop(a));
+  LK_ASSERT_INT_EQ(lk_model_ncoupling(b), lk_model_ncoupling(a));
+  LK_ASSERT_INT_EQ(lk_model_nexclude(b), lk_model_nexclude(a));
+  LK_ASSERT_INT_EQ(lk_model_nkeyframe(b), lk_model_nkeyframe(a));
+  if (lk_model_nlink(b) != lk_model_nlink(a) || lk_model_nq(b) != lk_model_nq(a) ||
+      lk_model_nv(b) != lk_model_nv(a)) {
+    lk_model_free(a);
+    lk_model_free(b);
+    return;
+  }
+  double ma = 0, mb = 0;
+  for (int l = 1; l < lk_model_nlink(a); l++) {
+    lk_link_spec x, y;
+    lk_model_link(a, l, &x);
+    lk_model_link(b, l, &y);
+    CU_ASSERT_STRING_EQUAL(x.name, y.name);
+    LK_ASSERT_INT_EQ(y.joint.type, x.joint.type);
+    LK_ASSERT_MSG(x.mass == y.mass && memcmp(&x.com, &y.com, sizeof x.com) == 0 &&
+                      memcmp(&x.inertia, &y.inertia, sizeof x.inertia) == 0,
+                  "%s: link '%s': mass %.17g, %.17g", xml, x.name, x.mass, y.mass);
+    ma += x.mass;
+    mb += y.mass;
+  }
+  LK_ASSERT_NEAR(mb, ma, 0);
+  for (int i = 0; i < lk_model_nactuator(a) && i < lk_model_nactuator(b); i++) {
+    lk_actuator_spec x, y;
+    lk_model_actuator(a, i, &x);
+    lk_model_actuator(b, i, &y);
+    CU_ASSERT_STRING_EQUAL(x.joint, y.joint);
+    LK_ASSERT_INT_EQ(y.type, x.type);
+    LK_ASSERT_MSG(x.kp == y.kp && x.kv == y.kv && x.target == y.target &&
+                      x.max_effort == y.max_effort,
+                  "%s: actuator %d", xml, i);
+  }
+  int nq = lk_model_nq(a), nv = lk_model_nv(a);
+  lk_data *da = lk_data_new(a), *db = lk_data_new(b);
+  if (lk_model_nkeyframe(a) > 0) {
+    LK_ASSERT_OK(lk_model_keyframe_q(a, 0, lk_data_q(da)), NULL);
+    LK_ASSERT_OK(lk_model_keyframe_q(b, 0, lk_data_q(db)), NULL);
+  }
+  for (int i = 0; i < nv; i++) lk_data_v(da)[i] = lk_data_v(db)[i] = i % 2 ? -0.1 : 0.1;
+  for (int i = 0; i < nq; i++) LK_ASSERT_NEAR(lk_data_q(db)[i], lk_data_q(da)[i], 1e-15);
+  LK_ASSERT_OK(lk_forward_kinematics(a, da), NULL);
+  LK_ASSERT_OK(lk_forward_kinematics(b, db), NULL);
+  LK_ASSERT_OK(lk_forward_dynamics(a, da, LK_FD_ABA), NULL);
+  LK_ASSERT_OK(lk_forward_dynamics(b, db, LK_FD_ABA), NULL);
+  double dacc = 0;
+  for (int i = 0; i < nv; i++)
+    dacc = fmax(dacc, fabs(lk_data_qacc(da)[i] - lk_data_qacc(db)[i]) /
+                          fmax(1, fabs(lk_data_qacc(da)[i])));
+  LK_ASSERT_MSG(dacc <= 1e-12, "%s: |dqacc| %g", xml, dacc);
+  for (int s = 0; s < 50; s++) {
+    LK_ASSERT_OK(lk_step(a, da), NULL);
+    LK_ASSERT_OK(lk_step(b, db), NULL);
+  }
+  double dq = 0;
+  for (int i = 0; i < nq; i++) dq = fmax(dq, fabs(lk_data_q(da)[i] - lk_data_q(db)[i]));
+  LK_ASSERT_MSG(dq <= 1e-12, "%s: 50 steps apart by %g", xml, dq);
+  printf("\n  %s: %d links, %.6g kg, |dqacc| %.1e, 50 steps %.1e", strrchr(xml, '/') + 1,
+         lk_model_nlink(a) - 1, ma, dacc, dq);
+  lk_data_free(da);
+  lk_data_free(db);
+  lk_model_free(a);
+  lk_model_free(b);
+}
+
+/* What YAML cannot say is refused, each element named; nothing written. */
+static void refused(const char *xml, const char *const *names) {
+  lk_error err;
+  FILE *out = tmpfile();
+  CU_ASSERT_PTR_NOT_NULL_FATAL(out);
+  LK_ASSERT_INT_EQ(lk_model_convert_file(xml, NULL, out, &err), LK_UNSUPPORTED);
+  for (int i = 0; names[i]; i++)
+    LK_ASSERT_MSG(strstr(err.message, names[i]), "%s: '%s' not named in: %s", xml, names[i],
+                  err.message);
+  LK_ASSERT_INT_EQ(ftell(out), 0);
+  fclose(out);
+}
+
+static void test_convert_mjcf(void) {
+  /* meshes, actuators, a joint equality, connect and weld, exclude */
+  convert_round_trip(lk_test_data("mjcf/convert.xml"));
+  convert_round_trip(lk_test_data("mjcf/fourbar_connect.xml"));
+  convert_round_trip(lk_test_data("mjcf/weld.xml"));
+  convert_round_trip(lk_test_data("mjcf/tendon.xml"));
+  /* a mirrored mesh (a negative scale) */
+  convert_round_trip(lk_test_data("mjcf/lshape.xml"));
+  /* Menagerie's robots as published, when ../shared/data/robots is there */
+  static const char *const robots[] = {
+      "robotiq_2f85/2f85.xml", "wonik_allegro/right_hand.xml", "shadow_hand/right_hand.xml",
+      "shadow_hand/left_hand.xml",
+      "franka_emika_panda/panda.xml", "universal_robots_ur5e/ur5e.xml", "unitree_go1/go1.xml",
+      NULL};
+  for (int i = 0; robots[i]; i++) {
+    char rel[256];
+    snprintf(rel, sizeof rel, "../shared/data/robots/menagerie/%s", robots[i]);
+    const char *path = lk_test_srcpath(rel);
+    if (access(path, R_OK) == 0) convert_round_trip(path);
+  }
+  refused(lk_test_data("mjcf/sensors.xml"),
+          (const char *[]){"sensor 'angle'", "sensor 'rate'", "sensor 'tip_pos'",
+                           "sensor 'bob_frame'", "sensor 'bob_com'", "sensor 'contact'", NULL});
+  refused(lk_test_data("mjcf/pair.xml"),
+          (const char *[]){"contact pair 'floor'/'slider'", "contact pair 'stuck'/'floor'",
+                           "contact pair 'floor'/'ice'", NULL});
+  /* an ellipsoid (a mesh the reader makes, of no file) */
+  char xp[] = "/tmp/lk-mjcf-ellipsoid-XXXXXX";
+  int fd = mkstemp(xp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  fputs("<mujoco><worldbody><body name=\"egg\"><freejoint/>"
+        "<geom name=\"shell\" type=\"ellipsoid\" size=\"0.1 0.05 0.03\"/></body>"
+        "</worldbody></mujoco>\n", f);
+  fclose(f);
+  refused(xp, (const char *[]){"geom 'shell' of link 'egg' (an ellipsoid", NULL});
+  unlink(xp);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {{"orientation forms", test_orientations},
                                   {"collision filtering", test_filtering},
@@ -656,6 +806,7 @@ void lk_test_register(void) {
                                   {"keyframes", test_keyframes},
                                   {"unread attributes", test_unread_attributes},
                                   {"keyframes through convert", test_keyframe_convert},
+                                  {"MJCF through convert", test_convert_mjcf},
                                   {"humanoid with default options", test_humanoid},
                                   {NULL, NULL}};
   lk_test_suite("mjcf", tests);

@@ -584,7 +584,7 @@ static void test_yaml_mesh_errors(void) {
              "    geoms: [{type: mesh, file: part.stl, scale: [1, 0, 3]}]\n");
   m = lk_model_load_file(tmp_path("scale.yaml"), NULL, &e);
   CU_ASSERT_PTR_NULL(m);
-  CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "scale must be positive"));
+  CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "scale must be non-zero (negative: mirrored)"));
   /* A part past the file's last (an STL file is one part). */
   write_text(tmp_path("part.yaml"),
              "links:\n"

@@ -330,6 +330,99 @@ static void test_simulated_values_change(void) {
   lk_test_result_free(&r);
 }
 
+/* ------------------------------------------ URDF load options (issue 29) */
+
+/* Two sibling fingers overlapping by 10 mm with their joints at 0, and a
+ * collision mesh whose file is not there. */
+static const char *kFingers =
+    "<robot name=\"fingers\">\n"
+    "  <link name=\"palm\"/>\n"
+    "  <joint name=\"ja\" type=\"continuous\"><parent link=\"palm\"/><child link=\"fa\"/>\n"
+    "    <axis xyz=\"0 0 1\"/></joint>\n"
+    "  <link name=\"fa\"><inertial><mass value=\"0.1\"/>\n"
+    "    <inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
+    "  <joint name=\"jb\" type=\"continuous\"><parent link=\"palm\"/><child link=\"fb\"/>\n"
+    "    <origin xyz=\"0.09 0 0\"/><axis xyz=\"0 0 1\"/></joint>\n"
+    "  <link name=\"fb\"><inertial><mass value=\"0.1\"/>\n"
+    "    <inertia ixx=\"1e-4\" iyy=\"1e-4\" izz=\"1e-4\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>\n"
+    "    <collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision>\n"
+    "    <collision><geometry><mesh filename=\"not_there.stl\"/></geometry></collision></link>\n"
+    "</robot>\n";
+
+/* --strict-meshes: the missing mesh is an error at its line in check, info,
+ * simulate, convert and grasp-planner; without it a warning. */
+static void test_strict_meshes(void) {
+  const char *f = lk_test_scratch("fingers.urdf");
+  lk_test_write(f, kFingers);
+  lk_test_result r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"check", f, NULL});
+  LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
+  LK_ASSERT_MSG(strstr(r.err, "warning") && strstr(r.err, "not_there.stl"), "%s", r.err);
+  lk_test_result_free(&r);
+  char where[4200];
+  snprintf(where, sizeof where, "%s:13: error:", f);
+  static const char *const cmds[] = {"check", "info", "simulate", "convert", "static", NULL};
+  for (int i = 0; cmds[i]; i++) {
+    r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){cmds[i], "--strict-meshes", f, NULL});
+    LK_ASSERT_MSG(r.status == 2, "%s: exit %d: %s", cmds[i], r.status, r.err);
+    LK_ASSERT_MSG(strstr(r.err, where) && strstr(r.err, "not_there.stl"), "%s: %s", cmds[i],
+                  r.err);
+    lk_test_result_free(&r);
+    r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){cmds[i], "--help", NULL});
+    LK_ASSERT_MSG(strstr(r.out, "--strict-meshes") && strstr(r.out, "--keep-rest-overlaps"),
+                  "%s --help: %s", cmds[i], r.out);
+    lk_test_result_free(&r);
+  }
+  r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"view", "--strict-meshes", f, "-o",
+                                                    lk_test_scratch("fingers.html"), NULL});
+  LK_ASSERT_MSG(r.status == 2 && strstr(r.err, where), "view: exit %d: %s", r.status, r.err);
+  LK_ASSERT_INT_EQ(lk_test_exists(lk_test_scratch("fingers.html")), 0);
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_PLANNER,
+                  (const char *[]){"--hand", f, "--object", lk_test_mechanism("object_box"),
+                                   "--strict-meshes", "--quiet", "-o",
+                                   lk_test_scratch("fingers.csv"), NULL});
+  LK_ASSERT_MSG(r.status == 2 && strstr(r.err, "not_there.stl"), "grasp-planner: exit %d: %s",
+                r.status, r.err);
+  lk_test_result_free(&r);
+  r = lk_test_run(LK_TEST_PLANNER, (const char *[]){"--help", NULL});
+  LK_ASSERT_MSG(strstr(r.out, "--strict-meshes") && strstr(r.out, "--keep-rest-overlaps"), "%s",
+                r.out);
+  lk_test_result_free(&r);
+  unlink(f);
+}
+
+/* --keep-rest-overlaps: the overlapping fingers collide (contacts from the
+ * first step, no exclusion in convert's YAML); by default they never do. */
+static void test_keep_rest_overlaps(void) {
+  const char *f = lk_test_scratch("fingers.urdf"), *c = lk_test_scratch("fingers_c.csv");
+  lk_test_write(f, kFingers);
+  int lines[2] = {0, 0};
+  for (int keep = 0; keep < 2; keep++) {
+    const char *args[] = {"simulate", f, "--duration", "0.01", "--output",
+                          lk_test_scratch("fingers_s.csv"), "--contacts", c, "--quiet",
+                          keep ? "--keep-rest-overlaps" : NULL, NULL};
+    lk_test_result r = lk_test_run(LK_TEST_LINKAGE, args);
+    LK_ASSERT_MSG(r.status == 0, "keep %d: exit %d: %s", keep, r.status, r.err);
+    LK_ASSERT_INT_EQ(strstr(r.err, "never collide") != NULL, !keep);
+    lk_test_result_free(&r);
+    char *text = lk_test_slurp(c, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+    lines[keep] = lk_test_lines(text);
+    free(text);
+    r = lk_test_run(LK_TEST_LINKAGE, (const char *[]){"convert", f,
+                                                      keep ? "--keep-rest-overlaps" : NULL, NULL});
+    LK_ASSERT_MSG(r.status == 0, "convert keep %d: exit %d: %s", keep, r.status, r.err);
+    LK_ASSERT_MSG((strstr(r.out, "exclude:") != NULL) == !keep, "keep %d: %s", keep, r.out);
+    lk_test_result_free(&r);
+  }
+  LK_ASSERT_MSG(lines[0] == 1 && lines[1] > 1, "contact rows: %d without, %d with", lines[0],
+                lines[1]);
+  unlink(f);
+  unlink(c);
+  unlink(lk_test_scratch("fingers_s.csv"));
+}
+
 void lk_test_register(void) {
   static const lk_test basics[] = {
       {"help, usage and unknown commands", test_help_usage_and_unknown_commands},
@@ -347,6 +440,10 @@ void lk_test_register(void) {
       {"row count, --every and the timestep", test_row_count_every_and_timestep},
       {"simulated values change", test_simulated_values_change},
       {NULL, NULL}};
+  static const lk_test urdf[] = {{"--strict-meshes", test_strict_meshes},
+                                 {"--keep-rest-overlaps", test_keep_rest_overlaps},
+                                 {NULL, NULL}};
   lk_test_suite("linkage", basics);
+  lk_test_suite("linkage URDF load options", urdf);
   lk_test_suite("linkage simulate", simulate);
 }
