@@ -477,6 +477,7 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
     }
     s->fdof_sign[k] = sign;
   }
+  if (!st) st = lk_grasp_scene_find_loops(s, qi, err);
   lk_free(qi);
   lk_free(vi);
   return st;
@@ -515,8 +516,8 @@ static lk_status read_closing(const lk_grasp_scene *s, lk_data *d, const double 
     for (int j = 0; j < s->ncoupled; j++)
       if (s->cp_leader[j] == k)
         q[s->cp_qadr[j]] = s->cp_ratio[j] * q[s->fdof_qadr[k]] + s->cp_offset[j];
-    lk_status st = lk_forward_kinematics(m, d);
-    if (st) return lk_error_set(err, st, "grasp scene: forward kinematics failed");
+    lk_status st = lk_grasp_scene_close_loops(s, d, 1e-12);
+    if (st) return lk_error_set(err, st, "grasp scene: the hand's loops do not close");
     lk_transform hand = lk_grasp_scene_hand_frame(s, d);
     for (int g = 0; g < ng; g++) {
       int l = lk_model_geom_link(m, g);
@@ -524,6 +525,12 @@ static lk_status read_closing(const lk_grasp_scene *s, lk_data *d, const double 
       int moved = is_in_subtree(m, l, link);
       for (int j = 0; j < s->ncoupled; j++)
         moved |= s->cp_leader[j] == k && is_in_subtree(m, l, s->cp_link[j]);
+      for (int p = 0; p < s->nlp; p++) {
+        int driven = (int)(s->lp_dofs[p] >> k & 1);
+        for (int j = 0; j < s->ncoupled; j++)
+          driven |= s->cp_leader[j] == k && (s->lp_cps[p] >> j & 1);
+        moved |= driven && is_in_subtree(m, l, s->lp_link[p]);
+      }
       lk_vec3 x;
       if (!moved || !geom_centre(s, d, &hand, g, &x)) continue;
       double phi = -x.z - hypot(x.x, x.y);
@@ -655,9 +662,11 @@ static lk_status measure(lk_grasp_scene *s, lk_error *err) {
   for (int k = 0; k < s->nfdof; k++) q[s->fdof_qadr[k]] = s->preshape0[k];
   for (int j = 0; j < s->ncoupled; j++)
     q[s->cp_qadr[j]] = s->cp_ratio[j] * q[s->fdof_qadr[s->cp_leader[j]]] + s->cp_offset[j];
-  if ((st = lk_forward_kinematics(m, d))) {
+  if ((st = lk_grasp_scene_close_loops(s, d, 1e-12))) {
     lk_data_free(d);
-    return lk_error_set(err, st, "grasp scene: the pre-shape is not valid");
+    return lk_error_set(err, st, "grasp scene: the pre-shape is not valid (%s)",
+                        st == LK_NOT_CONVERGED ? "the hand's loops do not close"
+                                               : "forward kinematics failed");
   }
   lk_transform palm = lk_grasp_scene_hand_frame(s, d);
   merge_linkage_members(s, d, &palm);

@@ -483,8 +483,11 @@ lk_status lk_grasp_place(const lk_grasp_scene *s, lk_data *d, const lk_transform
   lk_data_reset(d);
   lk_status st = lk_grasp_scene_pose_q(s, lk_data_q(d), hand_pose, preshape, err);
   if (st) return st;
-  st = lk_forward_kinematics(s->m, d);
-  if (st) return lk_error_set(err, st, "grasp place: forward kinematics failed");
+  st = lk_grasp_scene_close_loops(s, d, 1e-12);
+  if (st)
+    return lk_error_set(err, st, "grasp place: %s",
+                        st == LK_NOT_CONVERGED ? "the hand's loops do not close at the pre-shape"
+                                               : "forward kinematics failed");
   return LK_OK;
 }
 
