@@ -34,6 +34,10 @@ struct lk_grasp_scene {
   double act_kv[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   double stiffness[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS]; /* joint spring */
   double rest[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  /* The joint's viscous damping and dry friction (what the closing loop
+   * feeds forward at the closing speed). */
+  double damping[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
+  double friction[LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS];
   /* Joints coupled to a finger DoF (lk_grasp_finger.coupled_dof, in
    * finger order): q[cp_qadr] = cp_ratio q[fdof_qadr[cp_leader]] + cp_offset. */
   int ncoupled;

@@ -514,6 +514,8 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
       lk_model_link(m, link, &js);
       s->stiffness[s->nfdof] = js.joint.stiffness;
       s->rest[s->nfdof] = js.joint.rest;
+      s->damping[s->nfdof] = js.joint.damping;
+      s->friction[s->nfdof] = js.joint.friction;
       s->nfdof++;
     }
     s->finger[s->nfinger++] = f;

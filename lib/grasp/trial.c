@@ -314,9 +314,15 @@ static lk_status fingers(ctl *c, lk_data *d) {
     for (int j = 0; j < fg->ndof; j++, slot++) {
       double vc = s->fdof_prismatic[slot] ? o->close_speed_prismatic : o->close_speed_revolute;
       double vj = v[fg->dof[j]];
-      /* towards vc in its closing direction */
-      tau[j] = clampd(c->kclose[slot] * (s->fdof_sign[slot] * vc - vj), -c->limit[slot],
-                      c->limit[slot]);
+      /* towards vc in its closing direction; where the gain, bounded by
+       * the joint's inertia, cannot outpull the joint's damping (the loop
+       * alone would settle below 0.9 vc: Allegro's distal joints, damping
+       * 0.1 against a gain of 0.002, crept at 0.03 rad/s) or its dry
+       * friction, those are fed forward at vc */
+      double sv = s->fdof_sign[slot] * vc, k = c->kclose[slot], ff = 0;
+      if (k < 9 * s->damping[slot]) ff += s->damping[slot] * sv;
+      if (k * vc < 10 * s->friction[slot]) ff += s->friction[slot] * s->fdof_sign[slot];
+      tau[j] = clampd(k * (sv - vj) + ff, -c->limit[slot], c->limit[slot]);
       moving = fmax(moving, fabs(vj) / vc);
     }
     for (int j = 0; j < fg->ncoupled; j++) { /* a mimic finger moves too */
