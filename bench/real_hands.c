@@ -31,6 +31,7 @@
 typedef struct {
   const char *name, *file, *package; /* relative to the data directory */
   lk_vec3 approach;
+  const char *palm; /* NULL: the root link */
 } hand_desc;
 
 static const hand_desc hands[] = {
@@ -38,7 +39,7 @@ static const hand_desc hands[] = {
     {"robotiq_2f85_mjcf", "menagerie/robotiq_2f85/2f85.xml", NULL, {0, 0, 1}},
     {"panda_hand_mjcf", "menagerie/franka_emika_panda/hand.xml", NULL, {0, 0, 1}},
     {"allegro_right_mjcf", "menagerie/wonik_allegro/right_hand.xml", NULL, {1, 0, 0}},
-    {"shadow_right_mjcf", "menagerie/shadow_hand/right_hand.xml", NULL, {0, -1, 0}},
+    {"shadow_right_mjcf", "menagerie/shadow_hand/right_hand.xml", NULL, {0, -1, 0}, "rh_palm"},
 };
 
 typedef struct {
@@ -129,6 +130,7 @@ int main(int argc, char **argv) {
       lk_grasp_scene_options_default(&so);
       so.approach = hd->approach;
       so.package_path = hd->package ? pkg : NULL;
+      so.palm = hd->palm;
       lk_error e;
       lk_grasp_scene *s = lk_grasp_scene_load(hand, obj, &so, &e);
       if (!s) {
