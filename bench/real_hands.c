@@ -1,7 +1,7 @@
 /* bench/real_hands: the grasp layer on the hands and objects users have
  * (issue 32), as published in ../shared/data/robots (or --data DIR):
  * PyBullet's Robotiq 2F-85 URDF (with the ROS package's meshes), Menagerie's
- * Panda hand, Allegro and Shadow right hands (MJCF), each on every YCB
+ * Robotiq 2F-85, Panda hand, Allegro and Shadow right hands (MJCF), each on every YCB
  * object there (ycb/ycb_objects/<name>/model.urdf). For each hand and
  * object: N candidates drawn by the scene's default sampler and screened
  * (lk_grasp_screen) on one thread, timed; how many closed (force closure)
@@ -31,13 +31,15 @@
 typedef struct {
   const char *name, *file, *package; /* relative to the data directory */
   lk_vec3 approach;
+  const char *palm; /* NULL: the root link */
 } hand_desc;
 
 static const hand_desc hands[] = {
     {"robotiq_2f85_urdf", "pybullet_ur5_robotiq/urdf/robotiq_85.urdf", "ros_robotiq", {0, 0, 1}},
+    {"robotiq_2f85_mjcf", "menagerie/robotiq_2f85/2f85.xml", NULL, {0, 0, 1}},
     {"panda_hand_mjcf", "menagerie/franka_emika_panda/hand.xml", NULL, {0, 0, 1}},
     {"allegro_right_mjcf", "menagerie/wonik_allegro/right_hand.xml", NULL, {1, 0, 0}},
-    {"shadow_right_mjcf", "menagerie/shadow_hand/right_hand.xml", NULL, {0, -1, 0}},
+    {"shadow_right_mjcf", "menagerie/shadow_hand/right_hand.xml", NULL, {0, -1, 0}, "rh_palm"},
 };
 
 typedef struct {
@@ -128,6 +130,7 @@ int main(int argc, char **argv) {
       lk_grasp_scene_options_default(&so);
       so.approach = hd->approach;
       so.package_path = hd->package ? pkg : NULL;
+      so.palm = hd->palm;
       lk_error e;
       lk_grasp_scene *s = lk_grasp_scene_load(hand, obj, &so, &e);
       if (!s) {

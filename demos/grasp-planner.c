@@ -150,8 +150,8 @@ static void usage(FILE *f) {
           "  --shake-torque T      disturbance torque, N m (default: weight x radius / 2)\n"
           "  --edges K             friction cone edges of the analysis (default 8)\n"
           "  --set-hand KEY=VALUE  override in the hand file (repeatable)\n"
-          "  --palm LINK           the hand's palm, a link welded to its root (default:\n"
-          "                        the root link)\n"
+          "  --palm LINK           the hand's palm (default: the root link); joints\n"
+          "                        between the root and it (a wrist) are held\n"
           "  --approach X,Y,Z      the hand's approach direction in the palm's frame\n"
           "                        (default 0,0,-1: fingers below the palm)\n"
           "  --closing JOINT=+1|-1 the direction a finger joint closes in (repeatable;\n"
@@ -1013,6 +1013,10 @@ int main(int argc, char **argv) {
     if (scene && root && mrep.warning[0]) {
       bar_clear(&pb);
       fprintf(stderr, "grasp-planner: warning: %s\n", mrep.warning);
+    }
+    if (scene && root && oi == 0 && lk_grasp_scene_warning(scene)[0]) { /* the hand's: once */
+      bar_clear(&pb);
+      fprintf(stderr, "grasp-planner: warning: %s\n", lk_grasp_scene_warning(scene));
     }
     lk_grasp_sample_options sopt;
     lk_grasp_sample_options_default(&sopt);

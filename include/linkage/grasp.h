@@ -282,7 +282,7 @@ lk_status lk_grasp_object_radius(const lk_model *m, int link, double *radius, lk
 /* -------------------------------------------------------- grasp scenes */
 
 #define LK_GRASP_MAX_FINGERS 8
-#define LK_GRASP_MAX_FINGER_DOFS 4
+#define LK_GRASP_MAX_FINGER_DOFS 5
 
 /* A finger: a child of the palm and everything below it (and any linkage
  * member joined to it: a subtree of the palm with coupled joints only,
@@ -346,9 +346,13 @@ typedef struct {
   lk_status (*input)(void *input_ctx, const char *path, lk_error *err);
   void *input_ctx;
   /* The palm: a link of the hand file (its name there, without
-   * hand_prefix) welded to the hand's root link by fixed joints; NULL or
-   * "": the root link. Every link welded to it is the palm's body, and the
-   * fingers are what hangs from that body by moving joints. */
+   * hand_prefix); NULL or "": the root link. Moving joints between the
+   * root and the palm (a wrist: Menagerie's Shadow hand hangs its palm
+   * from the forearm by two) are held where the file's initial state has
+   * them, by a rigid loop in the trials (lk_grasp_scene_warning names
+   * them). Every link welded to the palm (those joints counting as welds)
+   * is the palm's body, and the fingers are what hangs from that body by
+   * moving joints. */
   const char *palm;
   /* The direction the hand approaches an object along, in the palm's
    * frame; zero (the default): -z. The hand frame the sampler, the
@@ -446,6 +450,10 @@ int lk_grasp_scene_nfinger_dofs(const lk_grasp_scene *s);
  * that starts at the limit it closes towards (a hand written closed, as
  * Menagerie's Panda hand at q = 0) starts at its other limit, open. */
 const double *lk_grasp_scene_preshape(const lk_grasp_scene *s);
+/* "" or a note for the user about how the scene takes the hand: joints
+ * between the hand's root and a named palm (a wrist) held where the file
+ * starts them, named with their values. */
+const char *lk_grasp_scene_warning(const lk_grasp_scene *s);
 /* The closing direction (+1 or -1) of finger DoF k (0 .. nfinger_dofs - 1,
  * the pre-shape's order); 0 for a bad index. */
 int lk_grasp_scene_closing(const lk_grasp_scene *s, int k);

@@ -12,6 +12,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/contacts.c \
 	%reldir%/grasp_scene.h \
 	%reldir%/scene.c \
+	%reldir%/loops.c \
 	%reldir%/object.c \
 	%reldir%/trial.c \
 	%reldir%/screen.c \

@@ -57,6 +57,11 @@ typedef struct {
   char (*act)[LK_IO_NAME_MAX + 64];
   int nexcl;
   char (*excl)[2][LK_IO_NAME_MAX + 64];
+  /* A palm below the root by moving joints (a wrist): held to the root
+   * where the file's initial state has it, by a rigid loop. */
+  int wrist;
+  char wrist_root[LK_IO_NAME_MAX + 64], wrist_palm[LK_IO_NAME_MAX + 64];
+  lk_transform wrist_pose; /* the palm in the root */
 } auto_hand;
 
 static void auto_hand_free(auto_hand *a) {
@@ -121,6 +126,76 @@ oom:
   return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
 }
 
+/* The wrist of a composed model whose palm (o->palm) moves against the
+ * hand's root: the palm's pose in the root at the initial state, and a
+ * note for the user naming the joints held. */
+static lk_status plan_wrist(const lk_model *m, const lk_grasp_scene_options *o, auto_hand *a,
+                            char *note, size_t note_size, lk_error *err) {
+  if (!o->palm || !*o->palm) return LK_OK;
+  int mount = lk_model_link_index(m, MOUNT_NAME), root = -1, nl = lk_model_nlink(m);
+  for (int l = 1; l < nl; l++)
+    if (lk_model_link_parent(m, l) == mount) root = l;
+  char name[LK_IO_NAME_MAX + 64];
+  snprintf(name, sizeof name, "%s%s", o->hand_prefix, o->palm);
+  int p = lk_model_link_index(m, name);
+  if (root < 0 || p < 0 || !is_in_subtree(m, p, root)) return LK_OK; /* identify() says why */
+  int nmoving = 0;
+  size_t used = 0;
+  double *q = LK_NEW_ARRAY(double, lk_model_nq(m) > 0 ? lk_model_nq(m) : 1);
+  double *v = LK_NEW_ARRAY(double, lk_model_nv(m) > 0 ? lk_model_nv(m) : 1);
+  if (!q || !v) {
+    lk_free(q);
+    lk_free(v);
+    return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
+  }
+  lk_model_initial_state(m, q, v);
+  for (int l = p; l != root; l = lk_model_link_parent(m, l)) {
+    if (lk_model_joint_type(m, l) == LK_JOINT_FIXED) continue;
+    int n = lk_model_joint_nq(m, l);
+    used += (size_t)snprintf(note + used, used < note_size ? note_size - used : 0, "%s'%s' at %.6g",
+                             nmoving ? ", " : "", lk_model_joint_name(m, l) + strlen(o->hand_prefix),
+                             n > 0 ? q[lk_model_joint_qadr(m, l)] : 0.0);
+    if (used >= note_size) used = note_size - 1;
+    nmoving++;
+  }
+  lk_free(v);
+  if (nmoving == 0) {
+    lk_free(q);
+    note[0] = '\0';
+    return LK_OK;
+  }
+  lk_data *d = lk_data_new(m);
+  lk_status st = d ? LK_OK : LK_OUT_OF_MEMORY;
+  if (!st) {
+    memcpy(lk_data_q(d), q, (size_t)lk_model_nq(m) * sizeof *q);
+    st = lk_forward_kinematics(m, d);
+  }
+  lk_free(q);
+  if (st) {
+    lk_data_free(d);
+    return lk_error_set(err, st, "grasp scene: the hand's initial state is not valid");
+  }
+  a->wrist = 1;
+  a->wrist_pose = lk_tf_inv_mul(lk_data_link_pose(d, root), lk_data_link_pose(d, p));
+  snprintf(a->wrist_root, sizeof a->wrist_root, "%s", lk_model_link_name(m, root));
+  snprintf(a->wrist_palm, sizeof a->wrist_palm, "%s", lk_model_link_name(m, p));
+  lk_data_free(d);
+  /* the joints' list last: a long one is what gets cut */
+  char joints[LK_ERROR_MESSAGE_MAX];
+  memcpy(joints, note, sizeof joints < note_size ? sizeof joints : note_size);
+  joints[sizeof joints - 1] = '\0';
+  int len = snprintf(note, note_size,
+                     "the %s between the hand's root '%s' and the palm '%s' %s held where the "
+                     "file starts %s while planning: ",
+                     nmoving > 1 ? "joints" : "joint",
+                     lk_model_link_name(m, root) + strlen(o->hand_prefix), o->palm,
+                     nmoving > 1 ? "are" : "is", nmoving > 1 ? "them" : "it");
+  if (len >= 0 && (size_t)len < note_size)
+    for (size_t i = 0; joints[i] && (size_t)len + 1 < note_size; i++) note[len++] = joints[i];
+  if (len >= 0 && (size_t)len < note_size) note[len] = '\0';
+  return LK_OK;
+}
+
 /* The model: mount, hand (on the mount), object; with auto (may be NULL)
  * the hand's automatic actuators and exclusions. */
 static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *object_path,
@@ -179,6 +254,17 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   }
   for (int i = 0; au && i < au->nexcl && !st; i++)
     st = lk_model_add_exclude(s->m, au->excl[i][0], au->excl[i][1], err);
+  if (!st && au && au->wrist) {
+    lk_loop_spec ls;
+    lk_loop_spec_default(&ls);
+    ls.name = "grasp_hold_wrist";
+    ls.type = LK_LOOP_RIGID;
+    ls.link_a = au->wrist_root;
+    ls.link_b = au->wrist_palm;
+    ls.frame_a = au->wrist_pose;
+    ls.frame_b = lk_tf_identity();
+    st = lk_model_add_loop(s->m, &ls, err);
+  }
   if (st) return st;
   if (o->object_mesh) {
     /* A mesh file: the object made from it, standing at the origin. */
@@ -253,30 +339,27 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
                         "grasp scene: the hand's root link '%s' must be on a fixed joint (the "
                         "trials mount it on a free joint of their own)",
                         lk_model_link_name(m, s->palm));
-  /* The palm's body: the root and every link welded to it. */
+  /* The palm's body: the root and every link welded to it, the joints
+   * between the root and a named palm (a wrist, held) counting as welds. */
   int root = s->palm;
   s->palm_body = lk_calloc((size_t)nl, 1);
   if (!s->palm_body) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp scene: out of memory");
-  for (int l = 1; l < nl; l++) {
-    int welded = 1, k = l;
-    for (; k > 0 && k != root; k = lk_model_link_parent(m, k))
-      welded &= lk_model_joint_type(m, k) == LK_JOINT_FIXED;
-    s->palm_body[l] = (unsigned char)(welded && k == root);
-  }
+  int p = root;
   if (o->palm && *o->palm) {
     char name[LK_IO_NAME_MAX + 64];
     snprintf(name, sizeof name, "%s%s", o->hand_prefix, o->palm);
-    int p = lk_model_link_index(m, name);
+    p = lk_model_link_index(m, name);
     if (p < 0 || !is_in_subtree(m, p, root))
       return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp scene: the hand has no link '%s' (palm)",
                           o->palm);
-    if (!s->palm_body[p])
-      return lk_error_set(err, LK_INVALID_MODEL,
-                          "grasp scene: the palm '%s' moves against the hand's root link '%s': a "
-                          "palm is welded to it by fixed joints",
-                          o->palm, lk_model_link_name(m, root));
-    s->palm = p;
   }
+  for (int l = 1; l < nl; l++) {
+    int welded = 1, k = l;
+    for (; k > 0 && k != root; k = lk_model_link_parent(m, k))
+      welded &= lk_model_joint_type(m, k) == LK_JOINT_FIXED || is_in_subtree(m, p, k);
+    s->palm_body[l] = (unsigned char)(welded && k == root);
+  }
+  s->palm = p;
   lk_vec3 approach = o->approach;
   if (!lk_v3_isfinite(approach))
     return lk_error_set(err, LK_NON_FINITE, "grasp scene: the approach direction is not finite");
@@ -435,6 +518,8 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
       lk_model_link(m, link, &js);
       s->stiffness[s->nfdof] = js.joint.stiffness;
       s->rest[s->nfdof] = js.joint.rest;
+      s->damping[s->nfdof] = js.joint.damping;
+      s->friction[s->nfdof] = js.joint.friction;
       s->nfdof++;
     }
     s->finger[s->nfinger++] = f;
@@ -450,6 +535,18 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
                         lk_model_link_name(m, s->cp_leader[j]));
     s->cp_leader[j] = k;
   }
+  /* A wrist is held only under a palm that carries every finger. */
+  int wrist = 0;
+  for (int l = s->palm; l != root; l = lk_model_link_parent(m, l))
+    wrist |= lk_model_joint_type(m, l) != LK_JOINT_FIXED;
+  for (int f = 0; f < s->nfinger && wrist && !st; f++)
+    if (!is_in_subtree(m, s->finger[f].base, s->palm))
+      st = lk_error_set(err, LK_INVALID_MODEL,
+                        "grasp scene: the palm '%s' moves against the hand's root link '%s' and "
+                        "finger '%s' does not hang below it (the joints between the root and the "
+                        "palm are held as a wrist only when every finger is below the palm)",
+                        o->palm, lk_model_link_name(m, root) + strlen(o->hand_prefix),
+                        lk_model_link_name(m, s->finger[f].base) + strlen(o->hand_prefix));
   if (!st && s->nfinger == 0)
     st = lk_error_set(err, LK_INVALID_MODEL,
                       "grasp scene: the hand has no fingers (no actuated or coupled joint below the palm)");
@@ -481,6 +578,7 @@ static lk_status identify(lk_grasp_scene *s, const lk_grasp_scene_options *o, lk
     }
     s->fdof_sign[k] = sign;
   }
+  if (!st) st = lk_grasp_scene_find_loops(s, qi, err);
   lk_free(qi);
   lk_free(vi);
   return st;
@@ -519,8 +617,8 @@ static lk_status read_closing(const lk_grasp_scene *s, lk_data *d, const double 
     for (int j = 0; j < s->ncoupled; j++)
       if (s->cp_leader[j] == k)
         q[s->cp_qadr[j]] = s->cp_ratio[j] * q[s->fdof_qadr[k]] + s->cp_offset[j];
-    lk_status st = lk_forward_kinematics(m, d);
-    if (st) return lk_error_set(err, st, "grasp scene: forward kinematics failed");
+    lk_status st = lk_grasp_scene_close_loops(s, d, 1e-12);
+    if (st) return lk_error_set(err, st, "grasp scene: the hand's loops do not close");
     lk_transform hand = lk_grasp_scene_hand_frame(s, d);
     for (int g = 0; g < ng; g++) {
       int l = lk_model_geom_link(m, g);
@@ -528,6 +626,12 @@ static lk_status read_closing(const lk_grasp_scene *s, lk_data *d, const double 
       int moved = is_in_subtree(m, l, link);
       for (int j = 0; j < s->ncoupled; j++)
         moved |= s->cp_leader[j] == k && is_in_subtree(m, l, s->cp_link[j]);
+      for (int p = 0; p < s->nlp; p++) {
+        int driven = (int)(s->lp_dofs[p] >> k & 1);
+        for (int j = 0; j < s->ncoupled; j++)
+          driven |= s->cp_leader[j] == k && (s->lp_cps[p] >> j & 1);
+        moved |= driven && is_in_subtree(m, l, s->lp_link[p]);
+      }
       lk_vec3 x;
       if (!moved || !geom_centre(s, d, &hand, g, &x)) continue;
       double phi = -x.z - hypot(x.x, x.y);
@@ -659,9 +763,11 @@ static lk_status measure(lk_grasp_scene *s, lk_error *err) {
   for (int k = 0; k < s->nfdof; k++) q[s->fdof_qadr[k]] = s->preshape0[k];
   for (int j = 0; j < s->ncoupled; j++)
     q[s->cp_qadr[j]] = s->cp_ratio[j] * q[s->fdof_qadr[s->cp_leader[j]]] + s->cp_offset[j];
-  if ((st = lk_forward_kinematics(m, d))) {
+  if ((st = lk_grasp_scene_close_loops(s, d, 1e-12))) {
     lk_data_free(d);
-    return lk_error_set(err, st, "grasp scene: the pre-shape is not valid");
+    return lk_error_set(err, st, "grasp scene: the pre-shape is not valid (%s)",
+                        st == LK_NOT_CONVERGED ? "the hand's loops do not close"
+                                               : "forward kinematics failed");
   }
   lk_transform palm = lk_grasp_scene_hand_frame(s, d);
   merge_linkage_members(s, d, &palm);
@@ -732,8 +838,8 @@ lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_pa
     lk_grasp_scene_free(s);
     return NULL;
   }
-  lk_status st = LK_OK;
-  if (au.nact > 0) {
+  lk_status st = plan_wrist(s->m, &opt, &au, s->warning, sizeof s->warning, err);
+  if (!st && (au.nact > 0 || au.wrist)) {
     lk_model_free(s->m);
     s->m = NULL;
     st = compose(s, hand_path, object_path, &opt, &au, err);
@@ -765,6 +871,7 @@ const lk_grasp_finger *lk_grasp_scene_finger(const lk_grasp_scene *s, int i) {
 }
 int lk_grasp_scene_nfinger_dofs(const lk_grasp_scene *s) { return s ? s->nfdof : 0; }
 const double *lk_grasp_scene_preshape(const lk_grasp_scene *s) { return s ? s->preshape0 : NULL; }
+const char *lk_grasp_scene_warning(const lk_grasp_scene *s) { return s ? s->warning : ""; }
 int lk_grasp_scene_closing(const lk_grasp_scene *s, int k) {
   return s && k >= 0 && k < s->nfdof ? s->fdof_sign[k] : 0;
 }

@@ -25,6 +25,7 @@
 #include "linkage/dynamics.h"
 
 #define MAX_FDOF (LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS)
+#define LOOP_TOL 1e-12 /* m: a hand's loops closed to this */
 
 typedef struct {
   int geom, link;
@@ -55,13 +56,15 @@ struct lk_grasp_screener {
   double dof_limit[MAX_FDOF];
   /* Coupled joints (scene cp_*), in the scene's order. */
   int cp_prismatic[MAX_FDOF];
+  int lp_prismatic[MAX_FDOF];
   /* The limit a coupled joint moves towards while its leader closes (the
    * scene's cp_sign: the ratio's sign times the leader's closing
    * direction; a mirrored jaw, URDF <mimic multiplier="-1">, moves towards
    * its lower limit); +-inf when unlimited. */
   double cp_limit[MAX_FDOF];
   /* moves[k * nhand + g]: hand geom g is below DoF k's joint; row
-   * MAX_FDOF + j: below coupled joint j. */
+   * MAX_FDOF + j: below coupled joint j; row 2 MAX_FDOF + p: below the
+   * scene's passive loop joint p. */
   unsigned char *moves;
   double margin; /* pairs farther apart than this count as out of reach */
   double contact_tolerance;
@@ -220,7 +223,7 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
   sc->mu = LK_NEW_ARRAY(double, np > 0 ? np : 1);
   sc->torsion = LK_NEW_ARRAY(double, np > 0 ? np : 1);
   sc->pair_ok = lk_calloc(np > 0 ? np : 1, 1);
-  sc->moves = lk_calloc((size_t)(2 * MAX_FDOF) * (size_t)(sc->nhand > 0 ? sc->nhand : 1), 1);
+  sc->moves = lk_calloc((size_t)(3 * MAX_FDOF) * (size_t)(sc->nhand > 0 ? sc->nhand : 1), 1);
   if (!sc->mu || !sc->torsion || !sc->pair_ok || !sc->moves) goto oom;
   lk_mix_rule mix = lk_model_options(m)->friction_mix;
   for (int h = 0; h < sc->nhand; h++)
@@ -262,6 +265,12 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
     for (int h = 0; h < sc->nhand; h++)
       sc->moves[(MAX_FDOF + j) * sc->nhand + h] =
           (unsigned char)is_below(m, sc->hand[h].link, s->cp_link[j]);
+  }
+  for (int p = 0; p < s->nlp; p++) {
+    sc->lp_prismatic[p] = lk_model_joint_type(m, s->lp_link[p]) == LK_JOINT_PRISMATIC;
+    for (int h = 0; h < sc->nhand; h++)
+      sc->moves[(2 * MAX_FDOF + p) * sc->nhand + h] =
+          (unsigned char)is_below(m, sc->hand[h].link, s->lp_link[p]);
   }
   /* Out of reach: farther than the hand and the object together span. */
   sc->margin = 4 * (s->reach + s->object_radius) + 1.0;
@@ -325,7 +334,24 @@ static void set_followers(closer *c) {
   }
 }
 
+/* The finger DoFs and coupled joints that move, as bit sets. */
+static void driving(const closer *c, unsigned long long *dofs, unsigned long long *cps) {
+  *dofs = *cps = 0;
+  for (int i = 0; i < c->nactive; i++) *dofs |= 1ull << c->active[i];
+  for (int j = 0; j < c->sc->s->ncoupled; j++)
+    if (c->follow[j] || (c->solo >= 0 && c->solo_set[j])) *cps |= 1ull << j;
+}
+
 static int moving(const closer *c, int h) {
+  const lk_grasp_scene *s = c->sc->s;
+  if (s->nlp > 0) { /* through a loop */
+    unsigned long long dofs, cps;
+    driving(c, &dofs, &cps);
+    for (int p = 0; p < s->nlp; p++)
+      if (((s->lp_dofs[p] & dofs) || (s->lp_cps[p] & cps)) &&
+          c->sc->moves[(2 * MAX_FDOF + p) * c->sc->nhand + h])
+        return 1;
+  }
   for (int j = 0; c->solo >= 0 && j < c->sc->s->ncoupled; j++)
     if (c->solo_set[j] && c->sc->moves[(MAX_FDOF + j) * c->sc->nhand + h]) return 1;
   for (int i = 0; i < c->nactive; i++)
@@ -373,7 +399,7 @@ static lk_status eval_at(closer *c, double s, double *depth, int *link) {
       double qj = sn->cp_ratio[j] * c->q[sn->fdof_qadr[sn->cp_leader[j]]] + sn->cp_offset[j];
       c->q[sn->cp_qadr[j]] = sn->cp_sign[j] > 0 ? fmin(qj, sc->cp_limit[j]) : fmax(qj, sc->cp_limit[j]);
     }
-  lk_status st = lk_forward_kinematics(sc->s->m, c->d);
+  lk_status st = lk_grasp_scene_close_loops(sn, c->d, LOOP_TOL);
   if (st) return st;
   c->evals++;
   *depth = -INFINITY;
@@ -408,6 +434,32 @@ static double arm(const closer *c, int k, int link) {
   return r;
 }
 
+/* A bound on how fast the geoms moved through loops travel per unit of s
+ * (the passive joints' rates here, times 1.5: the rates change along the
+ * path); *rate_max (may be NULL) the largest passive joint rate. */
+static double loop_speed(const closer *c, double *rate_max) {
+  const lk_grasp_screener *sc = c->sc;
+  const lk_grasp_scene *s = sc->s;
+  if (rate_max) *rate_max = 0;
+  if (s->nlp == 0) return 0;
+  double dof_rate[MAX_FDOF] = {0}, cp_rate[MAX_FDOF] = {0}, rate[MAX_FDOF];
+  for (int i = 0; i < c->nactive; i++) dof_rate[c->active[i]] = s->fdof_sign[c->active[i]];
+  for (int j = 0; j < s->ncoupled; j++) {
+    if (c->follow[j])
+      cp_rate[j] = s->cp_ratio[j] * s->fdof_sign[c->active[c->follow[j] - 1]];
+    else if (c->solo >= 0 && c->solo_set[j])
+      cp_rate[j] = s->cp_ratio[j] * s->fdof_sign[c->solo];
+  }
+  lk_grasp_scene_loop_rates(s, c->d, dof_rate, cp_rate, rate);
+  double v = 0;
+  for (int p = 0; p < s->nlp; p++) {
+    if (rate[p] == 0) continue;
+    if (rate_max) *rate_max = fmax(*rate_max, fabs(rate[p]));
+    v += 1.5 * fabs(rate[p]) * (sc->lp_prismatic[p] ? 1 : arm(c, 2 * MAX_FDOF + p, s->lp_link[p]));
+  }
+  return v;
+}
+
 /* The fastest any moving geom's point travels per unit of s. */
 static double speed_bound(const closer *c) {
   const lk_grasp_screener *sc = c->sc;
@@ -440,7 +492,7 @@ static double speed_bound(const closer *c) {
     }
     v += r;
   }
-  return v;
+  return v + loop_speed(c, NULL);
 }
 
 /* Close the active joints from s = 0 until a moving geom touches (returns
@@ -490,6 +542,11 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
       double sec = s - g * (s - sp) / (g - gp);
       if (sec > sn) sn = sec;
     }
+    if (sc->s->nlp > 0) { /* a loop's passive joints turn at most 0.1 a step */
+      double rmax;
+      loop_speed(c, &rmax);
+      if (rmax > 0 && sn > s + 0.1 / rmax) sn = s + 0.1 / rmax;
+    }
     if (sn > s_lim) sn = s_lim;
     if (!(sn > s)) return LK_OK; /* no progress possible in doubles */
     double gn;
@@ -538,6 +595,15 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
   return LK_OK;
 }
 
+/* link moves through a loop driven by finger DoF k (dof 1) or coupled
+ * joint k (dof 0). */
+static int via_loop(const lk_grasp_scene *s, int link, int dof, int k) {
+  for (int p = 0; p < s->nlp; p++)
+    if (((dof ? s->lp_dofs[p] : s->lp_cps[p]) >> k & 1) && is_below(s->m, link, s->lp_link[p]))
+      return 1;
+  return 0;
+}
+
 /* Close finger f (its joints start at their preshape in q), with the
  * joints coupled to them (which may be another finger's). With
  * centre_coupled, a joint coupled to another finger (a mimic or equality
@@ -580,14 +646,14 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, in
     for (int i = 0; i < c.nactive; i++) {
       int k = c.active[i];
       double qk = c.q[s->fdof_qadr[k]];
-      int mine = touched && is_below(s->m, touch, sc->dof_link[k]);
+      int mine = touched && (is_below(s->m, touch, sc->dof_link[k]) || via_loop(s, touch, 1, k));
       int stop = dof_at_limit(sc, k, qk) || mine;
       /* A joint stops with the joints that follow it; with centre_coupled
        * a follower on another finger that touched is let go of instead,
        * and one that did not closes on alone once its leader stops. */
       for (int j = 0; j < s->ncoupled; j++) {
         if (c.follow[j] != 1 + i) continue;
-        int hit = touched && is_below(s->m, touch, s->cp_link[j]);
+        int hit = touched && (is_below(s->m, touch, s->cp_link[j]) || via_loop(s, touch, 0, j));
         if (centre && !mine && hit && (other[j] || member[j])) {
           c.released[j] = 1;
           released = 1;
@@ -600,7 +666,7 @@ static lk_status close_finger(const lk_grasp_screener *sc, lk_data *d, int f, in
       } else if (centre && touched) {
         for (int j = 0; j < s->ncoupled; j++)
           if (c.follow[j] == 1 + i && other[j] && !coupled_at_limit(sc, c.q, j) &&
-              !is_below(s->m, touch, s->cp_link[j]))
+              !is_below(s->m, touch, s->cp_link[j]) && !via_loop(s, touch, 0, j))
             pending[j] = 1;
       }
     }
@@ -649,8 +715,10 @@ lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_tran
   memcpy(q, sc->q0, (size_t)sc->nq * sizeof *q);
   lk_status st = lk_grasp_scene_pose_q(s, q, hand_pose, preshape, err);
   if (st) return st;
-  if ((st = lk_forward_kinematics(m, d)))
-    return lk_error_set(err, st, "grasp screen: forward kinematics failed");
+  if ((st = lk_grasp_scene_close_loops(s, d, LOOP_TOL)))
+    return lk_error_set(err, st, "grasp screen: %s",
+                        st == LK_NOT_CONVERGED ? "the hand's loops do not close at the pre-shape"
+                                               : "forward kinematics failed");
   /* The hand where it is placed must not overlap the object. */
   for (int h = 0; h < sc->nhand; h++)
     if (pair_depth(sc, d, h) > sc->contact_tolerance) {
@@ -660,7 +728,9 @@ lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_tran
     }
   for (int f = 0; f < s->nfinger; f++) {
     if ((st = close_finger(sc, d, f, &r->evaluations)))
-      return lk_error_set(err, st, "grasp screen: forward kinematics failed while closing");
+      return lk_error_set(err, st, "grasp screen: %s while closing",
+                          st == LK_NOT_CONVERGED ? "the hand's loops do not close"
+                                                 : "forward kinematics failed");
   }
   for (int k = 0; k < s->nfdof; k++) r->q[k] = q[s->fdof_qadr[k]];
   if ((st = lk_forward_kinematics(m, d)))

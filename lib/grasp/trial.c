@@ -314,9 +314,15 @@ static lk_status fingers(ctl *c, lk_data *d) {
     for (int j = 0; j < fg->ndof; j++, slot++) {
       double vc = s->fdof_prismatic[slot] ? o->close_speed_prismatic : o->close_speed_revolute;
       double vj = v[fg->dof[j]];
-      /* towards vc in its closing direction */
-      tau[j] = clampd(c->kclose[slot] * (s->fdof_sign[slot] * vc - vj), -c->limit[slot],
-                      c->limit[slot]);
+      /* towards vc in its closing direction; where the gain, bounded by
+       * the joint's inertia, cannot outpull the joint's damping (the loop
+       * alone would settle below 0.9 vc: Allegro's distal joints, damping
+       * 0.1 against a gain of 0.002, crept at 0.03 rad/s) or its dry
+       * friction, those are fed forward at vc */
+      double sv = s->fdof_sign[slot] * vc, k = c->kclose[slot], ff = 0;
+      if (k < 9 * s->damping[slot]) ff += s->damping[slot] * sv;
+      if (k * vc < 10 * s->friction[slot]) ff += s->friction[slot] * s->fdof_sign[slot];
+      tau[j] = clampd(k * (sv - vj) + ff, -c->limit[slot], c->limit[slot]);
       moving = fmax(moving, fabs(vj) / vc);
     }
     for (int j = 0; j < fg->ncoupled; j++) { /* a mimic finger moves too */
@@ -483,8 +489,11 @@ lk_status lk_grasp_place(const lk_grasp_scene *s, lk_data *d, const lk_transform
   lk_data_reset(d);
   lk_status st = lk_grasp_scene_pose_q(s, lk_data_q(d), hand_pose, preshape, err);
   if (st) return st;
-  st = lk_forward_kinematics(s->m, d);
-  if (st) return lk_error_set(err, st, "grasp place: forward kinematics failed");
+  st = lk_grasp_scene_close_loops(s, d, 1e-12);
+  if (st)
+    return lk_error_set(err, st, "grasp place: %s",
+                        st == LK_NOT_CONVERGED ? "the hand's loops do not close at the pre-shape"
+                                               : "forward kinematics failed");
   return LK_OK;
 }
 

@@ -53,3 +53,11 @@ TESTS += tests/grasp/test_closing
 tests_grasp_test_closing_SOURCES = %reldir%/test_closing.c
 tests_grasp_test_closing_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_closing_LDADD = $(LK_TESTLIBS)
+
+# Fingers closed by kinematic loops (issue 32): a four-bar jaw written with
+# MJCF <connect>, Menagerie's 2F-85; runs demos/grasp-planner.
+check_PROGRAMS += tests/grasp/test_loops
+TESTS += tests/grasp/test_loops
+tests_grasp_test_loops_SOURCES = %reldir%/test_loops.c
+tests_grasp_test_loops_CFLAGS = $(LK_TESTFLAGS)
+tests_grasp_test_loops_LDADD = $(LK_TESTLIBS)

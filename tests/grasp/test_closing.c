@@ -276,6 +276,42 @@ static void test_the_trial_closes_towards_zero(void) {
   lk_grasp_scene_free(s);
 }
 
+/* The Panda-like hand with light jaws (2 g, no armature) on stiff
+ * dampers (5 N s/m each): the closing loop's gain is bounded by the jaw's
+ * inertia (k <= M / 2h = 0.5 N s/m), so without the damping fed forward
+ * the jaws crept at 0.15 k / (k + 10) = 0.007 m/s and were still at q =
+ * 0.0443 (of 0.05) at the 0.8 s timeout (Menagerie's Allegro hand:
+ * damping 0.1 on its light distal links, closing at 0.03 rad/s). With
+ * nothing between them they close to their limit, 0 (the coupled jaw's
+ * damping is not fed forward: 0.7 s). */
+static void test_the_trial_closes_against_damping(void) {
+  char *text = lk_test_slurp(panda_like(), NULL);
+  CU_ASSERT_FATAL(text != NULL);
+  char *a = strstr(text, "armature=\"0.1\" damping=\"1\"");
+  CU_ASSERT_FATAL(a != NULL);
+  memcpy(a, "armature=\"0.0\" damping=\"5\"", strlen("armature=\"0.0\" damping=\"5\""));
+  for (char *m = text; (m = strstr(m, "mass=\"0.02\"")); m++) memcpy(m, "mass=\"2e-3\"", 11);
+  const char *path = lk_test_scratch("damped.xml");
+  lk_test_write(path, text);
+  free(text);
+  char box[4096];
+  snprintf(box, sizeof box, "%s", lk_test_mechanism("object_box"));
+  lk_grasp_scene *s = load(path, box, NULL, 0);
+  CU_ASSERT_FATAL(s != NULL);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_transform high = above(0.4, 0);
+  lk_grasp_trial_report r;
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_trial(s, d, &high, NULL, NULL, &r, &e), &e);
+  printf("  [closing] damped jaws: %s, q %.5f after %.3f s of closing\n",
+         lk_grasp_outcome_name(r.outcome), joint_q(s, d, "j1"), r.close_time);
+  LK_ASSERT_INT_EQ(r.outcome, LK_GRASP_NO_CONTACT);
+  LK_ASSERT_NEAR(joint_q(s, d, "j1"), 0, 1e-3);
+  LK_ASSERT_NEAR(joint_q(s, d, "j2"), 0, 1e-3);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+}
+
 /* Field i of a CSV line (no quoting: the planner writes none), into buf. */
 static const char *field(const char *line, int i, char *buf, size_t n) {
   for (int k = 0; k < i && line; k++) {
@@ -468,6 +504,7 @@ static const lk_test tests[] = {
     {"the shipped hands close positive", test_the_shipped_hands_close_positive},
     {"a hand that closes towards zero", test_a_hand_that_closes_towards_zero},
     {"the trial closes towards zero", test_the_trial_closes_towards_zero},
+    {"the trial closes against damping", test_the_trial_closes_against_damping},
     {"planner with a hand that closes towards zero",
      test_planner_with_a_hand_that_closes_towards_zero},
     {"planner with the published Panda hand", test_planner_with_the_published_panda_hand},

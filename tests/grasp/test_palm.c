@@ -168,7 +168,9 @@ static void test_defaults_and_refusals(void) {
     lk_status status;
     const char *says;
   } bad[] = {{"wrist", {0, 0, 0}, LK_INVALID_ARGUMENT, "no link 'wrist'"},
-             {"left_finger", {0, 0, 0}, LK_INVALID_MODEL, "'left_finger' moves"},
+             {"left_finger", {0, 0, 0}, LK_INVALID_MODEL,
+              "'left_finger' moves against the hand's root link 'plate' and finger "
+              "'right_finger' does not hang below it"},
              {NULL, {NAN, 0, -1}, LK_NON_FINITE, "approach"}};
   for (int i = 0; i < 3; i++) {
     lk_grasp_scene_options o;
@@ -182,6 +184,150 @@ static void test_defaults_and_refusals(void) {
     LK_ASSERT_INT_EQ(e.status, bad[i].status);
     LK_ASSERT_MSG(strstr(e.message, bad[i].says) != NULL, "%s", e.message);
   }
+}
+
+/* A Panda-like hand (slide jaws closing towards 0, pads 1 cm apart when
+ * closed, one servo, a joint equality) on a wrist: a passive hinge 2 cm
+ * below the palm, under a forearm, the hand file's root. */
+static const char *hand_on_a_wrist(void) {
+  static const char text[] =
+      "<mujoco model=\"hand on a wrist\">\n"
+      "  <compiler angle=\"radian\" autolimits=\"true\"/>\n"
+      "  <default>\n"
+      "    <joint armature=\"0.1\" damping=\"1\"/>\n"
+      "    <default class=\"finger\">\n"
+      "      <joint type=\"slide\" axis=\"0 1 0\" range=\"0 0.05\"/>\n"
+      "    </default>\n"
+      "  </default>\n"
+      "  <worldbody>\n"
+      "    <body name=\"forearm\">\n"
+      "      <inertial mass=\"1\" pos=\"0 0 -0.12\" diaginertia=\"0.005 0.005 0.001\"/>\n"
+      "      <geom type=\"cylinder\" size=\"0.02 0.05\" pos=\"0 0 -0.12\"/>\n"
+      "      <body name=\"wrist\" pos=\"0 0 -0.02\">\n"
+      "        <inertial mass=\"0.05\" pos=\"0 0 0\" diaginertia=\"1e-5 1e-5 1e-5\"/>\n"
+      "        <joint name=\"flex\" type=\"hinge\" axis=\"1 0 0\" range=\"-1 1\" damping=\"0.01\"/>\n"
+      "        <body name=\"hand\" pos=\"0 0 0.02\" quat=\"0 0 0 1\">\n"
+      "          <inertial mass=\"0.6\" pos=\"0 0 0.02\" diaginertia=\"0.001 0.002 0.0015\"/>\n"
+      "          <geom type=\"box\" size=\"0.02 0.09 0.02\" pos=\"0 0 0.02\"/>\n"
+      "          <body name=\"left_finger\" pos=\"0 0 0.06\">\n"
+      "            <inertial mass=\"0.02\" pos=\"0 0.01 0.03\" diaginertia=\"3e-6 3e-6 1e-6\"/>\n"
+      "            <joint name=\"j1\" class=\"finger\"/>\n"
+      "            <geom type=\"box\" size=\"0.01 0.005 0.025\" pos=\"0 0.01 0.03\" friction=\"1\"/>\n"
+      "          </body>\n"
+      "          <body name=\"right_finger\" pos=\"0 0 0.06\" quat=\"0 0 0 1\">\n"
+      "            <inertial mass=\"0.02\" pos=\"0 0.01 0.03\" diaginertia=\"3e-6 3e-6 1e-6\"/>\n"
+      "            <joint name=\"j2\" class=\"finger\"/>\n"
+      "            <geom type=\"box\" size=\"0.01 0.005 0.025\" pos=\"0 0.01 0.03\" friction=\"1\"/>\n"
+      "          </body>\n"
+      "        </body>\n"
+      "      </body>\n"
+      "    </body>\n"
+      "  </worldbody>\n"
+      "  <contact>\n"
+      "    <exclude body1=\"hand\" body2=\"left_finger\"/>\n"
+      "    <exclude body1=\"hand\" body2=\"right_finger\"/>\n"
+      "    <exclude body1=\"forearm\" body2=\"wrist\"/>\n"
+      "    <exclude body1=\"wrist\" body2=\"hand\"/>\n"
+      "  </contact>\n"
+      "  <equality>\n"
+      "    <joint joint1=\"j1\" joint2=\"j2\"/>\n"
+      "  </equality>\n"
+      "  <actuator>\n"
+      "    <position name=\"grip\" joint=\"j1\" kp=\"100\" ctrlrange=\"0 0.05\"/>\n"
+      "  </actuator>\n"
+      "</mujoco>\n";
+  const char *path = lk_test_scratch("wrist.xml");
+  lk_test_write(path, text);
+  return path;
+}
+
+/* A palm named below a wrist (Menagerie's Shadow hand hangs its palm from
+ * the forearm by two): the wrist joint is held where the file starts it,
+ * and the scene says so; the jaws close on the box's faces (q = 0.02, the
+ * pads' inner faces at 0.005 + q, to 1e-9); in a trial the grasp holds
+ * and the passive wrist stays at 0 (1e-5; 1.8e-3 not held) through the lift and the
+ * shakes. */
+static void test_a_palm_on_a_wrist(void) {
+  lk_test_scratch_clear();
+  lk_grasp_scene *s = load(hand_on_a_wrist(), "hand", lk_v3(0, 0, 1));
+  CU_ASSERT_FATAL(s != NULL);
+  const char *w = lk_grasp_scene_warning(s);
+  printf("  [palm] %s\n", w);
+  LK_ASSERT_MSG(strstr(w, "'forearm' and the palm 'hand' is held") && strstr(w, "'flex' at 0"),
+                "warning: %s", w);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(s), 2);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_closing(s, 0), -1);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, NULL);
+  CU_ASSERT_FATAL(d && sc);
+  lk_mat3 I = lk_m3_identity();
+  lk_transform pose = lk_tf(&I, lk_v3(0, 0, 0.09));
+  lk_grasp_screen_report r;
+  lk_grasp_contact c[CAP];
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
+  LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
+  LK_ASSERT_NEAR(joint_q(s, d, "j1"), 0.02, 1e-9);
+  LK_ASSERT_NEAR(joint_q(s, d, "j2"), 0.02, 1e-9);
+  LK_ASSERT_NEAR(joint_q(s, d, "flex"), 0, 0);
+  lk_grasp_trial_report tr;
+  LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &tr, &e), &e);
+  printf("  [palm] on a wrist: %s, j1 %.5f, wrist %.2e\n", lk_grasp_outcome_name(tr.outcome),
+         joint_q(s, d, "j1"), joint_q(s, d, "flex"));
+  LK_ASSERT_MSG(tr.held, "outcome %s", lk_grasp_outcome_name(tr.outcome));
+  LK_ASSERT_NEAR(joint_q(s, d, "flex"), 0, 1e-5); /* 1.8e-3 when not held */
+  CU_ASSERT(fabs(joint_q(s, d, "j1") - 0.02) < 1e-3);
+  lk_grasp_screener_free(sc);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+}
+
+/* Menagerie's Shadow hand as published (when ../shared/data/robots is
+ * there): the palm named, its two wrist joints held, five fingers (the
+ * thumb of five actuated joints), and 50 candidates on YCB's soup can
+ * screened without an error. */
+static void test_the_published_shadow_hand(void) {
+  char hand[4096], can[4096];
+  snprintf(hand, sizeof hand, "%s",
+           lk_test_srcpath("../shared/data/robots/menagerie/shadow_hand/right_hand.xml"));
+  snprintf(can, sizeof can, "%s",
+           lk_test_srcpath("../shared/data/robots/ycb/ycb_objects/YcbTomatoSoupCan/model.urdf"));
+  if (!lk_test_exists(hand) || !lk_test_exists(can)) {
+    printf("  [palm] ../shared/data/robots not there: the published Shadow hand skipped\n");
+    return;
+  }
+  lk_grasp_scene_options o;
+  lk_grasp_scene_options_default(&o);
+  o.palm = "rh_palm";
+  o.approach = lk_v3(0, -1, 0);
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hand, can, &o, &e);
+  LK_ASSERT_MSG(s != NULL, "%s", e.message);
+  CU_ASSERT_FATAL(s != NULL);
+  const char *w = lk_grasp_scene_warning(s);
+  LK_ASSERT_MSG(strstr(w, "'rh_WRJ1' at 0") && strstr(w, "'rh_WRJ2' at 0"), "warning: %s", w);
+  LK_ASSERT_INT_EQ(lk_grasp_scene_nfinger(s), 5);
+  int thumb = 0;
+  for (int f = 0; f < 5; f++) thumb = fmax(thumb, lk_grasp_scene_finger(s, f)->ndof);
+  LK_ASSERT_INT_EQ(thumb, 5);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_grasp_sampler *sp = lk_grasp_sampler_new(s, NULL, &e);
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, &e);
+  CU_ASSERT_FATAL(d && sp && sc);
+  int touched = 0;
+  for (int i = 0; i < 50; i++) {
+    lk_grasp_candidate cd;
+    lk_grasp_screen_report r;
+    lk_grasp_contact c[256];
+    LK_ASSERT_OK(lk_grasp_sampler_draw(sp, i, &cd, &e), &e);
+    LK_ASSERT_OK(lk_grasp_screen(sc, d, &cd.pose, NULL, &r, c, 256, &e), &e);
+    touched += r.fingers_in_contact > 0;
+  }
+  printf("  [palm] Shadow hand on the soup can: %d of 50 candidates touch it\n", touched);
+  lk_grasp_screener_free(sc);
+  lk_grasp_sampler_free(sp);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
 }
 
 /* The first n comma-separated fields of every line. */
@@ -252,6 +398,8 @@ void lk_test_register(void) {
       {"same, rolled, approach -y", test_approach_along_minus_y},
       {"the palm named: the same hand", test_the_palm_named},
       {"defaults and refusals", test_defaults_and_refusals},
+      {"a palm on a wrist", test_a_palm_on_a_wrist},
+      {"the published Shadow hand", test_the_published_shadow_hand},
       {"the planner's --palm and --approach", test_the_planner_options},
       {NULL, NULL}};
   lk_test_suite("the palm and the approach", tests);
