@@ -35,10 +35,10 @@ typedef struct {
 } hand_desc;
 
 static const hand_desc hands[] = {
-    {"robotiq_2f85_urdf", "pybullet_ur5_robotiq/urdf/robotiq_85.urdf", "ros_robotiq", {0, 0, 1}},
-    {"robotiq_2f85_mjcf", "menagerie/robotiq_2f85/2f85.xml", NULL, {0, 0, 1}},
-    {"panda_hand_mjcf", "menagerie/franka_emika_panda/hand.xml", NULL, {0, 0, 1}},
-    {"allegro_right_mjcf", "menagerie/wonik_allegro/right_hand.xml", NULL, {1, 0, 0}},
+    {"robotiq_2f85_urdf", "pybullet_ur5_robotiq/urdf/robotiq_85.urdf", "ros_robotiq", {0, 0, 1}, NULL},
+    {"robotiq_2f85_mjcf", "menagerie/robotiq_2f85/2f85.xml", NULL, {0, 0, 1}, NULL},
+    {"panda_hand_mjcf", "menagerie/franka_emika_panda/hand.xml", NULL, {0, 0, 1}, NULL},
+    {"allegro_right_mjcf", "menagerie/wonik_allegro/right_hand.xml", NULL, {1, 0, 0}, NULL},
     {"shadow_right_mjcf", "menagerie/shadow_hand/right_hand.xml", NULL, {0, -1, 0}, "rh_palm"},
 };
 
