@@ -18,6 +18,9 @@
 
 #define MAX_LP (LK_GRASP_MAX_FINGERS * LK_GRASP_MAX_FINGER_DOFS)
 #define MAX_ROWS (6 * LK_GRASP_MAX_LOOPS)
+/* The loops' masks (grasp_scene.h) hold a bit per finger DoF and per
+ * coupled joint, each at most MAX_LP. */
+_Static_assert(MAX_LP <= 64, "a finger DoF or coupled joint beyond the loop masks' 64 bits");
 
 static int below(const lk_model *m, int link, int ancestor) {
   for (int l = link; l >= 0; l = lk_model_link_parent(m, l))
