@@ -254,31 +254,38 @@ static row_run spheres_run(int n, const double *mass, const double *x, const dou
  * The first step: one contact, set aside (no island, no row of any solve),
  * both speeds unchanged. The second (gap g - v h < v h): the contact stops
  * the approach at the surface, (v0 - v1) = gap / h with momentum kept (to
- * 1e-8: the solve's ridge, 3e-10 of the diagonal, docs/contact.md). */
-static void check_aside_pair(double m0, double m1, double v, double g) {
-  const double h = 1e-3;
-  double mass[2] = {m0, m1}, x[2] = {0, 0.1 + g}, v0[2] = {v, 0};
+ * 1e-8: the solve's ridge, 3e-10 of the diagonal, docs/contact.md):
+ * u1 = m0 (v - (g - v h) / h) / (m0 + m1), u0 = u1 + (g - v h) / h. */
+#define ASSERT_ASIDE_PAIR(r, m0, m1, v, g)                                                 \
+  do {                                                                                     \
+    const double rel_ = ((g) - (v) * 1e-3) / 1e-3;                                         \
+    const double u1_ = (m0) * ((v) - rel_) / ((m0) + (m1)), u0_ = u1_ + rel_;              \
+    LK_ASSERT_INT_EQ((r).ok, 1);                                                           \
+    LK_ASSERT_INT_EQ((r).ncontacts, 1);                                                    \
+    LK_ASSERT_INT_EQ((r).aside, 1);                                                        \
+    LK_ASSERT_INT_EQ((r).nislands, 0);                                                     \
+    LK_ASSERT_INT_EQ((r).largest, 0);                                                      \
+    LK_ASSERT_INT_EQ((r).solves, 0);                                                       \
+    LK_ASSERT_REL((r).v1[0], (v), 1e-15, 0);                                               \
+    LK_ASSERT_REL((r).v1[1], 0, 0, 1e-15);                                                 \
+    LK_ASSERT_REL((r).fn1, 0, 0, 1e-300);                                                  \
+    LK_ASSERT_INT_EQ((r).aside2, 0);                                                       \
+    LK_ASSERT_INT_EQ((r).nislands2, 1);                                                    \
+    LK_ASSERT_REL((r).v2[0], u0_, 1e-8, 1e-12);                                            \
+    LK_ASSERT_REL((r).v2[1], u1_, 1e-8, 1e-12);                                            \
+  } while (0)
+
+static void test_aside_pair(void) {
+  double mass[2] = {1, 1}, x[2] = {0, 0.1 + 1.5e-3}, v0[2] = {1, 0};
   row_run r = spheres_run(2, mass, x, v0);
-  LK_ASSERT_INT_EQ(r.ok, 1);
-  LK_ASSERT_INT_EQ(r.ncontacts, 1);
-  LK_ASSERT_INT_EQ(r.aside, 1);
-  LK_ASSERT_INT_EQ(r.nislands, 0);
-  LK_ASSERT_INT_EQ(r.largest, 0);
-  LK_ASSERT_INT_EQ(r.solves, 0);
-  LK_ASSERT_REL(r.v1[0], v, 1e-15, 0);
-  LK_ASSERT_REL(r.v1[1], 0, 0, 1e-15);
-  LK_ASSERT_REL(r.fn1, 0, 0, 1e-300);
-  LK_ASSERT_INT_EQ(r.aside2, 0);
-  LK_ASSERT_INT_EQ(r.nislands2, 1);
-  double gap = g - v * h, rel = gap / h;
-  double u1 = (m0 * v - m0 * rel) / (m0 + m1), u0 = u1 + rel;
-  LK_ASSERT_REL(r.v2[0], u0, 1e-8, 1e-12);
-  LK_ASSERT_REL(r.v2[1], u1, 1e-8, 1e-12);
+  ASSERT_ASIDE_PAIR(r, 1.0, 1.0, 1.0, 1.5e-3);
 }
 
-static void test_aside_pair(void) { check_aside_pair(1, 1, 1, 1.5e-3); }
-
-static void test_aside_pair_variant(void) { check_aside_pair(1, 3, 2, 3.2e-3); }
+static void test_aside_pair_variant(void) {
+  double mass[2] = {1, 3}, x[2] = {0, 0.1 + 3.2e-3}, v0[2] = {2, 0};
+  row_run r = spheres_run(2, mass, x, v0);
+  ASSERT_ASIDE_PAIR(r, 1.0, 3.0, 2.0, 3.2e-3);
+}
 
 /* Three spheres in a row: 0 touching 1 and faster (2.3 m/s against
  * 0.3), 1 approaching 2 (at rest) slowly across a gap g = 0.5 mm that its
@@ -288,25 +295,32 @@ static void test_aside_pair_variant(void) { check_aside_pair(1, 3, 2, 3.2e-3); }
  * masses: z01, z12 with v0 = v1 (2.3 - z01 = 0.3 + z01 - z12) and
  * v1 - v2 = g / h (0.3 + z01 - 2 z12 = 0.5): z12 = 1.6/3, z01 = 0.2 + 2
  * z12; v0 = v1 = 2.3 - z01, v2 = z12. Without the check sphere 2 would
- * stay at rest and 1 would pass 0.8 mm into it. */
-static void check_taken_back(double va, double vb, double g) {
-  const double h = 1e-3;
-  double mass[3] = {1, 1, 1}, x[3] = {0, 0.1, 0.2 + g}, v0[3] = {va, vb, 0};
+ * stay at rest and 1 would pass 0.8 mm into it. In general 2 z01 - z12 =
+ * va - vb, z01 - 2 z12 = g / h - vb. */
+#define ASSERT_TAKEN_BACK(r, va, vb, g)                                                    \
+  do {                                                                                     \
+    const double rel_ = (g) / 1e-3, z12_ = (((va) - (vb)) - 2 * (rel_ - (vb))) / 3;        \
+    const double z01_ = rel_ - (vb) + 2 * z12_;                                            \
+    LK_ASSERT_INT_EQ((r).ok, 1);                                                           \
+    LK_ASSERT_INT_EQ((r).ncontacts, 2);                                                    \
+    LK_ASSERT_INT_EQ((r).aside, 0);                                                        \
+    LK_ASSERT_INT_EQ((r).nislands, 1);                                                     \
+    LK_ASSERT_REL((r).v1[0], (va) - z01_, 1e-8, 1e-12);                                    \
+    LK_ASSERT_REL((r).v1[1], (vb) + z01_ - z12_, 1e-8, 1e-12);                             \
+    LK_ASSERT_REL((r).v1[2], z12_, 1e-8, 1e-12);                                           \
+  } while (0)
+
+static void test_taken_back(void) {
+  double mass[3] = {1, 1, 1}, x[3] = {0, 0.1, 0.2 + 0.5e-3}, v0[3] = {2.3, 0.3, 0};
   row_run r = spheres_run(3, mass, x, v0);
-  LK_ASSERT_INT_EQ(r.ok, 1);
-  LK_ASSERT_INT_EQ(r.ncontacts, 2);
-  LK_ASSERT_INT_EQ(r.aside, 0);
-  LK_ASSERT_INT_EQ(r.nislands, 1);
-  /* closed form: 2 z01 - z12 = va - vb, z01 - 2 z12 = g / h - vb */
-  double rel = g / h, z12 = ((va - vb) - 2 * (rel - vb)) / 3, z01 = rel - vb + 2 * z12;
-  LK_ASSERT_REL(r.v1[0], va - z01, 1e-8, 1e-12);
-  LK_ASSERT_REL(r.v1[1], vb + z01 - z12, 1e-8, 1e-12);
-  LK_ASSERT_REL(r.v1[2], z12, 1e-8, 1e-12);
+  ASSERT_TAKEN_BACK(r, 2.3, 0.3, 0.5e-3);
 }
 
-static void test_taken_back(void) { check_taken_back(2.3, 0.3, 0.5e-3); }
-
-static void test_taken_back_variant(void) { check_taken_back(3.1, 0.45, 0.7e-3); }
+static void test_taken_back_variant(void) {
+  double mass[3] = {1, 1, 1}, x[3] = {0, 0.1, 0.2 + 0.7e-3}, v0[3] = {3.1, 0.45, 0};
+  row_run r = spheres_run(3, mass, x, v0);
+  ASSERT_TAKEN_BACK(r, 3.1, 0.45, 0.7e-3);
+}
 
 static const lk_test tests[] = {
     {"a cube set exactly on planes tilted 5..30.76 deg sticks, slides above atan mu_s",

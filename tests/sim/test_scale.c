@@ -97,14 +97,23 @@ static void test_pile300_default(void) {
  * (lk_sim_iterative_guess): those answers hold the pile up (the floor's
  * load is its weight) inside every cone. Settled, then 100 steps; the top
  * cube does not move. */
-static void check_pile_at_rest(double h, int settle, int steps) {
+typedef struct {
+  int bad, swept, loose, unconverged, direct, by_rows;
+  long allocs;
+  double worst, worst_floor, worst_use, top_moved;
+} pile_rest;
+
+static pile_rest pile_at_rest(double h, int settle, int steps) {
+  pile_rest f = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, INFINITY};
   lk_model *m = piles_pyramid(300, h);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  if (!m) return f;
   lk_data *d = lk_data_new(m);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  if (!d) {
+    lk_model_free(m);
+    return f;
+  }
   int bad = 0;
   for (int k = 0; k < settle && !bad; k++) bad = lk_step(m, d) != LK_OK;
-  LK_ASSERT_INT_EQ(bad, 0);
   double top0 = body_z(m, d, 300), worst = 0, worst_floor = 0, worst_use = 0;
   int swept = 0, loose = 0, unconverged = 0, direct = 0, by_rows = 0;
   long allocs = 0;
@@ -137,25 +146,40 @@ static void check_pile_at_rest(double h, int settle, int steps) {
       worst_floor = fmax(worst_floor, fabs(floor - 300 * 9.81) / (300 * 9.81));
     }
   }
-  LK_ASSERT_INT_EQ(bad, 0);
-  LK_ASSERT_MSG(allocs == 0, "the steps at rest made %ld allocations", allocs);
-  LK_ASSERT_INT_EQ(direct, 0); /* NSGS's case */
-  LK_ASSERT_INT_EQ(loose + unconverged, 0);
-  LK_ASSERT_MSG(worst <= 1e-12, "worst relative residual %g", worst);
-  LK_ASSERT_MSG(2 * swept <= steps, "%d of %d steps swept", swept, steps);
-  LK_ASSERT_MSG(3 * by_rows >= steps, "%d of %d steps answered from the rows", by_rows, steps);
-  LK_ASSERT_MSG(worst_floor <= 1e-9, "floor load off the weight by %g", worst_floor);
-  LK_ASSERT_MSG(worst_use <= 1 + 1e-12, "a friction force beyond its cone: %g", worst_use);
-  LK_ASSERT_NEAR(body_z(m, d, 300), top0, 1e-12);
+  f = (pile_rest){bad, swept, loose, unconverged, direct, by_rows, allocs,
+                  worst, worst_floor, worst_use, fabs(body_z(m, d, 300) - top0)};
   printf("  h %g: %d of %d steps swept, %d answered from the rows, worst residual %.2g, "
          "top moved %.2g m\n",
-         h, swept, steps, by_rows, worst, fabs(body_z(m, d, 300) - top0));
+         h, swept, steps, by_rows, worst, f.top_moved);
   lk_data_free(d);
   lk_model_free(m);
+  return f;
 }
 
-static void test_pile300_at_rest(void) { check_pile_at_rest(1e-3, 200, 100); }
-static void test_pile300_at_rest_2ms(void) { check_pile_at_rest(2e-3, 100, 100); }
+#define ASSERT_PILE_AT_REST(f, steps)                                                      \
+  do {                                                                                     \
+    LK_ASSERT_INT_EQ((f).bad, 0);                                                          \
+    LK_ASSERT_MSG((f).allocs == 0, "the steps at rest made %ld allocations", (f).allocs);  \
+    LK_ASSERT_INT_EQ((f).direct, 0); /* NSGS's case */                                     \
+    LK_ASSERT_INT_EQ((f).loose + (f).unconverged, 0);                                      \
+    LK_ASSERT_MSG((f).worst <= 1e-12, "worst relative residual %g", (f).worst);           \
+    LK_ASSERT_MSG(2 * (f).swept <= (steps), "%d of %d steps swept", (f).swept, (steps));   \
+    LK_ASSERT_MSG(3 * (f).by_rows >= (steps), "%d of %d steps answered from the rows",     \
+                  (f).by_rows, (steps));                                                   \
+    LK_ASSERT_MSG((f).worst_floor <= 1e-9, "floor load off the weight by %g", (f).worst_floor); \
+    LK_ASSERT_MSG((f).worst_use <= 1 + 1e-12, "a friction force beyond its cone: %g",      \
+                  (f).worst_use);                                                          \
+    LK_ASSERT_NEAR((f).top_moved, 0, 1e-12);                                               \
+  } while (0)
+
+static void test_pile300_at_rest(void) {
+  pile_rest f = pile_at_rest(1e-3, 200, 100);
+  ASSERT_PILE_AT_REST(f, 100);
+}
+static void test_pile300_at_rest_2ms(void) {
+  pile_rest f = pile_at_rest(2e-3, 100, 100);
+  ASSERT_PILE_AT_REST(f, 100);
+}
 
 /* The 5-cube tower stays dense (islands up to 192 rows): the planner
  * gives no island to the sparse solvers. */
@@ -240,24 +264,29 @@ static chain_run run_chain(lk_model *m, int steps) {
 }
 
 /* A draped chain's run: no bad step, failure, fallback or unconverged
- * friction; NSGS took more than min_nsgs islands; kinetic energy at the
- * end within ke_tol of 0 (and no joint moving more than moved_tol over the
- * last 100 steps when moved_tol > 0); the lowest joint above the floor by
- * the capsules' radius. */
-static void check_chain_drape(int n, double h, int steps, long min_nsgs, double ke_tol,
-                              double moved_tol) {
+ * friction; NSGS answered more than min_nsgs islands; kinetic energy at
+ * the end within ke_tol of 0 (and no joint moving more than moved_tol over
+ * the last 100 steps when moved_tol > 0); the lowest joint above the floor
+ * by the capsules' radius. */
+#define ASSERT_CHAIN_DRAPED(c, min_nsgs, ke_tol, moved_tol)                                \
+  do {                                                                                     \
+    LK_ASSERT_INT_EQ((c).bad, 0);                                                          \
+    LK_ASSERT_INT_EQ((c).failures, 0);                                                     \
+    LK_ASSERT_INT_EQ((c).fallbacks, 0);                                                    \
+    LK_ASSERT_INT_EQ((c).unconverged, 0);                                                  \
+    LK_ASSERT_MSG((c).iterative > (min_nsgs), "NSGS took %ld islands", (c).iterative);     \
+    LK_ASSERT_NEAR((c).ke, 0, ke_tol);                                                     \
+    if ((moved_tol) > 0) LK_ASSERT_NEAR((c).moved, 0, moved_tol);                         \
+    LK_ASSERT_MSG((c).zmin > 0.02 - 1e-3, "lowest joint at %g m", (c).zmin);               \
+  } while (0)
+
+static chain_run chain_drape(int n, double h, int steps) {
+  chain_run none = {.bad = 1};
   lk_model *m = piles_chain(n, 0.1, h);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  if (!m) return none;
   chain_run c = run_chain(m, steps);
-  LK_ASSERT_INT_EQ(c.bad, 0);
-  LK_ASSERT_INT_EQ(c.failures, 0);
-  LK_ASSERT_INT_EQ(c.fallbacks, 0);
-  LK_ASSERT_INT_EQ(c.unconverged, 0);
-  LK_ASSERT_MSG(c.iterative > min_nsgs, "NSGS took %ld islands", c.iterative);
-  LK_ASSERT_NEAR(c.ke, 0, ke_tol);
-  if (moved_tol > 0) LK_ASSERT_NEAR(c.moved, 0, moved_tol);
-  LK_ASSERT_MSG(c.zmin > 0.02 - 1e-3, "lowest joint at %g m", c.zmin);
   lk_model_free(m);
+  return c;
 }
 
 /* The issue's chain: 20 capsules on ball joints (0.1 kg, mu 0.5, 2 ms)
@@ -274,7 +303,10 @@ static void check_chain_drape(int n, double h, int steps, long min_nsgs, double 
  * the box (no joint below the capsules' radius, 0.02, by more than the
  * contact tolerance) and loses most of the 6 J it fell with (kinetic
  * energy below 0.05 J). */
-static void test_chain_drape(void) { check_chain_drape(20, 2e-3, 400, 100, 5e-2, 0); }
+static void test_chain_drape(void) {
+  chain_run c = chain_drape(20, 2e-3, 400);
+  ASSERT_CHAIN_DRAPED(c, 100, 5e-2, 0);
+}
 
 /* The 10-link chain: its islands (7-15 contacts) are below the 16 pairs
  * from which NSGS pays, and on the pivoting passes 243 of 400 steps ended
@@ -284,13 +316,19 @@ static void test_chain_drape(void) { check_chain_drape(20, 2e-3, 400, 100, 5e-2,
  * drape and the rest (3 s) no failure, no fallback, none unconverged,
  * nearly at rest (kinetic energy below 1e-6 J, no joint moving 0.1 mm
  * over the last 0.2 s; 3.4e-5 m measured). */
-static void test_chain10_drape(void) { check_chain_drape(10, 2e-3, 1500, 1000, 1e-6, 1e-4); }
+static void test_chain10_drape(void) {
+  chain_run c = chain_drape(10, 2e-3, 1500);
+  ASSERT_CHAIN_DRAPED(c, 1000, 1e-6, 1e-4);
+}
 
 /* The 20-link chain at 1 ms (other numbers): 400 steps, 0.4 s of the
  * drop and the drape; the direct finish once read contacts at the edge of
  * taking off wrongly here (13 unconverged before its pivots): none now,
  * and most of the 6 J gone (kinetic energy below 0.1 J, still draping). */
-static void test_chain_drape_1ms(void) { check_chain_drape(20, 1e-3, 400, 100, 0.1, 0); }
+static void test_chain_drape_1ms(void) {
+  chain_run c = chain_drape(20, 1e-3, 400);
+  ASSERT_CHAIN_DRAPED(c, 100, 0.1, 0);
+}
 
 /* The same chain laid straight on the floor: 40 contacts (2 a capsule),
  * all sticking: the dense path's exact sticking trial answers every step
