@@ -35,14 +35,14 @@ tests_grasp_test_mesh_objects_LDADD = $(LK_TESTLIBS)
 # A URDF hand with <mimic>-coupled jaws (issue 15); runs demos/grasp-planner.
 check_PROGRAMS += tests/grasp/test_mimic
 TESTS += tests/grasp/test_mimic
-tests_grasp_test_mimic_SOURCES = %reldir%/test_mimic.c
+tests_grasp_test_mimic_SOURCES = %reldir%/test_mimic.c %reldir%/scene_fixture.h
 tests_grasp_test_mimic_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_mimic_LDADD = $(LK_TESTLIBS)
 
 # The palm and approach of a hand (issue 32).
 check_PROGRAMS += tests/grasp/test_palm
 TESTS += tests/grasp/test_palm
-tests_grasp_test_palm_SOURCES = %reldir%/test_palm.c
+tests_grasp_test_palm_SOURCES = %reldir%/test_palm.c %reldir%/scene_fixture.h
 tests_grasp_test_palm_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_palm_LDADD = $(LK_TESTLIBS)
 
@@ -50,7 +50,7 @@ tests_grasp_test_palm_LDADD = $(LK_TESTLIBS)
 # towards q = 0 (Menagerie's Panda hand); runs demos/grasp-planner.
 check_PROGRAMS += tests/grasp/test_closing
 TESTS += tests/grasp/test_closing
-tests_grasp_test_closing_SOURCES = %reldir%/test_closing.c
+tests_grasp_test_closing_SOURCES = %reldir%/test_closing.c %reldir%/scene_fixture.h
 tests_grasp_test_closing_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_closing_LDADD = $(LK_TESTLIBS)
 
@@ -58,6 +58,6 @@ tests_grasp_test_closing_LDADD = $(LK_TESTLIBS)
 # MJCF <connect>, Menagerie's 2F-85; runs demos/grasp-planner.
 check_PROGRAMS += tests/grasp/test_loops
 TESTS += tests/grasp/test_loops
-tests_grasp_test_loops_SOURCES = %reldir%/test_loops.c
+tests_grasp_test_loops_SOURCES = %reldir%/test_loops.c %reldir%/scene_fixture.h
 tests_grasp_test_loops_CFLAGS = $(LK_TESTFLAGS)
 tests_grasp_test_loops_LDADD = $(LK_TESTLIBS)

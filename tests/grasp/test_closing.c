@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "scene_fixture.h"
 #include "linkage/linkage.h"
 #include "proc.h"
 
@@ -94,27 +95,12 @@ static const char *panda_like(void) {
 
 static lk_grasp_scene *load(const char *hand, const char *object, const char *const *closing,
                             int nclosing) {
-  char hpath[4096], opath[4096];
-  snprintf(hpath, sizeof hpath, "%s", hand);
-  snprintf(opath, sizeof opath, "%s", object);
   lk_grasp_scene_options o;
   lk_grasp_scene_options_default(&o);
   o.approach = lk_v3(0, 0, 1);
   o.closing = closing;
   o.nclosing = nclosing;
-  lk_error e;
-  lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, &o, &e);
-  LK_ASSERT_MSG(s != NULL, "%s: %s", hand, e.message);
-  return s;
-}
-
-static double joint_q(const lk_grasp_scene *s, lk_data *d, const char *joint) {
-  const lk_model *m = lk_grasp_scene_model(s);
-  char name[64];
-  snprintf(name, sizeof name, "hand_%s", joint);
-  int l = lk_model_joint_index(m, name);
-  CU_ASSERT_FATAL(l > 0);
-  return lk_data_q(d)[lk_model_joint_qadr(m, l)];
+  return fixture_scene(hand, object, &o);
 }
 
 /* The palm above the box's centre, the jaws along y shifted by dy. */
@@ -193,15 +179,15 @@ static void test_a_hand_that_closes_towards_zero(void) {
     lk_grasp_contact c[CAP];
     lk_error e;
     LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &rep, c, CAP, &e), &e);
-    double q1 = joint_q(s, d, "j1"), q2 = joint_q(s, d, "j2");
+    double q1 = fixture_joint_q(s, d, "j1"), q2 = fixture_joint_q(s, d, "j2");
     LK_ASSERT_NEAR(fmax(q1, q2), 0.02 + fabs(dy[i]), 1e-9);
     LK_ASSERT_NEAR(fmin(q1, q2), 0.02 - fabs(dy[i]), 1e-9);
     LK_ASSERT_INT_EQ(rep.fingers_in_contact, 2);
     LK_ASSERT_INT_EQ(rep.outcome, LK_SCREEN_CLOSED);
     CU_ASSERT(rep.epsilon > 0);
     LK_ASSERT_OK(lk_grasp_screen(st, d, &pose, NULL, &rep, c, CAP, &e), &e);
-    q1 = joint_q(s, d, "j1");
-    q2 = joint_q(s, d, "j2");
+    q1 = fixture_joint_q(s, d, "j1");
+    q2 = fixture_joint_q(s, d, "j2");
     LK_ASSERT_NEAR(q2, q1, 1e-15);
     LK_ASSERT_NEAR(q1, 0.02 + fabs(dy[i]), 1e-9);
     if (dy[i] != 0) {
@@ -217,8 +203,8 @@ static void test_a_hand_that_closes_towards_zero(void) {
   lk_grasp_contact c[CAP];
   lk_error e;
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &high, NULL, &rep, c, CAP, &e), &e);
-  LK_ASSERT_NEAR(joint_q(s, d, "j1"), 0, 0);
-  LK_ASSERT_NEAR(joint_q(s, d, "j2"), 0, 0);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "j1"), 0, 0);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "j2"), 0, 0);
   LK_ASSERT_INT_EQ(rep.outcome, LK_SCREEN_NO_CONTACT);
   lk_grasp_screener_free(sc);
   lk_data_free(d);
@@ -265,7 +251,7 @@ static void test_the_trial_closes_towards_zero(void) {
   lk_grasp_trial_report r;
   lk_error e;
   LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &r, &e), &e);
-  double q1 = joint_q(s, d, "j1"), q2 = joint_q(s, d, "j2");
+  double q1 = fixture_joint_q(s, d, "j1"), q2 = fixture_joint_q(s, d, "j2");
   printf("  [closing] trial: %s, q %.6f %.6f, epsilon %g\n", lk_grasp_outcome_name(r.outcome), q1,
          q2, r.epsilon);
   LK_ASSERT_MSG(r.held, "outcome %s", lk_grasp_outcome_name(r.outcome));
@@ -304,10 +290,10 @@ static void test_the_trial_closes_against_damping(void) {
   lk_error e;
   LK_ASSERT_OK(lk_grasp_trial(s, d, &high, NULL, NULL, &r, &e), &e);
   printf("  [closing] damped jaws: %s, q %.5f after %.3f s of closing\n",
-         lk_grasp_outcome_name(r.outcome), joint_q(s, d, "j1"), r.close_time);
+         lk_grasp_outcome_name(r.outcome), fixture_joint_q(s, d, "j1"), r.close_time);
   LK_ASSERT_INT_EQ(r.outcome, LK_GRASP_NO_CONTACT);
-  LK_ASSERT_NEAR(joint_q(s, d, "j1"), 0, 1e-3);
-  LK_ASSERT_NEAR(joint_q(s, d, "j2"), 0, 1e-3);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "j1"), 0, 1e-3);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "j2"), 0, 1e-3);
   lk_data_free(d);
   lk_grasp_scene_free(s);
 }
@@ -464,13 +450,13 @@ static void test_the_robotiq_urdf_closes_onto_a_face(void) {
   lk_grasp_contact c[256];
   lk_error e;
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, 256, &e), &e);
-  double q = joint_q(s, d, "finger_joint");
+  double q = fixture_joint_q(s, d, "finger_joint");
   printf("  [closing] 2F-85 on the box: %s, q %.9f, %d contacts\n",
          lk_grasp_screen_outcome_name(r.outcome), q, r.ncontacts);
   LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
   CU_ASSERT(q > 0.1 && q < 0.7);
-  LK_ASSERT_NEAR(joint_q(s, d, "right_outer_knuckle_joint"), q, 1e-9);
-  LK_ASSERT_NEAR(joint_q(s, d, "left_inner_finger_joint"), -q, 1e-9);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "right_outer_knuckle_joint"), q, 1e-9);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "left_inner_finger_joint"), -q, 1e-9);
   CU_ASSERT(r.ncontacts >= 4);
   int left = 0, right = 0;
   for (int i = 0; i < r.ncontacts; i++) {
@@ -486,7 +472,7 @@ static void test_the_robotiq_urdf_closes_onto_a_face(void) {
   /* The trial: onto the faces, held. */
   lk_grasp_trial_report tr;
   LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &tr, &e), &e);
-  double qt = joint_q(s, d, "finger_joint");
+  double qt = fixture_joint_q(s, d, "finger_joint");
   printf("  [closing] 2F-85 trial: %s, q %.6f\n", lk_grasp_outcome_name(tr.outcome), qt);
   LK_ASSERT_MSG(tr.held, "outcome %s", lk_grasp_outcome_name(tr.outcome));
   LK_ASSERT_NEAR(qt, q, 2e-3);
@@ -494,7 +480,7 @@ static void test_the_robotiq_urdf_closes_onto_a_face(void) {
   lk_transform high = above(0.4, 0);
   LK_ASSERT_OK(lk_grasp_trial(s, d, &high, NULL, NULL, &tr, &e), &e);
   LK_ASSERT_INT_EQ(tr.outcome, LK_GRASP_NO_CONTACT);
-  LK_ASSERT_NEAR(joint_q(s, d, "finger_joint"), 0.8, 1e-3);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "finger_joint"), 0.8, 1e-3);
   lk_grasp_screener_free(sc);
   lk_data_free(d);
   lk_grasp_scene_free(s);

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "scene_fixture.h"
 #include "linkage/linkage.h"
 #include "proc.h"
 
@@ -86,25 +87,10 @@ static const char *fourbar_jaw(void) {
 }
 
 static lk_grasp_scene *load(const char *hand, const char *object) {
-  char hpath[4096], opath[4096];
-  snprintf(hpath, sizeof hpath, "%s", hand);
-  snprintf(opath, sizeof opath, "%s", object);
   lk_grasp_scene_options o;
   lk_grasp_scene_options_default(&o);
   o.approach = lk_v3(0, 0, 1);
-  lk_error e;
-  lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, &o, &e);
-  LK_ASSERT_MSG(s != NULL, "%s: %s", hand, e.message);
-  return s;
-}
-
-static double joint_q(const lk_grasp_scene *s, lk_data *d, const char *joint) {
-  const lk_model *m = lk_grasp_scene_model(s);
-  char name[64];
-  snprintf(name, sizeof name, "hand_%s", joint);
-  int l = lk_model_joint_index(m, name);
-  CU_ASSERT_FATAL(l > 0);
-  return lk_data_q(d)[lk_model_joint_qadr(m, l)];
+  return fixture_scene(hand, object, &o);
 }
 
 static int link_of(const lk_grasp_scene *s, const char *link) {
@@ -151,14 +137,14 @@ static void test_a_fourbar_jaw_closes_to_its_closed_form(void) {
     double th_l = asin((0.0445 - dx[i] - 0.025) / 0.05);
     /* a jaw stops within 1e-10 m of the face: 1e-10 / (0.05 cos theta)
      * = 2.2e-9 rad */
-    double q_r = joint_q(s, d, "r_drive"), q_l = joint_q(s, d, "l_drive");
+    double q_r = fixture_joint_q(s, d, "r_drive"), q_l = fixture_joint_q(s, d, "l_drive");
     LK_ASSERT_NEAR(q_r, th_r, 3e-9);
     LK_ASSERT_NEAR(q_l, th_l, 3e-9);
     /* the loops closed: the parallelogram's rocker and pad */
-    LK_ASSERT_NEAR(joint_q(s, d, "r_rock"), q_r, 1e-10);
-    LK_ASSERT_NEAR(joint_q(s, d, "r_tilt"), -q_r, 1e-10);
-    LK_ASSERT_NEAR(joint_q(s, d, "l_rock"), q_l, 1e-10);
-    LK_ASSERT_NEAR(joint_q(s, d, "l_tilt"), -q_l, 1e-10);
+    LK_ASSERT_NEAR(fixture_joint_q(s, d, "r_rock"), q_r, 1e-10);
+    LK_ASSERT_NEAR(fixture_joint_q(s, d, "r_tilt"), -q_r, 1e-10);
+    LK_ASSERT_NEAR(fixture_joint_q(s, d, "l_rock"), q_l, 1e-10);
+    LK_ASSERT_NEAR(fixture_joint_q(s, d, "l_tilt"), -q_l, 1e-10);
     LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
     LK_ASSERT_INT_EQ(r.fingers_in_contact, 2);
     CU_ASSERT(r.ncontacts >= 4);
@@ -169,13 +155,13 @@ static void test_a_fourbar_jaw_closes_to_its_closed_form(void) {
   lk_grasp_trial_report tr;
   lk_error e;
   LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &tr, &e), &e);
-  double th = asin(0.0195 / 0.05), qt = joint_q(s, d, "r_drive");
+  double th = asin(0.0195 / 0.05), qt = fixture_joint_q(s, d, "r_drive");
   printf("  [loops] four-bar jaw trial: %s, drive %.6f (closed form %.6f), rocker %.6f\n",
-         lk_grasp_outcome_name(tr.outcome), qt, th, joint_q(s, d, "r_rock"));
+         lk_grasp_outcome_name(tr.outcome), qt, th, fixture_joint_q(s, d, "r_rock"));
   LK_ASSERT_MSG(tr.held, "outcome %s", lk_grasp_outcome_name(tr.outcome));
   LK_ASSERT_INT_EQ(tr.fingers_in_contact, 2);
   LK_ASSERT_NEAR(qt, th, 5e-3);
-  LK_ASSERT_NEAR(joint_q(s, d, "r_rock"), qt, 1e-3); /* the loop held by the simulator */
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "r_rock"), qt, 1e-3); /* the loop held by the simulator */
   lk_grasp_screener_free(sc);
   lk_data_free(d);
   lk_grasp_scene_free(s);
@@ -212,9 +198,9 @@ static void test_the_published_robotiq_mjcf(void) {
   lk_error e;
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &high, NULL, &r, c, CAP, &e), &e);
   LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_NO_CONTACT);
-  double drive = joint_q(s, d, "right_driver_joint");
-  double spring = joint_q(s, d, "right_spring_link_joint");
-  double follower = joint_q(s, d, "left_follower_joint");
+  double drive = fixture_joint_q(s, d, "right_driver_joint");
+  double spring = fixture_joint_q(s, d, "right_spring_link_joint");
+  double follower = fixture_joint_q(s, d, "left_follower_joint");
   printf("  [loops] 2F-85 closed: driver %.4f spring link %.4f follower %.4f\n", drive, spring,
          follower);
   LK_ASSERT_NEAR(drive, 0.8, 1e-12);

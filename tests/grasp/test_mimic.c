@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "scene_fixture.h"
 #include "linkage/linkage.h"
 #include "proc.h"
 
@@ -30,23 +31,7 @@ static void init_together(void) {
 }
 
 static lk_grasp_scene *scene(const char *hand, const char *object) {
-  char hpath[4096], opath[4096];
-  snprintf(hpath, sizeof hpath, "%s", lk_test_mechanism(hand));
-  snprintf(opath, sizeof opath, "%s", lk_test_mechanism(object));
-  lk_error e;
-  lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, NULL, &e);
-  LK_ASSERT_MSG(s != NULL, "%s + %s: %s", hand, object, e.message);
-  return s;
-}
-
-/* The q of a hand joint (scene name "hand_" + joint). */
-static double joint_q(const lk_grasp_scene *s, lk_data *d, const char *joint) {
-  const lk_model *m = lk_grasp_scene_model(s);
-  char name[64];
-  snprintf(name, sizeof name, "hand_%s", joint);
-  int l = lk_model_joint_index(m, name);
-  CU_ASSERT_FATAL(l > 0);
-  return lk_data_q(d)[lk_model_joint_qadr(m, l)];
+  return fixture_scene(lk_test_mechanism(hand), lk_test_mechanism(object), NULL);
 }
 
 /* The palm above the box's centre shifted by dy along the jaws' axis. */
@@ -102,7 +87,7 @@ static void test_coupled_jaws_stop_together(void) {
     lk_grasp_contact c[CAP];
     lk_error e;
     LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
-    double ql = joint_q(s, d, "left"), qr = joint_q(s, d, "right");
+    double ql = fixture_joint_q(s, d, "left"), qr = fixture_joint_q(s, d, "right");
     LK_ASSERT_NEAR(r.q[0], ql, 0);
     LK_ASSERT_NEAR(qr, ql, 1e-15);
     if (dy[i] == 0) {
@@ -133,8 +118,8 @@ static void test_coupled_jaws_stop_together(void) {
   lk_grasp_contact c[CAP];
   lk_error e;
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &high, NULL, &r, c, CAP, &e), &e);
-  LK_ASSERT_NEAR(joint_q(s, d, "left"), 0.05, 0);
-  LK_ASSERT_NEAR(joint_q(s, d, "right"), 0.05, 1e-15);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "left"), 0.05, 0);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "right"), 0.05, 1e-15);
   LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_NO_CONTACT);
   lk_grasp_screener_free(sc);
   lk_data_free(d);
@@ -176,12 +161,12 @@ static void test_screens_like_the_yaml_gripper(void) {
     if (fabs(ry.q[0] - ry.q[1]) > 1e-9) {
       nonsym++;
       /* coupled: both at the smaller of the two */
-      LK_ASSERT_NEAR(joint_q(su, du, "left"), fmin(ry.q[0], ry.q[1]), 1e-9);
+      LK_ASSERT_NEAR(fixture_joint_q(su, du, "left"), fmin(ry.q[0], ry.q[1]), 1e-9);
       continue;
     }
     LK_ASSERT_INT_EQ(ru.outcome, ry.outcome);
-    LK_ASSERT_NEAR(joint_q(su, du, "left"), ry.q[0], 1e-9);
-    LK_ASSERT_NEAR(joint_q(su, du, "right"), ry.q[1], 1e-9);
+    LK_ASSERT_NEAR(fixture_joint_q(su, du, "left"), ry.q[0], 1e-9);
+    LK_ASSERT_NEAR(fixture_joint_q(su, du, "right"), ry.q[1], 1e-9);
     LK_ASSERT_INT_EQ(ru.ncontacts, ry.ncontacts);
     if (ry.outcome == LK_SCREEN_CLOSED) {
       LK_ASSERT_NEAR(ru.epsilon, ry.epsilon, 1e-9);
@@ -283,9 +268,9 @@ static int check_mirrored(const char *name, double offset) {
     LK_ASSERT_OK(lk_grasp_screen(cp, dp, &b.pose, NULL, &rp, c, CAP, &e), &e);
     LK_ASSERT_INT_EQ(rm.outcome, rp.outcome);
     if (rp.outcome == LK_SCREEN_COLLISION) continue;
-    double ql = joint_q(sm, dm, "left");
-    LK_ASSERT_NEAR(ql, joint_q(sp, dp, "left"), 1e-9);
-    LK_ASSERT_NEAR(joint_q(sm, dm, "right"), -ql + offset, 1e-12);
+    double ql = fixture_joint_q(sm, dm, "left");
+    LK_ASSERT_NEAR(ql, fixture_joint_q(sp, dp, "left"), 1e-9);
+    LK_ASSERT_NEAR(fixture_joint_q(sm, dm, "right"), -ql + offset, 1e-12);
     LK_ASSERT_INT_EQ(rm.ncontacts, rp.ncontacts);
     if (rp.outcome == LK_SCREEN_CLOSED) {
       LK_ASSERT_NEAR(rm.epsilon, rp.epsilon, 1e-9);
@@ -298,8 +283,8 @@ static int check_mirrored(const char *name, double offset) {
   lk_error e;
   LK_ASSERT_OK(lk_grasp_trial(sm, dm, &pose, NULL, NULL, &r, &e), &e);
   LK_ASSERT_MSG(r.held, "outcome %d", (int)r.outcome);
-  double ql = joint_q(sm, dm, "left");
-  LK_ASSERT_NEAR(joint_q(sm, dm, "right"), -ql + offset, 1e-6);
+  double ql = fixture_joint_q(sm, dm, "left");
+  LK_ASSERT_NEAR(fixture_joint_q(sm, dm, "right"), -ql + offset, 1e-6);
   CU_ASSERT(ql > 0.029 && ql < 0.031); /* on the box's faces */
   lk_grasp_sampler_free(pm);
   lk_grasp_sampler_free(pp);
@@ -367,8 +352,8 @@ static void test_other_ratios(void) {
   lk_grasp_screen_report r;
   lk_grasp_contact c[CAP];
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
-  LK_ASSERT_NEAR(joint_q(s, d, "left"), 0.03, 1e-9);
-  LK_ASSERT_NEAR(joint_q(s, d, "right"), 0.015, 1e-9);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "left"), 0.03, 1e-9);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "right"), 0.015, 1e-9);
   LK_ASSERT_INT_EQ(r.fingers_in_contact, 1);
   LK_ASSERT_NEAR(r.gap[1], 0.015, 1e-9);
   lk_grasp_screener_free(sc);
@@ -387,8 +372,8 @@ static void test_other_ratios(void) {
   sc = lk_grasp_screener_new(s, &together, NULL);
   CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
-  LK_ASSERT_NEAR(joint_q(s, d, "left"), 0, 1e-12);
-  LK_ASSERT_NEAR(joint_q(s, d, "right"), 0, 1e-12);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "left"), 0, 1e-12);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "right"), 0, 1e-12);
   LK_ASSERT_INT_EQ(r.fingers_in_contact, 0);
   lk_grasp_screener_free(sc);
   lk_data_free(d);
@@ -408,7 +393,7 @@ static void test_the_trial_keeps_the_coupling(void) {
   lk_error e;
   LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &r, &e), &e);
   LK_ASSERT_MSG(r.held, "outcome %d", (int)r.outcome);
-  double ql = joint_q(s, d, "left"), qr = joint_q(s, d, "right");
+  double ql = fixture_joint_q(s, d, "left"), qr = fixture_joint_q(s, d, "right");
   printf("  [mimic] trial: q_left %.9f q_right %.9f\n", ql, qr);
   LK_ASSERT_NEAR(qr, ql, 1e-6);
   CU_ASSERT(ql > 0.029 && ql < 0.031); /* on the box's faces */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "harness.h"
+#include "scene_fixture.h"
 #include "linkage/linkage.h"
 #include "proc.h"
 
@@ -38,26 +39,11 @@ static const char *turned_hand(const char *name, double roll, double pitch, doub
 }
 
 static lk_grasp_scene *load(const char *hand, const char *palm, lk_vec3 approach) {
-  char hpath[4096], opath[4096];
-  snprintf(hpath, sizeof hpath, "%s", hand);
-  snprintf(opath, sizeof opath, "%s", lk_test_mechanism("object_box"));
   lk_grasp_scene_options o;
   lk_grasp_scene_options_default(&o);
   o.palm = palm;
   o.approach = approach;
-  lk_error e;
-  lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, &o, &e);
-  LK_ASSERT_MSG(s != NULL, "%s: %s", hand, e.message);
-  return s;
-}
-
-static double joint_q(const lk_grasp_scene *s, lk_data *d, const char *joint) {
-  const lk_model *m = lk_grasp_scene_model(s);
-  char name[64];
-  snprintf(name, sizeof name, "hand_%s", joint);
-  int l = lk_model_joint_index(m, name);
-  CU_ASSERT_FATAL(l > 0);
-  return lk_data_q(d)[lk_model_joint_qadr(m, l)];
+  return fixture_scene(hand, lk_test_mechanism("object_box"), &o);
 }
 
 /* 100 antipodal candidates with both hands: the same poses (1e-12), the
@@ -91,8 +77,8 @@ static int same_hand(lk_grasp_scene *t, lk_grasp_scene *p) {
     LK_ASSERT_OK(lk_grasp_screen(cp, dp, &b.pose, NULL, &rp, ct_c, CAP, &e), &e);
     LK_ASSERT_INT_EQ(rt.outcome, rp.outcome);
     if (rp.outcome == LK_SCREEN_COLLISION) continue;
-    LK_ASSERT_NEAR(joint_q(t, dt, "left"), joint_q(p, dp, "left"), 1e-9);
-    LK_ASSERT_NEAR(joint_q(t, dt, "right"), joint_q(p, dp, "right"), 1e-9);
+    LK_ASSERT_NEAR(fixture_joint_q(t, dt, "left"), fixture_joint_q(p, dp, "left"), 1e-9);
+    LK_ASSERT_NEAR(fixture_joint_q(t, dt, "right"), fixture_joint_q(p, dp, "right"), 1e-9);
     LK_ASSERT_INT_EQ(rt.ncontacts, rp.ncontacts);
     if (rp.outcome == LK_SCREEN_CLOSED) {
       LK_ASSERT_NEAR(rt.epsilon, rp.epsilon, 1e-9);
@@ -106,7 +92,7 @@ static int same_hand(lk_grasp_scene *t, lk_grasp_scene *p) {
   lk_error e;
   LK_ASSERT_OK(lk_grasp_trial(t, dt, &pose, NULL, NULL, &r, &e), &e);
   LK_ASSERT_MSG(r.held, "outcome %d", (int)r.outcome);
-  double ql = joint_q(t, dt, "left");
+  double ql = fixture_joint_q(t, dt, "left");
   CU_ASSERT(ql > 0.029 && ql < 0.031); /* on the box's faces */
   lk_grasp_sampler_free(st);
   lk_grasp_sampler_free(sp);
@@ -267,16 +253,16 @@ static void test_a_palm_on_a_wrist(void) {
   lk_error e;
   LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
   LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
-  LK_ASSERT_NEAR(joint_q(s, d, "j1"), 0.02, 1e-9);
-  LK_ASSERT_NEAR(joint_q(s, d, "j2"), 0.02, 1e-9);
-  LK_ASSERT_NEAR(joint_q(s, d, "flex"), 0, 0);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "j1"), 0.02, 1e-9);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "j2"), 0.02, 1e-9);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "flex"), 0, 0);
   lk_grasp_trial_report tr;
   LK_ASSERT_OK(lk_grasp_trial(s, d, &pose, NULL, NULL, &tr, &e), &e);
   printf("  [palm] on a wrist: %s, j1 %.5f, wrist %.2e\n", lk_grasp_outcome_name(tr.outcome),
-         joint_q(s, d, "j1"), joint_q(s, d, "flex"));
+         fixture_joint_q(s, d, "j1"), fixture_joint_q(s, d, "flex"));
   LK_ASSERT_MSG(tr.held, "outcome %s", lk_grasp_outcome_name(tr.outcome));
-  LK_ASSERT_NEAR(joint_q(s, d, "flex"), 0, 1e-5); /* 1.8e-3 when not held */
-  CU_ASSERT(fabs(joint_q(s, d, "j1") - 0.02) < 1e-3);
+  LK_ASSERT_NEAR(fixture_joint_q(s, d, "flex"), 0, 1e-5); /* 1.8e-3 when not held */
+  CU_ASSERT(fabs(fixture_joint_q(s, d, "j1") - 0.02) < 1e-3);
   lk_grasp_screener_free(sc);
   lk_data_free(d);
   lk_grasp_scene_free(s);
