@@ -354,11 +354,8 @@ static void test_include(void) {
 
 /* ------------------------------------------------------------ keyframes */
 
-/* <keyframe>: qpos in the file's joint order (a free joint, a ball inside
- * a body of two joints, a slide), the pose it gives against MuJoCo's
- * mj_resetDataKeyframe (and by hand: the free body's position). */
-static void test_keyframes(void) {
-  const char *text =
+/* A free base, a body of a hinge and a ball, a slide; two keys. */
+static const char *const kKeys =
       "<mujoco model=\"keys\"><compiler angle=\"radian\"/>\n"
       "  <worldbody>\n"
       "    <body name=\"base\" pos=\"0 0 1\"><freejoint/><geom size=\"0.1\"/>\n"
@@ -373,6 +370,12 @@ static void test_keyframes(void) {
       "    <key qpos=\"0 0 0.5 1 0 0 0 -1.1 1 0 0 0 -0.05\"/>\n"
       "  </keyframe>\n"
       "</mujoco>\n";
+
+/* <keyframe>: qpos in the file's joint order (a free joint, a ball inside
+ * a body of two joints, a slide), the pose it gives against MuJoCo's
+ * mj_resetDataKeyframe (and by hand: the free body's position). */
+static void test_keyframes(void) {
+  const char *text = kKeys;
   lk_error err;
   lk_model *m = load(text, &err);
   LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
@@ -554,21 +557,7 @@ static void test_keyframe_convert(void) {
   /* a floor, a free box, an arm of two hinges and a slide, three keys */
   keyframe_round_trip(lk_test_data("mjcf/keyframes.xml"));
   /* other numbers: a free base, a body of a hinge and a ball, a slide */
-  const char *text =
-      "<mujoco model=\"keys\"><compiler angle=\"radian\"/>\n"
-      "  <worldbody>\n"
-      "    <body name=\"base\" pos=\"0 0 1\"><freejoint/><geom size=\"0.1\"/>\n"
-      "      <body name=\"arm\" pos=\"0.2 0 0\"><joint name=\"h\" axis=\"0 1 0\"/>"
-      "<joint name=\"b\" type=\"ball\" pos=\"0 0 0.05\"/><geom size=\"0.05\"/>\n"
-      "        <body name=\"tip\" pos=\"0.2 0 0\"><joint name=\"s\" type=\"slide\"/><geom size=\"0.05\"/></body>\n"
-      "      </body>\n"
-      "    </body>\n"
-      "  </worldbody>\n"
-      "  <keyframe>\n"
-      "    <key name=\"up\" qpos=\"0.5 -0.25 2 0.9 0.1 0.3 -0.2 0.7 0.8 0.2 -0.4 0.3 0.15\"/>\n"
-      "    <key qpos=\"0 0 0.5 1 0 0 0 -1.1 1 0 0 0 -0.05\"/>\n"
-      "  </keyframe>\n"
-      "</mujoco>\n";
+  const char *text = kKeys;
   char xp[] = "/tmp/lk-mjcf-keys-XXXXXX";
   int fd = mkstemp(xp);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
