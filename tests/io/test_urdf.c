@@ -995,6 +995,26 @@ static const char *kOverlap =
     "    <collision><geometry><box size=\"0.1 0.1 0.1\"/></geometry></collision></link>\n"
     "</robot>\n";
 
+/* urdf written to up, converted to yp, and yp's text into text (a
+ * failure: "" and the status). */
+static lk_status converted(const char *urdf, const char *up, const char *yp, char *text,
+                           size_t size) {
+  text[0] = '\0';
+  put(up, urdf);
+  FILE *f = fopen(yp, "w");
+  if (!f) return LK_IO_ERROR;
+  lk_error err;
+  lk_status st = lk_model_convert_file(up, NULL, f, &err);
+  fclose(f);
+  if (st) return st;
+  f = fopen(yp, "r");
+  if (!f) return LK_IO_ERROR;
+  size_t n = fread(text, 1, size - 1, f);
+  fclose(f);
+  text[n] = '\0';
+  return LK_OK;
+}
+
 static void test_convert_round_trip(void) {
   const double pc[3] = {0.01, -0.02, 0.005}, ph[3] = {0.03, 0.02, 0.01};
   put_box_stl(scratch("rt_pad.stl"), pc, ph);
@@ -1007,40 +1027,19 @@ static void test_convert_round_trip(void) {
   /* What it writes, read as a user reads it: full sizes halved, the
    * mimic a coupling, names YAML would misread quoted. */
   const char *up = scratch("rt.urdf"), *yp = scratch("rt.yaml");
-  put(up, kOdd);
-  FILE *f = fopen(yp, "w");
-  lk_error err;
-  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
-  fclose(f);
-  f = fopen(yp, "r");
   char text[16384];
-  size_t n = fread(text, 1, sizeof text - 1, f);
-  fclose(f);
-  text[n] = '\0';
+  LK_ASSERT_INT_EQ(converted(kOdd, up, yp, text, sizeof text), LK_OK);
   LK_ASSERT_MSG(strstr(text, "half_extents: [0.025, 0.03, 0.15]"), "%s", text);
   LK_ASSERT_MSG(strstr(text, "- name: \"null\""), "%s", text);
   LK_ASSERT_MSG(strstr(text, "name: \"odd \\\"one\\\"\""), "%s", text);
   LK_ASSERT_MSG(strstr(text, "joint: {name: f, type: free}"), "%s", text);
-  put(up, kMimic);
-  f = fopen(yp, "w");
-  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
-  fclose(f);
-  f = fopen(yp, "r");
-  n = fread(text, 1, sizeof text - 1, f);
-  fclose(f);
-  text[n] = '\0';
+  LK_ASSERT_INT_EQ(converted(kMimic, up, yp, text, sizeof text), LK_OK);
   LK_ASSERT_MSG(strstr(text, "couplings:\n    - {joint_a: f2, joint_b: f1, ratio: -1, offset: 0.01}"),
                 "%s", text);
   /* the rest-pose overlap: an exclude section */
-  put(up, kOverlap);
-  f = fopen(yp, "w");
-  LK_ASSERT_OK(lk_model_convert_file(up, NULL, f, &err), &err);
-  fclose(f);
-  f = fopen(yp, "r");
-  n = fread(text, 1, sizeof text - 1, f);
-  fclose(f);
-  text[n] = '\0';
+  LK_ASSERT_INT_EQ(converted(kOverlap, up, yp, text, sizeof text), LK_OK);
   LK_ASSERT_MSG(strstr(text, "\nexclude:\n  - [fa, fb]\n"), "%s", text);
+  lk_error err;
   /* a YAML exclude naming an unknown link: an error at it, suggested */
   put(yp, "links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n"
           "  - {name: b, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n"
@@ -1051,10 +1050,9 @@ static void test_convert_round_trip(void) {
   LK_ASSERT_INT_EQ(err.line, 5);
   LK_ASSERT_MSG(strstr(err.message, "'bb'") && strstr(err.message, "'b'"), "%s", err.message);
   /* Only URDF is converted. */
-  put(up, "links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n");
-  f = fopen(yp, "w");
-  LK_ASSERT_INT_EQ(lk_model_convert_file(up, NULL, f, &err), LK_UNSUPPORTED);
-  fclose(f);
+  LK_ASSERT_INT_EQ(converted("links:\n  - {name: a, joint: revolute, mass: 1, inertia: [1, 1, 1]}\n",
+                             up, yp, text, sizeof text),
+                   LK_UNSUPPORTED);
   unlink(up);
   unlink(yp);
 }
