@@ -435,6 +435,30 @@ static void test_keyframes(void) {
 
 /* ----------------------------------------------- keyframes through convert */
 
+/* The MJCF file xml loaded (*a) and converted to YAML, loaded (*b);
+ * 1 with both, else 0 with neither (each failure asserted). */
+static int converted_pair(const char *xml, lk_model **a, lk_model **b) {
+  *a = *b = NULL;
+  char yp[] = "/tmp/lk-mjcf-convert-XXXXXX";
+  int fd = mkstemp(yp);
+  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
+  lk_error err;
+  lk_status st = lk_model_convert_file(xml, NULL, f, &err);
+  fclose(f);
+  LK_ASSERT_MSG(st == LK_OK, "%s: %s", xml, err.message);
+  *a = lk_model_load_file(xml, NULL, &err);
+  LK_ASSERT_MSG(*a != NULL, "%s: %s", xml, err.message);
+  *b = st ? NULL : lk_model_load_file(yp, NULL, &err);
+  LK_ASSERT_MSG(st || *b != NULL, "%s's YAML: %d: %s", xml, err.line, err.message);
+  unlink(yp);
+  if (*a && *b) return 1;
+  lk_model_free(*a);
+  lk_model_free(*b);
+  *a = *b = NULL;
+  return 0;
+}
+
 /* An MJCF file with keyframes -> `linkage convert` (lk_model_convert_file)
  * -> YAML: the YAML loads as the same model (links, joints, geoms, options,
  * materials) with the same named keyframes, each the same q (a quaternion
@@ -442,23 +466,8 @@ static void test_keyframes(void) {
  * keyframe end where the MJCF's do (1e-12); where MuJoCo is installed, its
  * mj_resetDataKeyframe gives the same qpos. */
 static void keyframe_round_trip(const char *xml) {
-  char yp[] = "/tmp/lk-mjcf-convert-XXXXXX";
-  int fd = mkstemp(yp);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  lk_error err;
-  LK_ASSERT_OK(lk_model_convert_file(xml, NULL, f, &err), &err);
-  fclose(f);
-  lk_model *a = lk_model_load_file(xml, NULL, &err);
-  LK_ASSERT_MSG(a != NULL, "%s: %s", xml, err.message);
-  lk_model *b = lk_model_load_file(yp, NULL, &err);
-  LK_ASSERT_MSG(b != NULL, "the YAML: %d: %s", err.line, err.message);
-  unlink(yp);
-  if (!a || !b) {
-    lk_model_free(a);
-    lk_model_free(b);
-    return;
-  }
+  lk_model *a, *b;
+  if (!converted_pair(xml, &a, &b)) return;
   LK_ASSERT_INT_EQ(lk_model_nlink(b), lk_model_nlink(a));
   LK_ASSERT_INT_EQ(lk_model_ngeom(b), lk_model_ngeom(a));
   LK_ASSERT_INT_EQ(lk_model_nmaterial(b), lk_model_nmaterial(a));
@@ -645,24 +654,8 @@ static void test_humanoid(void) {
  * relative, and 50 steps from it (contacts, loops, couplings, actuators)
  * ending at the same q to 1e-12. */
 static void convert_round_trip(const char *xml) {
-  char yp[] = "/tmp/lk-mjcf-convert-XXXXXX";
-  int fd = mkstemp(yp);
-  FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-  CU_ASSERT_PTR_NOT_NULL_FATAL(f);
-  lk_error err;
-  lk_status st = lk_model_convert_file(xml, NULL, f, &err);
-  fclose(f);
-  LK_ASSERT_MSG(st == LK_OK, "%s: %s", xml, err.message);
-  lk_model *a = lk_model_load_file(xml, NULL, &err);
-  LK_ASSERT_MSG(a != NULL, "%s: %s", xml, err.message);
-  lk_model *b = st ? NULL : lk_model_load_file(yp, NULL, &err);
-  LK_ASSERT_MSG(st || b != NULL, "%s's YAML: %d: %s", xml, err.line, err.message);
-  unlink(yp);
-  if (!a || !b) {
-    lk_model_free(a);
-    lk_model_free(b);
-    return;
-  }
+  lk_model *a, *b;
+  if (!converted_pair(xml, &a, &b)) return;
   LK_ASSERT_INT_EQ(lk_model_nlink(b), lk_model_nlink(a));
   LK_ASSERT_INT_EQ(lk_model_nq(b), lk_model_nq(a));
   LK_ASSERT_INT_EQ(lk_model_nv(b), lk_model_nv(a));
