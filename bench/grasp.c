@@ -10,10 +10,15 @@
  *     efficiency, and whether the two CSVs are byte for byte the same.
  *
  *   bench/grasp [--trials N] [--screens N] [--rounds R] [--jobs J]
- *               [--solver lemke|dantzig] [--no-sweep] [HAND.yaml OBJECT.yaml]
+ *               [--solver lemke|dantzig] [--set KEY=VALUE]... [--no-sweep]
+ *               [--explain] [HAND.yaml OBJECT.yaml]
  *
  * --solver overrides the hand file's contact LCP solver (its options are
  * the scene's); without it the file's (here Lemke, the default) is used.
+ * --set (up to 8) sets any other key of the hand file, as `linkage
+ * simulate --set` does (options.anchor_contacts=true, for one).
+ * --explain adds the trials' islands by the planner's choice and the
+ * strategy that answered, with their rows and pivots or sweeps.
  *
  * The hand poses are drawn as demos/grasp-planner draws them (approach on
  * the sphere, roll, standoff 0.5 to 1 reach; a fixed seed), so the mix of
@@ -109,6 +114,53 @@ static void *screen_worker(void *arg) {
   free(c);
   lk_data_free(d);
   return NULL;
+}
+
+/* --explain: the trials' islands tallied by the planner's choice and the
+ * answering strategy (as `linkage simulate --explain` prints a run's), to
+ * see where a trial's time goes. */
+typedef struct {
+  long islands[LK_ISLAND_STRATEGIES][LK_ISLAND_STRATEGIES];
+  long unsettled[LK_ISLAND_STRATEGIES][LK_ISLAND_STRATEGIES];
+  long rows[LK_ISLAND_STRATEGIES][LK_ISLAND_STRATEGIES];
+  long iterations[LK_ISLAND_STRATEGIES][LK_ISLAND_STRATEGIES];
+} tally;
+
+static void observe(void *user, const lk_data *d, int phase) {
+  (void)phase;
+  tally *t = user;
+  const lk_step_report *sr = lk_data_step_report(d);
+  for (int k = 0; k < sr->nislands; k++) {
+    const lk_island_report *r = lk_data_island_report(d, k);
+    if (!r || r->planned == LK_ISLAND_NONE) continue;
+    t->islands[r->planned][r->answered]++;
+    t->unsettled[r->planned][r->answered] += !r->settled;
+    t->rows[r->planned][r->answered] += r->rows;
+    t->iterations[r->planned][r->answered] += r->iterations;
+  }
+}
+
+static void explain(const lk_grasp_scene *s, const lk_transform *poses, int n) {
+  static tally t;
+  memset(&t, 0, sizeof t);
+  lk_grasp_trial_options o;
+  lk_grasp_trial_options_default(&o);
+  o.observe = observe;
+  o.observe_user = &t;
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  if (!d) return;
+  lk_grasp_trial_report r;
+  for (int i = 0; i < n; i++) lk_grasp_trial(s, d, &poses[i], NULL, &o, &r, NULL);
+  lk_data_free(d);
+  printf("  islands of the %d trials, by plan:\n  %-16s %-16s %9s %9s %6s %10s\n", n, "planned",
+         "answered", "islands", "unsettled", "rows", "iterations");
+  for (int a = 0; a < LK_ISLAND_STRATEGIES; a++)
+    for (int b = 0; b < LK_ISLAND_STRATEGIES; b++)
+      if (t.islands[a][b])
+        printf("  %-16s %-16s %9ld %9ld %6.1f %10.1f\n", lk_island_strategy_name((lk_island_strategy)a),
+               lk_island_strategy_name((lk_island_strategy)b), t.islands[a][b], t.unsettled[a][b],
+               (double)t.rows[a][b] / t.islands[a][b], (double)t.iterations[a][b] / t.islands[a][b]);
+  printf("  (rows and iterations -- pivots and NSGS sweeps -- are means an island)\n");
 }
 
 static double now(void) {
@@ -296,8 +348,11 @@ static void bench_sweep(const char *hand, int rounds) {
 int main(int argc, char **argv) {
   int n = 48, rounds = 2, jobs = 2, screens = 2000, sweep = 1;
   const char *hand = LK_MECHANISMS "/jaw_gripper.yaml", *object = LK_MECHANISMS "/object_box.yaml";
-  int pos = 0;
+  int pos = 0, explained = 0;
   const char *solver = NULL;
+  const char *sets[9];
+  char solver_set[64];
+  int nsets = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--trials") && i + 1 < argc)
       n = atoi(argv[++i]);
@@ -307,15 +362,20 @@ int main(int argc, char **argv) {
       jobs = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--solver") && i + 1 < argc)
       solver = argv[++i];
+    else if (!strcmp(argv[i], "--set") && i + 1 < argc && nsets < 8)
+      sets[nsets++] = argv[++i];
     else if (!strcmp(argv[i], "--screens") && i + 1 < argc)
       screens = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--no-sweep"))
       sweep = 0;
+    else if (!strcmp(argv[i], "--explain"))
+      explained = 1;
     else if (argv[i][0] != '-' && pos < 2)
       *(pos++ == 0 ? &hand : &object) = argv[i];
     else {
       fprintf(stderr, "usage: bench/grasp [--trials N] [--screens N] [--rounds R] [--jobs J] "
-                      "[--solver lemke|dantzig] [--no-sweep] [HAND OBJECT]\n");
+                      "[--solver lemke|dantzig] [--set KEY=VALUE]... [--no-sweep] [--explain] "
+                      "[HAND OBJECT]\n");
       return 2;
     }
   }
@@ -324,15 +384,14 @@ int main(int argc, char **argv) {
     return 2;
   }
   lk_error e;
-  char set[64];
-  const char *sets[1] = {set};
   lk_grasp_scene_options so;
   lk_grasp_scene_options_default(&so);
   if (solver) {
-    snprintf(set, sizeof set, "options.solver=%s", solver);
-    so.hand_set = sets;
-    so.nhand_set = 1;
+    snprintf(solver_set, sizeof solver_set, "options.solver=%s", solver);
+    sets[nsets++] = solver_set;
   }
+  so.hand_set = sets;
+  so.nhand_set = nsets;
   lk_grasp_scene *s = lk_grasp_scene_load(hand, object, &so, &e);
   if (!s) {
     char buf[1024];
@@ -377,6 +436,7 @@ int main(int argc, char **argv) {
     if (t > 1) printf(", speed-up %.2f", rate / base);
     printf("\n");
   }
+  if (explained) explain(s, poses, n);
   if (sweep) bench_sweep(hand, rounds);
   free(poses);
   free(rep);
