@@ -206,11 +206,12 @@ int main(int argc, char **argv) {
         if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, NULL, &tr, &e) == LK_OK) {
           held += tr.held;
           if (why)
-            printf("  trial of candidate %d (screen %s): %s, %d contacts, %d fingers, "
-                   "force closure %d\n",
-                   cs[k].index, cs[k].closed ? "closed" : "not closed",
-                   tr.held ? "held" : "lost", tr.ncontacts, tr.fingers_in_contact,
-                   tr.force_closure);
+            printf("  trial of candidate %d (screen %s, eps %.4f): %s (lost in %s), %d contacts, "
+                   "%d fingers, force closure %d, closed %d, slip %.4f m %.3f rad\n",
+                   cs[k].index, cs[k].closed ? "closed" : "not closed", cs[k].eps,
+                   lk_grasp_outcome_name(tr.outcome), (const char *[]){"close", "release", "lift", "shake", "-"}[tr.lost_in],
+                   tr.ncontacts, tr.fingers_in_contact, tr.force_closure, tr.closed,
+                   tr.slip_translation, tr.slip_rotation);
         }
       }
       printf("%-20s %-20s %5d/%-3d %4d/%-3d %9.4f %11.0f%s\n", hd->name, objects[oi], closed, n,
