@@ -748,9 +748,28 @@ lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_
    * palm at the centre (standoff: how much farther out, up to a tenth of
    * the reach, so that the pads cover the centre). */
   lk_vec3 center = lk_v3_madd(p, n, -0.5 * width);
-  double phi = 2 * LK_PI * uniform01(&x);
   lk_vec3 u = orthogonal(n), v = lk_v3_cross(n, u);
-  lk_vec3 a = lk_v3_add(lk_v3_scale(u, cos(phi)), lk_v3_scale(v, sin(phi)));
+  /* The approach: a direction across n; for a jaw of tips, the one of 4
+   * drawn along which the object reaches least far towards the palm from
+   * the centre (the knuckles above the tips close less wide than the tips
+   * open: the object must stay clear of them). */
+  double phi = 0, toward = INFINITY;
+  lk_vec3 a = u;
+  for (int k = 0; k < (isfinite(sp->opening) ? 4 : 1); k++) {
+    double ph = 2 * LK_PI * uniform01(&x);
+    lk_vec3 ak = lk_v3_add(lk_v3_scale(u, cos(ph)), lk_v3_scale(v, sin(ph)));
+    double tw = -INFINITY;
+    for (int i = 0; i < sp->nsurf; i++) {
+      const surface *gi = &sp->surf[i];
+      tw = fmax(tw, support(gi, lk_m3_tmulv(&gi->pose.R, ak)) +
+                        lk_v3_dot(lk_v3_sub(gi->pose.p, center), ak));
+    }
+    if (tw < toward) {
+      toward = tw;
+      phi = ph;
+      a = ak;
+    }
+  }
   /* The palm frame with z = a and its closing axis (palm coordinates)
    * along n: x = closing x a's orthogonal complement... built directly. */
   lk_vec3 ca = lk_v3_normalize(sp->close_axis);
@@ -769,12 +788,6 @@ lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_
    * between the fingers, as the Panda hand's): the object's extent from
    * the centre towards the palm, beyond the palm's front, while the
    * fingertips still reach past the centre. */
-  double toward = -INFINITY;
-  for (int i = 0; i < sp->nsurf; i++) {
-    const surface *gi = &sp->surf[i];
-    toward = fmax(toward, support(gi, lk_m3_tmulv(&gi->pose.R, a)) +
-                              lk_v3_dot(lk_v3_sub(gi->pose.p, center), a));
-  }
   double clear = sp->palm_front + toward + 1e-3 * sp->s->reach;
   if (depth < clear && clear < sp->s->reach) depth = clear;
   c->standoff = depth;
