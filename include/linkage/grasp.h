@@ -370,7 +370,7 @@ typedef struct {
    * mu_torsional = (3 pi / 16) mu_static, so that a contact resists a twist
    * about its normal up to (3 pi / 16) mu a f_n: the frictional torque of a
    * circular patch of radius a under Hertzian pressure (Johnson, "Contact
-   * Mechanics", 1985, sec. 7.2; the soft-finger model of Howe and Cutkosky,
+   * Mechanics", 1985, ch. 7; the soft-finger model of Howe and Cutkosky,
    * "Practical force-motion models for sliding manipulation", IJRR 15(6),
    * 1996). The trials (rolling contacts with a twist row) and the screen
    * (contact torsion) then use the same contacts. A flat pad on a curved
