@@ -9,7 +9,14 @@
  * epsilon, fingers in contact, candidate) run as dynamic trials: how many
  * held. A hand that does not load is one line with the reason.
  *
- *   bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME]
+ *   bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] [--object NAME] [--why]
+ *                    [--soft-fingers A]
+ *
+ * --why: for each hand and object, why the candidates that did not close
+ * failed: collision where placed, no contact, or contacts that are not
+ * force closure (degenerate: the wrenches span < 6 dimensions; one-sided),
+ * and how many of those were pinches of single points (every touching
+ * finger at one contact point: no torsion about the line between them).
  *
  * Screening rates are per CPU second of the screening thread (the machine
  * is shared). Everything else is deterministic. */
@@ -67,7 +74,9 @@ static double cpu_now(void) {
 
 int main(int argc, char **argv) {
   int n = 200, verify = 4;
-  const char *data = LK_ROBOTS, *only = NULL;
+  const char *data = LK_ROBOTS, *only = NULL, *only_obj = NULL;
+  int why = 0;
+  double soft = 0;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc)
       n = atoi(argv[++i]);
@@ -77,8 +86,15 @@ int main(int argc, char **argv) {
       data = argv[++i];
     else if (!strcmp(argv[i], "--hand") && i + 1 < argc)
       only = argv[++i];
+    else if (!strcmp(argv[i], "--object") && i + 1 < argc)
+      only_obj = argv[++i];
+    else if (!strcmp(argv[i], "--why"))
+      why = 1;
+    else if (!strcmp(argv[i], "--soft-fingers") && i + 1 < argc)
+      soft = atof(argv[++i]);
     else {
-      fprintf(stderr, "usage: bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME]\n");
+      fprintf(stderr, "usage: bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] "
+                      "[--object NAME] [--why] [--soft-fingers A]\n");
       return 2;
     }
   }
@@ -101,6 +117,7 @@ int main(int argc, char **argv) {
     FILE *t = de->d_name[0] != '.' ? fopen(f, "r") : NULL;
     if (!t) continue;
     fclose(t);
+    if (only_obj && strcmp(only_obj, de->d_name)) continue;
     objects[nobj++] = strdup(de->d_name);
   }
   closedir(dir);
@@ -131,6 +148,7 @@ int main(int argc, char **argv) {
       so.approach = hd->approach;
       so.package_path = hd->package ? pkg : NULL;
       so.palm = hd->palm;
+      so.soft_fingers = soft; /* lk_grasp_scene_options.soft_fingers */
       lk_error e;
       lk_grasp_scene *s = lk_grasp_scene_load(hand, obj, &so, &e);
       if (!s) {
@@ -152,6 +170,7 @@ int main(int argc, char **argv) {
         continue;
       }
       int closed = 0, errors = 0;
+      int coll = 0, none = 0, degen = 0, onesided = 0, points = 0, fingers_hist[8] = {0};
       double best = 0;
       for (int i = 0; i < n; i++) lk_grasp_sampler_draw(sp, i, &cd[i], &e);
       double t0 = cpu_now();
@@ -165,17 +184,44 @@ int main(int argc, char **argv) {
         errors += st != LK_OK;
         closed += cs[i].closed;
         if (cs[i].closed && r.epsilon > best) best = r.epsilon;
+        if (st) continue;
+        coll += r.outcome == LK_SCREEN_COLLISION;
+        none += r.outcome == LK_SCREEN_NO_CONTACT;
+        if (r.outcome == LK_SCREEN_NOT_CLOSED) {
+          degen += r.reason == LK_GRASP_DEGENERATE;
+          onesided += r.reason == LK_GRASP_ONE_SIDED;
+          fingers_hist[r.fingers_in_contact < 7 ? r.fingers_in_contact : 7]++;
+          /* a pinch of points: every touching finger at one contact */
+          int per[LK_GRASP_MAX_FINGERS] = {0}, single = 1;
+          for (int k = 0; k < r.ncontacts && k < CAP; k++) per[contacts[k].finger]++;
+          for (int f = 0; f < LK_GRASP_MAX_FINGERS; f++) single &= per[f] <= 1;
+          points += single && r.fingers_in_contact >= 2;
+        }
       }
       double cpu = cpu_now() - t0;
       qsort(cs, (size_t)n, sizeof *cs, cand_cmp);
       int held = 0;
       for (int k = 0; k < verify; k++) {
         lk_grasp_trial_report tr;
-        if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, NULL, &tr, &e) == LK_OK)
+        if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, NULL, &tr, &e) == LK_OK) {
           held += tr.held;
+          if (why)
+            printf("  trial of candidate %d (screen %s, eps %.4f): %s (lost in %s), %d contacts, "
+                   "%d fingers, force closure %d, closed %d, slip %.4f m %.3f rad\n",
+                   cs[k].index, cs[k].closed ? "closed" : "not closed", cs[k].eps,
+                   lk_grasp_outcome_name(tr.outcome), (const char *[]){"close", "release", "lift", "shake", "-"}[tr.lost_in],
+                   tr.ncontacts, tr.fingers_in_contact, tr.force_closure, tr.closed,
+                   tr.slip_translation, tr.slip_rotation);
+        }
       }
       printf("%-20s %-20s %5d/%-3d %4d/%-3d %9.4f %11.0f%s\n", hd->name, objects[oi], closed, n,
              held, verify, best, n / cpu, errors ? " (screen errors)" : "");
+      if (why)
+        printf("  why: %d collision, %d no contact, %d not closed (%d degenerate, %d one-sided; "
+               "%d pinches of one point a finger; by fingers touching 1:%d 2:%d 3+:%d)\n",
+               coll, none, degen + onesided, degen, onesided, points, fingers_hist[1],
+               fingers_hist[2], n - closed - coll - none - fingers_hist[1] - fingers_hist[2] -
+                   fingers_hist[0]);
       fflush(stdout);
       closed_all += closed;
       screened_all += n;

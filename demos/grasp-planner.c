@@ -104,6 +104,7 @@ typedef struct {
   lk_vec3 approach;        /* --approach, the palm's frame; zero: -z */
   const char *closing[64]; /* --closing JOINT=+1|-1 */
   int nclosing;
+  double soft_fingers;     /* --soft-fingers: a patch radius, m; 0: off */
 } args;
 
 static void usage(FILE *f) {
@@ -156,6 +157,9 @@ static void usage(FILE *f) {
           "                        (default 0,0,-1: fingers below the palm)\n"
           "  --closing JOINT=+1|-1 the direction a finger joint closes in (repeatable;\n"
           "                        default: read from the hand)\n"
+          "  --soft-fingers A      soft-finger contacts: a patch of radius A (m) resists\n"
+          "                        a twist about the normal, in screening and trials\n"
+          "                        (default 0: the files' contacts)\n"
           "  --package-path DIR    look for a URDF's package:// files in DIR\n"
           "                        (repeatable; then in $ROS_PACKAGE_PATH)\n"
           "  --strict-meshes       a URDF collision mesh that is not found is an error\n"
@@ -395,6 +399,12 @@ static int parse_args(int argc, char **argv, args *a) {
       NUMBER(a->mass);
       if (!(a->mass > 0)) {
         fprintf(stderr, "grasp-planner: --mass: expected a mass > 0, got '%s'\n", v);
+        return EXIT_USAGE;
+      }
+    } else if (!strcmp(o, "--soft-fingers")) {
+      NUMBER(a->soft_fingers);
+      if (!(a->soft_fingers >= 0) || !isfinite(a->soft_fingers)) {
+        fprintf(stderr, "grasp-planner: --soft-fingers: expected a radius >= 0, got '%s'\n", v);
         return EXIT_USAGE;
       }
     } else if (!strcmp(o, "--keep-hull")) {
@@ -994,6 +1004,7 @@ int main(int argc, char **argv) {
     so.approach = a.approach;
     so.closing = a.closing;
     so.nclosing = a.nclosing;
+    so.soft_fingers = a.soft_fingers;
     /* What the hand and object files include or reference are inputs too
      * (rank 0 holds the output set; the other ranks read the same files). */
     so.input = out ? lk_outputs_input : NULL;

@@ -5,4 +5,5 @@ dist_doc_DATA = %reldir%/format.md %reldir%/contact.md %reldir%/architecture.md 
 	%reldir%/lcp.md %reldir%/contact-models.md %reldir%/grasp.md \
 	%reldir%/viewer.md %reldir%/viewer-gripper.png %reldir%/control.md \
 	%reldir%/pick-and-shake-plot.png %reldir%/viewer-pick-and-shake.png \
-	%reldir%/python.md %reldir%/viewer-robotiq-2f85.png
+	%reldir%/python.md %reldir%/viewer-robotiq-2f85.png \
+	%reldir%/grasp-robotiq-2f85-urdf-soup-can.png %reldir%/grasp-robotiq-2f85-mjcf-soup-can.png

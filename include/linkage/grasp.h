@@ -365,6 +365,19 @@ typedef struct {
    * joint of the hand file (its name there, without hand_prefix). */
   const char *const *closing;
   int nclosing;
+  /* > 0: soft-finger contacts, m. Every material of the scene without a
+   * patch of its own gets this patch radius a and torsional friction
+   * mu_torsional = (3 pi / 16) mu_static, so that a contact resists a twist
+   * about its normal up to (3 pi / 16) mu a f_n: the frictional torque of a
+   * circular patch of radius a under Hertzian pressure (Johnson, "Contact
+   * Mechanics", 1985, ch. 7; the soft-finger model of Howe and Cutkosky,
+   * "Practical force-motion models for sliding manipulation", IJRR 15(6),
+   * 1996). The trials (rolling contacts with a twist row) and the screen
+   * (contact torsion) then use the same contacts. A flat pad on a curved
+   * object touches at one point, and two rigid points pinch nothing about
+   * the line between them; a rubber pad's patch does. 0 (default): the
+   * contacts as the files make them. */
+  double soft_fingers;
 } lk_grasp_scene_options;
 
 void lk_grasp_scene_options_default(lk_grasp_scene_options *o);

@@ -45,6 +45,8 @@ struct lk_grasp_sampler {
                          geoms are centred at the pre-shape, m */
   double palm_front;  /* how far below the palm the palm's own geoms reach
                          (the depth an object must stay beyond), m */
+  double opening;     /* antipodal: the jaws' clear width along the closing
+                         axis at the pre-shape (INFINITY: not known), m */
   /* Every mesh geom of the object (inner ones too), for the antipodal
    * width across parts. */
   int nhull, maxv; /* maxv: the most vertices of one of them */
@@ -362,6 +364,47 @@ static int jaw_axis(const lk_grasp_scene *s, lk_vec3 *axis) {
   return 1;
 }
 
+/* A jaw of two fingertips (the Robotiq 2F-85's, on revolute four-bars):
+ * two fingers whose deepest geoms (below the palm at the pre-shape, the
+ * tips) face each other across the approach: the line from finger 0's tip
+ * to finger 1's, its component along the approach dropped, is the closing
+ * axis (finger 0 closes along it, as a prismatic jaw's axis), provided the
+ * tips lie more across the approach than along it. *depth: the tips'
+ * depth below the palm, averaged. */
+static int tip_jaw_axis(const lk_grasp_scene *s, const lk_data *d, const lk_transform *palm,
+                        lk_vec3 *axis, double *depth, int tip_geom[2]) {
+  if (s->nfinger != 2) return 0;
+  const lk_model *m = s->m;
+  lk_vec3 tip[2];
+  double deep[2] = {-INFINITY, -INFINITY};
+  tip_geom[0] = tip_geom[1] = -1;
+  for (int g = 0; g < lk_model_ngeom(m); g++) {
+    int l = lk_model_geom_link(m, g);
+    if (l <= 0 || s->finger_of_link[l] < 0) continue;
+    lk_geom_spec gs;
+    lk_model_geom(m, g, &gs);
+    if (gs.type == LK_GEOM_PLANE) continue;
+    lk_transform w = lk_tf_mul(lk_data_link_pose(d, l), &gs.pose);
+    lk_vec3 c = lk_tf_inv_point(palm, w.p);
+    int f = s->finger_of_link[l];
+    if (f > 1) return 0;
+    if (-c.z > deep[f]) {
+      deep[f] = -c.z;
+      tip[f] = c;
+      tip_geom[f] = g;
+    }
+  }
+  if (!isfinite(deep[0]) || !isfinite(deep[1])) return 0;
+  lk_vec3 across = lk_v3_sub(tip[1], tip[0]);
+  double along = fabs(across.z);
+  across.z = 0;
+  double w = lk_v3_norm(across);
+  if (!(w > 2 * along) || !(w > 1e-9 * (1 + s->reach))) return 0;
+  *axis = lk_v3_scale(across, 1 / w);
+  *depth = 0.5 * (deep[0] + deep[1]);
+  return 1;
+}
+
 /* Whether x (the geom's frame) is inside the hull or on it, within tol. */
 static int in_hull(const lk_mesh *m, lk_vec3 x, double tol, int *idx) {
   int nf = lk_mesh_nface(m), nv = lk_mesh_nvertex(m);
@@ -513,26 +556,6 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
     lk_grasp_sampler_free(sp);
     return NULL;
   }
-  int jaw = jaw_axis(s, &sp->close_axis);
-  sp->kind = sp->o.kind;
-  if (sp->kind == LK_SAMPLE_AUTO) sp->kind = jaw ? LK_SAMPLE_ANTIPODAL : LK_SAMPLE_SURFACE;
-  if (sp->kind == LK_SAMPLE_ANTIPODAL && !jaw) {
-    lk_error_set(err, LK_INVALID_ARGUMENT,
-                 "grasp sampler: antipodal sampling needs a parallel-jaw hand (two fingers on "
-                 "prismatic joints with opposite axes)");
-    lk_grasp_sampler_free(sp);
-    return NULL;
-  }
-  if (sp->kind != LK_SAMPLE_UNIFORM && sp->nsurf == 0) {
-    lk_error_set(err, LK_UNSUPPORTED,
-                 "grasp sampler: %s sampling needs the object's surface, and it has no "
-                 "solid geoms to sample (use uniform)",
-                 lk_grasp_sample_kind_name(sp->kind));
-    lk_grasp_sampler_free(sp);
-    return NULL;
-  }
-  /* The grip depth: the fingers' geoms' centres below the palm at the
-   * pre-shape, averaged. */
   lk_data *d = lk_data_new(m);
   if (!d || lk_forward_kinematics(m, d)) {
     lk_data_free(d);
@@ -542,6 +565,43 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
   }
   lk_transform hand = lk_grasp_scene_hand_frame(s, d);
   const lk_transform *palm = &hand;
+  /* The hand open (at its pre-shape, loops closed): the tips' jaw. */
+  lk_data *dp = lk_data_new(m);
+  lk_transform hand_open = lk_tf_identity();
+  int open_ok = dp && !lk_grasp_scene_pose_q(s, lk_data_q(dp), &hand_open, NULL, NULL) &&
+                !lk_grasp_scene_close_loops(s, dp, 1e-12);
+  if (open_ok) hand_open = lk_grasp_scene_hand_frame(s, dp);
+  double tip_depth = 0;
+  int tip_geom[2] = {-1, -1};
+  int jaw = jaw_axis(s, &sp->close_axis);
+  int tip_jaw = !jaw && open_ok &&
+                tip_jaw_axis(s, dp, &hand_open, &sp->close_axis, &tip_depth, tip_geom);
+  sp->kind = sp->o.kind;
+  if (sp->kind == LK_SAMPLE_AUTO)
+    sp->kind = jaw || tip_jaw ? LK_SAMPLE_ANTIPODAL : LK_SAMPLE_SURFACE;
+  if (sp->kind == LK_SAMPLE_ANTIPODAL && !jaw && !tip_jaw) {
+    lk_data_free(d);
+    lk_data_free(dp);
+    lk_error_set(err, LK_INVALID_ARGUMENT,
+                 "grasp sampler: antipodal sampling needs a parallel-jaw hand (two fingers on "
+                 "prismatic joints with opposite axes, or two fingers whose tips face each "
+                 "other across the approach)");
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  if (sp->kind != LK_SAMPLE_UNIFORM && sp->nsurf == 0) {
+    lk_data_free(d);
+    lk_data_free(dp);
+    lk_error_set(err, LK_UNSUPPORTED,
+                 "grasp sampler: %s sampling needs the object's surface, and it has no "
+                 "solid geoms to sample (use uniform)",
+                 lk_grasp_sample_kind_name(sp->kind));
+    lk_grasp_sampler_free(sp);
+    return NULL;
+  }
+  /* The grip depth: the fingers' geoms' centres below the palm at the
+   * pre-shape, averaged; for a jaw of fingertips, the tips' depth (the
+   * knuckles above them grip nothing). */
   double depth = 0;
   int nd = 0;
   for (int g = 0; g < ng; g++) {
@@ -554,6 +614,35 @@ lk_grasp_sampler *lk_grasp_sampler_new(const lk_grasp_scene *s, const lk_grasp_s
     nd++;
   }
   sp->grip_depth = nd ? depth / nd : 0.5 * s->reach;
+  if (tip_jaw && sp->kind == LK_SAMPLE_ANTIPODAL) sp->grip_depth = tip_depth;
+  /* The opening of a jaw of tips: from finger 0's tip's innermost point
+   * along the closing axis to finger 1's, the hand open (the geoms' boxes
+   * in the hand frame, their corners on the axis: never wider than the
+   * tips are apart). */
+  sp->opening = INFINITY;
+  if (tip_jaw && sp->kind == LK_SAMPLE_ANTIPODAL) {
+    lk_vec3 ax = lk_v3_normalize(sp->close_axis);
+    double in0 = -INFINITY, in1 = INFINITY;
+    for (int f = 0; f < 2; f++) {
+      int g = tip_geom[f], l = lk_model_geom_link(m, g);
+      lk_geom_spec gs;
+      lk_model_geom(m, g, &gs);
+      lk_transform w = lk_tf_mul(lk_data_link_pose(dp, l), &gs.pose);
+      lk_transform in_palm = lk_tf_inv_mul(&hand_open, &w);
+      lk_vec3 lo, hi;
+      if (lk_grasp_shape_aabb(gs.type, gs.size, gs.mesh, &in_palm, &lo, &hi) != LK_OK) continue;
+      for (int c = 0; c < 8; c++) {
+        double x = lk_v3_dot(lk_v3(c & 1 ? hi.x : lo.x, c & 2 ? hi.y : lo.y, c & 4 ? hi.z : lo.z),
+                             ax);
+        if (f == 0)
+          in0 = fmax(in0, x);
+        else
+          in1 = fmin(in1, x);
+      }
+    }
+    if (isfinite(in0) && isfinite(in1) && in1 > in0) sp->opening = in1 - in0;
+  }
+  lk_data_free(dp);
   sp->palm_front = -INFINITY;
   for (int g = 0; g < ng; g++) {
     int l = lk_model_geom_link(m, g);
@@ -611,14 +700,35 @@ lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_
     finish(c);
     return LK_OK;
   }
-  /* A surface point by area (object frame) and its outward normal. */
-  double t = uniform01(&x) * sp->total_area;
-  int g = 0;
-  while (g + 1 < sp->nsurf && t >= sp->surf[g].area) t -= sp->surf[g++].area;
-  const surface *sf = &sp->surf[g];
-  lk_vec3 pl, nl;
-  surface_point(sf, &x, &pl, &nl);
-  lk_vec3 p = lk_tf_point(&sf->pose, pl), n = lk_tf_dir(&sf->pose, nl);
+  /* A surface point by area (object frame) and its outward normal;
+   * antipodal, drawn again (up to 32 times, from the candidate's own
+   * stream) while the object is wider there than the open jaws: such a
+   * candidate can only collide (Dex-Net's antipodal pairs are likewise
+   * kept within the gripper's width, Mahler et al. 2017). */
+  const surface *sf = NULL;
+  lk_vec3 p = lk_v3_zero(), n = lk_v3_zero();
+  double width = 0;
+  int *idx = NULL;
+  if (sp->kind == LK_SAMPLE_ANTIPODAL && sp->nhull > 1) {
+    idx = LK_NEW_ARRAY(int, sp->maxv);
+    if (!idx) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
+  }
+  for (int tries = 0; tries < 32; tries++) {
+    double t = uniform01(&x) * sp->total_area;
+    int g = 0;
+    while (g + 1 < sp->nsurf && t >= sp->surf[g].area) t -= sp->surf[g++].area;
+    sf = &sp->surf[g];
+    lk_vec3 pl, nl;
+    surface_point(sf, &x, &pl, &nl);
+    p = lk_tf_point(&sf->pose, pl);
+    n = lk_tf_dir(&sf->pose, nl);
+    if (sp->kind != LK_SAMPLE_ANTIPODAL) break;
+    lk_vec3 nlocal = lk_m3_tmulv(&sf->pose.R, n);
+    width = support(sf, nlocal) + support(sf, lk_v3_neg(nlocal));
+    if (idx) width = width_across_parts(sp, p, n, width, idx);
+    if (width <= sp->opening) break;
+  }
+  lk_free(idx);
   c->surface_point = p;
   c->surface_normal = n;
   if (sp->kind == LK_SAMPLE_SURFACE) {
@@ -637,18 +747,29 @@ lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_
    * a direction across n drawn around it, the jaws' grip depth below the
    * palm at the centre (standoff: how much farther out, up to a tenth of
    * the reach, so that the pads cover the centre). */
-  lk_vec3 nlocal = lk_m3_tmulv(&sf->pose.R, n);
-  double width = support(sf, nlocal) + support(sf, lk_v3_neg(nlocal));
-  if (sp->nhull > 1) {
-    int *idx = LK_NEW_ARRAY(int, sp->maxv);
-    if (!idx) return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp sampler: out of memory");
-    width = width_across_parts(sp, p, n, width, idx);
-    lk_free(idx);
-  }
   lk_vec3 center = lk_v3_madd(p, n, -0.5 * width);
-  double phi = 2 * LK_PI * uniform01(&x);
   lk_vec3 u = orthogonal(n), v = lk_v3_cross(n, u);
-  lk_vec3 a = lk_v3_add(lk_v3_scale(u, cos(phi)), lk_v3_scale(v, sin(phi)));
+  /* The approach: a direction across n; for a jaw of tips, the one of 4
+   * drawn along which the object reaches least far towards the palm from
+   * the centre (the knuckles above the tips close less wide than the tips
+   * open: the object must stay clear of them). */
+  double phi = 0, toward = INFINITY;
+  lk_vec3 a = u;
+  for (int k = 0; k < (isfinite(sp->opening) ? 4 : 1); k++) {
+    double ph = 2 * LK_PI * uniform01(&x);
+    lk_vec3 ak = lk_v3_add(lk_v3_scale(u, cos(ph)), lk_v3_scale(v, sin(ph)));
+    double tw = -INFINITY;
+    for (int i = 0; i < sp->nsurf; i++) {
+      const surface *gi = &sp->surf[i];
+      tw = fmax(tw, support(gi, lk_m3_tmulv(&gi->pose.R, ak)) +
+                        lk_v3_dot(lk_v3_sub(gi->pose.p, center), ak));
+    }
+    if (tw < toward) {
+      toward = tw;
+      phi = ph;
+      a = ak;
+    }
+  }
   /* The palm frame with z = a and its closing axis (palm coordinates)
    * along n: x = closing x a's orthogonal complement... built directly. */
   lk_vec3 ca = lk_v3_normalize(sp->close_axis);
@@ -667,12 +788,6 @@ lk_status lk_grasp_sampler_draw(const lk_grasp_sampler *sp, int index, lk_grasp_
    * between the fingers, as the Panda hand's): the object's extent from
    * the centre towards the palm, beyond the palm's front, while the
    * fingertips still reach past the centre. */
-  double toward = -INFINITY;
-  for (int i = 0; i < sp->nsurf; i++) {
-    const surface *gi = &sp->surf[i];
-    toward = fmax(toward, support(gi, lk_m3_tmulv(&gi->pose.R, a)) +
-                              lk_v3_dot(lk_v3_sub(gi->pose.p, center), a));
-  }
   double clear = sp->palm_front + toward + 1e-3 * sp->s->reach;
   if (depth < clear && clear < sp->s->reach) depth = clear;
   c->standoff = depth;

@@ -11,6 +11,7 @@
 #include "linkage/collision.h"
 #include "linkage/dynamics.h"
 #include "linkage/io.h"
+#include "model/model_impl.h"
 
 #define MOUNT_NAME "grasp_mount"
 
@@ -198,6 +199,32 @@ static lk_status plan_wrist(const lk_model *m, const lk_grasp_scene_options *o, 
 
 /* The model: mount, hand (on the mount), object; with auto (may be NULL)
  * the hand's automatic actuators and exclusions. */
+/* lk_grasp_scene_options.soft_fingers: the patch radius a and the
+ * Hertzian patch's torsional coefficient (3 pi / 16) mu_static on every
+ * material without a patch of its own, the default material included (a
+ * URDF's geoms have none), before the model is finalized. Every material
+ * gets it, so any friction_mix rule mixes two of them to (3 pi / 16) times
+ * the mixed mu_static, the same patch both ways. */
+static lk_status soften(lk_model *m, double a, lk_error *err) {
+  if (!(a > 0)) return LK_OK;
+  const double k = 3 * LK_PI / 16;
+  int have_default = 0;
+  for (int i = 0; i < m->nmat_in; i++) {
+    lk_material_spec *ms = &m->mats_in[i];
+    have_default |= strcmp(ms->name, "default") == 0;
+    if (ms->patch_radius > 0) continue;
+    ms->patch_radius = a;
+    ms->mu_torsional = k * ms->mu_static;
+  }
+  if (have_default) return LK_OK;
+  lk_material_spec d;
+  lk_material_spec_default(&d);
+  d.name = "default";
+  d.patch_radius = a;
+  d.mu_torsional = k * d.mu_static;
+  return lk_model_add_material(m, &d, err);
+}
+
 static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *object_path,
                          const lk_grasp_scene_options *o, const auto_hand *au, lk_error *err) {
   lk_status st;
@@ -275,6 +302,7 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
     if (snprintf(name, sizeof name, "%smesh", o->object_prefix) >= (int)sizeof name)
       return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp scene: object prefix too long");
     st = lk_grasp_add_mesh_object(s->m, name, object_path, o->object_mesh, err);
+    if (!st) st = soften(s->m, o->soft_fingers, err);
     if (st) return st;
     return lk_model_finalize(s->m, err);
   }
@@ -291,6 +319,7 @@ static lk_status compose(lk_grasp_scene *s, const char *hand_path, const char *o
   mo.world_geoms = 0;
   mo.free_base = 1; /* a URDF object (YCB's model.urdf) floats */
   if ((st = lk_model_load_file_into(s->m, object_path, &lo, &mo, err))) return st;
+  if ((st = soften(s->m, o->soft_fingers, err))) return st;
   return lk_model_finalize(s->m, err);
 }
 
@@ -821,6 +850,12 @@ lk_grasp_scene *lk_grasp_scene_load(const char *hand_path, const char *object_pa
   if (strcmp(opt.hand_prefix, opt.object_prefix) == 0) {
     lk_error_set(err, LK_INVALID_ARGUMENT,
                  "grasp scene: the hand and the object need different name prefixes");
+    return NULL;
+  }
+  if (!(opt.soft_fingers >= 0) || !isfinite(opt.soft_fingers)) {
+    lk_error_set(err, LK_INVALID_ARGUMENT,
+                 "grasp scene: soft_fingers %g (a patch radius, m) must be finite and >= 0",
+                 opt.soft_fingers);
     return NULL;
   }
   lk_grasp_scene *s = lk_calloc(1, sizeof *s);

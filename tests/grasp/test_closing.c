@@ -486,6 +486,45 @@ static void test_the_robotiq_urdf_closes_onto_a_face(void) {
   lk_grasp_scene_free(s);
 }
 
+/* The 2F-85's fingertips are a parallel jaw on revolute four-bars: the
+ * default sampler is antipodal (it was the surface sampler, which placed
+ * most candidates in the YCB objects). Each draw on the 5 x 5 x 8 cm box
+ * puts the open hand so that the line between the two pads (their links'
+ * origins, from the placed model) lies along the drawn face's normal and
+ * their mid-point on the box's mid-plane across that face (through the
+ * box's centre, the object frame's origin): the mirror-symmetric jaw
+ * straddles the box. */
+static void test_the_robotiq_tips_are_an_antipodal_jaw(void) {
+  lk_grasp_scene *s = robotiq();
+  CU_ASSERT_FATAL(s != NULL);
+  const lk_model *m = lk_grasp_scene_model(s);
+  lk_error e;
+  lk_grasp_sampler *sp = lk_grasp_sampler_new(s, NULL, &e);
+  LK_ASSERT_MSG(sp != NULL, "%s", e.message);
+  CU_ASSERT_FATAL(sp != NULL);
+  LK_ASSERT_INT_EQ(lk_grasp_sampler_kind(sp), LK_SAMPLE_ANTIPODAL);
+  lk_data *d = lk_data_new(m);
+  int pl = lk_model_link_index(m, "hand_left_inner_finger_pad");
+  int pr = lk_model_link_index(m, "hand_right_inner_finger_pad");
+  int ob = lk_grasp_scene_object(s);
+  CU_ASSERT_FATAL(pl > 0 && pr > 0);
+  for (int i = 0; i < 20; i++) {
+    lk_grasp_candidate c;
+    LK_ASSERT_OK(lk_grasp_sampler_draw(sp, i, &c, &e), &e);
+    LK_ASSERT_OK(lk_grasp_place(s, d, &c.pose, NULL, &e), &e);
+    const lk_transform *X = lk_data_link_pose(d, ob);
+    lk_vec3 a = lk_tf_inv_point(X, lk_data_link_pose(d, pl)->p);
+    lk_vec3 b = lk_tf_inv_point(X, lk_data_link_pose(d, pr)->p);
+    lk_vec3 u = lk_v3_normalize(lk_v3_sub(b, a));
+    lk_vec3 n = c.surface_normal;
+    LK_ASSERT_NEAR(fabs(lk_v3_dot(u, n)), 1, 1e-9);
+    LK_ASSERT_NEAR(lk_v3_dot(lk_v3_scale(lk_v3_add(a, b), 0.5), n), 0, 1e-9);
+  }
+  lk_data_free(d);
+  lk_grasp_sampler_free(sp);
+  lk_grasp_scene_free(s);
+}
+
 static const lk_test tests[] = {
     {"the shipped hands close positive", test_the_shipped_hands_close_positive},
     {"a hand that closes towards zero", test_a_hand_that_closes_towards_zero},
@@ -495,6 +534,7 @@ static const lk_test tests[] = {
      test_planner_with_a_hand_that_closes_towards_zero},
     {"planner with the published Panda hand", test_planner_with_the_published_panda_hand},
     {"the Robotiq 2F-85 URDF closes onto a box face", test_the_robotiq_urdf_closes_onto_a_face},
+    {"the Robotiq 2F-85's tips are an antipodal jaw", test_the_robotiq_tips_are_an_antipodal_jaw},
     {NULL, NULL}};
 
 void lk_test_register(void) { lk_test_suite("grasp closing", tests); }

@@ -3,6 +3,7 @@
  * documented, its best grasp on the box with the parallel-jaw gripper
  * holds in a fresh trial built from the pose in the CSV alone, and bad
  * arguments and files exit 2. */
+#include <dirent.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -696,6 +697,63 @@ static void test_planner_arguments(void) {
   free(err);
 }
 
+/* The sweep of a real hand (PyBullet's Robotiq 2F-85 URDF, the ROS
+ * package's meshes, soft fingers) over every YCB object in
+ * ../shared/data/robots, on 1 and on 2 MPI ranks (oversubscribed): the
+ * same CSV byte for byte. Skipped without the data or without MPI. */
+static void test_real_hand_sweep_is_the_same_on_two_ranks(void) {
+  const char *mpirun = getenv("LK_MPIRUN");
+  char robots[4096], dir[4600], list[4096];
+  snprintf(robots, sizeof robots, "%s", lk_test_srcpath("../shared/data/robots"));
+  snprintf(dir, sizeof dir, "%s/ycb/ycb_objects", robots);
+  DIR *dd = opendir(dir);
+  if (!mpirun || !*mpirun || !dd) {
+    printf("(%s: the real-hand sweep on 1 and 2 ranks not compared)\n",
+           dd ? "no MPI in this build" : "../shared/data/robots not there");
+    if (dd) closedir(dd);
+    return;
+  }
+  snprintf(list, sizeof list, "%s", lk_test_scratch("ycb.list"));
+  FILE *f = fopen(list, "w");
+  CU_ASSERT_FATAL(f != NULL);
+  int nobj = 0;
+  for (struct dirent *de; (de = readdir(dd));) {
+    char urdf[8192];
+    snprintf(urdf, sizeof urdf, "%s/%s/model.urdf", dir, de->d_name);
+    if (de->d_name[0] == '.' || !lk_test_exists(urdf)) continue;
+    fprintf(f, "%s\n", urdf); /* the order does not matter: both runs read this list */
+    nobj++;
+  }
+  closedir(dd);
+  fclose(f);
+  CU_ASSERT(nobj >= 14);
+  const char *b = getenv("LK_TOP_BUILDDIR");
+  char *text[2] = {NULL, NULL};
+  for (int np = 1; np <= 2; np++) {
+    char o[4096], cmd[32768];
+    snprintf(o, sizeof o, "%s", lk_test_scratch(np == 1 ? "ycb_np1.csv" : "ycb_np2.csv"));
+    snprintf(cmd, sizeof cmd,
+             "ASAN_OPTIONS=detect_leaks=0 OMPI_ALLOW_RUN_AS_ROOT=1 "
+             "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 %s --oversubscribe -np %d "
+             "%s/demos/grasp-planner --hand %s/pybullet_ur5_robotiq/urdf/robotiq_85.urdf "
+             "--package-path %s/ros_robotiq --approach 0,0,1 --soft-fingers 0.004 "
+             "--objects %s -n 12 --verify 1 --quiet --jobs 1 -o %s >/dev/null 2>&1",
+             mpirun, np, b && *b ? b : ".", robots, robots, list, o);
+    LK_ASSERT_MSG(system(cmd) == 0, "%s", cmd);
+    text[np - 1] = slurp(o);
+    CU_ASSERT_FATAL(text[np - 1] != NULL);
+    unlink(o);
+  }
+  /* a header and 12 rows an object */
+  int lines = 0;
+  for (const char *p = text[0]; *p; p++) lines += *p == '\n';
+  LK_ASSERT_INT_EQ(lines, 1 + 12 * nobj);
+  LK_ASSERT_MSG(strcmp(text[0], text[1]) == 0, "mpirun -np 2 wrote another CSV than -np 1");
+  free(text[0]);
+  free(text[1]);
+  unlink(list);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"--jobs 1 and 2 rank alike; the best grasp holds afresh",
@@ -703,6 +761,8 @@ void lk_test_register(void) {
       {"held grasps of equal epsilon rank by slip", test_planner_ranks_equal_epsilon_by_slip},
       {"the summary explains closed 0, held all and spearman -", test_planner_summary_explains_itself},
       {"a sweep is the same for any --jobs and ranks", test_sweep_is_the_same_for_jobs_and_ranks},
+      {"a real hand's YCB sweep is the same on 1 and 2 ranks",
+       test_real_hand_sweep_is_the_same_on_two_ranks},
       {"the best analytic grasp holds on every object",
        test_best_analytic_grasp_holds_on_every_object},
       {"--view page and --plot summary", test_planner_view_and_plot},

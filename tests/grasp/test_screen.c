@@ -348,6 +348,79 @@ static void test_epsilon_equals_the_whole_hulls(void) {
   CU_ASSERT(q.nfacets > 1000);
 }
 
+/* Soft fingers (lk_grasp_scene_options.soft_fingers): the jaw gripper's
+ * flat pads pinch the 35 mm ball at one point each (q = 0.055 - 0.035).
+ * Rigid, two points resist no twist about the line between them: not
+ * force closure (degenerate), in the screen and in the simulated closing
+ * alike. With a 5 mm patch each contact resists a twist up to
+ * (3 pi / 16) mu a f_n, mu = sqrt(1.0 * 0.6) (rubber on plastic, mixed
+ * geometrically), and the pinch is force closure in both (two soft
+ * contacts whose line lies inside both friction cones: Murray, Li and
+ * Sastry 1994, sec. 5.5). A negative patch is refused. */
+static void test_soft_fingers_pinch_a_ball(void) {
+  const double a = 0.005, k = 3 * LK_PI / 16 * sqrt(1.0 * 0.6);
+  for (int soft = 0; soft < 2; soft++) {
+    lk_grasp_scene_options so;
+    lk_grasp_scene_options_default(&so);
+    so.soft_fingers = soft ? a : 0;
+    char hpath[4096], opath[4096];
+    snprintf(hpath, sizeof hpath, "%s", mech("jaw_gripper"));
+    snprintf(opath, sizeof opath, "%s", mech("object_sphere"));
+    lk_error e;
+    lk_grasp_scene *s = lk_grasp_scene_load(hpath, opath, &so, &e);
+    LK_ASSERT_MSG(s != NULL, "%s", e.message);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+    lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+    lk_grasp_screener *sc = lk_grasp_screener_new(s, NULL, NULL);
+    CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+    lk_transform pose = from_above(0.05, 0);
+    lk_grasp_screen_report r;
+    lk_grasp_contact c[CAP];
+    LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
+    LK_ASSERT_INT_EQ(r.ncontacts, 2);
+    LK_ASSERT_INT_EQ(r.fingers_in_contact, 2);
+    for (int f = 0; f < 2; f++) LK_ASSERT_NEAR(r.q[f], 0.055 - 0.035, 1e-9);
+    for (int i = 0; i < r.ncontacts && i < CAP; i++)
+      LK_ASSERT_NEAR(c[i].torsion, soft ? k * a : 0, 1e-15);
+    LK_ASSERT_INT_EQ(r.force_closure, soft);
+    LK_ASSERT_INT_EQ(r.outcome, soft ? LK_SCREEN_CLOSED : LK_SCREEN_NOT_CLOSED);
+    if (!soft) LK_ASSERT_INT_EQ(r.reason, LK_GRASP_DEGENERATE);
+    /* The simulated closing's contacts, as the trials analyse them. */
+    lk_grasp_trial_options to;
+    lk_grasp_trial_options_default(&to);
+    lk_grasp_trial_report tr;
+    LK_ASSERT_OK(lk_grasp_place(s, d, &pose, NULL, &e), &e);
+    LK_ASSERT_OK(lk_grasp_close(s, d, &to, &tr, &e), &e);
+    lk_grasp_extract_options xo;
+    lk_grasp_extract_options_default(&xo);
+    xo.object = lk_grasp_scene_object(s);
+    xo.finger_of_link = lk_grasp_scene_finger_of_link(s);
+    lk_grasp_contact tc[CAP];
+    int n = lk_grasp_contacts_from_data(lk_grasp_scene_model(s), d, &xo, tc, NULL, CAP);
+    LK_ASSERT_INT_EQ(n, 2);
+    for (int i = 0; i < n && i < CAP; i++) LK_ASSERT_NEAR(tc[i].torsion, soft ? k * a : 0, 1e-15);
+    lk_grasp_options ao;
+    lk_grasp_options_default(&ao);
+    ao.center = lk_tf_point(lk_data_link_pose(d, lk_grasp_scene_object(s)), lk_v3(0, 0, 0));
+    ao.torque_scale = lk_grasp_scene_object_radius(s);
+    lk_grasp_closure_report cr;
+    LK_ASSERT_OK(lk_grasp_force_closure(tc, n, &ao, &cr, &e), &e);
+    LK_ASSERT_INT_EQ(cr.closed, soft);
+    lk_grasp_screener_free(sc);
+    lk_data_free(d);
+    lk_grasp_scene_free(s);
+  }
+  lk_grasp_scene_options so;
+  lk_grasp_scene_options_default(&so);
+  so.soft_fingers = -0.001;
+  char hpath[4096], opath[4096];
+  snprintf(hpath, sizeof hpath, "%s", mech("jaw_gripper"));
+  snprintf(opath, sizeof opath, "%s", mech("object_sphere"));
+  lk_error e;
+  CU_ASSERT_PTR_NULL(lk_grasp_scene_load(hpath, opath, &so, &e));
+  LK_ASSERT_INT_EQ(e.status, LK_INVALID_ARGUMENT);
+}
+
 void lk_test_register(void) {
   static const lk_test tests[] = {
       {"a jaw stops at a face and at a corner to 1e-9", test_jaw_stops_at_the_face_and_at_the_corner},
@@ -357,6 +430,7 @@ void lk_test_register(void) {
       {"collision, no contact, too little room", test_outcomes_collision_no_contact_and_capacity},
       {"screening is deterministic", test_screening_is_deterministic},
       {"epsilon equals the whole hull's", test_epsilon_equals_the_whole_hulls},
+      {"soft fingers: a pinch of a ball is force closure", test_soft_fingers_pinch_a_ball},
       {NULL, NULL}};
   lk_test_suite("grasp screening", tests);
 }
