@@ -11,8 +11,11 @@
  *     overlap in the file's pose, which the contact pushes apart at
  *     options.max_depenetration_speed, 0.2 m/s: 50 mm in 0.25 s);
  *   - mass: the total mass, and MuJoCo 2.2.2's from the same file where it
- *     reads it, or a copy in memory without the MuJoCo 3 attributes it
- *     refuses ("w/o implicitfast"; mj_load_stripped) (relative difference);
+ *     reads it, or a copy in memory without what it refuses and the
+ *     dynamics do not depend on (mj_load_stripped): the MuJoCo 3
+ *     attributes ("w/o implicitfast"), a texture whose file the corpus
+ *     lacks ("texture cassie"), a mesh whose file it lacks and the visual
+ *     geoms showing it ("mesh trunk") (relative difference);
  *   - dM, dqacc: max |M - M_mj| / max |M_mj| and max |qacc - qacc_mj| /
  *     max(1, |qacc_mj|) at a random state inside the joint ranges (joints
  *     matched by name; only when every DoF matches);
@@ -256,8 +259,8 @@ static char *slurp(const char *path) {
   return t;
 }
 
-/* Takes out of every file each attribute NAME="VALUE" that matches (name
- * or value given, the other NULL); 1 when any was there. */
+/* Takes out of every file each attribute NAME="VALUE" that matches (name,
+ * value or both given, a NULL matching any); 1 when any was there. */
 static int strip_attr(vfile *v, int nv, const char *name, const char *value) {
   int any = 0;
   for (int i = 0; i < nv; i++) {
@@ -275,8 +278,8 @@ static int strip_attr(vfile *v, int nv, const char *name, const char *value) {
         p++;
         continue;
       }
-      int match = name ? (size_t)(ne - nb) == strlen(name) && !strncmp(nb, name, (size_t)(ne - nb))
-                       : (size_t)(ve - p - 2) == strlen(value) && !strncmp(p + 2, value, (size_t)(ve - p - 2));
+      int match = (!name || ((size_t)(ne - nb) == strlen(name) && !strncmp(nb, name, (size_t)(ne - nb)))) &&
+                  (!value || ((size_t)(ve - p - 2) == strlen(value) && !strncmp(p + 2, value, (size_t)(ve - p - 2))));
       if (!match) {
         p = ve + 1;
         continue;
@@ -289,24 +292,99 @@ static int strip_attr(vfile *v, int nv, const char *name, const char *value) {
   return any;
 }
 
-/* MuJoCo 2.2.2 on path; when it refuses a MuJoCo 3 attribute (an
- * "invalid keyword" value or an "unrecognized attribute"), again on a
- * copy without it, in memory, up to 8 attributes: removed lists them
- * ("" when the file was read as it is). mjerr: the last refusal. */
+/* The attribute NAME="..." of the element starting at e (up to its '>'),
+ * copied to out; 0 when it has none. */
+static int elem_attr(const char *e, const char *name, char *out, size_t n) {
+  const char *end = strchr(e, '>');
+  size_t l = strlen(name);
+  for (const char *p = e; end && (p = strstr(p, name)) && p < end; p++) {
+    if ((p[-1] != ' ' && p[-1] != '\t' && p[-1] != '\n') || p[l] != '=' || p[l + 1] != '"') continue;
+    const char *q = strchr(p + l + 2, '"');
+    if (!q || q > end) return 0;
+    snprintf(out, n, "%.*s", (int)(q - p - l - 2), p + l + 2);
+    return 1;
+  }
+  return 0;
+}
+
+/* Takes out every self-closing <TAG .../> element whose attribute ATTR is
+ * VALUE, or (MuJoCo's default name of an asset) whose file's base name
+ * without extension is VALUE when by_file; the count. */
+static int drop_elements(vfile *v, int nv, const char *tag, const char *attr, const char *value,
+                         int by_file) {
+  int n = 0;
+  size_t tl = strlen(tag);
+  for (int i = 0; i < nv; i++)
+    for (char *p = v[i].text; (p = strchr(p, '<'));) {
+      char *end = strchr(p, '>'), a[512];
+      if (!end || strncmp(p + 1, tag, tl) || !strchr(" \t\n", p[1 + tl]) || end[-1] != '/') {
+        p++;
+        continue;
+      }
+      int match = elem_attr(p, attr, a, sizeof a) && !strcmp(a, value);
+      if (!match && by_file && !elem_attr(p, "name", a, sizeof a) && elem_attr(p, "file", a, sizeof a)) {
+        char *b = strrchr(a, '/'), *x;
+        b = b ? b + 1 : a;
+        if ((x = strrchr(b, '.'))) *x = 0;
+        match = !strcmp(b, value);
+      }
+      if (!match) {
+        p = end;
+        continue;
+      }
+      memmove(p, end + 1, strlen(end + 1) + 1);
+      n++;
+    }
+  return n;
+}
+
+/* Whether the file MuJoCo 2.2.2's error quotes ('PATH') is absent. */
+static int missing_file(const char *mjerr) {
+  const char *q = strchr(mjerr, '\'');
+  char f[1024];
+  struct stat s;
+  if (!q) return 0;
+  snprintf(f, sizeof f, "%.*s", (int)strcspn(q + 1, "'"), q + 1);
+  return stat(f, &s) != 0;
+}
+
+/* What MuJoCo 2.2.2's error names: "Object name = NAME". */
+static int error_object(const char *mjerr, char *name, size_t n) {
+  const char *o = strstr(mjerr, "Object name = ");
+  if (!o) return 0;
+  snprintf(name, n, "%.*s", (int)strcspn(o + 14, ",\n"), o + 14);
+  return name[0] != 0;
+}
+
+/* MuJoCo 2.2.2 on path; when it refuses the file, again on a copy in
+ * memory changed for what it refused, up to 12 times: removed says what
+ * changed ("" when the file was read as it is):
+ *   - a MuJoCo 3 attribute (an "invalid keyword" value or an
+ *     "unrecognized attribute"): taken out ("implicitfast", "gravcomp=");
+ *   - a texture file not in the corpus: the texture and every
+ *     texture="NAME" taken out ("texture NAME"; textures do not touch the
+ *     dynamics);
+ *   - a mesh file not in the corpus (MuJoCo 2.2.2 says "could not open
+ *     STL file", or for an OBJ "could not parse OBJ file"): the mesh and
+ *     the geoms that show it taken out ("mesh NAME"; Linkage leaves such
+ *     a visual out too, and the body's <inertial> gives its mass).
+ * mjerr: the last refusal. */
 static mjModel *mj_load_stripped(const char *path, char *mjerr, int nerr, char *removed,
                                  size_t nremoved) {
   removed[0] = 0;
   mjModel *mm = mj_loadXML(path, NULL, mjerr, nerr);
   if (mm) return mm;
-  vfile v[16];
+  vfile *v = calloc(16, sizeof *v);
   int nv = 0;
   const char *sl = strrchr(path, '/');
   char dir[1024];
   snprintf(dir, sizeof dir, "%s", sl ? path : ".");
   if (sl && (size_t)(sl - path) < sizeof dir) dir[sl - path] = 0;
-  snprintf(v[0].name, sizeof v[0].name, "%s", sl ? sl + 1 : path);
-  v[0].text = slurp(path);
-  nv = v[0].text != NULL;
+  if (v) {
+    snprintf(v[0].name, sizeof v[0].name, "%s", sl ? sl + 1 : path);
+    v[0].text = slurp(path);
+    nv = v[0].text != NULL;
+  }
   for (int i = 0; i < nv; i++) /* the includes, by name, beside it */
     for (char *p = v[i].text; (p = strstr(p, "<include")) && nv < 16; p++) {
       char *f = strstr(p, "file=\""), *e = f ? strchr(f + 6, '"') : NULL;
@@ -318,15 +396,28 @@ static mjModel *mj_load_stripped(const char *path, char *mjerr, int nerr, char *
       if ((v[nv].text = slurp(inc))) nv++;
     }
   mjVFS *vfs = malloc(sizeof *vfs);
-  for (int round = 0; round < 8 && vfs && nv > 0 && !mm; round++) {
-    char word[128] = "";
+  for (int round = 0; round < 12 && vfs && nv > 0 && !mm; round++) {
+    char word[256] = "", what[300] = "";
     const char *k = strstr(mjerr, "invalid keyword: '"), *a = strstr(mjerr, "unrecognized attribute: '");
     const char *w = k ? k + 18 : a ? a + 25 : NULL;
-    if (!w) break;
-    snprintf(word, sizeof word, "%.*s", (int)strcspn(w, "'"), w);
-    if (!strip_attr(v, nv, k ? NULL : word, k ? word : NULL)) break;
+    if (w) {
+      snprintf(word, sizeof word, "%.*s", (int)strcspn(w, "'"), w);
+      if (!strip_attr(v, nv, k ? NULL : word, k ? word : NULL)) break;
+      snprintf(what, sizeof what, "%s%s", word, k ? "" : "=");
+    } else if (strstr(mjerr, "in texture id") && error_object(mjerr, word, sizeof word)) {
+      if (!drop_elements(v, nv, "texture", "name", word, 1)) break;
+      strip_attr(v, nv, "texture", word);
+      snprintf(what, sizeof what, "texture %s", word);
+    } else if ((strstr(mjerr, "could not open STL file") || strstr(mjerr, "could not parse OBJ file")) &&
+               missing_file(mjerr) && error_object(mjerr, word, sizeof word)) {
+      if (!drop_elements(v, nv, "mesh", "name", word, 1)) break;
+      drop_elements(v, nv, "geom", "mesh", word, 0);
+      snprintf(what, sizeof what, "mesh %s", word);
+    } else {
+      break;
+    }
     size_t l = strlen(removed);
-    snprintf(removed + l, nremoved - l, "%s%s%s", l ? "," : "", word, k ? "" : "=");
+    snprintf(removed + l, nremoved - l, "%s%s", l ? ", " : "", what);
     mj_defaultVFS(vfs);
     for (int i = 0; i < nv; i++) {
       int n = (int)strlen(v[i].text);
@@ -339,6 +430,7 @@ static mjModel *mj_load_stripped(const char *path, char *mjerr, int nerr, char *
   }
   free(vfs);
   for (int i = 0; i < nv; i++) free(v[i].text);
+  free(v);
   return mm;
 }
 
@@ -490,6 +582,17 @@ static int lk_qacc(const lk_model *m, const double *q, const double *v, double *
   return st;
 }
 
+/* MuJoCo's joint j as Linkage's (the link that carries it): by name, or
+ * an unnamed one (Linkage names it jointN in its own count) by its body's
+ * name when it is the body's only joint; -1 when there is none. */
+static int joint_link(const mjModel *mm, const lk_model *m, int j) {
+  const char *name = mj_id2name(mm, mjOBJ_JOINT, j);
+  if (name) return lk_model_joint_index(m, name);
+  int b = mm->jnt_bodyid[j];
+  const char *body = mj_id2name(mm, mjOBJ_BODY, b);
+  return body && mm->body_jntnum[b] == 1 ? lk_model_link_index(m, body) : -1;
+}
+
 /* dM and dqacc against MuJoCo at a random state; -1 when the DoFs do not
  * match by joint name. Then dI, the largest difference of a body's mass
  * properties (mass and inertia relative to the body's, the centre of mass
@@ -504,8 +607,7 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
   if (nv == 0 || nv != lk_model_nv(m)) return;
   int *map = calloc((size_t)nv, sizeof *map);
   for (int j = 0; j < mm->njnt; j++) {
-    const char *name = mj_id2name(mm, mjOBJ_JOINT, j);
-    int li = name ? lk_model_joint_index(m, name) : -1;
+    int li = joint_link(mm, m, j);
     if (li < 0 || lk_model_joint_nv(m, li) != (mm->jnt_type[j] == mjJNT_FREE ? 6 : mm->jnt_type[j] == mjJNT_BALL ? 3 : 1)) {
       free(map);
       return;
@@ -517,7 +619,7 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
   lk_data *d = lk_data_new(m);
   srand(29);
   for (int j = 0; j < mm->njnt; j++) {
-    int li = lk_model_joint_index(m, mj_id2name(mm, mjOBJ_JOINT, j));
+    int li = joint_link(mm, m, j);
     int qa = mm->jnt_qposadr[j], q0 = lk_model_joint_qadr(m, li);
     int nq = mm->jnt_type[j] == mjJNT_FREE ? 7 : mm->jnt_type[j] == mjJNT_BALL ? 4 : 1;
     for (int k = 0; k < nq; k++) {
