@@ -588,15 +588,18 @@ static void test_keyframe_convert(void) {
 /* Attributes that change the dynamics and are not read are named in the
  * "not read" warning, with their line: body gravcomp (when not 0, also
  * through a default class it cannot come from: it is a body attribute),
- * joint actuatorfrcrange (also from a default class). gravcomp="0" is
- * what MuJoCo does without it: no warning. */
+ * joint actuatorfrcrange (also from a default class), the fluid forces'
+ * option density, viscosity and wind (when not 0). gravcomp="0" and
+ * viscosity="0" are what MuJoCo does without them: no warning. */
 static void test_unread_attributes(void) {
   static const char *const gc[] = {"1", "0.5", "0"};
+  static const char *const fluid[] = {"viscosity=\"0.1\" wind=\"0 0 2\"", "density=\"1.2\"",
+                                      "viscosity=\"0\" wind=\"0 0 0\" density=\"0\""};
   for (int k = 0; k < 3; k++) {
     char text[2048];
     snprintf(text, sizeof text,
              "<mujoco>\n"
-             "  <default><joint actuatorfrcrange=\"-2 2\"/></default>\n"
+             "  <option %s/><default><joint actuatorfrcrange=\"-2 2\"/></default>\n"
              "  <worldbody>\n"
              "    <body name=\"a\" gravcomp=\"%s\">\n"
              "      <joint name=\"j\" axis=\"0 1 0\"/>\n"
@@ -604,12 +607,15 @@ static void test_unread_attributes(void) {
              "    </body>\n"
              "  </worldbody>\n"
              "</mujoco>\n",
-             gc[k]);
+             fluid[k], gc[k]);
     lk_error err;
     lk_model *m = load(text, &err);
     LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
     if (!m) continue;
     LK_ASSERT_INT_EQ(has_warning(m, "gravcomp of <body> (line 4)"), k < 2);
+    LK_ASSERT_INT_EQ(has_warning(m, "viscosity of <option> (line 2)"), k == 0);
+    LK_ASSERT_INT_EQ(has_warning(m, "wind of <option> (line 2)"), k == 0);
+    LK_ASSERT_INT_EQ(has_warning(m, "density of <option> (line 2)"), k == 1);
     LK_ASSERT_MSG(has_warning(m, "actuatorfrcrange of <joint> (line 5)"), "%s",
                   lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
     lk_model_free(m);
