@@ -163,11 +163,12 @@ static double total_mass(const lk_model *m) {
 }
 
 #ifdef HAVE_MUJOCO
-/* max |qacc - qacc_mj| / max(1, |qacc_mj|) at md's state (mj_forward run). */
-static double qacc_diff(const mjModel *mm, const mjData *md, const double *qacc, const int *map) {
+/* max |qacc - qacc_mj| / max(1, |qacc_mj|) at md's state (mj_forward run);
+ * qacc in MuJoCo's DoFs (to_mujoco). */
+static double qacc_diff(const mjModel *mm, const mjData *md, const double *qacc) {
   double ea = 0;
   for (int i = 0; i < mm->nv; i++)
-    ea = fmax(ea, fabs(md->qacc[i] - qacc[map[i]]) / fmax(1, fabs(md->qacc[i])));
+    ea = fmax(ea, fabs(md->qacc[i] - qacc[i]) / fmax(1, fabs(md->qacc[i])));
   return ea;
 }
 
@@ -690,6 +691,51 @@ static mjModel *with_linkage_inertia(const mjModel *mm, const lk_model *m) {
   return x;
 }
 
+/* MuJoCo's angular velocity of a free or ball joint is in the body's
+ * frame, Linkage's in the joint's (the world for a root link): the same
+ * where the joint's rotation is identity (a body at qpos0 not turned),
+ * else v_lk = R v_mj with R the joint's rotation. to_mujoco takes a vector
+ * of Linkage's (its order) to MuJoCo's DoFs; rotate_blocks applies
+ * P' M P (P: v_mj to v_lk) to a matrix in MuJoCo's order. */
+static void joint_rotation(const mjModel *mm, const double *qpos, int j, double R[9], int *adr) {
+  int free = mm->jnt_type[j] == mjJNT_FREE;
+  mju_quat2Mat(R, qpos + mm->jnt_qposadr[j] + (free ? 3 : 0));
+  *adr = mm->jnt_dofadr[j] + (free ? 3 : 0);
+}
+
+static void to_mujoco(const mjModel *mm, const double *qpos, const double *lk, const int *map,
+                      double *out) {
+  for (int i = 0; i < mm->nv; i++) out[i] = lk[map[i]];
+  for (int j = 0; j < mm->njnt; j++) {
+    if (mm->jnt_type[j] != mjJNT_FREE && mm->jnt_type[j] != mjJNT_BALL) continue;
+    double R[9], w[3];
+    int a;
+    joint_rotation(mm, qpos, j, R, &a);
+    mju_mulMatTVec(w, R, out + a, 3, 3);
+    mju_copy3(out + a, w);
+  }
+}
+
+static void rotate_blocks(const mjModel *mm, const double *qpos, double *M) {
+  int nv = mm->nv;
+  for (int j = 0; j < mm->njnt; j++) {
+    if (mm->jnt_type[j] != mjJNT_FREE && mm->jnt_type[j] != mjJNT_BALL) continue;
+    double R[9], x[3], y[3];
+    int a;
+    joint_rotation(mm, qpos, j, R, &a);
+    for (int i = 0; i < nv; i++) { /* columns: M P */
+      for (int k = 0; k < 3; k++) x[k] = M[i * nv + a + k];
+      mju_mulMatTVec(y, R, x, 3, 3);
+      for (int k = 0; k < 3; k++) M[i * nv + a + k] = y[k];
+    }
+    for (int i = 0; i < nv; i++) { /* rows: P' (M P) */
+      for (int k = 0; k < 3; k++) x[k] = M[(a + k) * nv + i];
+      mju_mulMatTVec(y, R, x, 3, 3);
+      for (int k = 0; k < 3; k++) M[(a + k) * nv + i] = y[k];
+    }
+  }
+}
+
 /* dM and dqacc against MuJoCo at a random state; -1 when the DoFs do not
  * match by joint name. Then dI, the largest difference of a body's mass
  * properties (mass and inertia relative to the body's, the centre of mass
@@ -738,6 +784,14 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
     md->qvel[i] = v;
     lk_data_v(d)[map[i]] = v;
   }
+  for (int j = 0; j < mm->njnt; j++) { /* angular velocities in Linkage's joint frame */
+    if (mm->jnt_type[j] != mjJNT_FREE && mm->jnt_type[j] != mjJNT_BALL) continue;
+    double R[9], w[3];
+    int a;
+    joint_rotation(mm, md->qpos, j, R, &a);
+    mju_mulMatVec(w, R, md->qvel + a, 3, 3);
+    for (int k = 0; k < 3; k++) lk_data_v(d)[map[a + k]] = w[k];
+  }
   /* contact-free, limit-free: the dynamics alone; no fluid forces (Linkage
    * has none, and lists a file's density, viscosity and wind as not read:
    * the 2F-85's scene has viscosity 0.1) */
@@ -751,19 +805,25 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
   mj_fullM(mm, M, md->qM);
   if (!lk_forward_kinematics(m, d) && !lk_mass_matrix(m, d) && !lk_mass_matrix_dense(m, d, LM) &&
       !lk_forward_dynamics(m, d, LK_FD_ABA)) {
-    double e = 0, s = 0;
+    double e = 0, s = 0, *Mm = calloc((size_t)nv * nv, sizeof *Mm), *am = calloc((size_t)nv, sizeof *am);
     for (int i = 0; i < nv; i++)
-      for (int k = 0; k < nv; k++) {
-        e = fmax(e, fabs(M[i * nv + k] - LM[map[i] * nv + map[k]]));
-        s = fmax(s, fabs(M[i * nv + k]));
-      }
+      for (int k = 0; k < nv; k++) Mm[i * nv + k] = LM[map[i] * nv + map[k]];
+    rotate_blocks(mm, md->qpos, Mm);
+    for (int i = 0; i < nv * nv; i++) {
+      e = fmax(e, fabs(M[i] - Mm[i]));
+      s = fmax(s, fabs(M[i]));
+    }
     *dM = e / fmax(s, 1e-300);
-    *dqacc = qacc_diff(mm, md, lk_data_qacc(d), map);
+    to_mujoco(mm, md->qpos, lk_data_qacc(d), map, am);
+    *dqacc = qacc_diff(mm, md, am);
     double di;
     lk_model *c = with_mujoco_inertia(mm, m, &di);
     if (c && !lk_qacc(c, lk_data_q(d), lk_data_v(d), acc)) {
       *dI = di;
-      *dqacc_I = qacc_diff(mm, md, acc, map);
+      double *ai = calloc((size_t)nv, sizeof *ai);
+      to_mujoco(mm, md->qpos, acc, map, ai);
+      *dqacc_I = qacc_diff(mm, md, ai);
+      free(ai);
     }
     lk_model_free(c);
     mjModel *mx = with_linkage_inertia(mm, m);
@@ -772,10 +832,12 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
       memcpy(dx->qpos, md->qpos, (size_t)mm->nq * sizeof *dx->qpos);
       memcpy(dx->qvel, md->qvel, (size_t)nv * sizeof *dx->qvel);
       mj_forward(mx, dx);
-      *dqacc_x = qacc_diff(mx, dx, lk_data_qacc(d), map);
+      *dqacc_x = qacc_diff(mx, dx, am);
     }
     if (dx) mj_deleteData(dx);
     if (mx) mj_deleteModel(mx);
+    free(Mm);
+    free(am);
   }
   free(acc);
   free(M);
