@@ -2152,8 +2152,8 @@ static const ytable kTop = TABLE(kTopKeys, NULL, NULL);
  * sunk 40 m into the floor): an error at the geom; by more than a tenth of
  * it, a warning. options: {initial_overlaps: allowed} says they are meant
  * (what linkage convert writes where the MJCF or URDF source, whose readers
- * have no such check, overlaps). geom k of the model is the k-th geom site (the builder
- * adds geoms in order and finalize keeps it). */
+ * have no such check, overlaps). geom k of the model is the k-th geom site
+ * (the builder adds geoms in order and finalize keeps it). */
 static int geom_loc(const lk_builder *b, int g) {
   int n = 0, loc = 0;
   for (int i = 0; i < b->nsites; i++)
@@ -2215,7 +2215,8 @@ static lk_status one_overlap(void *user, int ga, int gb, double depth, double si
 
 static lk_status check_penetration(yreader *R) {
   lk_status st = lk_io_initial_overlaps(B->m, one_overlap, R);
-  return st == LK_OUT_OF_MEMORY ? lk_builder_oom(B) : st; /* one_overlap's are not */
+  /* LK_OUT_OF_MEMORY: the data's (one_overlap returns none) */
+  return st == LK_OUT_OF_MEMORY ? lk_builder_oom(B) : st;
 }
 
 static lk_status build(yreader *R) {
