@@ -284,8 +284,10 @@ static int strip_attr(vfile *v, int nv, const char *name, const char *value) {
         p++;
         continue;
       }
-      int match = (!name || ((size_t)(ne - nb) == strlen(name) && !strncmp(nb, name, (size_t)(ne - nb)))) &&
-                  (!value || ((size_t)(ve - p - 2) == strlen(value) && !strncmp(p + 2, value, (size_t)(ve - p - 2))));
+      int match =
+          (!name || ((size_t)(ne - nb) == strlen(name) && !strncmp(nb, name, (size_t)(ne - nb)))) &&
+          (!value ||
+           ((size_t)(ve - p - 2) == strlen(value) && !strncmp(p + 2, value, (size_t)(ve - p - 2))));
       if (!match) {
         p = ve + 1;
         continue;
@@ -304,7 +306,8 @@ static int elem_attr(const char *e, const char *name, char *out, size_t n) {
   const char *end = strchr(e, '>');
   size_t l = strlen(name);
   for (const char *p = e; end && (p = strstr(p, name)) && p < end; p++) {
-    if ((p[-1] != ' ' && p[-1] != '\t' && p[-1] != '\n') || p[l] != '=' || p[l + 1] != '"') continue;
+    if ((p[-1] != ' ' && p[-1] != '\t' && p[-1] != '\n') || p[l] != '=' || p[l + 1] != '"')
+      continue;
     const char *q = strchr(p + l + 2, '"');
     if (!q || q > end) return 0;
     snprintf(out, n, "%.*s", (int)(q - p - l - 2), p + l + 2);
@@ -328,7 +331,8 @@ static int drop_elements(vfile *v, int nv, const char *tag, const char *attr, co
         continue;
       }
       int match = elem_attr(p, attr, a, sizeof a) && !strcmp(a, value);
-      if (!match && by_file && !elem_attr(p, "name", a, sizeof a) && elem_attr(p, "file", a, sizeof a)) {
+      if (!match && by_file && !elem_attr(p, "name", a, sizeof a) &&
+          elem_attr(p, "file", a, sizeof a)) {
         char *b = strrchr(a, '/'), *x;
         b = b ? b + 1 : a;
         if ((x = strrchr(b, '.'))) *x = 0;
@@ -404,7 +408,8 @@ static mjModel *mj_load_stripped(const char *path, char *mjerr, int nerr, char *
   mjVFS *vfs = malloc(sizeof *vfs);
   for (int round = 0; round < 12 && vfs && nv > 0 && !mm; round++) {
     char word[256] = "", what[300] = "";
-    const char *k = strstr(mjerr, "invalid keyword: '"), *a = strstr(mjerr, "unrecognized attribute: '");
+    const char *k = strstr(mjerr, "invalid keyword: '"),
+               *a = strstr(mjerr, "unrecognized attribute: '");
     const char *w = k ? k + 18 : a ? a + 25 : NULL;
     if (w) {
       snprintf(word, sizeof word, "%.*s", (int)strcspn(w, "'"), w);
@@ -414,7 +419,8 @@ static mjModel *mj_load_stripped(const char *path, char *mjerr, int nerr, char *
       if (!drop_elements(v, nv, "texture", "name", word, 1)) break;
       strip_attr(v, nv, "texture", word);
       snprintf(what, sizeof what, "texture %s", word);
-    } else if ((strstr(mjerr, "could not open STL file") || strstr(mjerr, "could not parse OBJ file")) &&
+    } else if ((strstr(mjerr, "could not open STL file") ||
+                strstr(mjerr, "could not parse OBJ file")) &&
                missing_file(mjerr) && error_object(mjerr, word, sizeof word)) {
       if (!drop_elements(v, nv, "mesh", "name", word, 1)) break;
       drop_elements(v, nv, "geom", "mesh", word, 0);
@@ -594,7 +600,8 @@ static int inertia_report(const char *path) {
     from_axes(mm->body_inertia + 3 * b, mm->body_iquat + 4 * b, Imj);
     double imax = 0;
     for (int r = 0; r < 3; r++)
-      for (int k = 0; k < 3; k++) Il[3 * r + k] = ls.inertia.m[r][k], imax = fmax(imax, fabs(Il[3 * r + k]));
+      for (int k = 0; k < 3; k++)
+        Il[3 * r + k] = ls.inertia.m[r][k], imax = fmax(imax, fabs(Il[3 * r + k]));
     double fig[6] = {max_diff9(Il, Imj) / imax, max_diff9(Il, Imj), 0, 0, 0, -1};
     mju_eig3(d, V, q, Il); /* as the compiler runs it: kg m2 */
     from_axes(d, q, back);
@@ -608,7 +615,8 @@ static int inertia_report(const char *path) {
     for (int k = 0; k < 3; k++) fig[4] = fmax(fig[4], fabs(d[k] - mj3[k]) / imax);
     int g = -1, nmesh = 0;
     for (int k = 0; k < mm->body_geomnum[b]; k++)
-      if (mm->geom_type[mm->body_geomadr[b] + k] == mjGEOM_MESH) g = mm->body_geomadr[b] + k, nmesh++;
+      if (mm->geom_type[mm->body_geomadr[b] + k] == mjGEOM_MESH)
+        g = mm->body_geomadr[b] + k, nmesh++;
     char f32[16] = "-";
     if (nmesh == 1) {
       /* per unit mass in the geom's frame, rotated into the body's */
@@ -627,12 +635,13 @@ static int inertia_report(const char *path) {
       }
     }
     for (int k = 0; k < 6; k++) worst[k] = fmax(worst[k], fig[k]);
-    printf("%-18s %-10.4g %-9.1e %-10.1e %-9.1e %-9.1e %-9.1e %-9s\n", mj_id2name(mm, mjOBJ_BODY, b),
-           mm->body_mass[b], fig[0], fig[1], fig[2], fig[3], fig[4], f32);
+    printf("%-18s %-10.4g %-9.1e %-10.1e %-9.1e %-9.1e %-9.1e %-9s\n",
+           mj_id2name(mm, mjOBJ_BODY, b), mm->body_mass[b], fig[0], fig[1], fig[2], fig[3], fig[4],
+           f32);
   }
   if (!bad)
-    printf("%-18s %-10s %-9.1e %-10.1e %-9.1e %-9.1e %-9.1e %-9.1e\n", "max", "", worst[0], worst[1],
-           worst[2], worst[3], worst[4], worst[5]);
+    printf("%-18s %-10s %-9.1e %-10.1e %-9.1e %-9.1e %-9.1e %-9.1e\n", "max", "", worst[0],
+           worst[1], worst[2], worst[3], worst[4], worst[5]);
   free(link);
   free(shift);
   mj_deleteModel(mm);
@@ -805,7 +814,8 @@ static void against_mujoco(mjModel *mm, const lk_model *m, double *dM, double *d
   mj_fullM(mm, M, md->qM);
   if (!lk_forward_kinematics(m, d) && !lk_mass_matrix(m, d) && !lk_mass_matrix_dense(m, d, LM) &&
       !lk_forward_dynamics(m, d, LK_FD_ABA)) {
-    double e = 0, s = 0, *Mm = calloc((size_t)nv * nv, sizeof *Mm), *am = calloc((size_t)nv, sizeof *am);
+    double e = 0, s = 0, *Mm = calloc((size_t)nv * nv, sizeof *Mm),
+           *am = calloc((size_t)nv, sizeof *am);
     for (int i = 0; i < nv; i++)
       for (int k = 0; k < nv; k++) Mm[i * nv + k] = LM[map[i] * nv + map[k]];
     rotate_blocks(mm, md->qpos, Mm);
