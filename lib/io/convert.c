@@ -505,6 +505,13 @@ static int options(sbuf *s, const lk_options *o) {
   return memcmp(&rest, &d, sizeof d) != 0;
 }
 
+/* lk_io_initial_overlaps' callback: there is one. */
+static lk_status one_overlap(void *user, int ga, int gb, double depth, double size) {
+  (void)ga, (void)gb, (void)depth, (void)size;
+  *(int *)user = 1;
+  return LK_OK;
+}
+
 /* Positions of joint ji (nq values from q at its address) as YAML: a number
  * for a 1-DoF joint, else a list. */
 static void joint_q(sbuf *s, const double *q, int nq) {
@@ -631,6 +638,14 @@ lk_status lk_model_convert_file(const char *path, const lk_load_options *opts, F
   memset(&keys, 0, sizeof keys);
   if (!st && options(&opt, lk_model_options(m)))
     cannot(&w, "options other than timestep, gravity, integrator and collision_filter");
+  /* Shapes that overlap deeply at the initial state: the MJCF and URDF
+   * readers take them as they are (MuJoCo and the URDF rule collide them,
+   * or not), YAML's plausibility check would warn or refuse; the YAML says
+   * they are meant, so that it loads as its source does. */
+  int overlaps = 0;
+  if (!st && lk_io_initial_overlaps(m, one_overlap, &overlaps) == LK_OUT_OF_MEMORY)
+    st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
+  if (!st && overlaps) put(&opt, "%sinitial_overlaps: allowed", opt.p ? ", " : "");
   if (!st && !w.ncannot && states(&init, &keys, m))
     st = lk_error_set(err, LK_OUT_OF_MEMORY, "out of memory");
   /* The sections, in the YAML's order (name and options first). */

@@ -65,4 +65,17 @@ lk_status lk_mesh_load_solid(const char *path, const double scale[3], int legacy
  * negative factor. On failure *mesh is freed and NULL. */
 lk_status lk_mesh_mirror(lk_mesh **mesh, const double scale[3], lk_error *err);
 
+/* Each pair of geoms that overlap at the model's initial state by more
+ * than a tenth of the smaller one's size (lk_model_geom_extent), deepest
+ * point of the pair, in contact order, given to fn until it returns
+ * non-zero (that status is returned); LK_OK when the state cannot be
+ * computed (the step reports it). YAML's plausibility check (yaml.c) and
+ * linkage convert (which says in the YAML that the source's overlaps are
+ * meant: options initial_overlaps) share it. */
+struct lk_model;
+lk_status lk_io_initial_overlaps(const struct lk_model *m,
+                                 lk_status (*fn)(void *user, int ga, int gb, double depth,
+                                                 double size),
+                                 void *user);
+
 #endif

@@ -1809,6 +1809,23 @@ static lk_status build(mreader *R) {
     } else if (lk_xml_is(c, "option")) {
       double g[3];
       for (xmlNode *k = lk_xml_first(c); k; k = lk_xml_next(k)) lk_xdoc_unread(X, k, "<option>");
+      /* MuJoCo's fluid forces (a medium's density and viscosity, a wind)
+       * move the bodies; Linkage has none: named, not dropped silently. */
+      static const char *const fluid[][2] = {
+          {"density", "density of"}, {"viscosity", "viscosity of"}, {"wind", "wind of"}};
+      for (int f = 0; f < 3; f++) {
+        const char *v = lk_xml_attr(c, fluid[f][0]);
+        for (const char *p = v; p && *p;) {
+          char *e;
+          double x = strtod(p, &e);
+          if (x != 0) {
+            lk_xdoc_unread(X, c, fluid[f][1]);
+            break;
+          }
+          if (*e && !strchr(" \t\n\r", *e)) break; /* not a number: MuJoCo's error, not ours */
+          for (p = e; *p && strchr(" \t\n\r", *p);) p++;
+        }
+      }
       if ((st = lk_xdoc_double(X, c, "timestep", "option", 0, &R->opt.timestep))) return st;
       g[0] = R->opt.gravity.x, g[1] = R->opt.gravity.y, g[2] = R->opt.gravity.z;
       if ((st = lk_xdoc_doubles(X, c, "gravity", "option", 3, 0, g))) return st;

@@ -59,6 +59,7 @@ typedef struct {
   const lk_load_options *o;
   const char *label;
   int degrees; /* options: {angle: degree} (issue 14.8) */
+  int overlaps_allowed; /* options: {initial_overlaps: allowed} */
   int nwarn;   /* warnings of the reading, located; added to the model after
                   lk_model_finalize (which starts the model's list afresh) */
   char warn[LK_MODEL_MAX_WARNINGS][160];
@@ -549,8 +550,10 @@ static const ykey kOptionKeys[] = {
     {ROW("friction_eps_v", K_NUM, ANY, OP(friction_eps_v))},
     {ROW("smoothing_iterations", K_INT, 0, OP(smoothing_iterations)), .lo = 0, .hi = 1000000},
     {ROW("angle", K_SKIP, 0, 0)}, /* radian | degree: read first (build) */
+    {ROW("initial_overlaps", K_SKIP, 0, 0)}, /* checked | allowed: read first (build) */
 };
 static const char *const kAngleUnits[] = {"radian", "degree"};
+static const char *const kOverlaps[] = {"checked", "allowed"};
 static const ytable kOptions = TABLE(kOptionKeys, NULL, NULL);
 
 static lk_status sec_options(yreader *R, int id) {
@@ -2147,8 +2150,10 @@ static const ytable kTop = TABLE(kTopKeys, NULL, NULL);
 /* Issue 14.8: two geoms overlapping at the initial state by more than the
  * smaller one's size is a unit or placement mistake (a sphere of radius 40
  * sunk 40 m into the floor): an error at the geom; by more than a tenth of
- * it, a warning. geom k of the model is the k-th geom site (the builder
- * adds geoms in order and finalize keeps it). */
+ * it, a warning. options: {initial_overlaps: allowed} says they are meant
+ * (what linkage convert writes where the MJCF or URDF source, whose readers
+ * have no such check, overlaps). geom k of the model is the k-th geom site
+ * (the builder adds geoms in order and finalize keeps it). */
 static int geom_loc(const lk_builder *b, int g) {
   int n = 0, loc = 0;
   for (int i = 0; i < b->nsites; i++)
@@ -2158,11 +2163,13 @@ static int geom_loc(const lk_builder *b, int g) {
   return n == lk_model_ngeom(b->m) ? loc : 0;
 }
 
-static lk_status check_penetration(yreader *R) {
-  const lk_model *m = B->m;
+lk_status lk_io_initial_overlaps(const lk_model *m,
+                                 lk_status (*fn)(void *user, int ga, int gb, double depth,
+                                                 double size),
+                                 void *user) {
   if (lk_model_ngeom(m) < 2) return LK_OK;
   lk_data *d = lk_data_new(m);
-  if (!d) return lk_builder_oom(B);
+  if (!d) return LK_OUT_OF_MEMORY;
   lk_status st = lk_forward_kinematics(m, d);
   if (!st) st = lk_collide(m, d, NULL);
   if (st) { /* a state the step would refuse too: reported there */
@@ -2176,27 +2183,40 @@ static lk_status check_penetration(yreader *R) {
               lk_data_contact(d, i)->geom_b == c->geom_b;
          i++)
       depth = fmax(depth, lk_data_contact(d, i)->depth);
-    const lk_geom_spec *ga = &m->geom[c->geom_a].spec, *gb = &m->geom[c->geom_b].spec;
-    double size = fmin(lk_model_geom_extent(ga), lk_model_geom_extent(gb));
-    if (!(depth > 0.1 * size)) continue;
-    char a[96], b[96];
-    lk_model_geom_label(m, c->geom_a, a, sizeof a);
-    lk_model_geom_label(m, c->geom_b, b, sizeof b);
-    int loc = geom_loc(B, c->geom_a);
-    if (depth >= size)
-      st = lk_ydoc_error(Y, loc, LK_SCHEMA_ERROR, ERR,
+    double size = fmin(lk_model_geom_extent(&m->geom[c->geom_a].spec),
+                       lk_model_geom_extent(&m->geom[c->geom_b].spec));
+    if (depth > 0.1 * size) st = fn(user, c->geom_a, c->geom_b, depth, size);
+  }
+  lk_data_free(d);
+  return st;
+}
+
+/* One overlap of the initial state: an error at the geom when as deep as
+ * the shapes' size, else a warning. */
+static lk_status one_overlap(void *user, int ga, int gb, double depth, double size) {
+  yreader *R = user;
+  const lk_model *m = B->m;
+  char a[96], b[96];
+  lk_model_geom_label(m, ga, a, sizeof a);
+  lk_model_geom_label(m, gb, b, sizeof b);
+  int loc = geom_loc(B, ga);
+  if (depth >= size)
+    return lk_ydoc_error(Y, loc, LK_SCHEMA_ERROR, ERR,
                          "geom '%s': at the initial state it overlaps geom '%s' by %g m, as "
                          "much as or more than the size of the shapes (%g m): check the units "
                          "(m) and the placement",
                          a, b, depth, size);
-    else
-      warn_at(R, loc,
-              "geom '%s': at the initial state it overlaps geom '%s' by %g m, %.0f%% of the "
-              "size of the shapes (%g m)",
-              a, b, depth, 100 * depth / size, size);
-  }
-  lk_data_free(d);
-  return st;
+  warn_at(R, loc,
+          "geom '%s': at the initial state it overlaps geom '%s' by %g m, %.0f%% of the "
+          "size of the shapes (%g m)",
+          a, b, depth, 100 * depth / size, size);
+  return LK_OK;
+}
+
+static lk_status check_penetration(yreader *R) {
+  lk_status st = lk_io_initial_overlaps(B->m, one_overlap, R);
+  /* LK_OUT_OF_MEMORY: the data's (one_overlap returns none) */
+  return st == LK_OUT_OF_MEMORY ? lk_builder_oom(B) : st;
 }
 
 static lk_status build(yreader *R) {
@@ -2213,6 +2233,10 @@ static lk_status build(yreader *R) {
     int a = lk_ydoc_is_scalar(Y, k) ? 0 : lk_ydoc_map_get(Y, k, "angle");
     if (a && (st = lk_ydoc_enum(Y, a, "options: angle", kAngleUnits, COUNT(kAngleUnits),
                                 &R->degrees, ERR)))
+      return st;
+    int ov = lk_ydoc_is_scalar(Y, k) ? 0 : lk_ydoc_map_get(Y, k, "initial_overlaps");
+    if (ov && (st = lk_ydoc_enum(Y, ov, "options: initial_overlaps", kOverlaps, COUNT(kOverlaps),
+                                 &R->overlaps_allowed, ERR)))
       return st;
   }
   if ((k = lk_ydoc_map_get(Y, root, "materials")) && (st = collect_materials(R, k))) return st;
@@ -2244,7 +2268,7 @@ static lk_status build(yreader *R) {
   }
   if (!st) st = lk_builder_finalize(B);
   if (!st && !B->mo) st = check_plot_columns(R);
-  if (!st && !B->mo) st = check_penetration(R);
+  if (!st && !B->mo && !R->overlaps_allowed) st = check_penetration(R);
   for (int i = 0; i < R->nwarn && B->m->nwarn < LK_MODEL_MAX_WARNINGS; i++)
     snprintf(B->m->warn[B->m->nwarn++], sizeof B->m->warn[0], "%s", R->warn[i]);
   return st;

@@ -668,6 +668,50 @@ static void test_load_from_a_buffer_without_terminator(void) {
 /* An alias reuses a node; names in a reused geom would clash. (b hangs
  * from a: two sibling spheres in one place would be an initial overlap as
  * deep as the spheres, an error of its own.) */
+/* options: {initial_overlaps: allowed} says the file's overlaps at its
+ * initial state are meant (what linkage convert writes where its MJCF or
+ * URDF source has them): a ball of radius 0.1 sunk 0.1 m in the floor is
+ * refused by default and with "checked", loads with "allowed"; sunk 0.05 m
+ * it is a warning, none with "allowed". Another value is refused, the
+ * key named. */
+static void test_initial_overlaps_allowed(void) {
+  static const char *const opt[] = {"", "options: {initial_overlaps: checked}\n",
+                                    "options: {initial_overlaps: allowed}\n"};
+  for (int sunk = 0; sunk < 2; sunk++)
+    for (int k = 0; k < 3; k++) {
+      char text[512];
+      snprintf(text, sizeof text,
+               "%s"
+               "world:\n"
+               "  geoms: [{name: floor, type: plane}]\n"
+               "links:\n"
+               "  - name: ball\n"
+               "    joint: {type: free}\n"
+               "    origin: {xyz: [0, 0, %s]}\n"
+               "    mass: 1\n"
+               "    geoms: [{name: shell, type: sphere, radius: 0.1}]\n",
+               opt[k], sunk == 0 ? "0" : "0.05");
+      lk_error e;
+      lk_model *m = load_text(text, &e);
+      int refused = sunk == 0 && k < 2, warned = sunk == 1 && k < 2;
+      LK_ASSERT_MSG((m == NULL) == refused, "sunk %d, options %d: %s", sunk, k,
+                    m ? "loaded" : e.message);
+      if (refused) CU_ASSERT_PTR_NOT_NULL(strstr(e.message, "overlaps geom 'floor' by 0.1 m"));
+      int has = 0;
+      for (int i = 0; m && i < lk_model_nwarnings(m); i++)
+        has |= strstr(lk_model_warning(m, i), "overlaps geom 'floor'") != NULL;
+      LK_ASSERT_INT_EQ(has, warned);
+      lk_model_free(m);
+    }
+  lk_error e;
+  lk_model *m = load_text("options: {initial_overlaps: yes}\n"
+                          "links: [{name: a, joint: {type: free}, mass: 1}]\n",
+                          &e);
+  LK_ASSERT_MSG(m == NULL && strstr(e.message, "initial_overlaps"), "%s",
+                m ? "loaded" : e.message);
+  lk_model_free(m);
+}
+
 static void test_aliases_share_geoms(void) {
   lk_error e;
   lk_model *m = load_text(
@@ -1300,6 +1344,7 @@ void lk_test_register(void) {
       {"every example runs one second", test_every_example_runs_one_second},
       {NULL, NULL}};
   static const lk_test loader[] = {
+      {"initial overlaps allowed", test_initial_overlaps_allowed},
       {"inertia from a box", test_inertia_from_a_box_geom},
       {"inertia from two spheres", test_inertia_from_two_spheres_splits_mass_by_volume},
       {"rotated cylinder inertia", test_rotated_cylinder_inertia},

@@ -459,6 +459,52 @@ static int converted_pair(const char *xml, lk_model **a, lk_model **b) {
   return 0;
 }
 
+/* include_main.xml's ball starts 0.1 m deep in the arm's half-size wedge
+ * (as deep as the ball's radius): the MJCF loads (MuJoCo pushes them
+ * apart), and so does its converted YAML, which says the overlap is meant
+ * (options initial_overlaps: allowed, where YAML's plausibility check
+ * refused it): the same links and geoms, mass and inertia to the bit, no
+ * warning of the overlap, and 100 steps end in the same state (1e-12). */
+static void test_convert_keeps_initial_overlaps(void) {
+  lk_model *a, *b;
+  if (!converted_pair(lk_test_data("mjcf/include_main.xml"), &a, &b)) return;
+  LK_ASSERT_INT_EQ(lk_model_nlink(b), lk_model_nlink(a));
+  LK_ASSERT_INT_EQ(lk_model_ngeom(b), lk_model_ngeom(a));
+  LK_ASSERT_INT_EQ(lk_model_nq(b), lk_model_nq(a));
+  for (int i = 0; i < lk_model_nwarnings(b); i++)
+    LK_ASSERT_MSG(!strstr(lk_model_warning(b, i), "overlaps"), "%s", lk_model_warning(b, i));
+  if (lk_model_nlink(b) == lk_model_nlink(a) && lk_model_nq(b) == lk_model_nq(a)) {
+    for (int l = 1; l < lk_model_nlink(a); l++) {
+      lk_link_spec x, y;
+      lk_model_link(a, l, &x);
+      lk_model_link(b, l, &y);
+      CU_ASSERT_STRING_EQUAL(x.name, y.name);
+      CU_ASSERT(x.mass == y.mass && memcmp(&x.inertia, &y.inertia, sizeof x.inertia) == 0 &&
+                memcmp(&x.com, &y.com, sizeof x.com) == 0);
+    }
+    lk_data *da = lk_data_new(a), *db = lk_data_new(b);
+    /* the overlap is there: the first step's contacts are that deep */
+    LK_ASSERT_OK(lk_step(a, da), NULL);
+    LK_ASSERT_OK(lk_step(b, db), NULL);
+    double deepest = 0;
+    for (int c = 0; c < lk_data_ncontacts(db); c++)
+      deepest = fmax(deepest, lk_data_contact_report(db, c)->depth);
+    LK_ASSERT_MSG(deepest >= 0.09, "deepest contact %g m", deepest);
+    for (int s = 1; s < 100; s++) {
+      LK_ASSERT_OK(lk_step(a, da), NULL);
+      LK_ASSERT_OK(lk_step(b, db), NULL);
+    }
+    double worst = 0;
+    for (int i = 0; i < lk_model_nq(a); i++)
+      worst = fmax(worst, fabs(lk_data_q(da)[i] - lk_data_q(db)[i]));
+    LK_ASSERT_MSG(worst <= 1e-12, "100 steps apart by %g", worst);
+    lk_data_free(da);
+    lk_data_free(db);
+  }
+  lk_model_free(a);
+  lk_model_free(b);
+}
+
 /* An MJCF file with keyframes -> `linkage convert` (lk_model_convert_file)
  * -> YAML: the YAML loads as the same model (links, joints, geoms, options,
  * materials) with the same named keyframes, each the same q (a quaternion
@@ -588,15 +634,18 @@ static void test_keyframe_convert(void) {
 /* Attributes that change the dynamics and are not read are named in the
  * "not read" warning, with their line: body gravcomp (when not 0, also
  * through a default class it cannot come from: it is a body attribute),
- * joint actuatorfrcrange (also from a default class). gravcomp="0" is
- * what MuJoCo does without it: no warning. */
+ * joint actuatorfrcrange (also from a default class), the fluid forces'
+ * option density, viscosity and wind (when not 0). gravcomp="0" and
+ * viscosity="0" are what MuJoCo does without them: no warning. */
 static void test_unread_attributes(void) {
   static const char *const gc[] = {"1", "0.5", "0"};
+  static const char *const fluid[] = {"viscosity=\"0.1\" wind=\"0 0 2\"", "density=\"1.2\"",
+                                      "viscosity=\"0\" wind=\"0 0 0\" density=\"0\""};
   for (int k = 0; k < 3; k++) {
     char text[2048];
     snprintf(text, sizeof text,
              "<mujoco>\n"
-             "  <default><joint actuatorfrcrange=\"-2 2\"/></default>\n"
+             "  <option %s/><default><joint actuatorfrcrange=\"-2 2\"/></default>\n"
              "  <worldbody>\n"
              "    <body name=\"a\" gravcomp=\"%s\">\n"
              "      <joint name=\"j\" axis=\"0 1 0\"/>\n"
@@ -604,12 +653,15 @@ static void test_unread_attributes(void) {
              "    </body>\n"
              "  </worldbody>\n"
              "</mujoco>\n",
-             gc[k]);
+             fluid[k], gc[k]);
     lk_error err;
     lk_model *m = load(text, &err);
     LK_ASSERT_MSG(m != NULL, "%d: %s", err.line, err.message);
     if (!m) continue;
     LK_ASSERT_INT_EQ(has_warning(m, "gravcomp of <body> (line 4)"), k < 2);
+    LK_ASSERT_INT_EQ(has_warning(m, "viscosity of <option> (line 2)"), k == 0);
+    LK_ASSERT_INT_EQ(has_warning(m, "wind of <option> (line 2)"), k == 0);
+    LK_ASSERT_INT_EQ(has_warning(m, "density of <option> (line 2)"), k == 1);
     LK_ASSERT_MSG(has_warning(m, "actuatorfrcrange of <joint> (line 5)"), "%s",
                   lk_model_nwarnings(m) ? lk_model_warning(m, 0) : "no warning");
     lk_model_free(m);
@@ -788,6 +840,7 @@ void lk_test_register(void) {
                                   {"keyframes", test_keyframes},
                                   {"unread attributes", test_unread_attributes},
                                   {"keyframes through convert", test_keyframe_convert},
+                                  {"initial overlaps through convert", test_convert_keeps_initial_overlaps},
                                   {"MJCF through convert", test_convert_mjcf},
                                   {"humanoid with default options", test_humanoid},
                                   {NULL, NULL}};
