@@ -5,4 +5,4 @@ CLEANFILES += tests/bench/motion.out
 # bench/robots over ../shared/data/robots when it is there (issue 29).
 TESTS += %reldir%/run_robots.sh
 EXTRA_DIST += %reldir%/run_robots.sh
-CLEANFILES += tests/bench/robots.out
+CLEANFILES += tests/bench/robots.out tests/bench/cassie.csv
