@@ -393,6 +393,12 @@ typedef struct {
                                couplings after each step, >= 0; default 3 */
   double cfm;               /* added to the Delassus diagonal (regularizes
                                redundant contacts), >= 0; default 0 */
+  int island_strategy;      /* 0 (default): the island planner decides
+                               (docs/contact.md); else an lk_island_strategy
+                               (sim.h) tried first on every dense island where
+                               it applies -- GUESS (impulses in hand),
+                               STICKING, HELD, LCP or NSGS -- its own ladder
+                               then as usual: to compare the strategies */
   int max_island_rows;      /* rows of an island solved dense (pivoting);
                                0 (default): 192, and larger islands are
                                solved sparse by NSGS without limit; set,

@@ -371,6 +371,10 @@ static const char *const kVelocityForces[] = {"midpoint", "explicit"};
 static const char *const kImpacts[] = {"simultaneous", "propagating"};
 static const char *const kSolvers[] = {"lemke", "dantzig"};
 static const char *const kCones[] = {"circle", "pyramid", "box"};
+/* by lk_island_strategy's values (finalize refuses those an island does
+ * not start with: fixed_normals, coupled) */
+static const char *const kIslandStrategies[] = {"planned", "guess",  "sticking", "held",
+                                                "fixed_normals", "coupled", "lcp", "nsgs"};
 static const char *const kMixes[] = {"geometric", "min", "max", "mean"};
 static const char *const kFilters[] = {"both", "either"};
 static const char *const kFrames[] = {"world", "link"};
@@ -549,6 +553,7 @@ static const ykey kOptionKeys[] = {
     {ROW("friction_law", K_ENUM, 0, OP(friction_law)), ENUM(kFrictionLaws)},
     {ROW("friction_eps_v", K_NUM, ANY, OP(friction_eps_v))},
     {ROW("smoothing_iterations", K_INT, 0, OP(smoothing_iterations)), .lo = 0, .hi = 1000000},
+    {ROW("island_strategy", K_ENUM, 0, OP(island_strategy)), ENUM(kIslandStrategies)},
     {ROW("angle", K_SKIP, 0, 0)}, /* radian | degree: read first (build) */
     {ROW("initial_overlaps", K_SKIP, 0, 0)}, /* checked | allowed: read first (build) */
 };

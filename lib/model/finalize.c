@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "linkage/sim.h"
 #include "model/model_impl.h"
 
 lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
@@ -79,6 +80,21 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
   if (o->max_contacts < 0)
     return lk_error_set(err, LK_INVALID_MODEL, "options: max_contacts %d must be >= 0",
                         o->max_contacts);
+  /* the strategies an island can start with (the others are stages of
+   * them: fixed normals and the coupled check follow a failed sticking
+   * trial; the sparse ones are the large islands') */
+  const int s = o->island_strategy;
+  if (s == LK_ISLAND_FIXED_NORMALS || s == LK_ISLAND_COUPLED)
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "options: island_strategy %s is a stage that follows a failed sticking "
+                        "trial, not a start: planned, guess, sticking, held, lcp or nsgs",
+                        s == LK_ISLAND_COUPLED ? "coupled" : "fixed_normals");
+  if (!(s == LK_ISLAND_NONE || s == LK_ISLAND_GUESS || s == LK_ISLAND_STICKING ||
+        s == LK_ISLAND_HELD || s == LK_ISLAND_LCP || s == LK_ISLAND_NSGS))
+    return lk_error_set(err, LK_INVALID_MODEL,
+                        "options: island_strategy %d is not one an island starts with (planned, "
+                        "guess, sticking, held, lcp, nsgs)",
+                        s);
   return LK_OK;
 }
 

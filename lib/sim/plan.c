@@ -30,6 +30,13 @@ static int at_rest(const lk_island_facts *f) { return !f->sliding; }
 static int slides_large(const lk_island_facts *f) { return f->sliding && f->large; }
 static int slides_held(const lk_island_facts *f) { return f->sliding && f->circle && f->slipping > 0; }
 static int always(const lk_island_facts *f) { (void)f; return 1; }
+/* options.island_strategy, where it applies: a guess needs impulses in
+ * hand on persisting contacts, the held trial the circle cone */
+static int forced(const lk_island_facts *f) {
+  if (f->forced == LK_ISLAND_GUESS) return f->guessable && f->impulses;
+  if (f->forced == LK_ISLAND_HELD) return f->circle;
+  return f->forced != LK_ISLAND_NONE;
+}
 
 /* LK_ISLAND_NONE as `first`: a capacity error. */
 static const rule kRules[] = {
@@ -37,6 +44,7 @@ static const rule kRules[] = {
      "more rows than options max_island_rows (or no sparse solver)"},
     {beyond_dense, LK_ISLAND_SPARSE, LK_ISLAND_NONE,
      "more rows than a dense island holds: the sparse solvers"},
+    {forced, LK_ISLAND_NONE, LK_ISLAND_NONE, "options island_strategy names it"},
     {guess_ready, LK_ISLAND_GUESS, LK_ISLAND_NONE,
      "persisting static contacts with impulses in hand: verify them before forming a matrix"},
     {frictionless, LK_ISLAND_LCP, LK_ISLAND_NONE, "no friction rows: one LCP"},
@@ -61,6 +69,15 @@ lk_island_plan lk_island_plan_choose(const lk_island_facts *f) {
   while (k + 1 < nrule && !kRules[k].applies(f)) k++;
   const rule *r = &kRules[k];
   lk_island_plan p = {LK_OK, r->first, r->reason, r->then};
+  if (r->applies == forced) {
+    /* then: the plan without the option */
+    lk_island_facts g = *f;
+    g.forced = LK_ISLAND_NONE;
+    if (f->forced == LK_ISLAND_GUESS) g.guessable = 0;
+    p.first = f->forced;
+    p.then = lk_island_plan_choose(&g).first;
+    return p;
+  }
   if (r->first == LK_ISLAND_NONE) p.status = LK_CAPACITY_EXCEEDED;
   if (r->first == LK_ISLAND_GUESS) {
     /* a miss: the island as if it had no impulses in hand */

@@ -33,6 +33,7 @@ typedef struct {
   int slipping;       /* tangent pairs the held trial would hold where
                          something slides: dynamic contacts' against
                          their slip */
+  lk_island_strategy forced; /* options.island_strategy (NONE: planned) */
 } lk_island_facts;
 
 typedef struct {

@@ -1145,6 +1145,7 @@ static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
   f.dense_cap = sd->island_cap;
   f.row_limit = m->opt.max_island_rows > 0;
   f.sparse = sd->sparse != NULL;
+  f.forced = (lk_island_strategy)m->opt.island_strategy;
   if (is.n <= sd->island_cap) {
     for (int i = 0; i < is.n; i++) sd->rw[i] = 1;
     in_hand(&is);

@@ -136,6 +136,41 @@ static void test_names_and_reasons(void) {
                     "cases %d and %d give one reason", a, b);
 }
 
+/* options.island_strategy: the named strategy first where it applies,
+ * then what the planner would have chosen; where it does not apply (a
+ * guess with nothing in hand, the held trial off the circle cone, an
+ * island beyond the dense size), the planner's own plan. */
+static void test_forced(void) {
+  static const struct {
+    const char *facts;
+    lk_island_strategy forced, first, then;
+    int named; /* the reason names the option */
+  } kForced[] = {
+      {"", LK_ISLAND_LCP, LK_ISLAND_LCP, LK_ISLAND_STICKING, 1},
+      {"", LK_ISLAND_NSGS, LK_ISLAND_NSGS, LK_ISLAND_STICKING, 1},
+      {"sliding slipping=2", LK_ISLAND_STICKING, LK_ISLAND_STICKING, LK_ISLAND_HELD, 1},
+      {"guessable impulses", LK_ISLAND_GUESS, LK_ISLAND_GUESS, LK_ISLAND_STICKING, 1},
+      {"guessable impulses guess_wait=3", LK_ISLAND_GUESS, LK_ISLAND_GUESS, LK_ISLAND_STICKING, 1},
+      {"", LK_ISLAND_GUESS, LK_ISLAND_STICKING, LK_ISLAND_NONE, 0},
+      {"sliding slipping=2 circle=0", LK_ISLAND_HELD, LK_ISLAND_LCP, LK_ISLAND_NONE, 0},
+      {"rows=193", LK_ISLAND_NSGS, LK_ISLAND_SPARSE, LK_ISLAND_NONE, 0},
+  };
+  for (size_t k = 0; k < sizeof kForced / sizeof kForced[0]; k++) {
+    lk_island_facts f;
+    LK_ASSERT_INT_EQ(facts_of(kForced[k].facts, &f), 1);
+    f.forced = kForced[k].forced;
+    lk_island_plan p = lk_island_plan_choose(&f);
+    LK_ASSERT_MSG(p.first == kForced[k].first && p.then == kForced[k].then && p.status == LK_OK,
+                  "'%s', %s named: planned %s then %s, expected %s then %s", kForced[k].facts,
+                  lk_island_strategy_name(kForced[k].forced), lk_island_strategy_name(p.first),
+                  lk_island_strategy_name(p.then), lk_island_strategy_name(kForced[k].first),
+                  lk_island_strategy_name(kForced[k].then));
+    LK_ASSERT_MSG((strstr(p.reason, "island_strategy") != NULL) == kForced[k].named,
+                  "'%s', %s named: reason '%s'", kForced[k].facts,
+                  lk_island_strategy_name(kForced[k].forced), p.reason);
+  }
+}
+
 /* ------------------------------------------------ the reports of a step */
 
 static lk_model *load(const char *text) {
@@ -299,6 +334,7 @@ static void test_large_island(void) {
 static const lk_test tests[] = {
     {"the planner's decisions: size, guess, at rest, turning, sliding, large", test_planner_cases},
     {"each strategy its name, each rule its reason", test_names_and_reasons},
+    {"options island_strategy: the strategy named first where it applies", test_forced},
     {"a box set down: the sticking trial, then the impulses in hand", test_box_set_down},
     {"a box launched: sliding strategies while it slides, sticking ones at rest",
      test_box_launched},
