@@ -206,11 +206,17 @@ static void build_matrix(island *is) {
   for (int i = 0; i < n; i++) dmax = fmax(dmax, sd->adiag[i]);
   /* The ridge selects among the many answers of the trial and the
    * fixed-normal pass (both convex); the full friction LCP is solved as
-   * posed, where pivoting resolves degeneracy and accuracy matters. */
+   * posed, where pivoting resolves degeneracy and accuracy matters. A
+   * loop's rows always have it: a loop closed by a ball joint in a plane
+   * (Cassie's legs, MJCF connect) repeats rows, its Delassus block is
+   * singular, and pivoting failed on it at CFM 0 every step, answered by
+   * the CFM fallback (Cassie's scene: 833 of 2000 steps); the ridge
+   * picks the least-norm loop forces instead, at 3e-10 of the diagonal. */
   double ridge = is->sticking || is->fixed ? RIDGE * dmax : 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
-    sd->A[i * n + i] = sd->adiag[i] + ridge * sd->rw[i] + is->cfm;
+    double r = R->ckind == LK_CONSTRAINT_LOOP ? RIDGE * dmax : ridge * sd->rw[i];
+    sd->A[i * n + i] = sd->adiag[i] + r + is->cfm;
     sd->b[i] = R->jv + R->bias;
   }
 }
