@@ -165,7 +165,7 @@ static PyStructSequence_Field report_fields[] = {
     {"dantzig_solves", "successful Dantzig solves"},
     {"nsgs_solves", "NSGS solves"},
     {"guess_answers", "solves answered by the impulses in hand"},
-    {"iterations", "LCP pivots plus NSGS sweeps"},
+    {"iterations", "LCP pivots plus Newton iterations plus NSGS sweeps"},
     {"lcp_pivots", "LCP pivots"},
     {"nsgs_sweeps", "NSGS sweeps"},
     {"residual", "worst relative residual of the accepted solves"},
@@ -185,10 +185,12 @@ static PyStructSequence_Field report_fields[] = {
     {"restitution_scale", "the factor restitution was scaled by so no impact adds energy"},
     {"impacts_propagated", "contact impacts resolved one by one before the LCP (impacts: propagating)"},
     {"coupled_answers", "islands answered by the coupled sticking check (normal impulses free)"},
+    {"newton_solves", "semismooth Newton solves (islands planned 'Newton')"},
+    {"newton_iterations", "their iterations"},
     {"islands", "how each island was solved: a tuple of IslandReport"},
     {NULL, NULL}};
 
-#define NREPORT 30
+#define NREPORT 32
 
 static PyStructSequence_Field island_fields[] = {
     {"rows", "the island's constraint rows"},
@@ -197,7 +199,7 @@ static PyStructSequence_Field island_fields[] = {
     {"reason", "why, in words"},
     {"answered", "the strategy whose answer the step took"},
     {"settled", "the answer met the solver's tolerance"},
-    {"solves", "its LCP and NSGS solves"},
+    {"solves", "its LCP, Newton and NSGS solves"},
     {"iterations", "its pivots and NSGS sweeps"},
     {NULL, NULL}};
 
@@ -263,7 +265,7 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
       PyLong_FromLong(r->dantzig_solves),
       PyLong_FromLong(r->nsgs_solves),
       PyLong_FromLong(r->guess_answers),
-      PyLong_FromLong((long)r->lcp_pivots + r->nsgs_sweeps),
+      PyLong_FromLong((long)r->lcp_pivots + r->nsgs_sweeps + r->newton_iterations),
       PyLong_FromLong(r->lcp_pivots),
       PyLong_FromLong(r->nsgs_sweeps),
       PyFloat_FromDouble(r->lcp_residual),
@@ -283,6 +285,8 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
       PyFloat_FromDouble(r->restitution_scale),
       PyLong_FromLong(r->impacts_propagated),
       PyLong_FromLong(r->coupled_answers),
+      PyLong_FromLong(r->newton_solves),
+      PyLong_FromLong(r->newton_iterations),
       island_reports(d, r->nislands),
   };
   for (int i = 0; i < NREPORT; i++) {

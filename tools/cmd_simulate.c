@@ -463,7 +463,8 @@ static void explain_print(const explain *x) {
             lk_island_strategy_name(r->planned), lk_island_strategy_name(r->answered), r->islands,
             r->unsettled, r->rows / n, r->solves / n, r->iterations / n, r->reason);
   }
-  fprintf(stderr, "  (rows, solves and iterations -- pivots and NSGS sweeps -- are means an island)\n");
+  fprintf(stderr, "  (rows, solves and iterations -- pivots, Newton iterations and NSGS sweeps -- "
+                  "are means an island)\n");
   if (x->dropped) fprintf(stderr, "  (%ld islands not tabulated: the table is full)\n", x->dropped);
 }
 

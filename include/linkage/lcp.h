@@ -294,6 +294,12 @@ lk_lcp_workspace *lk_lcp_workspace_new_nsgs(int nmax, int mmax);
  * nmax rows: NSGS's and Newton's row vectors; the matrices follow the
  * first solve of a pattern (see lk_lcp_newton). NULL on failure. */
 lk_lcp_workspace *lk_lcp_workspace_new_newton(int nmax);
+/* Newton's row vectors in ws (any workspace) now, and its two matrices
+ * sized for `entries` nonzeros each (M's, and the Newton matrix's: about
+ * M's for contact problems), so that solves of problems within them
+ * allocate nothing through lk_set_allocator's hook; a larger pattern grows
+ * them by doubling. LK_OUT_OF_MEMORY, or LK_INVALID_ARGUMENT. */
+lk_status lk_lcp_workspace_reserve_newton(lk_lcp_workspace *ws, int entries);
 /* The capacity a workspace needs for p: n, or with boxed or friction rows
  * n + b + 2 f at most, which Lemke needs and which lets Dantzig fall back
  * to Lemke (Dantzig alone needs n). -1 for a problem lk_lcp_check refuses. */

@@ -83,6 +83,11 @@ typedef struct {
                              out between NSGS's tolerance (1e-9) and the
                              accepted accuracy (fc3d error and relative
                              residual 1e-6; docs/contact.md) */
+  int newton_solves;      /* of lcp_solves, the semismooth Newton's (islands
+                             planned `newton`: docs/contact.md) */
+  int newton_iterations;  /* its iterations over all of them */
+  int newton_answers;     /* of newton_solves, those whose answer stood (the
+                             others went on with NSGS from their iterate) */
   /* Of those islands, the ones whose contacts are all static: first the
    * sparse direct sticking trial (CHOLMOD; docs/contact.md) */
   int direct_trials;      /* islands tried */
@@ -169,6 +174,9 @@ typedef enum {
   LK_ISLAND_COUPLED,       /* sticking, found with the normals free */
   LK_ISLAND_LCP,           /* the friction LCP's passes (pivoting) */
   LK_ISLAND_NSGS,          /* NSGS on the exact cones */
+  LK_ISLAND_NEWTON,        /* a semismooth Newton (Alart-Curnier, sparse LU)
+                              on the exact cones, then NSGS from its iterate
+                              where it stalls */
   LK_ISLAND_SPARSE,        /* beyond the dense size: the sparse solvers
                               (a plan; the answer is one of the next two
                               or NSGS or a guess) */
@@ -185,8 +193,9 @@ typedef struct {
   int settled;                 /* 1: the answer met the solver's tolerance;
                                   0: friction passes ran out or NSGS stopped
                                   loose (counted in the step report) */
-  int solves;                  /* its LCP and NSGS solves (lcp_solves) */
-  long iterations;             /* its pivots and NSGS sweeps: the work */
+  int solves;                  /* its LCP, Newton and NSGS solves (lcp_solves) */
+  long iterations;             /* its pivots, Newton iterations and NSGS
+                                  sweeps: the work */
 } lk_island_report;
 
 /* Island k < lk_data_step_report(d)->nislands of the last step, or NULL. */

@@ -374,7 +374,8 @@ static const char *const kCones[] = {"circle", "pyramid", "box"};
 /* by lk_island_strategy's values (finalize refuses those an island does
  * not start with: fixed_normals, coupled) */
 static const char *const kIslandStrategies[] = {"planned", "guess",  "sticking", "held",
-                                                "fixed_normals", "coupled", "lcp", "nsgs"};
+                                                "fixed_normals", "coupled", "lcp", "nsgs",
+                                                "newton"};
 static const char *const kMixes[] = {"geometric", "min", "max", "mean"};
 static const char *const kFilters[] = {"both", "either"};
 static const char *const kFrames[] = {"world", "link"};

@@ -146,6 +146,58 @@ lk_lcp_workspace *lk_lcp_workspace_new_newton(int nmax) {
   return ws;
 }
 
+/* A matrix's capacity grown to hold need entries: doubled (at least), so
+ * that a run's patterns grow it log2(largest / first) times at most. */
+static int grown_cap(int cap, int need) {
+  long c = cap > 0 ? cap : 1;
+  while (c < need) c *= 2;
+  return c > 0x7fffffffL ? need : (int)c;
+}
+
+/* Both matrices' arrays sized for `entries`. */
+static int reserve(newton_ws *nw, int entries) {
+  if (entries > nw->wcap) {
+    int *wi = LK_NEW_ARRAY(int, entries), *wpos = LK_NEW_ARRAY(int, entries);
+    double *wx = LK_NEW_ARRAY(double, entries);
+    if (!wi || !wpos || !wx) {
+      lk_free(wi);
+      lk_free(wpos);
+      lk_free(wx);
+      return 0;
+    }
+    lk_free(nw->wi);
+    lk_free(nw->wpos);
+    lk_free(nw->wx);
+    nw->wi = wi;
+    nw->wpos = wpos;
+    nw->wx = wx;
+    nw->wcap = entries;
+    nw->pn = -1;
+  }
+  if (entries > nw->jcap) {
+    int *ji = LK_NEW_ARRAY(int, entries);
+    double *jx = LK_NEW_ARRAY(double, entries);
+    if (!ji || !jx) {
+      lk_free(ji);
+      lk_free(jx);
+      return 0;
+    }
+    lk_free(nw->ji);
+    lk_free(nw->jx);
+    nw->ji = ji;
+    nw->jx = jx;
+    nw->jcap = entries;
+    nw->pn = -1;
+  }
+  return 1;
+}
+
+lk_status lk_lcp_workspace_reserve_newton(lk_lcp_workspace *ws, int entries) {
+  if (!ws || entries < 0) return LK_INVALID_ARGUMENT;
+  if (!ws->newton && !(ws->newton = newton_new(ws->nmax))) return LK_OUT_OF_MEMORY;
+  return reserve(ws->newton, entries) ? LK_OK : LK_OUT_OF_MEMORY;
+}
+
 static int cmp_int(const void *a, const void *b) {
   int x = *(const int *)a, y = *(const int *)b;
   return (x > y) - (x < y);
@@ -211,7 +263,7 @@ static int load_pattern(newton_ws *nw, const lk_lcp *p) {
   }
   if (nnz != nw->wnnz) same = 0;
   if (nnz > nw->wcap) {
-    int cap = nnz > 0 ? nnz : 1;
+    int cap = grown_cap(nw->wcap, nnz);
     int *wi = LK_NEW_ARRAY(int, cap), *wpos = LK_NEW_ARRAY(int, cap);
     double *wx = LK_NEW_ARRAY(double, cap);
     if (!wi || !wpos || !wx) {
@@ -290,7 +342,7 @@ static lk_status make_pattern(newton_ws *nw, const lk_lcp *p) {
   }
   nw->jp[n] = (int)total;
   if (total > nw->jcap) {
-    int cap = total > 0 ? (int)total : 1;
+    int cap = grown_cap(nw->jcap, (int)total);
     int *ji = LK_NEW_ARRAY(int, cap);
     double *jx = LK_NEW_ARRAY(double, cap);
     if (!ji || !jx) {

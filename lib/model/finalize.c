@@ -87,13 +87,14 @@ lk_status lk_model_check_options(const lk_options *o, lk_error *err) {
   if (s == LK_ISLAND_FIXED_NORMALS || s == LK_ISLAND_COUPLED)
     return lk_error_set(err, LK_INVALID_MODEL,
                         "options: island_strategy %s is a stage that follows a failed sticking "
-                        "trial, not a start: planned, guess, sticking, held, lcp or nsgs",
+                        "trial, not a start: planned, guess, sticking, held, lcp, nsgs or newton",
                         s == LK_ISLAND_COUPLED ? "coupled" : "fixed_normals");
   if (!(s == LK_ISLAND_NONE || s == LK_ISLAND_GUESS || s == LK_ISLAND_STICKING ||
-        s == LK_ISLAND_HELD || s == LK_ISLAND_LCP || s == LK_ISLAND_NSGS))
+        s == LK_ISLAND_HELD || s == LK_ISLAND_LCP || s == LK_ISLAND_NSGS ||
+        s == LK_ISLAND_NEWTON))
     return lk_error_set(err, LK_INVALID_MODEL,
                         "options: island_strategy %d is not one an island starts with (planned, "
-                        "guess, sticking, held, lcp, nsgs)",
+                        "guess, sticking, held, lcp, nsgs, newton)",
                         s);
   return LK_OK;
 }

@@ -721,7 +721,7 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
   lk_sim_direct *D = sd->direct;
   lk_sim_sparse *sp = sd->sparse;
   if (!D || !sp || n > D->ncap || n > sp->ncap)
-    return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+    return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, LK_ISLAND_NSGS, report);
   /* Too full to pay, the same rows: NSGS, asked first (it costs one pass
    * over the rows where trial_applies costs another over their contacts:
    * a resting 1000-cube pile asks on every step). */
@@ -730,10 +730,12 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
     for (int i = 0; i < n && same; i++) same = D->key[i] == lk_sim_row_key(sd, &sd->row[rows[i]]);
     if (same) {
       if (lk_sim_iterative_guess(m, d, rows, n, report)) return LK_OK;
-      return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+      return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, LK_ISLAND_NSGS, report);
     }
   }
-  if (!trial_applies(sd, D, rows, n)) return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+  /* Something slides (or a contact is new): Newton, NSGS after it */
+  if (!trial_applies(sd, D, rows, n))
+    return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, LK_ISLAND_NEWTON, report);
   report->direct_trials++;
   double res = INFINITY, scale = 1;
   if (refine(m, d, D, rows, n, &res)) {
@@ -746,10 +748,10 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
     return LK_OK;
   }
   if (!trial_applies(sd, D, rows, n)) /* (refine used D->act) */
-    return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+    return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, LK_ISLAND_NEWTON, report);
   if (island_wait(sd, rows, n, -1) > 0) {
     report->direct_trials--; /* waiting: not tried */
-    return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, report);
+    return lk_sim_solve_iterative(m, d, rows, n, NULL, 0, LK_ISLAND_NSGS, report);
   }
   lk_sim_rows_y(m, d, rows, n);
   lk_status st = lk_sim_delassus_csr(m, d, rows, n, sp);
@@ -767,11 +769,11 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
     if (!analyze(D, sp, n)) {
       drop_analysis(D);
       report->direct_fallbacks++;
-      return lk_sim_solve_iterative(m, d, rows, n, NULL, 1, report);
+      return lk_sim_solve_iterative(m, d, rows, n, NULL, 1, LK_ISLAND_NSGS, report);
     }
     if (D->fill) {
       report->direct_fallbacks++;
-      return lk_sim_solve_iterative(m, d, rows, n, NULL, 1, report);
+      return lk_sim_solve_iterative(m, d, rows, n, NULL, 1, LK_ISLAND_NSGS, report);
     }
   }
   double dmax = 0;
@@ -812,9 +814,10 @@ lk_status lk_sim_solve_direct(const lk_model *m, lk_data *d, const int *rows, in
   island_wait(sd, rows, n, ok);
   if (!ok) {
     report->direct_fallbacks++;
-    /* NSGS from the trial's impulses when it solved, else from the last
-     * step's */
-    return lk_sim_solve_iterative(m, d, rows, n, solved ? D->z : NULL, 1, report);
+    /* a cone broke, something slips: Newton (NSGS after it) from the
+     * trial's impulses when it solved, else from the last step's */
+    return lk_sim_solve_iterative(m, d, rows, n, solved ? D->z : NULL, 1, LK_ISLAND_NEWTON,
+                                  report);
   }
   D->kept = 1;
   sd->st->direct_heavy = heavy;

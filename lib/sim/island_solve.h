@@ -46,7 +46,8 @@ typedef struct {
   int weighted; /* rw holds the trial's first weights (trial_by_guess) */
   int plain;    /* the last successful solve_once was Dantzig's first try */
   int ntree;    /* trial_by_guess: the island's trees, in sim.gtree */
-  int iterative;/* trial_and_passes handed the island to NSGS (iterative.c) */
+  int iterative;/* 0, or the strategy (LK_ISLAND_NSGS, LK_ISLAND_NEWTON) to
+                   which trial_and_passes handed the island (iterative.c) */
   int held;     /* the held trial: rows marked in sd->hold are fixed at
                    sd->hval (their friction bound along sd->hdir) */
   lk_island_strategy answer; /* whose answer stands (the island report) */

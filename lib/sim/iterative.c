@@ -1,4 +1,7 @@
-/* An island beyond the dense size (issue 20): non-smooth Gauss-Seidel
+/* An island beyond the dense size (issue 20), or a large one where
+ * something slides: the semismooth Newton (lk_lcp_newton, planned
+ * LK_ISLAND_NEWTON, on A in compressed rows; see NEWTON_ITER below) and
+ * non-smooth Gauss-Seidel
  * (lk_lcp_nsgs) on its Delassus matrix A = J M~^-1 J^T in product form,
  * G = J and H = Y = (M~^-1 J^T)^T over the model's DoFs (lk_lcp_prod,
  * the rows' tree segments as they are, copied in island order), never
@@ -69,6 +72,25 @@
  * measured). */
 #define POLISH_TOL 1e-12
 #define POLISH_SWEEPS 8
+
+/* Newton first (the planner's LK_ISLAND_NEWTON: something slides in a
+ * large island) on A in compressed rows -- a product island's too, when A
+ * has at most LK_NEWTON_ENTRIES entries -- at most NEWTON_ITER iterations
+ * (lk_lcp_newton: Alart-Curnier, KLU), then the NSGS ladder below from
+ * its best iterate where it stalls. Why: on 347 islands saved from a drop
+ * of 50 boxes (48-384 rows, each warm-started as the step starts it),
+ * NSGS's ladder alone answered 291 at 1e-9 in 8.9 s; Newton first 312 in
+ * 0.32 s, and with NSGS after it 322 in 3.1 s (the rest stop between
+ * 1e-9 and 4e-6, by either method: degenerate contacts, docs/contact.md).
+ * Those islands reach 1.1e4 entries; a 300-cube pile at rest has 2.2e6
+ * and stays on the product (it is not planned Newton, and KLU's fill there
+ * would cost more than sweeps). */
+#define NEWTON_ITER 50
+/* A product island's A must also be sparse, at most a quarter full: the
+ * heap's large islands are 8-14 % full; a 50-link chain's (one tree, every
+ * row coupled to every other) is full, and Newton there took 49 ms an
+ * island (KLU on a dense 300 x 300) where NSGS on the product takes 31:
+ * the chain's 2 s went from 13.7 s to 24.7 s before this rule. */
 
 static inline double norm2(double a, double b) { return sqrt(a * a + b * b); }
 
@@ -176,8 +198,8 @@ static int switch_states(lk_data *d, const int *rows, lk_sim_sparse *sp, lk_step
 }
 
 lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows, int n,
-                                 const double *z0, int have_y, lk_step_report *report,
-                                 int *converged) {
+                                 const double *z0, int have_y, lk_island_strategy method,
+                                 lk_step_report *report, int *converged) {
   lk_sim_data *sd = &d->sim;
   lk_sim_sparse *sp = sd->sparse;
   *converged = 0;
@@ -190,7 +212,16 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
    * are the largest reads here). */
   lk_status st = LK_OK;
   sp->prod = n > sd->island_cap;
-  if (!sp->prod && !sp->dense) st = lk_sim_delassus_csr(m, d, rows, n, sp);
+  /* Newton takes A in compressed rows, a product island's too where A is
+   * sparse and small enough to factor; NSGS after it keeps the product
+   * (its sweeps cost the rows' J and Y entries, far fewer than A's) */
+  int newton = method == LK_ISLAND_NEWTON;
+  if (newton && sp->prod) {
+    size_t entries = lk_sim_delassus_entries(d, rows, n);
+    newton = entries <= LK_NEWTON_ENTRIES && 4 * entries <= (size_t)n * (size_t)n;
+  }
+  sp->answered = LK_ISLAND_NSGS;
+  if ((newton || !sp->prod) && !sp->dense) st = lk_sim_delassus_csr(m, d, rows, n, sp);
   if (st) return st;
   const int circle = m->opt.friction_cone != LK_CONE_BOX;
   /* The rows as lk_sim_iterative_guess set them up just now, their
@@ -209,6 +240,7 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
   }
   lk_lcp p = {.n = n, .q = sp->q, .lo = sp->lo, .hi = sp->hi, .findex = sp->findex,
               .mu = sp->mu, .cone = sp->cone};
+  lk_lcp pn = p; /* Newton's view: A dense or in compressed rows */
   /* cfm on the diagonal, as the dense path's first attempt */
   if (sp->prod) {
     sp->prow[n] = (int)e;
@@ -220,18 +252,20 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
       for (int i = 0; i < n; i++) sp->pd[i] = m->opt.cfm;
       p.prod.d = sp->pd;
     }
-  } else if (sp->dense) {
+  }
+  if (sp->dense) {
     if (m->opt.cfm > 0)
       for (int i = 0; i < n; i++) sp->dense[(size_t)i * n + i] += m->opt.cfm;
-    p.M = sp->dense;
-    p.ldm = n;
-  } else {
+    pn.M = sp->dense;
+    pn.ldm = n;
+  } else if (newton || !sp->prod) {
     if (m->opt.cfm > 0)
       for (int i = 0; i < n; i++)
         for (int k = sp->rowp[i]; k < sp->rowp[i + 1]; k++)
           if (sp->col[k] == i) sp->val[k] += m->opt.cfm;
-    p.csr = (lk_lcp_csr){sp->rowp, sp->col, sp->val};
+    pn.csr = (lk_lcp_csr){sp->rowp, sp->col, sp->val};
   }
+  if (!sp->prod) p = pn;
   lk_lcp_options o;
   lk_lcp_options_default(&o);
   /* a sweep's work: A's entries, or the product's J and Y entries three
@@ -264,7 +298,26 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
         return st;
       }
     }
-    for (int attempt = 0; attempt < 3 && !(polish && st == LK_OK); attempt++) {
+    int answered = polish && st == LK_OK;
+    if (newton && !answered) {
+      lk_lcp_options on = o;
+      on.max_sweeps = NEWTON_ITER;
+      on.basis_out = NULL;
+      st = lk_lcp_solve(lk_lcp_newton, &pn, &on, sp->ws, sp->z, sp->w, &rep);
+      report->lcp_solves++;
+      report->newton_solves++;
+      report->newton_iterations += rep.sweeps;
+      if (st == LK_OK) {
+        answered = 1;
+        report->newton_answers++;
+        lk_lcp_basis_from(&pn, sp->z, sp->w, sp->basis);
+      } else if (!lk_all_finite(sp->z, (size_t)n)) {
+        for (int i = 0; i < n; i++) sp->z[i] = 0; /* NSGS from nothing */
+      }
+      /* else NSGS from Newton's best iterate */
+    }
+    sp->answered = answered && newton ? LK_ISLAND_NEWTON : LK_ISLAND_NSGS;
+    for (int attempt = 0; attempt < 3 && !answered; attempt++) {
       lk_lcp_options oa = o;
       if (attempt > 0) {
         oa.omega = omegas[attempt];
@@ -422,9 +475,11 @@ int lk_sim_iterative_guess(const lk_model *m, lk_data *d, const int *rows, int n
 }
 
 lk_status lk_sim_solve_iterative(const lk_model *m, lk_data *d, const int *rows, int n,
-                                 const double *z0, int have_y, lk_step_report *report) {
+                                 const double *z0, int have_y, lk_island_strategy method,
+                                 lk_step_report *report) {
   int converged;
-  lk_status st = lk_sim_iterative_solve(m, d, rows, n, z0, have_y, report, &converged);
+  lk_status st =
+      lk_sim_iterative_solve(m, d, rows, n, z0, have_y, method, report, &converged);
   if (st) return st;
   if (!converged) report->friction_unconverged++;
   lk_sim_iterative_finish(m, d, rows, n, report);

@@ -48,15 +48,16 @@ static const rule kRules[] = {
     {guess_ready, LK_ISLAND_GUESS, LK_ISLAND_NONE,
      "persisting static contacts with impulses in hand: verify them before forming a matrix"},
     {frictionless, LK_ISLAND_LCP, LK_ISLAND_NONE, "no friction rows: one LCP"},
-    {edge_large, LK_ISLAND_NSGS, LK_ISLAND_NONE,
+    {edge_large, LK_ISLAND_NEWTON, LK_ISLAND_NONE,
      "a large island whose friction ended the last step on a cone's edge: the sticking "
-     "trial would break it again"},
+     "trial would break it again; Newton from the last step's impulses"},
     {turning, LK_ISLAND_HELD, LK_ISLAND_STICKING,
      "a contact turns: its rolling rows held at their bound, the rest sticks"},
     {at_rest, LK_ISLAND_STICKING, LK_ISLAND_NONE,
      "every contact static: the sticking trial (least-norm loads) first"},
-    {slides_large, LK_ISLAND_NSGS, LK_ISLAND_NONE,
-     "a contact slides in a large island: NSGS from the last step's impulses"},
+    {slides_large, LK_ISLAND_NEWTON, LK_ISLAND_NONE,
+     "a contact slides in a large island: Newton from the last step's impulses (NSGS "
+     "from its iterate where it stalls)"},
     {slides_held, LK_ISLAND_HELD, LK_ISLAND_LCP,
      "a contact slides: its friction held at mu_dynamic against the slip, the rest sticks"},
     {always, LK_ISLAND_LCP, LK_ISLAND_NONE,
@@ -97,6 +98,7 @@ static const char *const kNames[LK_ISLAND_STRATEGIES] = {
     [LK_ISLAND_COUPLED] = "coupled check",
     [LK_ISLAND_LCP] = "friction LCP",
     [LK_ISLAND_NSGS] = "NSGS",
+    [LK_ISLAND_NEWTON] = "Newton",
     [LK_ISLAND_SPARSE] = "sparse",
     [LK_ISLAND_SPARSE_TRIAL] = "sparse trial",
 };

@@ -269,8 +269,11 @@ typedef struct lk_sim_sparse {
   int guess_missed;     /* n: lk_sim_iterative_guess set these n rows up and
                            found their impulses no answer, for the solve
                            that follows at once; else 0 */
-  struct lk_lcp_workspace *ws; /* NSGS only: O(ncap), the model's DoFs as
-                                  a product's columns */
+  struct lk_lcp_workspace *ws; /* NSGS and Newton: O(ncap), the model's
+                                  DoFs as a product's columns (Newton's
+                                  row vectors at its first solve) */
+  int answered;         /* output of the last iterative solve: LK_ISLAND_NEWTON
+                           or LK_ISLAND_NSGS, whose answer its last pass took */
   double *dense;        /* NULL, or (for one call, set by solve.c) the dense
                            island's Delassus matrix it built for its trial
                            (n x n, base diagonal): NSGS takes it as it is

@@ -40,6 +40,14 @@ void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int 
  * compressed rows into sp (rowp, col, val, nnz), growing its entry arrays
  * when the island needs more (the step's only allocation). */
 struct lk_sim_sparse;
+/* The entries those compressed rows would hold at most (sum over trees of
+ * k_t^2), counted without building them. */
+size_t lk_sim_delassus_entries(lk_data *d, const int *rows, int n);
+/* The most entries an island's A may have for Newton to take it (else NSGS
+ * on the product; iterative.c says why). Newton's matrices are reserved
+ * for up to this many at lk_data_new (sim_scratch.c), so they never grow
+ * beyond about twice it. */
+#define LK_NEWTON_ENTRIES 200000
 lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, int n,
                               struct lk_sim_sparse *sp);
 
@@ -56,14 +64,19 @@ lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, in
  * scratch. */
 void lk_sim_ridge_weights(const lk_sim_data *sd, const int *rows, int n, const double *z,
                           double *rw, double *load);
+/* An island by NSGS, or (method LK_ISLAND_NEWTON) by the semismooth Newton
+ * first where its Delassus matrix in compressed rows is small enough to
+ * factor, NSGS from Newton's iterate where Newton stalls (iterative.c);
+ * sim.sparse->answered says whose answer stood. */
 lk_status lk_sim_solve_iterative(const lk_model *m, lk_data *d, const int *rows, int n,
-                                 const double *z0, int have_y, lk_step_report *report);
+                                 const double *z0, int have_y, lk_island_strategy method,
+                                 lk_step_report *report);
 /* Its two halves: the solve (z, w and the basis in sim.sparse; *converged
- * whether NSGS met its tolerance and the friction states settled), and
+ * whether the solver met its tolerance and the friction states settled), and
  * the rows' impulses and remembered states from them. */
 lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows, int n,
-                                 const double *z0, int have_y, lk_step_report *report,
-                                 int *converged);
+                                 const double *z0, int have_y, lk_island_strategy method,
+                                 lk_step_report *report, int *converged);
 void lk_sim_iterative_finish(const lk_model *m, lk_data *d, const int *rows, int n,
                              lk_step_report *report);
 /* A product island at rest answered by its last impulses, before Y or the

@@ -66,6 +66,14 @@ static lk_sim_sparse *sparse_new(int n, size_t pcap, int nv) {
   sp->pdiag = LK_NEW_ARRAY(double, un);
   sp->t1 = LK_NEW_ARRAY(int, 3 * un);
   sp->ws = lk_lcp_workspace_new_nsgs(n, nv > 0 ? nv : 1);
+  /* Newton's (iterative.c) from the start, its matrices as large as the
+   * compressed rows start, up to the largest island it takes; beyond, they
+   * grow by doubling */
+  size_t newton_entries = sp->cap < LK_NEWTON_ENTRIES ? sp->cap : LK_NEWTON_ENTRIES;
+  if (sp->ws && lk_lcp_workspace_reserve_newton(sp->ws, (int)newton_entries) != LK_OK) {
+    sparse_free(sp);
+    return NULL;
+  }
   /* iterative.c builds the products from the rows' tree segments, sorted
    * by construction */
   lk_lcp_workspace_trust_pattern(sp->ws, 1);

@@ -50,14 +50,8 @@ static inline double seg_dot(const double *restrict a, const double *restrict y,
   return s;
 }
 
-lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, int n,
-                              lk_sim_sparse *sp) {
-  lk_sim_data *sd = &d->sim;
-  (void)m;
-  if (n > sp->ncap) return LK_CAPACITY_EXCEEDED;
-  /* Buckets of row segments by tree (as lk_sim_delassus_island): count
-   * (uf), allot (island_of_tree: the cursor, then one past the end). */
-  int *count = sd->uf, *cursor = sd->island_of_tree;
+/* Rows a tree has among rows[0..n), in count[tree] (sim.uf). */
+static void count_by_tree(lk_sim_data *sd, const int *rows, int n, int *count) {
   for (int k = 0; k < n; k++) {
     const lk_row *R = &sd->row[rows[k]];
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) count[R->tree[g]] = 0;
@@ -66,6 +60,29 @@ lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, in
     const lk_row *R = &sd->row[rows[k]];
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) count[R->tree[g]]++;
   }
+}
+
+size_t lk_sim_delassus_entries(lk_data *d, const int *rows, int n) {
+  lk_sim_data *sd = &d->sim;
+  int *count = sd->uf;
+  count_by_tree(sd, rows, n, count);
+  size_t need = 0;
+  for (int k = 0; k < n; k++) {
+    const lk_row *R = &sd->row[rows[k]];
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) need += (size_t)count[R->tree[g]];
+  }
+  return need;
+}
+
+lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, int n,
+                              lk_sim_sparse *sp) {
+  lk_sim_data *sd = &d->sim;
+  (void)m;
+  if (n > sp->ncap) return LK_CAPACITY_EXCEEDED;
+  /* Buckets of row segments by tree (as lk_sim_delassus_island): count
+   * (uf), allot (island_of_tree: the cursor, then one past the end). */
+  int *count = sd->uf, *cursor = sd->island_of_tree;
+  count_by_tree(sd, rows, n, count);
   int total = 0;
   size_t need = 0;
   for (int k = 0; k < n; k++) {

@@ -18,4 +18,17 @@ static inline int islands_answered(const lk_data *d, lk_island_strategy s) {
   return count;
 }
 
+/* Islands of the last step answered by an iterative solver (Newton, or
+ * NSGS where Newton stalls or is not planned). */
+static inline int islands_iterative(const lk_data *d) {
+  return islands_answered(d, LK_ISLAND_NEWTON) + islands_answered(d, LK_ISLAND_NSGS);
+}
+
+/* Islands of the last step whose answer did not settle. */
+static inline int islands_unsettled(const lk_data *d) {
+  int k = 0, count = 0;
+  for (const lk_island_report *ir; (ir = lk_data_island_report(d, k)); k++) count += !ir->settled;
+  return count;
+}
+
 #endif

@@ -83,21 +83,21 @@ static const struct {
     {"has_friction=0", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
     {"has_friction=0 sliding large", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
     /* at rest: the sticking trial; a turning wheel held first (circle cone,
-     * not large); NSGS after a cone's edge on a large island, unless the
+     * not large); Newton after a cone's edge on a large island, unless the
      * coupled check answered last */
     {"", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
     {"turning=2", LK_ISLAND_HELD, LK_ISLAND_STICKING, LK_OK},
     {"turning=2 circle=0", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
     {"turning=2 large", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
-    {"saturated_last large", LK_ISLAND_NSGS, LK_ISLAND_NONE, LK_OK},
+    {"saturated_last large", LK_ISLAND_NEWTON, LK_ISLAND_NONE, LK_OK},
     {"saturated_last large coupled_last", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
     {"saturated_last", LK_ISLAND_STICKING, LK_ISLAND_NONE, LK_OK},
     /* sliding: the friction LCP; a sliding pair held first (circle cone);
-     * NSGS when large; never a guess */
+     * Newton when large; never a guess */
     {"sliding", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
     {"sliding slipping=2", LK_ISLAND_HELD, LK_ISLAND_LCP, LK_OK},
     {"sliding slipping=2 circle=0", LK_ISLAND_LCP, LK_ISLAND_NONE, LK_OK},
-    {"sliding slipping=2 large", LK_ISLAND_NSGS, LK_ISLAND_NONE, LK_OK},
+    {"sliding slipping=2 large", LK_ISLAND_NEWTON, LK_ISLAND_NONE, LK_OK},
     {"sliding slipping=2 impulses", LK_ISLAND_HELD, LK_ISLAND_LCP, LK_OK},
 };
 
@@ -148,6 +148,8 @@ static void test_forced(void) {
   } kForced[] = {
       {"", LK_ISLAND_LCP, LK_ISLAND_LCP, LK_ISLAND_STICKING, 1},
       {"", LK_ISLAND_NSGS, LK_ISLAND_NSGS, LK_ISLAND_STICKING, 1},
+      {"", LK_ISLAND_NEWTON, LK_ISLAND_NEWTON, LK_ISLAND_STICKING, 1},
+      {"sliding slipping=2", LK_ISLAND_NEWTON, LK_ISLAND_NEWTON, LK_ISLAND_HELD, 1},
       {"sliding slipping=2", LK_ISLAND_STICKING, LK_ISLAND_STICKING, LK_ISLAND_HELD, 1},
       {"guessable impulses", LK_ISLAND_GUESS, LK_ISLAND_GUESS, LK_ISLAND_STICKING, 1},
       {"guessable impulses guess_wait=3", LK_ISLAND_GUESS, LK_ISLAND_GUESS, LK_ISLAND_STICKING, 1},

@@ -40,10 +40,12 @@ static const load_case kLoads[] = {
     {"launched, sliding to rest", 0, 1.2},
 };
 
-static const char *const kStrategies[] = {"lcp", "planned", "guess", "sticking", "held", "nsgs"};
+static const char *const kStrategies[] = {"lcp",  "planned", "guess", "sticking",
+                                          "held", "nsgs",    "newton"};
 static const lk_island_strategy kStrategy[] = {LK_ISLAND_LCP,      LK_ISLAND_NONE, LK_ISLAND_GUESS,
-                                               LK_ISLAND_STICKING, LK_ISLAND_HELD, LK_ISLAND_NSGS};
-enum { NSTRAT = 6, STEPS = 300 };
+                                               LK_ISLAND_STICKING, LK_ISLAND_HELD, LK_ISLAND_NSGS,
+                                               LK_ISLAND_NEWTON};
+enum { NSTRAT = 7, STEPS = 300 };
 
 /* The run of one shape, load and strategy: q and v after every step into
  * q[STEPS][7], v[STEPS][6]; *answered the steps its island was answered by
@@ -118,11 +120,13 @@ static void test_every_strategy_as_pivoting(void) {
       }
       LK_ASSERT_MSG(answered[0] == STEPS, "%s, %s: pivoting answered %d of %d steps",
                     kShapes[shape], kLoads[load].name, answered[0], STEPS);
-      /* each strategy answers where it applies: NSGS and the sticking
-       * trial at rest everywhere, the guess from the second step at rest
+      /* each strategy answers where it applies: NSGS and Newton
+       * everywhere, the sticking trial at rest, the guess from the second step at rest
        * (impulses in hand), the held trial where something slides */
       LK_ASSERT_MSG(answered[5] == STEPS, "%s, %s: NSGS answered %d steps", kShapes[shape],
                     kLoads[load].name, answered[5]);
+      LK_ASSERT_MSG(answered[6] == STEPS, "%s, %s: Newton answered %d steps", kShapes[shape],
+                    kLoads[load].name, answered[6]);
       if (rest) {
         LK_ASSERT_MSG(answered[3] == STEPS, "%s, %s: the sticking trial answered %d steps",
                       kShapes[shape], kLoads[load].name, answered[3]);
