@@ -207,11 +207,13 @@ int main(int argc, char **argv) {
           held += tr.held;
           if (why)
             printf("  trial of candidate %d (screen %s, eps %.4f): %s (lost in %s), %d contacts, "
-                   "%d fingers, force closure %d, closed %d, slip %.4f m %.3f rad\n",
+                   "%d fingers, force closure %d, closed %d, slip %.4f m %.3f rad; weight needs %.3g N a "
+                   "finger, pressed %.3g, %.3g N\n",
                    cs[k].index, cs[k].closed ? "closed" : "not closed", cs[k].eps,
                    lk_grasp_outcome_name(tr.outcome), (const char *[]){"close", "release", "lift", "shake", "-"}[tr.lost_in],
                    tr.ncontacts, tr.fingers_in_contact, tr.force_closure, tr.closed,
-                   tr.slip_translation, tr.slip_rotation);
+                   tr.slip_translation, tr.slip_rotation, tr.min_force, tr.finger_force[0],
+                   tr.finger_force[1]);
         }
       }
       printf("%-20s %-20s %5d/%-3d %4d/%-3d %9.4f %11.0f%s\n", hd->name, objects[oi], closed, n,
