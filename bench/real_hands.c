@@ -10,13 +10,20 @@
  * held. A hand that does not load is one line with the reason.
  *
  *   bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] [--object NAME] [--why]
- *                    [--soft-fingers A]
+ *                    [--soft-fingers A] [--rank load|epsilon] [--grip-force N]
  *
  * --why: for each hand and object, why the candidates that did not close
  * failed: collision where placed, no contact, or contacts that are not
  * force closure (degenerate: the wrenches span < 6 dimensions; one-sided),
  * and how many of those were pinches of single points (every touching
  * finger at one contact point: no torsion about the line between them).
+ *
+ * --rank load: rank the closed candidates by the grip the trial's loads
+ * need (lk_grasp_screen_report.load_force, from lk_grasp_trial_loads:
+ * weight with the lift's acceleration, the shakes), the smaller first,
+ * then by epsilon; --rank epsilon (default): by epsilon, as the planner.
+ * --grip-force N: the trials press with N newtons a finger (default the
+ * trial's, 10).
  *
  * Screening rates are per CPU second of the screening thread (the machine
  * is shared). Everything else is deterministic. */
@@ -51,12 +58,16 @@ static const hand_desc hands[] = {
 
 typedef struct {
   int index, closed, fingers;
-  double eps;
+  double eps, load;
 } cand;
+
+static int rank_by_load = 0; /* --rank load: by the screen's load_force */
+static double grip_force = 0; /* 0: the trial's default */
 
 static int cand_cmp(const void *pa, const void *pb) {
   const cand *a = pa, *b = pb;
   if (a->closed != b->closed) return b->closed - a->closed;
+  if (rank_by_load && a->load != b->load) return a->load < b->load ? -1 : 1;
   if (a->eps != b->eps) return a->eps > b->eps ? -1 : 1;
   if (a->fingers != b->fingers) return b->fingers - a->fingers;
   return a->index - b->index;
@@ -92,9 +103,16 @@ int main(int argc, char **argv) {
       why = 1;
     else if (!strcmp(argv[i], "--soft-fingers") && i + 1 < argc)
       soft = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--grip-force") && i + 1 < argc)
+      grip_force = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--rank") && i + 1 < argc && !strcmp(argv[i + 1], "epsilon"))
+      rank_by_load = 0, i++;
+    else if (!strcmp(argv[i], "--rank") && i + 1 < argc && !strcmp(argv[i + 1], "load"))
+      rank_by_load = 1, i++;
     else {
       fprintf(stderr, "usage: bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] "
-                      "[--object NAME] [--why] [--soft-fingers A]\n");
+                      "[--object NAME] [--why] [--soft-fingers A] [--rank load|epsilon] "
+                      "[--grip-force N]\n");
       return 2;
     }
   }
@@ -159,7 +177,15 @@ int main(int argc, char **argv) {
         continue;
       }
       lk_grasp_sampler *sp = lk_grasp_sampler_new(s, NULL, &e);
-      lk_grasp_screener *sc = sp ? lk_grasp_screener_new(s, NULL, &e) : NULL;
+      /* The screen computes, for each closed candidate, the grip that
+       * carries the trial's loads (weight with the lift's acceleration,
+       * the shakes): --rank load ranks by it. */
+      lk_force loads[LK_GRASP_TRIAL_LOADS];
+      lk_grasp_screen_options sco;
+      lk_grasp_screen_options_default(&sco);
+      sco.nloads = lk_grasp_trial_loads(s, NULL, loads, LK_GRASP_TRIAL_LOADS); /* grip-free */
+      sco.loads = loads;
+      lk_grasp_screener *sc = sp ? lk_grasp_screener_new(s, &sco, &e) : NULL;
       lk_data *d = lk_data_new(lk_grasp_scene_model(s));
       if (!sp || !sc || !d) {
         printf("%-20s %-20s no sampler/screener: %s\n", hd->name, objects[oi], e.message);
@@ -181,6 +207,7 @@ int main(int argc, char **argv) {
         cs[i].closed = !st && r.outcome == LK_SCREEN_CLOSED;
         cs[i].eps = st ? 0 : r.epsilon;
         cs[i].fingers = st ? 0 : r.fingers_in_contact;
+        cs[i].load = cs[i].closed ? r.load_force : INFINITY;
         errors += st != LK_OK;
         closed += cs[i].closed;
         if (cs[i].closed && r.epsilon > best) best = r.epsilon;
@@ -201,15 +228,18 @@ int main(int argc, char **argv) {
       double cpu = cpu_now() - t0;
       qsort(cs, (size_t)n, sizeof *cs, cand_cmp);
       int held = 0;
+      lk_grasp_trial_options to;
+      lk_grasp_trial_options_default(&to);
+      if (grip_force > 0) to.grip_force = grip_force;
       for (int k = 0; k < verify; k++) {
         lk_grasp_trial_report tr;
-        if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, NULL, &tr, &e) == LK_OK) {
+        if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, &to, &tr, &e) == LK_OK) {
           held += tr.held;
           if (why)
-            printf("  trial of candidate %d (screen %s, eps %.4f): %s (lost in %s), %d contacts, "
+            printf("  trial of candidate %d (screen %s, eps %.4f, load grip %.3g N): %s (lost in %s), %d contacts, "
                    "%d fingers, force closure %d, closed %d, slip %.4f m %.3f rad; weight needs %.3g N a "
                    "finger, pressed %.3g, %.3g N\n",
-                   cs[k].index, cs[k].closed ? "closed" : "not closed", cs[k].eps,
+                   cs[k].index, cs[k].closed ? "closed" : "not closed", cs[k].eps, cs[k].load,
                    lk_grasp_outcome_name(tr.outcome), (const char *[]){"close", "release", "lift", "shake", "-"}[tr.lost_in],
                    tr.ncontacts, tr.fingers_in_contact, tr.force_closure, tr.closed,
                    tr.slip_translation, tr.slip_rotation, tr.min_force, tr.finger_force[0],

@@ -699,6 +699,51 @@ static void analyse(const ctl *c, const lk_data *d, lk_grasp_trial_report *r) {
   lk_free(gc);
 }
 
+static const lk_vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+                                {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+
+/* The shake's force and torque (their defaults from the object). */
+static void shake_magnitudes(const lk_grasp_scene *s, const lk_grasp_trial_options *o,
+                             double *fmag, double *tmag) {
+  double mg = s->object_mass * lk_v3_norm(lk_model_options(s->m)->gravity);
+  *fmag = o->shake_force >= 0 ? o->shake_force : mg;
+  *tmag = o->shake_torque >= 0 ? o->shake_torque : 0.5 * mg * s->object_radius;
+}
+
+int lk_grasp_trial_loads(const lk_grasp_scene *s, const lk_grasp_trial_options *o,
+                         lk_force *loads, int cap) {
+  if (!s || (cap > 0 && !loads) || cap < 0) return -1;
+  lk_grasp_trial_options def;
+  if (!o) {
+    lk_grasp_trial_options_default(&def);
+    o = &def;
+  }
+  lk_vec3 g = lk_model_options(s->m)->gravity;
+  lk_vec3 weight = lk_v3_scale(g, s->object_mass);
+  lk_force f[LK_GRASP_TRIAL_LOADS];
+  int n = 0;
+  if (o->lift_height > 0 && o->lift_time > 0) {
+    /* The minimum-jerk rise's largest upward acceleration, (10 / sqrt 3)
+     * H / T^2, at a quarter-ish of the rise: the object's inertia adds
+     * to its weight. */
+    double a = 10.0 / sqrt(3.0) * o->lift_height / (o->lift_time * o->lift_time);
+    f[n++] = lk_fo(lk_v3_zero(), lk_v3_madd(weight, lk_v3(0, 0, 1), -a * s->object_mass));
+  } else {
+    f[n++] = lk_fo(lk_v3_zero(), weight);
+  }
+  double fmag, tmag;
+  shake_magnitudes(s, o, &fmag, &tmag);
+  if (o->shake_time > 0)
+    for (int k = 0; k < 12; k++) {
+      double mag = k < 6 ? fmag : tmag;
+      if (mag <= 0) continue;
+      lk_vec3 v = lk_v3_scale(axes[k % 6], mag);
+      f[n++] = k < 6 ? lk_fo(lk_v3_zero(), lk_v3_add(weight, v)) : lk_fo(v, weight);
+    }
+  for (int k = 0; k < n && k < cap; k++) loads[k] = f[k];
+  return n;
+}
+
 /* Run phase steps with a per-step setter; 1 when the object was lost. */
 typedef void (*phase_fn)(ctl *c, double t, void *arg);
 
@@ -842,11 +887,8 @@ lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform
   }
 
   c.phase = phase = LK_GRASP_PHASE_SHAKE;
-  double g = lk_v3_norm(c.gravity), mg = s->object_mass * g;
-  double fmag = o->shake_force >= 0 ? o->shake_force : mg;
-  double tmag = o->shake_torque >= 0 ? o->shake_torque : 0.5 * mg * s->object_radius;
-  static const lk_vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
-                                  {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  double fmag, tmag;
+  shake_magnitudes(s, o, &fmag, &tmag);
   if (o->shake_time > 0) {
     for (int k = 0; k < 12; k++) {
       shake_arg sa = {axes[k % 6], k < 6 ? fmag : tmag, o->shake_time, k >= 6};
