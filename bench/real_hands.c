@@ -185,6 +185,7 @@ int main(int argc, char **argv) {
       lk_grasp_screen_options_default(&sco);
       sco.nloads = lk_grasp_trial_loads(s, NULL, loads, LK_GRASP_TRIAL_LOADS); /* grip-free */
       sco.loads = loads;
+      if (!rank_by_load) sco.nloads = 0; /* screened as the planner does */
       lk_grasp_screener *sc = sp ? lk_grasp_screener_new(s, &sco, &e) : NULL;
       lk_data *d = lk_data_new(lk_grasp_scene_model(s));
       if (!sp || !sc || !d) {

@@ -446,8 +446,9 @@ static double arm(const closer *c, int k, int link) {
 
 /* A bound on how fast the geoms moved through loops travel per unit of s
  * (the passive joints' rates here, times 1.5: the rates change along the
- * path); *rate_max (may be NULL) the largest passive joint rate. */
-static double loop_speed(const closer *c, double *rate_max) {
+ * path), when `speed`; *rate_max (may be NULL) the largest passive joint
+ * rate. */
+static double loop_speed(const closer *c, double *rate_max, int speed) {
   const lk_grasp_screener *sc = c->sc;
   const lk_grasp_scene *s = sc->s;
   if (rate_max) *rate_max = 0;
@@ -465,7 +466,8 @@ static double loop_speed(const closer *c, double *rate_max) {
   for (int p = 0; p < s->nlp; p++) {
     if (rate[p] == 0) continue;
     if (rate_max) *rate_max = fmax(*rate_max, fabs(rate[p]));
-    v += 1.5 * fabs(rate[p]) * (sc->lp_prismatic[p] ? 1 : arm(c, 2 * MAX_FDOF + p, s->lp_link[p]));
+    if (speed)
+      v += 1.5 * fabs(rate[p]) * (sc->lp_prismatic[p] ? 1 : arm(c, 2 * MAX_FDOF + p, s->lp_link[p]));
   }
   return v;
 }
@@ -502,7 +504,7 @@ static double speed_bound(const closer *c) {
     }
     v += r;
   }
-  return v + loop_speed(c, NULL);
+  return v + loop_speed(c, NULL, 1);
 }
 
 /* Close the active joints from s = 0 until a moving geom touches (returns
@@ -554,7 +556,7 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
     }
     if (sc->s->nlp > 0) { /* a loop's passive joints turn at most 0.1 a step */
       double rmax;
-      loop_speed(c, &rmax);
+      loop_speed(c, &rmax, 0); /* the rates alone: no geom bounds */
       if (rmax > 0 && sn > s + 0.1 / rmax) sn = s + 0.1 / rmax;
     }
     if (sn > s_lim) sn = s_lim;
