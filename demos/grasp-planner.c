@@ -19,7 +19,10 @@
  * then by the larger epsilon, then by the smaller slip (the object's
  * translation plus its rotation times its radius: how far a point of its
  * surface moved in the hand), then candidate order; then the unverified
- * ones, closed before the others, by epsilon, by candidate order.
+ * ones, closed before the others, by epsilon, by candidate order. With
+ * --rank load, the grip the trial's loads need (lk_grasp_load_force, the
+ * smaller first) comes before epsilon in each of these, and refining keeps
+ * a perturbation that ranks better so.
  *
  * Candidate i of an object draws from its own random stream (the seed and
  * i), the screens and trials are deterministic, and results are collected
@@ -105,6 +108,7 @@ typedef struct {
   const char *closing[64]; /* --closing JOINT=+1|-1 */
   int nclosing;
   double soft_fingers;     /* --soft-fingers: a patch radius, m; 0: off */
+  int rank_load;           /* --rank load: by the grip the trial's loads need */
 } args;
 
 static void usage(FILE *f) {
@@ -134,6 +138,10 @@ static void usage(FILE *f) {
           "  --verify K            best candidates verified by a trial (default 16)\n"
           "  --refine R            best candidates refined after screening (default 8)\n"
           "  --rounds M            perturbations tried per refined candidate (default 16)\n"
+          "  --rank KEY            epsilon (default) or load: closed candidates ranked by\n"
+          "                        the grip the trial's loads need (weight with the lift's\n"
+          "                        acceleration, the shakes; lk_grasp_load_force), the\n"
+          "                        smaller first, then by epsilon\n"
           "  --sampler KIND        auto (default: antipodal for a parallel jaw, else\n"
           "                        surface), uniform, surface, antipodal\n"
           "  -j, --jobs J          threads per process (default 1)\n"
@@ -364,6 +372,13 @@ static int parse_args(int argc, char **argv, args *a) {
         a->plot = v;
     } else if (!strcmp(o, "--view-top")) {
       LONG(a->view_top, 1, 1000);
+    } else if (!strcmp(o, "--rank")) {
+      NEED();
+      if (strcmp(v, "epsilon") && strcmp(v, "load")) {
+        fprintf(stderr, "grasp-planner: --rank: expected epsilon or load, got '%s'\n", v);
+        return EXIT_USAGE;
+      }
+      a->rank_load = !strcmp(v, "load");
     } else if (!strcmp(o, "--sampler")) {
       NEED();
       int k = lk_grasp_sample_kind_from_name(v);
@@ -551,9 +566,14 @@ static void screen_one(void *vctx, int thread, const void *in, void *out) {
                           x->contacts[thread], CONTACT_CAP, &e);
 }
 
+static int g_rank_load; /* --rank load */
+
 static int screen_better(const screened *a, const screened *b) {
   int ca = !a->st && a->s.outcome == LK_SCREEN_CLOSED, cb = !b->st && b->s.outcome == LK_SCREEN_CLOSED;
   if (ca != cb) return ca > cb;
+  /* --rank load: the smaller grip for the trial's loads first */
+  if (g_rank_load && ca && a->s.load_force != b->s.load_force)
+    return a->s.load_force < b->s.load_force;
   double ea = a->st ? 0 : a->s.epsilon, eb = b->st ? 0 : b->s.epsilon;
   if (ea != eb) return ea > eb;
   /* Then the more fingers on the object (a two-point pinch that is not
@@ -573,7 +593,9 @@ static void refine_one(void *vctx, int thread, const void *in, void *out) {
       break;
     t.st = lk_grasp_screen(x->screener, x->d[thread], &t.c.pose, NULL, &t.s, x->contacts[thread],
                            CONTACT_CAP, &e);
-    if (!t.st && t.s.outcome == LK_SCREEN_CLOSED && t.s.epsilon > best.s.epsilon) best = t;
+    int closed = !t.st && t.s.outcome == LK_SCREEN_CLOSED;
+    if (closed && (g_rank_load ? screen_better(&t, &best) : t.s.epsilon > best.s.epsilon))
+      best = t;
   }
   *(screened *)out = best;
 }
@@ -610,6 +632,8 @@ static int row_better(const row *a, const row *b) {
   if (a->verified) {
     int ha = !a->v.st && a->v.r.held, hb = !b->v.st && b->v.r.held;
     if (ha != hb) return ha > hb;
+    if (g_rank_load && a->s.s.load_force != b->s.s.load_force)
+      return a->s.s.load_force < b->s.s.load_force;
     if (a->s.s.epsilon != b->s.s.epsilon) return a->s.s.epsilon > b->s.s.epsilon;
     double sa = slip_of(a), sb = slip_of(b);
     if (sa != sb) return sa < sb;
@@ -1038,6 +1062,12 @@ int main(int argc, char **argv) {
     lk_grasp_screen_options copt;
     lk_grasp_screen_options_default(&copt);
     copt.analysis.edges = a.edges;
+    lk_force loads[LK_GRASP_TRIAL_LOADS];
+    g_rank_load = a.rank_load;
+    if (scene && a.rank_load) { /* the loads of the trials this run verifies with */
+      copt.nloads = lk_grasp_trial_loads(scene, &a.trial, loads, LK_GRASP_TRIAL_LOADS);
+      copt.loads = loads;
+    }
     lk_grasp_sampler *sampler = scene ? lk_grasp_sampler_new(scene, &sopt, &e) : NULL;
     lk_grasp_screener *screener = sampler ? lk_grasp_screener_new(scene, &copt, &e) : NULL;
     phase_ctx x = {.scene = scene, .sampler = sampler, .screener = screener, .trial = &a.trial,
