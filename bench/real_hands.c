@@ -10,7 +10,7 @@
  * held. A hand that does not load is one line with the reason.
  *
  *   bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] [--object NAME] [--why]
- *                    [--soft-fingers A] [--rank load|epsilon] [--grip-force N]
+ *                    [--soft-fingers A] [--rank load|epsilon] [--grip-force N] [--reclose K]
  *
  * --why: for each hand and object, why the candidates that did not close
  * failed: collision where placed, no contact, or contacts that are not
@@ -23,7 +23,11 @@
  * weight with the lift's acceleration, the shakes), the smaller first,
  * then by epsilon; --rank epsilon (default): by epsilon, as the planner.
  * --grip-force N: the trials press with N newtons a finger (default the
- * trial's, 10).
+ * trial's, 10). --reclose K: the best K closed candidates are closed
+ * again by the trial's own (dynamic) closing, lk_grasp_close, and re-ranked
+ * by the load force of the contacts that closing leaves (the screen's
+ * contacts are not always the trial's: the coupled jaws move the object
+ * as they centre it).
  *
  * Screening rates are per CPU second of the screening thread (the machine
  * is shared). Everything else is deterministic. */
@@ -62,6 +66,8 @@ typedef struct {
 } cand;
 
 static int rank_by_load = 0; /* --rank load: by the screen's load_force */
+static int reclose = 0;       /* --reclose K: re-rank the best K by the load
+                                 force of the contacts a dynamic closing makes */
 static double grip_force = 0; /* 0: the trial's default */
 
 static int cand_cmp(const void *pa, const void *pb) {
@@ -103,6 +109,8 @@ int main(int argc, char **argv) {
       why = 1;
     else if (!strcmp(argv[i], "--soft-fingers") && i + 1 < argc)
       soft = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--reclose") && i + 1 < argc)
+      reclose = atoi(argv[++i]);
     else if (!strcmp(argv[i], "--grip-force") && i + 1 < argc)
       grip_force = atof(argv[++i]);
     else if (!strcmp(argv[i], "--rank") && i + 1 < argc && !strcmp(argv[i + 1], "epsilon"))
@@ -112,7 +120,7 @@ int main(int argc, char **argv) {
     else {
       fprintf(stderr, "usage: bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] "
                       "[--object NAME] [--why] [--soft-fingers A] [--rank load|epsilon] "
-                      "[--grip-force N]\n");
+                      "[--grip-force N] [--reclose K]\n");
       return 2;
     }
   }
@@ -228,6 +236,47 @@ int main(int argc, char **argv) {
       }
       double cpu = cpu_now() - t0;
       qsort(cs, (size_t)n, sizeof *cs, cand_cmp);
+      if (reclose > 0) {
+        /* The best K closed candidates closed again by the trial's
+         * closing (dynamics: the jaws push the object as they centre it),
+         * and ranked by the load force of the contacts that closing
+         * leaves, about the object's centre of mass where it then is. */
+        lk_grasp_trial_options to;
+        lk_grasp_trial_options_default(&to);
+        if (grip_force > 0) to.grip_force = grip_force;
+        lk_force tl[LK_GRASP_TRIAL_LOADS];
+        int ntl = lk_grasp_trial_loads(s, &to, tl, LK_GRASP_TRIAL_LOADS);
+        const lk_model *m = lk_grasp_scene_model(s);
+        lk_link_spec ls;
+        lk_model_link(m, lk_grasp_scene_object(s), &ls);
+        lk_grasp_extract_options eo;
+        lk_grasp_extract_options_default(&eo);
+        eo.object = lk_grasp_scene_object(s);
+        eo.finger_of_link = lk_grasp_scene_finger_of_link(s);
+        int K = reclose < n ? reclose : n;
+        for (int k = 0; k < K && cs[k].closed; k++) {
+          lk_grasp_trial_report tr;
+          memset(&tr, 0, sizeof tr);
+          double f = INFINITY;
+          if (!lk_grasp_place(s, d, &cd[cs[k].index].pose, NULL, &e) &&
+              !lk_grasp_close(s, d, &to, &tr, &e)) {
+            int nc = lk_grasp_contacts_from_data(m, d, &eo, contacts, NULL, CAP);
+            lk_grasp_options ao;
+            lk_grasp_options_default(&ao);
+            ao.center = lk_tf_point(lk_data_link_pose(d, eo.object), ls.com);
+            ao.torque_scale = lk_grasp_scene_object_radius(s);
+            if (nc > 0 && nc <= CAP &&
+                lk_grasp_load_force(contacts, nc, &ao, tl, ntl, &f, NULL, NULL) != LK_OK)
+              f = INFINITY;
+            if (nc <= 0) f = INFINITY;
+          }
+          cs[k].load = f;
+        }
+        int save = rank_by_load;
+        rank_by_load = 1;
+        qsort(cs, (size_t)K, sizeof *cs, cand_cmp);
+        rank_by_load = save;
+      }
       int held = 0;
       lk_grasp_trial_options to;
       lk_grasp_trial_options_default(&to);
