@@ -77,6 +77,8 @@ typedef struct {
   lk_grasp_contact *contacts[MAX_JOBS];
   int rounds;
   double translation, rotation;
+  const lk_force *loads; /* --reclose: the trials' loads */
+  int nloads;
 } phase_ctx;
 
 /* ---------------------------------------------------------- arguments */
@@ -109,6 +111,7 @@ typedef struct {
   int nclosing;
   double soft_fingers;     /* --soft-fingers: a patch radius, m; 0: off */
   int rank_load;           /* --rank load: by the grip the trial's loads need */
+  long reclose;            /* --reclose K: the best K closed again dynamically */
 } args;
 
 static void usage(FILE *f) {
@@ -142,6 +145,9 @@ static void usage(FILE *f) {
           "                        the grip the trial's loads need (weight with the lift's\n"
           "                        acceleration, the shakes; lk_grasp_load_force), the\n"
           "                        smaller first, then by epsilon\n"
+          "  --reclose K           close the best K again with the trial's dynamic closing\n"
+          "                        and rank them by the grip the trial's loads need on the\n"
+          "                        contacts it leaves (implies --rank load; default 0)\n"
           "  --sampler KIND        auto (default: antipodal for a parallel jaw, else\n"
           "                        surface), uniform, surface, antipodal\n"
           "  -j, --jobs J          threads per process (default 1)\n"
@@ -372,6 +378,9 @@ static int parse_args(int argc, char **argv, args *a) {
         a->plot = v;
     } else if (!strcmp(o, "--view-top")) {
       LONG(a->view_top, 1, 1000);
+    } else if (!strcmp(o, "--reclose")) {
+      LONG(a->reclose, 0, 1000000);
+      if (a->reclose > 0) a->rank_load = 1;
     } else if (!strcmp(o, "--rank")) {
       NEED();
       if (strcmp(v, "epsilon") && strcmp(v, "load")) {
@@ -598,6 +607,40 @@ static void refine_one(void *vctx, int thread, const void *in, void *out) {
       best = t;
   }
   *(screened *)out = best;
+}
+
+/* --reclose: the candidate closed by the trial's own closing (the jaws
+ * push the object as they centre it); its load force then from the
+ * contacts that closing leaves, about the object's centre of mass where it
+ * is (INFINITY when the closing fails or leaves no contact). */
+static void reclose_one(void *vctx, int thread, const void *in, void *out) {
+  phase_ctx *x = vctx;
+  screened *r = out;
+  *r = *(const screened *)in;
+  if (g_signal) return;
+  const lk_model *m = lk_grasp_scene_model(x->scene);
+  lk_data *d = x->d[thread];
+  lk_error e;
+  lk_grasp_trial_report tr;
+  memset(&tr, 0, sizeof tr);
+  double f = INFINITY;
+  if (!lk_grasp_place(x->scene, d, &r->c.pose, NULL, &e) &&
+      !lk_grasp_close(x->scene, d, x->trial, &tr, &e)) {
+    lk_grasp_extract_options eo;
+    lk_grasp_extract_options_default(&eo);
+    eo.object = lk_grasp_scene_object(x->scene);
+    eo.finger_of_link = lk_grasp_scene_finger_of_link(x->scene);
+    int nc = lk_grasp_contacts_from_data(m, d, &eo, x->contacts[thread], NULL, CONTACT_CAP);
+    lk_link_spec ls;
+    lk_model_link(m, eo.object, &ls);
+    lk_grasp_options ao = x->trial->analysis;
+    ao.center = lk_tf_point(lk_data_link_pose(d, eo.object), ls.com);
+    ao.torque_scale = lk_grasp_scene_object_radius(x->scene);
+    if (nc <= 0 || nc > CONTACT_CAP ||
+        lk_grasp_load_force(x->contacts[thread], nc, &ao, x->loads, x->nloads, &f, NULL, NULL))
+      f = INFINITY;
+  }
+  r->s.load_force = f;
 }
 
 static void verify_one(void *vctx, int thread, const void *in, void *out) {
@@ -1003,7 +1046,8 @@ int main(int argc, char **argv) {
   object_summary *sum = calloc((size_t)a.nobjects, sizeof *sum);
   bar pb = {root && !a.quiet && isatty(STDERR_FILENO), 0, now(), 0, 0, 0, 0, 0, a.nobjects};
   pb.total = (double)a.nobjects *
-             ((double)a.n + (double)a.refine * a.rounds + (double)a.verify * kTrialWeight);
+             ((double)a.n + (double)a.refine * a.rounds + (double)a.reclose * kTrialWeight / 4 +
+              (double)a.verify * kTrialWeight);
   /* --package-path's directories, then ROS_PACKAGE_PATH's, as linkage does
    * (the library reads no environment). */
   static char package_path[sizeof a.package_path + 8192];
@@ -1063,15 +1107,17 @@ int main(int argc, char **argv) {
     lk_grasp_screen_options_default(&copt);
     copt.analysis.edges = a.edges;
     lk_force loads[LK_GRASP_TRIAL_LOADS];
+    int nloads = 0;
     g_rank_load = a.rank_load;
     if (scene && a.rank_load) { /* the loads of the trials this run verifies with */
-      copt.nloads = lk_grasp_trial_loads(scene, &a.trial, loads, LK_GRASP_TRIAL_LOADS);
+      nloads = lk_grasp_trial_loads(scene, &a.trial, loads, LK_GRASP_TRIAL_LOADS);
+      copt.nloads = nloads;
       copt.loads = loads;
     }
     lk_grasp_sampler *sampler = scene ? lk_grasp_sampler_new(scene, &sopt, &e) : NULL;
     lk_grasp_screener *screener = sampler ? lk_grasp_screener_new(scene, &copt, &e) : NULL;
     phase_ctx x = {.scene = scene, .sampler = sampler, .screener = screener, .trial = &a.trial,
-                   .rounds = (int)a.rounds};
+                   .rounds = (int)a.rounds, .loads = loads, .nloads = nloads};
     int ok = screener != NULL;
     /* Rank 0 alone refuses an output naming an included file: every rank
      * must stop with it, or the others would wait in the screening. */
@@ -1120,6 +1166,21 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nr; i++) scr[i] = ref[i];
         if (n) qsort(scr, (size_t)n, sizeof *scr, screen_cmp);
       }
+      /* 2b. --reclose: the best K closed again dynamically, re-ranked. */
+      int nk = 0;
+      if (root)
+        while (nk < a.reclose && nk < n && !scr[nk].st && scr[nk].s.outcome == LK_SCREEN_CLOSED)
+          nk++;
+      screened *recl = root && nk ? malloc(sizeof *recl * (size_t)nk) : NULL;
+      if (root && nk && !recl) nk = 0;
+      pb.weight = kTrialWeight / 4;
+      pool_map(P, &x, reclose_one, nk, scr, sizeof *scr, recl, sizeof *recl, bar_draw, &pb);
+      pb.base += (double)a.reclose * kTrialWeight / 4;
+      if (root && nk) {
+        for (int i = 0; i < nk; i++) scr[i] = recl[i];
+        qsort(scr, (size_t)nk, sizeof *scr, screen_cmp);
+      }
+      free(recl);
       /* 3. Verify the best K by trials. */
       int nv = root ? (int)(a.verify < n ? a.verify : n) : 0;
       verified *ver = root && nv ? malloc(sizeof *ver * (size_t)nv) : NULL;
