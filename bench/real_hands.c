@@ -10,13 +10,24 @@
  * held. A hand that does not load is one line with the reason.
  *
  *   bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] [--object NAME] [--why]
- *                    [--soft-fingers A]
+ *                    [--soft-fingers A] [--rank load|epsilon] [--grip-force N] [--reclose K]
  *
  * --why: for each hand and object, why the candidates that did not close
  * failed: collision where placed, no contact, or contacts that are not
  * force closure (degenerate: the wrenches span < 6 dimensions; one-sided),
  * and how many of those were pinches of single points (every touching
  * finger at one contact point: no torsion about the line between them).
+ *
+ * --rank load: rank the closed candidates by the grip the trial's loads
+ * need (lk_grasp_screen_report.load_force, from lk_grasp_trial_loads:
+ * weight with the lift's acceleration, the shakes), the smaller first,
+ * then by epsilon; --rank epsilon (default): by epsilon, as the planner.
+ * --grip-force N: the trials press with N newtons a finger (default the
+ * trial's, 10). --reclose K: the best K closed candidates are closed
+ * again by the trial's own (dynamic) closing, lk_grasp_close, and re-ranked
+ * by the load force of the contacts that closing leaves (the screen's
+ * contacts are not always the trial's: the coupled jaws move the object
+ * as they centre it).
  *
  * Screening rates are per CPU second of the screening thread (the machine
  * is shared). Everything else is deterministic. */
@@ -51,12 +62,18 @@ static const hand_desc hands[] = {
 
 typedef struct {
   int index, closed, fingers;
-  double eps;
+  double eps, load;
 } cand;
+
+static int rank_by_load = 0; /* --rank load: by the screen's load_force */
+static int reclose = 0;       /* --reclose K: re-rank the best K by the load
+                                 force of the contacts a dynamic closing makes */
+static double grip_force = 0; /* 0: the trial's default */
 
 static int cand_cmp(const void *pa, const void *pb) {
   const cand *a = pa, *b = pb;
   if (a->closed != b->closed) return b->closed - a->closed;
+  if (rank_by_load && a->load != b->load) return a->load < b->load ? -1 : 1;
   if (a->eps != b->eps) return a->eps > b->eps ? -1 : 1;
   if (a->fingers != b->fingers) return b->fingers - a->fingers;
   return a->index - b->index;
@@ -92,9 +109,18 @@ int main(int argc, char **argv) {
       why = 1;
     else if (!strcmp(argv[i], "--soft-fingers") && i + 1 < argc)
       soft = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--reclose") && i + 1 < argc)
+      reclose = atoi(argv[++i]);
+    else if (!strcmp(argv[i], "--grip-force") && i + 1 < argc)
+      grip_force = atof(argv[++i]);
+    else if (!strcmp(argv[i], "--rank") && i + 1 < argc && !strcmp(argv[i + 1], "epsilon"))
+      rank_by_load = 0, i++;
+    else if (!strcmp(argv[i], "--rank") && i + 1 < argc && !strcmp(argv[i + 1], "load"))
+      rank_by_load = 1, i++;
     else {
       fprintf(stderr, "usage: bench/real_hands [-n N] [--verify V] [--data DIR] [--hand NAME] "
-                      "[--object NAME] [--why] [--soft-fingers A]\n");
+                      "[--object NAME] [--why] [--soft-fingers A] [--rank load|epsilon] "
+                      "[--grip-force N] [--reclose K]\n");
       return 2;
     }
   }
@@ -159,7 +185,16 @@ int main(int argc, char **argv) {
         continue;
       }
       lk_grasp_sampler *sp = lk_grasp_sampler_new(s, NULL, &e);
-      lk_grasp_screener *sc = sp ? lk_grasp_screener_new(s, NULL, &e) : NULL;
+      /* The screen computes, for each closed candidate, the grip that
+       * carries the trial's loads (weight with the lift's acceleration,
+       * the shakes): --rank load ranks by it. */
+      lk_force loads[LK_GRASP_TRIAL_LOADS];
+      lk_grasp_screen_options sco;
+      lk_grasp_screen_options_default(&sco);
+      sco.nloads = lk_grasp_trial_loads(s, NULL, loads, LK_GRASP_TRIAL_LOADS); /* grip-free */
+      sco.loads = loads;
+      if (!rank_by_load) sco.nloads = 0; /* screened as the planner does */
+      lk_grasp_screener *sc = sp ? lk_grasp_screener_new(s, &sco, &e) : NULL;
       lk_data *d = lk_data_new(lk_grasp_scene_model(s));
       if (!sp || !sc || !d) {
         printf("%-20s %-20s no sampler/screener: %s\n", hd->name, objects[oi], e.message);
@@ -181,6 +216,7 @@ int main(int argc, char **argv) {
         cs[i].closed = !st && r.outcome == LK_SCREEN_CLOSED;
         cs[i].eps = st ? 0 : r.epsilon;
         cs[i].fingers = st ? 0 : r.fingers_in_contact;
+        cs[i].load = cs[i].closed ? r.load_force : INFINITY;
         errors += st != LK_OK;
         closed += cs[i].closed;
         if (cs[i].closed && r.epsilon > best) best = r.epsilon;
@@ -200,18 +236,64 @@ int main(int argc, char **argv) {
       }
       double cpu = cpu_now() - t0;
       qsort(cs, (size_t)n, sizeof *cs, cand_cmp);
+      if (reclose > 0) {
+        /* The best K closed candidates closed again by the trial's
+         * closing (dynamics: the jaws push the object as they centre it),
+         * and ranked by the load force of the contacts that closing
+         * leaves, about the object's centre of mass where it then is. */
+        lk_grasp_trial_options to;
+        lk_grasp_trial_options_default(&to);
+        if (grip_force > 0) to.grip_force = grip_force;
+        lk_force tl[LK_GRASP_TRIAL_LOADS];
+        int ntl = lk_grasp_trial_loads(s, &to, tl, LK_GRASP_TRIAL_LOADS);
+        const lk_model *m = lk_grasp_scene_model(s);
+        lk_link_spec ls;
+        lk_model_link(m, lk_grasp_scene_object(s), &ls);
+        lk_grasp_extract_options eo;
+        lk_grasp_extract_options_default(&eo);
+        eo.object = lk_grasp_scene_object(s);
+        eo.finger_of_link = lk_grasp_scene_finger_of_link(s);
+        int K = reclose < n ? reclose : n;
+        for (int k = 0; k < K && cs[k].closed; k++) {
+          lk_grasp_trial_report tr;
+          memset(&tr, 0, sizeof tr);
+          double f = INFINITY;
+          if (!lk_grasp_place(s, d, &cd[cs[k].index].pose, NULL, &e) &&
+              !lk_grasp_close(s, d, &to, &tr, &e)) {
+            int nc = lk_grasp_contacts_from_data(m, d, &eo, contacts, NULL, CAP);
+            lk_grasp_options ao;
+            lk_grasp_options_default(&ao);
+            ao.center = lk_tf_point(lk_data_link_pose(d, eo.object), ls.com);
+            ao.torque_scale = lk_grasp_scene_object_radius(s);
+            if (nc > 0 && nc <= CAP &&
+                lk_grasp_load_force(contacts, nc, &ao, tl, ntl, &f, NULL, NULL) != LK_OK)
+              f = INFINITY;
+            if (nc <= 0) f = INFINITY;
+          }
+          cs[k].load = f;
+        }
+        int save = rank_by_load;
+        rank_by_load = 1;
+        qsort(cs, (size_t)K, sizeof *cs, cand_cmp);
+        rank_by_load = save;
+      }
       int held = 0;
+      lk_grasp_trial_options to;
+      lk_grasp_trial_options_default(&to);
+      if (grip_force > 0) to.grip_force = grip_force;
       for (int k = 0; k < verify; k++) {
         lk_grasp_trial_report tr;
-        if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, NULL, &tr, &e) == LK_OK) {
+        if (lk_grasp_trial(s, d, &cd[cs[k].index].pose, NULL, &to, &tr, &e) == LK_OK) {
           held += tr.held;
           if (why)
-            printf("  trial of candidate %d (screen %s, eps %.4f): %s (lost in %s), %d contacts, "
-                   "%d fingers, force closure %d, closed %d, slip %.4f m %.3f rad\n",
-                   cs[k].index, cs[k].closed ? "closed" : "not closed", cs[k].eps,
+            printf("  trial of candidate %d (screen %s, eps %.4f, load grip %.3g N): %s (lost in %s), %d contacts, "
+                   "%d fingers, force closure %d, closed %d, slip %.4f m %.3f rad; weight needs %.3g N a "
+                   "finger, pressed %.3g, %.3g N\n",
+                   cs[k].index, cs[k].closed ? "closed" : "not closed", cs[k].eps, cs[k].load,
                    lk_grasp_outcome_name(tr.outcome), (const char *[]){"close", "release", "lift", "shake", "-"}[tr.lost_in],
                    tr.ncontacts, tr.fingers_in_contact, tr.force_closure, tr.closed,
-                   tr.slip_translation, tr.slip_rotation);
+                   tr.slip_translation, tr.slip_rotation, tr.min_force, tr.finger_force[0],
+                   tr.finger_force[1]);
         }
       }
       printf("%-20s %-20s %5d/%-3d %4d/%-3d %9.4f %11.0f%s\n", hd->name, objects[oi], closed, n,

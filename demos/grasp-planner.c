@@ -19,7 +19,10 @@
  * then by the larger epsilon, then by the smaller slip (the object's
  * translation plus its rotation times its radius: how far a point of its
  * surface moved in the hand), then candidate order; then the unverified
- * ones, closed before the others, by epsilon, by candidate order.
+ * ones, closed before the others, by epsilon, by candidate order. With
+ * --rank load, the grip the trial's loads need (lk_grasp_load_force, the
+ * smaller first) comes before epsilon in each of these, and refining keeps
+ * a perturbation that ranks better so.
  *
  * Candidate i of an object draws from its own random stream (the seed and
  * i), the screens and trials are deterministic, and results are collected
@@ -74,6 +77,8 @@ typedef struct {
   lk_grasp_contact *contacts[MAX_JOBS];
   int rounds;
   double translation, rotation;
+  const lk_force *loads; /* --reclose: the trials' loads */
+  int nloads;
 } phase_ctx;
 
 /* ---------------------------------------------------------- arguments */
@@ -105,6 +110,8 @@ typedef struct {
   const char *closing[64]; /* --closing JOINT=+1|-1 */
   int nclosing;
   double soft_fingers;     /* --soft-fingers: a patch radius, m; 0: off */
+  int rank_load;           /* --rank load: by the grip the trial's loads need */
+  long reclose;            /* --reclose K: the best K closed again dynamically */
 } args;
 
 static void usage(FILE *f) {
@@ -134,6 +141,13 @@ static void usage(FILE *f) {
           "  --verify K            best candidates verified by a trial (default 16)\n"
           "  --refine R            best candidates refined after screening (default 8)\n"
           "  --rounds M            perturbations tried per refined candidate (default 16)\n"
+          "  --rank KEY            epsilon (default) or load: closed candidates ranked by\n"
+          "                        the grip the trial's loads need (weight with the lift's\n"
+          "                        acceleration, the shakes; lk_grasp_load_force), the\n"
+          "                        smaller first, then by epsilon\n"
+          "  --reclose K           close the best K again with the trial's dynamic closing\n"
+          "                        and rank them by the grip the trial's loads need on the\n"
+          "                        contacts it leaves (implies --rank load; default 0)\n"
           "  --sampler KIND        auto (default: antipodal for a parallel jaw, else\n"
           "                        surface), uniform, surface, antipodal\n"
           "  -j, --jobs J          threads per process (default 1)\n"
@@ -364,6 +378,16 @@ static int parse_args(int argc, char **argv, args *a) {
         a->plot = v;
     } else if (!strcmp(o, "--view-top")) {
       LONG(a->view_top, 1, 1000);
+    } else if (!strcmp(o, "--reclose")) {
+      LONG(a->reclose, 0, 1000000);
+      if (a->reclose > 0) a->rank_load = 1;
+    } else if (!strcmp(o, "--rank")) {
+      NEED();
+      if (strcmp(v, "epsilon") && strcmp(v, "load")) {
+        fprintf(stderr, "grasp-planner: --rank: expected epsilon or load, got '%s'\n", v);
+        return EXIT_USAGE;
+      }
+      a->rank_load = !strcmp(v, "load");
     } else if (!strcmp(o, "--sampler")) {
       NEED();
       int k = lk_grasp_sample_kind_from_name(v);
@@ -551,9 +575,14 @@ static void screen_one(void *vctx, int thread, const void *in, void *out) {
                           x->contacts[thread], CONTACT_CAP, &e);
 }
 
+static int g_rank_load; /* --rank load */
+
 static int screen_better(const screened *a, const screened *b) {
   int ca = !a->st && a->s.outcome == LK_SCREEN_CLOSED, cb = !b->st && b->s.outcome == LK_SCREEN_CLOSED;
   if (ca != cb) return ca > cb;
+  /* --rank load: the smaller grip for the trial's loads first */
+  if (g_rank_load && ca && a->s.load_force != b->s.load_force)
+    return a->s.load_force < b->s.load_force;
   double ea = a->st ? 0 : a->s.epsilon, eb = b->st ? 0 : b->s.epsilon;
   if (ea != eb) return ea > eb;
   /* Then the more fingers on the object (a two-point pinch that is not
@@ -573,9 +602,45 @@ static void refine_one(void *vctx, int thread, const void *in, void *out) {
       break;
     t.st = lk_grasp_screen(x->screener, x->d[thread], &t.c.pose, NULL, &t.s, x->contacts[thread],
                            CONTACT_CAP, &e);
-    if (!t.st && t.s.outcome == LK_SCREEN_CLOSED && t.s.epsilon > best.s.epsilon) best = t;
+    int closed = !t.st && t.s.outcome == LK_SCREEN_CLOSED;
+    if (closed && (g_rank_load ? screen_better(&t, &best) : t.s.epsilon > best.s.epsilon))
+      best = t;
   }
   *(screened *)out = best;
+}
+
+/* --reclose: the candidate closed by the trial's own closing (the jaws
+ * push the object as they centre it); its load force then from the
+ * contacts that closing leaves, about the object's centre of mass where it
+ * is (INFINITY when the closing fails or leaves no contact). */
+static void reclose_one(void *vctx, int thread, const void *in, void *out) {
+  phase_ctx *x = vctx;
+  screened *r = out;
+  *r = *(const screened *)in;
+  if (g_signal) return;
+  const lk_model *m = lk_grasp_scene_model(x->scene);
+  lk_data *d = x->d[thread];
+  lk_error e;
+  lk_grasp_trial_report tr;
+  memset(&tr, 0, sizeof tr);
+  double f = INFINITY;
+  if (!lk_grasp_place(x->scene, d, &r->c.pose, NULL, &e) &&
+      !lk_grasp_close(x->scene, d, x->trial, &tr, &e)) {
+    lk_grasp_extract_options eo;
+    lk_grasp_extract_options_default(&eo);
+    eo.object = lk_grasp_scene_object(x->scene);
+    eo.finger_of_link = lk_grasp_scene_finger_of_link(x->scene);
+    int nc = lk_grasp_contacts_from_data(m, d, &eo, x->contacts[thread], NULL, CONTACT_CAP);
+    lk_link_spec ls;
+    lk_model_link(m, eo.object, &ls);
+    lk_grasp_options ao = x->trial->analysis;
+    ao.center = lk_tf_point(lk_data_link_pose(d, eo.object), ls.com);
+    ao.torque_scale = lk_grasp_scene_object_radius(x->scene);
+    if (nc <= 0 || nc > CONTACT_CAP ||
+        lk_grasp_load_force(x->contacts[thread], nc, &ao, x->loads, x->nloads, &f, NULL, NULL))
+      f = INFINITY;
+  }
+  r->s.load_force = f;
 }
 
 static void verify_one(void *vctx, int thread, const void *in, void *out) {
@@ -610,6 +675,8 @@ static int row_better(const row *a, const row *b) {
   if (a->verified) {
     int ha = !a->v.st && a->v.r.held, hb = !b->v.st && b->v.r.held;
     if (ha != hb) return ha > hb;
+    if (g_rank_load && a->s.s.load_force != b->s.s.load_force)
+      return a->s.s.load_force < b->s.s.load_force;
     if (a->s.s.epsilon != b->s.s.epsilon) return a->s.s.epsilon > b->s.s.epsilon;
     double sa = slip_of(a), sb = slip_of(b);
     if (sa != sb) return sa < sb;
@@ -979,7 +1046,8 @@ int main(int argc, char **argv) {
   object_summary *sum = calloc((size_t)a.nobjects, sizeof *sum);
   bar pb = {root && !a.quiet && isatty(STDERR_FILENO), 0, now(), 0, 0, 0, 0, 0, a.nobjects};
   pb.total = (double)a.nobjects *
-             ((double)a.n + (double)a.refine * a.rounds + (double)a.verify * kTrialWeight);
+             ((double)a.n + (double)a.refine * a.rounds + (double)a.reclose * kTrialWeight / 4 +
+              (double)a.verify * kTrialWeight);
   /* --package-path's directories, then ROS_PACKAGE_PATH's, as linkage does
    * (the library reads no environment). */
   static char package_path[sizeof a.package_path + 8192];
@@ -1038,10 +1106,18 @@ int main(int argc, char **argv) {
     lk_grasp_screen_options copt;
     lk_grasp_screen_options_default(&copt);
     copt.analysis.edges = a.edges;
+    lk_force loads[LK_GRASP_TRIAL_LOADS];
+    int nloads = 0;
+    g_rank_load = a.rank_load;
+    if (scene && a.rank_load) { /* the loads of the trials this run verifies with */
+      nloads = lk_grasp_trial_loads(scene, &a.trial, loads, LK_GRASP_TRIAL_LOADS);
+      copt.nloads = nloads;
+      copt.loads = loads;
+    }
     lk_grasp_sampler *sampler = scene ? lk_grasp_sampler_new(scene, &sopt, &e) : NULL;
     lk_grasp_screener *screener = sampler ? lk_grasp_screener_new(scene, &copt, &e) : NULL;
     phase_ctx x = {.scene = scene, .sampler = sampler, .screener = screener, .trial = &a.trial,
-                   .rounds = (int)a.rounds};
+                   .rounds = (int)a.rounds, .loads = loads, .nloads = nloads};
     int ok = screener != NULL;
     /* Rank 0 alone refuses an output naming an included file: every rank
      * must stop with it, or the others would wait in the screening. */
@@ -1090,6 +1166,21 @@ int main(int argc, char **argv) {
         for (int i = 0; i < nr; i++) scr[i] = ref[i];
         if (n) qsort(scr, (size_t)n, sizeof *scr, screen_cmp);
       }
+      /* 2b. --reclose: the best K closed again dynamically, re-ranked. */
+      int nk = 0;
+      if (root)
+        while (nk < a.reclose && nk < n && !scr[nk].st && scr[nk].s.outcome == LK_SCREEN_CLOSED)
+          nk++;
+      screened *recl = root && nk ? malloc(sizeof *recl * (size_t)nk) : NULL;
+      if (root && nk && !recl) nk = 0;
+      pb.weight = kTrialWeight / 4;
+      pool_map(P, &x, reclose_one, nk, scr, sizeof *scr, recl, sizeof *recl, bar_draw, &pb);
+      pb.base += (double)a.reclose * kTrialWeight / 4;
+      if (root && nk) {
+        for (int i = 0; i < nk; i++) scr[i] = recl[i];
+        qsort(scr, (size_t)nk, sizeof *scr, screen_cmp);
+      }
+      free(recl);
       /* 3. Verify the best K by trials. */
       int nv = root ? (int)(a.verify < n ? a.verify : n) : 0;
       verified *ver = root && nv ? malloc(sizeof *ver * (size_t)nv) : NULL;

@@ -247,6 +247,23 @@ lk_status lk_grasp_min_force(const lk_grasp_contact *c, int nc, const lk_grasp_o
                              lk_force external, lk_grasp_force_objective objective,
                              lk_grasp_force_result *res, double *fn, lk_vec3 *f, lk_error *err);
 
+/* The grip a grasp needs to carry loads: for each load (an external wrench
+ * on the object as lk_grasp_min_force takes it: force, and moment about
+ * o->center), the smallest largest-finger normal force with which contact
+ * forces inside the linearized cones balance it (MIN_MAX_FINGER), and the
+ * largest of those over the loads into *force (N; 0 for no loads;
+ * INFINITY when some load cannot be balanced at all); *worst (may be
+ * NULL) is that load's index (-1 for none). A hand that presses each
+ * finger with at least *force carries every load quasi-statically: a
+ * task-oriented measure (the task wrenches of Li and Sastry, "Task-oriented
+ * optimal grasping by multifingered robot hands", IEEE J. Robot. Autom.
+ * 4(1), 1988), which sees what epsilon does not, e.g. the weight's torque
+ * about the line between two pads when the centre of mass is off it. One
+ * LP a load, built once. */
+lk_status lk_grasp_load_force(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
+                              const lk_force *loads, int nloads, double *force, int *worst,
+                              lk_error *err);
+
 /* ------------------------------------------------- from a simulation */
 
 typedef struct {
@@ -562,6 +579,18 @@ typedef struct {
 
 void lk_grasp_trial_options_default(lk_grasp_trial_options *o);
 
+/* The loads a trial with options o (NULL: the defaults) puts on the object
+ * in the hand, as external wrenches (world frame, moments about its centre
+ * of mass) for lk_grasp_load_force and lk_grasp_screen_options.loads: the
+ * weight with the lift's largest acceleration (minimum jerk: (10 / sqrt 3)
+ * lift_height / lift_time^2 upwards; the weight alone without a lift),
+ * then the weight with each of the shake's forces and torques. Writes at
+ * most cap and returns how many there are (at most
+ * LK_GRASP_TRIAL_LOADS), -1 for bad arguments. */
+#define LK_GRASP_TRIAL_LOADS 13
+int lk_grasp_trial_loads(const lk_grasp_scene *s, const lk_grasp_trial_options *o,
+                         lk_force *loads, int cap);
+
 typedef enum {
   LK_GRASP_HELD = 0,      /* held through lift and shake */
   LK_GRASP_COLLISION,     /* the hand overlaps the object where it starts */
@@ -745,7 +774,15 @@ typedef struct {
   /* Analysis options; center and torque_scale are set from the object
    * (its centre of mass and radius), as in the trials. */
   lk_grasp_options analysis;
+  /* Loads the grasp must carry (e.g. lk_grasp_trial_loads: the trial's
+   * weight, lift and shake), copied by lk_grasp_screener_new; at most
+   * LK_GRASP_SCREEN_MAX_LOADS. A closed grasp's report then gives
+   * load_force (lk_grasp_load_force). NULL / 0 (default): none. */
+  const lk_force *loads;
+  int nloads;
 } lk_grasp_screen_options;
+
+#define LK_GRASP_SCREEN_MAX_LOADS 16
 
 void lk_grasp_screen_options_default(lk_grasp_screen_options *o);
 
@@ -778,6 +815,12 @@ typedef struct {
                                (nearly dependent wrenches), so closure was
                                decided by the hull: epsilon > 0 */
   int evaluations;          /* separation evaluations, all fingers */
+  double load_force;        /* closed, with options.loads: the normal force
+                               each finger must press with for the grasp to
+                               carry every load (lk_grasp_load_force), N;
+                               INFINITY when one cannot be carried; 0
+                               otherwise */
+  int load_worst;           /* the load that needs it (-1: none) */
 } lk_grasp_screen_report;
 
 /* What screening needs of a scene, computed once (the finger and object

@@ -147,13 +147,20 @@ lk_status lk_grasp_shape_aabb(lk_geom_type type, const double size[3], const lk_
   int nv = lk_mesh_nvertex(mesh);
   if (nv == 0) return LK_INVALID_ARGUMENT;
   const double *v = lk_mesh_vertices(mesh);
-  *lo = lk_v3(INFINITY, INFINITY, INFINITY);
-  *hi = lk_v3(-INFINITY, -INFINITY, -INFINITY);
+  /* Plain comparisons, not fmin / fmax (library calls here, a fifth of a
+   * screen's time on meshes; the same values for finite vertices). */
+  lk_vec3 l = lk_v3(INFINITY, INFINITY, INFINITY), h = lk_v3(-INFINITY, -INFINITY, -INFINITY);
   for (int i = 0; i < nv; i++) {
     lk_vec3 w = lk_tf_point(pose, lk_v3(v[3 * i], v[3 * i + 1], v[3 * i + 2]));
-    *lo = lk_v3(fmin(lo->x, w.x), fmin(lo->y, w.y), fmin(lo->z, w.z));
-    *hi = lk_v3(fmax(hi->x, w.x), fmax(hi->y, w.y), fmax(hi->z, w.z));
+    if (w.x < l.x) l.x = w.x;
+    if (w.y < l.y) l.y = w.y;
+    if (w.z < l.z) l.z = w.z;
+    if (w.x > h.x) h.x = w.x;
+    if (w.y > h.y) h.y = w.y;
+    if (w.z > h.z) h.z = w.z;
   }
+  *lo = l;
+  *hi = h;
   return LK_OK;
 }
 

@@ -39,6 +39,7 @@ typedef struct {
 struct lk_grasp_screener {
   const lk_grasp_scene *s;
   lk_grasp_screen_options o;
+  lk_force loads[LK_GRASP_SCREEN_MAX_LOADS]; /* o.loads points here */
   int nq;
   double *q0; /* the model's initial q: the object where it starts */
   int nobj, nhand;
@@ -156,6 +157,13 @@ static lk_status check_options(const lk_grasp_screen_options *o, lk_error *err) 
   if (o->max_evaluations < 2)
     return lk_error_set(err, LK_INVALID_ARGUMENT, "grasp screen: max_evaluations %d must be >= 2",
                         o->max_evaluations);
+  if (o->nloads < 0 || o->nloads > LK_GRASP_SCREEN_MAX_LOADS || (o->nloads > 0 && !o->loads))
+    return lk_error_set(err, LK_INVALID_ARGUMENT,
+                        "grasp screen: nloads %d must be 0 to %d, with loads", o->nloads,
+                        LK_GRASP_SCREEN_MAX_LOADS);
+  for (int k = 0; k < o->nloads; k++)
+    if (!lk_v3_isfinite(o->loads[k].lin) || !lk_v3_isfinite(o->loads[k].ang))
+      return lk_error_set(err, LK_NON_FINITE, "grasp screen: load %d is not finite", k);
   return LK_OK;
 }
 
@@ -182,6 +190,8 @@ lk_grasp_screener *lk_grasp_screener_new(const lk_grasp_scene *s,
     lk_grasp_screener_free(sc);
     return NULL;
   }
+  for (int k = 0; k < sc->o.nloads; k++) sc->loads[k] = sc->o.loads[k];
+  sc->o.loads = sc->o.nloads > 0 ? sc->loads : NULL;
   const lk_model *m = s->m;
   int ng = lk_model_ngeom(m), nl = lk_model_nlink(m);
   sc->nq = lk_model_nq(m);
@@ -436,8 +446,9 @@ static double arm(const closer *c, int k, int link) {
 
 /* A bound on how fast the geoms moved through loops travel per unit of s
  * (the passive joints' rates here, times 1.5: the rates change along the
- * path); *rate_max (may be NULL) the largest passive joint rate. */
-static double loop_speed(const closer *c, double *rate_max) {
+ * path), when `speed`; *rate_max (may be NULL) the largest passive joint
+ * rate. */
+static double loop_speed(const closer *c, double *rate_max, int speed) {
   const lk_grasp_screener *sc = c->sc;
   const lk_grasp_scene *s = sc->s;
   if (rate_max) *rate_max = 0;
@@ -455,7 +466,8 @@ static double loop_speed(const closer *c, double *rate_max) {
   for (int p = 0; p < s->nlp; p++) {
     if (rate[p] == 0) continue;
     if (rate_max) *rate_max = fmax(*rate_max, fabs(rate[p]));
-    v += 1.5 * fabs(rate[p]) * (sc->lp_prismatic[p] ? 1 : arm(c, 2 * MAX_FDOF + p, s->lp_link[p]));
+    if (speed)
+      v += 1.5 * fabs(rate[p]) * (sc->lp_prismatic[p] ? 1 : arm(c, 2 * MAX_FDOF + p, s->lp_link[p]));
   }
   return v;
 }
@@ -492,7 +504,7 @@ static double speed_bound(const closer *c) {
     }
     v += r;
   }
-  return v + loop_speed(c, NULL);
+  return v + loop_speed(c, NULL, 1);
 }
 
 /* Close the active joints from s = 0 until a moving geom touches (returns
@@ -544,7 +556,7 @@ static lk_status advance(closer *c, int *touched, int *touch, double *gap) {
     }
     if (sc->s->nlp > 0) { /* a loop's passive joints turn at most 0.1 a step */
       double rmax;
-      loop_speed(c, &rmax);
+      loop_speed(c, &rmax, 0); /* the rates alone: no geom bounds */
       if (rmax > 0 && sn > s + 0.1 / rmax) sn = s + 0.1 / rmax;
     }
     if (sn > s_lim) sn = s_lim;
@@ -711,6 +723,7 @@ lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_tran
   const lk_grasp_scene *s = sc->s;
   const lk_model *m = s->m;
   memset(r, 0, sizeof *r);
+  r->load_worst = -1;
   double *q = lk_data_q(d);
   memcpy(q, sc->q0, (size_t)sc->nq * sizeof *q);
   lk_status st = lk_grasp_scene_pose_q(s, q, hand_pose, preshape, err);
@@ -798,14 +811,18 @@ lk_status lk_grasp_screen(const lk_grasp_screener *sc, lk_data *d, const lk_tran
     r->reason = eps > 0 ? LK_GRASP_CLOSED : LK_GRASP_ONE_SIDED;
     r->outcome = eps > 0 ? LK_SCREEN_CLOSED : LK_SCREEN_NOT_CLOSED;
     if (sc->o.quality) r->epsilon = eps;
-    return LK_OK;
+  } else {
+    if (st) return st;
+    r->force_closure = cr.closed;
+    r->reason = cr.reason;
+    r->outcome = cr.closed ? LK_SCREEN_CLOSED : LK_SCREEN_NOT_CLOSED;
+    if (cr.closed && sc->o.quality) {
+      if ((st = lk_grasp_epsilon(contacts, n, &ao, &r->epsilon, &r->epsilon_qhull, err)))
+        return st;
+    }
   }
-  if (st) return st;
-  r->force_closure = cr.closed;
-  r->reason = cr.reason;
-  r->outcome = cr.closed ? LK_SCREEN_CLOSED : LK_SCREEN_NOT_CLOSED;
-  if (cr.closed && sc->o.quality) {
-    if ((st = lk_grasp_epsilon(contacts, n, &ao, &r->epsilon, &r->epsilon_qhull, err))) return st;
-  }
+  if (r->force_closure && sc->o.nloads > 0)
+    return lk_grasp_load_force(contacts, n, &ao, sc->o.loads, sc->o.nloads, &r->load_force,
+                               &r->load_worst, err);
   return LK_OK;
 }

@@ -125,6 +125,7 @@ typedef struct {
   lk_vec3 dist_f, dist_t; /* disturbance on the object */
   lk_vec3 gravity;
   double limit[NFD];
+  int fdof_vadr[NFD], cp_vadr[NFD], lp_vadr[NFD]; /* velocity indices */
   double kclose[NFD]; /* closing velocity-loop gain, bounded for stability */
   int saturated[LK_GRASP_MAX_FINGERS];
   int holding;      /* after closing: finger joints also hold q_hold */
@@ -170,6 +171,10 @@ static lk_status ctl_init(ctl *c, const lk_grasp_scene *s, const lk_grasp_trial_
     return lk_error_set(err, LK_OUT_OF_MEMORY, "grasp trial: out of memory");
   }
   c->omega = 2 * LK_PI * o->palm_frequency;
+  for (int f = 0, k = 0; f < s->nfinger; f++)
+    for (int j = 0; j < s->finger[f].ndof; j++) c->fdof_vadr[k++] = s->finger[f].dof[j];
+  for (int j = 0; j < s->ncoupled; j++) c->cp_vadr[j] = lk_model_joint_vadr(s->m, s->cp_link[j]);
+  for (int p = 0; p < s->nlp; p++) c->lp_vadr[p] = lk_model_joint_vadr(s->m, s->lp_link[p]);
   for (int k = 0; k < s->nfdof; k++) {
     double L = o->torque_limit > 0 ? o->torque_limit : s->max_effort[k];
     c->limit[k] = isfinite(L) ? L : 5.0;
@@ -271,6 +276,11 @@ static void gather(ctl *c, const lk_data *d) {
   }
 }
 
+/* Column dof of the point Jacobian in c->jlin. */
+static lk_vec3 jcol(const ctl *c, int dof) {
+  return lk_v3(c->jlin[dof], c->jlin[c->nv + dof], c->jlin[2 * c->nv + dof]);
+}
+
 /* Effort for finger DoF slot k (its actuator law inverted). */
 static void command(const lk_grasp_scene *s, lk_data *d, int k, int act, int dof, double tau) {
   double q = lk_data_q(d)[s->fdof_qadr[k]], v = lk_data_v(d)[dof], target;
@@ -306,6 +316,56 @@ static lk_status fingers(ctl *c, lk_data *d) {
   } else {
     c->press = o->grip_force;
   }
+  /* The press of the touching fingers, by virtual work: a finger pressing
+   * with c->press along the mean normal n at the centroid p of its most
+   * loaded link's contacts needs tau_k = press n . dp/dq_k at finger DoF
+   * k, where dp/dq_k moves joint k together with the joints coupled to it
+   * (their ratios) and the loops' passive joints (their rates): one
+   * actuator that drives two jaws through mimic joints (the URDF 2F-85)
+   * presses both pads, and a pad on a four-bar gets the force it is
+   * asked for. Finger DoFs that move no touching finger's contact keep
+   * closing. */
+  double pt[NFD];
+  unsigned char pm[NFD];
+  int nfd = s->nfdof;
+  memset(pt, 0, sizeof pt);
+  memset(pm, 0, sizeof pm);
+  for (int f = 0; f < s->nfinger; f++) {
+    c->pressing[f] = c->F[f] > 0;
+    if (!c->pressing[f]) continue;
+    int best = -1;
+    for (int l = 0; l < c->nl; l++)
+      if (s->finger_of_link[l] == f && c->lf[l] > 0 && (best < 0 || c->lf[l] > c->lf[best]))
+        best = l;
+    if (best < 0) continue; /* a palm contact counted for the finger */
+    lk_vec3 p = lk_v3_scale(c->lp[best], 1.0 / c->lf[best]);
+    lk_vec3 n = lk_v3_normalize(c->ln[best]);
+    lk_vec3 pl = lk_tf_inv_point(lk_data_link_pose(d, best), p);
+    lk_status st = lk_jacobian_point(c->m, d, best, pl, c->jlin, NULL);
+    if (st) return st;
+    double en[NFD], norm[NFD], cmax = 0;
+    for (int k = 0; k < nfd; k++) {
+      lk_vec3 e = jcol(c, c->fdof_vadr[k]);
+      for (int j = 0; j < s->ncoupled; j++)
+        if (s->cp_leader[j] == k) e = lk_v3_madd(e, jcol(c, c->cp_vadr[j]), s->cp_ratio[j]);
+      if (s->nloop > 0) {
+        double dr[NFD], cr[NFD], lr[NFD];
+        for (int i = 0; i < nfd; i++) dr[i] = i == k;
+        for (int j = 0; j < s->ncoupled; j++) cr[j] = s->cp_leader[j] == k ? s->cp_ratio[j] : 0;
+        lk_grasp_scene_loop_rates(s, d, dr, cr, lr);
+        for (int i = 0; i < s->nlp; i++)
+          if (lr[i] != 0) e = lk_v3_madd(e, jcol(c, c->lp_vadr[i]), lr[i]);
+      }
+      en[k] = lk_v3_dot(e, n);
+      norm[k] = lk_v3_norm(e);
+      cmax = fmax(cmax, norm[k]);
+    }
+    for (int k = 0; k < nfd; k++)
+      if (norm[k] > 1e-6 * cmax) {
+        pt[k] += c->press * en[k];
+        pm[k] = 1;
+      }
+  }
   int slot = 0;
   for (int f = 0; f < s->nfinger; f++) {
     const lk_grasp_finger *fg = &s->finger[f];
@@ -322,7 +382,7 @@ static lk_status fingers(ctl *c, lk_data *d) {
       double sv = s->fdof_sign[slot] * vc, k = c->kclose[slot], ff = 0;
       if (k < 9 * s->damping[slot]) ff += s->damping[slot] * sv;
       if (k * vc < 10 * s->friction[slot]) ff += s->friction[slot] * s->fdof_sign[slot];
-      tau[j] = clampd(k * (sv - vj) + ff, -c->limit[slot], c->limit[slot]);
+      tau[j] = pm[slot] ? pt[slot] : clampd(k * (sv - vj) + ff, -c->limit[slot], c->limit[slot]);
       moving = fmax(moving, fabs(vj) / vc);
     }
     for (int j = 0; j < fg->ncoupled; j++) { /* a mimic finger moves too */
@@ -330,33 +390,6 @@ static lk_status fingers(ctl *c, lk_data *d) {
                LK_JOINT_PRISMATIC;
       double vc = pr ? o->close_speed_prismatic : o->close_speed_revolute;
       moving = fmax(moving, fabs(v[fg->coupled_dof[j]]) / vc);
-    }
-    c->pressing[f] = c->F[f] > 0;
-    if (c->pressing[f]) {
-      /* Press along the mean normal at the centroid of the contacts of the
-       * finger's most loaded link: tau = J^T (F n). */
-      int best = -1;
-      for (int l = 0; l < c->nl; l++)
-        if (s->finger_of_link[l] == f && c->lf[l] > 0 && (best < 0 || c->lf[l] > c->lf[best]))
-          best = l;
-      lk_vec3 p = lk_v3_scale(c->lp[best], 1.0 / c->lf[best]);
-      lk_vec3 n = lk_v3_normalize(c->ln[best]);
-      lk_vec3 pl = lk_tf_inv_point(lk_data_link_pose(d, best), p);
-      lk_status st = lk_jacobian_point(c->m, d, best, pl, c->jlin, NULL);
-      if (st) return st;
-      double col[LK_GRASP_MAX_FINGER_DOFS], cmax = 0;
-      for (int j = 0; j < fg->ndof; j++) {
-        int dof = fg->dof[j];
-        lk_vec3 jc = lk_v3(c->jlin[dof], c->jlin[c->nv + dof], c->jlin[2 * c->nv + dof]);
-        col[j] = lk_v3_dot(jc, n);
-        cmax = fmax(cmax, lk_v3_norm(jc));
-      }
-      for (int j = 0; j < fg->ndof; j++) {
-        int dof = fg->dof[j];
-        lk_vec3 jc = lk_v3(c->jlin[dof], c->jlin[c->nv + dof], c->jlin[2 * c->nv + dof]);
-        /* Joints that do not move the contact (beyond it) keep closing. */
-        if (lk_v3_norm(jc) > 1e-6 * cmax) tau[j] = c->press * col[j];
-      }
     }
     c->still[f] = moving < 0.02 ? c->still[f] + c->h : 0;
     c->saturated[f] = 0;
@@ -666,6 +699,51 @@ static void analyse(const ctl *c, const lk_data *d, lk_grasp_trial_report *r) {
   lk_free(gc);
 }
 
+static const lk_vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
+                                {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+
+/* The shake's force and torque (their defaults from the object). */
+static void shake_magnitudes(const lk_grasp_scene *s, const lk_grasp_trial_options *o,
+                             double *fmag, double *tmag) {
+  double mg = s->object_mass * lk_v3_norm(lk_model_options(s->m)->gravity);
+  *fmag = o->shake_force >= 0 ? o->shake_force : mg;
+  *tmag = o->shake_torque >= 0 ? o->shake_torque : 0.5 * mg * s->object_radius;
+}
+
+int lk_grasp_trial_loads(const lk_grasp_scene *s, const lk_grasp_trial_options *o,
+                         lk_force *loads, int cap) {
+  if (!s || (cap > 0 && !loads) || cap < 0) return -1;
+  lk_grasp_trial_options def;
+  if (!o) {
+    lk_grasp_trial_options_default(&def);
+    o = &def;
+  }
+  lk_vec3 g = lk_model_options(s->m)->gravity;
+  lk_vec3 weight = lk_v3_scale(g, s->object_mass);
+  lk_force f[LK_GRASP_TRIAL_LOADS];
+  int n = 0;
+  if (o->lift_height > 0 && o->lift_time > 0) {
+    /* The minimum-jerk rise's largest upward acceleration, (10 / sqrt 3)
+     * H / T^2, at a quarter-ish of the rise: the object's inertia adds
+     * to its weight. */
+    double a = 10.0 / sqrt(3.0) * o->lift_height / (o->lift_time * o->lift_time);
+    f[n++] = lk_fo(lk_v3_zero(), lk_v3_madd(weight, lk_v3(0, 0, 1), -a * s->object_mass));
+  } else {
+    f[n++] = lk_fo(lk_v3_zero(), weight);
+  }
+  double fmag, tmag;
+  shake_magnitudes(s, o, &fmag, &tmag);
+  if (o->shake_time > 0)
+    for (int k = 0; k < 12; k++) {
+      double mag = k < 6 ? fmag : tmag;
+      if (mag <= 0) continue;
+      lk_vec3 v = lk_v3_scale(axes[k % 6], mag);
+      f[n++] = k < 6 ? lk_fo(lk_v3_zero(), lk_v3_add(weight, v)) : lk_fo(v, weight);
+    }
+  for (int k = 0; k < n && k < cap; k++) loads[k] = f[k];
+  return n;
+}
+
 /* Run phase steps with a per-step setter; 1 when the object was lost. */
 typedef void (*phase_fn)(ctl *c, double t, void *arg);
 
@@ -809,11 +887,8 @@ lk_status lk_grasp_trial(const lk_grasp_scene *s, lk_data *d, const lk_transform
   }
 
   c.phase = phase = LK_GRASP_PHASE_SHAKE;
-  double g = lk_v3_norm(c.gravity), mg = s->object_mass * g;
-  double fmag = o->shake_force >= 0 ? o->shake_force : mg;
-  double tmag = o->shake_torque >= 0 ? o->shake_torque : 0.5 * mg * s->object_radius;
-  static const lk_vec3 axes[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0},
-                                  {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+  double fmag, tmag;
+  shake_magnitudes(s, o, &fmag, &tmag);
   if (o->shake_time > 0) {
     for (int k = 0; k < 12; k++) {
       shake_arg sa = {axes[k % 6], k < 6 ? fmag : tmag, o->shake_time, k >= 6};

@@ -2,6 +2,7 @@
  * wrench cones, force closure, the Ferrari-Canny epsilon and GWS volume
  * against a closed form, minimum finger forces against the two-finger
  * squeeze (../shared/REFERENCE.md, V6), the object radius. */
+#include <math.h>
 #include <string.h>
 
 #include "grasp/grasp_internal.h"
@@ -557,6 +558,63 @@ static void test_min_force_beyond_the_geometry_is_no_solution(void) {
   LK_ASSERT_NEAR(sum.z, m * g, 1e-9);
 }
 
+/* Two soft pads pinch an object across x (contacts at x = -w and x = +w on
+ * the line y = z = 0, normals into it, t1 = +z so that a cone edge points
+ * straight up), its centre of mass a distance d off that line at (0, d, 0).
+ * The weight m g pulls down at the centre of mass: the pads' friction
+ * carries the force, 2 mu f >= m g, and, about the pad line, only their
+ * torsion carries the weight's moment m g d, 2 k f >= m g d (the pads'
+ * friction forces both act at y = 0 and make no moment about it). So the
+ * grip each pad needs is f = max(m g / (2 mu), m g d / (2 k)): a pinch
+ * through the centre of mass needs the friction bound, one 2 cm off it
+ * the torsion bound, 10 times more here. A second load, the weight with a
+ * sideways push of m g along y at the centre of mass, needs
+ * sqrt(2) m g / (2 mu) on the line (the cone edges of the inscribed
+ * octagonal pyramid at 45 deg reach mu); the largest over both loads is
+ * reported, with its index. */
+static void test_load_force_of_a_pinch_off_the_centre_of_mass(void) {
+  const double w = 0.03, mu = 0.8, k = 0.8 * 0.004, m = 0.5, g = 9.81;
+  lk_grasp_contact c[2];
+  c[0] = contact(lk_v3(-w, 0, 0), lk_v3(1, 0, 0), mu, k);
+  c[1] = contact(lk_v3(w, 0, 0), lk_v3(-1, 0, 0), mu, k);
+  for (int i = 0; i < 2; i++) {
+    c[i].tangent = lk_v3(0, 0, 1);
+    c[i].finger = i;
+  }
+  lk_force loads[2] = {lk_fo(lk_v3_zero(), lk_v3(0, 0, -m * g)),
+                       lk_fo(lk_v3_zero(), lk_v3(0, m * g, -m * g))};
+  lk_grasp_options o;
+  lk_grasp_options_default(&o);
+  lk_error e;
+  const double ds[2] = {0, 0.02};
+  for (int i = 0; i < 2; i++) {
+    o.center = lk_v3(0, ds[i], 0);
+    double f = -1;
+    int worst = -2;
+    LK_ASSERT_OK(lk_grasp_load_force(c, 2, &o, loads, 1, &f, &worst, &e), &e);
+    double want = fmax(m * g / (2 * mu), m * g * ds[i] / (2 * k));
+    LK_ASSERT_NEAR(f, want, 1e-9 * want);
+    LK_ASSERT_INT_EQ(worst, 0);
+  }
+  o.center = lk_v3_zero();
+  double f;
+  int worst;
+  LK_ASSERT_OK(lk_grasp_load_force(c, 2, &o, loads, 2, &f, &worst, &e), &e);
+  LK_ASSERT_NEAR(f, sqrt(2.0) * m * g / (2 * mu), 1e-9);
+  LK_ASSERT_INT_EQ(worst, 1);
+  /* No loads: 0; hard pads off the centre of mass: the moment about the
+   * pad line cannot be carried at all. */
+  LK_ASSERT_OK(lk_grasp_load_force(c, 2, &o, loads, 0, &f, &worst, &e), &e);
+  LK_ASSERT_NEAR(f, 0, 0);
+  LK_ASSERT_INT_EQ(worst, -1);
+  c[0].torsion = c[1].torsion = 0;
+  o.center = lk_v3(0, 0.02, 0);
+  LK_ASSERT_OK(lk_grasp_load_force(c, 2, &o, loads, 2, &f, &worst, &e), &e);
+  CU_ASSERT(isinf(f));
+  LK_ASSERT_INT_EQ(worst, 0);
+  LK_ASSERT_INT_EQ(lk_grasp_load_force(c, 2, &o, NULL, 2, &f, NULL, &e), LK_INVALID_ARGUMENT);
+}
+
 void lk_test_register(void) {
   static const lk_test lp[] = {
       {"simplex: a textbook LP and its duals", test_lp_textbook},
@@ -581,6 +639,8 @@ void lk_test_register(void) {
       {"forces beyond the geometry's precision are no solution",
        test_min_force_beyond_the_geometry_is_no_solution},
       {"object radius", test_object_radius},
+      {"load force: a pinch off the centre of mass (closed form)",
+       test_load_force_of_a_pinch_off_the_centre_of_mass},
       {NULL, NULL}};
   lk_test_suite("grasp lp", lp);
   lk_test_suite("grasp cones", cones);

@@ -193,6 +193,152 @@ static void test_planner_jobs_rank_and_best_grasp(void) {
   unlink(b);
 }
 
+/* --rank load: the jaw gripper on the cylinder, 80 candidates, nothing
+ * verified. The closed rows come first, ordered by the grip the default
+ * trial's loads need, smallest first, as the library computes it for each
+ * row's pose from the CSV alone (a screener with lk_grasp_trial_loads);
+ * --rank with another key is a usage error. */
+static void test_planner_ranks_by_the_trial_loads(void) {
+  char a[4096];
+  snprintf(a, sizeof a, "%s", lk_test_scratch("rank_load.csv"));
+  char hand[4096], object[4096];
+  snprintf(hand, sizeof hand, "%s", lk_test_mechanism("jaw_gripper"));
+  snprintf(object, sizeof object, "%s", lk_test_mechanism("object_cylinder"));
+  char *err = NULL;
+  int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "80", "--verify", "0",
+                                "--refine", "0", "--rank", "load", "--quiet", "-o", a, NULL},
+               &err);
+  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
+  free(err);
+  st = run((const char *[]){"--hand", hand, "--object", object, "--rank", "volume", NULL}, &err);
+  LK_ASSERT_INT_EQ(st, 2);
+  free(err);
+  char *text = slurp(a);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  int n = 0;
+  char **l = lines(text, &n);
+  LK_ASSERT_INT_EQ(n, 81);
+  const char *header = l[0];
+  int c_scr = column(header, "screen"), c_px = column(header, "px"), c_qw = column(header, "qw");
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hand, object, NULL, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  lk_data *d = lk_data_new(lk_grasp_scene_model(s));
+  lk_force loads[LK_GRASP_TRIAL_LOADS];
+  lk_grasp_screen_options so;
+  lk_grasp_screen_options_default(&so);
+  so.loads = loads;
+  so.nloads = lk_grasp_trial_loads(s, NULL, loads, LK_GRASP_TRIAL_LOADS);
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, &so, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+  double last = 0, first = -1;
+  int closed_rows = 0, in_closed = 1;
+  for (int k = 1; k < n; k++) {
+    char buf[32];
+    int closed = !strcmp(text_field(l[k], c_scr, buf, sizeof buf), "closed");
+    if (!closed) {
+      in_closed = 0;
+      continue;
+    }
+    CU_ASSERT_TRUE(in_closed); /* closed rows before the others */
+    lk_transform pose;
+    pose.R = lk_q_to_mat3(lk_q(field(l[k], c_qw), field(l[k], c_qw + 1), field(l[k], c_qw + 2),
+                               field(l[k], c_qw + 3)));
+    pose.p = lk_v3(field(l[k], c_px), field(l[k], c_px + 1), field(l[k], c_px + 2));
+    lk_grasp_screen_report r;
+    lk_grasp_contact c[64];
+    LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, 64, &e), &e);
+    LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
+    LK_ASSERT_MSG(r.load_force >= last, "row %d: %.9g N after %.9g N", k, r.load_force, last);
+    if (first < 0) first = r.load_force;
+    last = r.load_force;
+    closed_rows++;
+  }
+  printf("  [planner] --rank load: %d closed rows, grip %.3f to %.3f N\n", closed_rows, first,
+         last);
+  CU_ASSERT_TRUE(closed_rows > 10);
+  CU_ASSERT_TRUE(last > first); /* the loads tell the closed grasps apart */
+  lk_grasp_screener_free(sc);
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+  free(l);
+  free(text);
+  unlink(a);
+}
+
+/* --reclose 6: the jaw gripper on the mug, 40 candidates, nothing
+ * verified. The first 6 rows are the 6 best closed ones closed again by
+ * the trial's dynamic closing, in the order of the grip the trial's loads
+ * need on the contacts that closing leaves, as a user computes it from
+ * each row's pose with lk_grasp_place, lk_grasp_close and
+ * lk_grasp_load_force about the object's centre of mass. */
+static void test_planner_recloses_the_best(void) {
+  char a[4096];
+  snprintf(a, sizeof a, "%s", lk_test_scratch("reclose.csv"));
+  char hand[4096], object[4096];
+  snprintf(hand, sizeof hand, "%s", lk_test_mechanism("jaw_gripper"));
+  snprintf(object, sizeof object, "%s", lk_test_mechanism("object_mug"));
+  char *err = NULL;
+  int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "40", "--verify", "0",
+                                "--refine", "0", "--reclose", "6", "--quiet", "-o", a, NULL},
+               &err);
+  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
+  free(err);
+  char *text = slurp(a);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
+  int n = 0;
+  char **l = lines(text, &n);
+  CU_ASSERT_FATAL(n >= 7);
+  const char *header = l[0];
+  int c_scr = column(header, "screen"), c_px = column(header, "px"), c_qw = column(header, "qw");
+  lk_error e;
+  lk_grasp_scene *s = lk_grasp_scene_load(hand, object, NULL, &e);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  const lk_model *m = lk_grasp_scene_model(s);
+  lk_data *d = lk_data_new(m);
+  lk_grasp_trial_options to;
+  lk_grasp_trial_options_default(&to);
+  lk_force loads[LK_GRASP_TRIAL_LOADS];
+  int nl = lk_grasp_trial_loads(s, &to, loads, LK_GRASP_TRIAL_LOADS);
+  lk_grasp_extract_options eo;
+  lk_grasp_extract_options_default(&eo);
+  eo.object = lk_grasp_scene_object(s);
+  eo.finger_of_link = lk_grasp_scene_finger_of_link(s);
+  lk_link_spec ls;
+  lk_model_link(m, eo.object, &ls);
+  double last = 0, first = 0;
+  for (int k = 1; k <= 6; k++) {
+    char buf[32];
+    CU_ASSERT_STRING_EQUAL(text_field(l[k], c_scr, buf, sizeof buf), "closed");
+    lk_transform pose;
+    pose.R = lk_q_to_mat3(lk_q(field(l[k], c_qw), field(l[k], c_qw + 1), field(l[k], c_qw + 2),
+                               field(l[k], c_qw + 3)));
+    pose.p = lk_v3(field(l[k], c_px), field(l[k], c_px + 1), field(l[k], c_px + 2));
+    lk_grasp_trial_report tr;
+    memset(&tr, 0, sizeof tr);
+    LK_ASSERT_OK(lk_grasp_place(s, d, &pose, NULL, &e), &e);
+    LK_ASSERT_OK(lk_grasp_close(s, d, &to, &tr, &e), &e);
+    lk_grasp_contact c[128];
+    int nc = lk_grasp_contacts_from_data(m, d, &eo, c, NULL, 128);
+    double f = INFINITY;
+    lk_grasp_options ao;
+    lk_grasp_options_default(&ao);
+    ao.center = lk_tf_point(lk_data_link_pose(d, eo.object), ls.com);
+    ao.torque_scale = lk_grasp_scene_object_radius(s);
+    if (nc > 0 && nc <= 128) LK_ASSERT_OK(lk_grasp_load_force(c, nc, &ao, loads, nl, &f, NULL, &e), &e);
+    printf("  [planner] --reclose row %d: %.6f N\n", k, f);
+    if (k == 1) first = f;
+    LK_ASSERT_MSG(f >= last, "row %d: %.9g N after %.9g N", k, f, last);
+    last = f;
+  }
+  CU_ASSERT(last > first * (1 + 1e-6)); /* the re-closed grasps differ */
+  lk_data_free(d);
+  lk_grasp_scene_free(s);
+  free(l);
+  free(text);
+  unlink(a);
+}
+
 /* Held grasps of equal epsilon rank by how far a point of the object's
  * surface slipped: translation + radius x rotation. A sphere between two
  * point pads is never in force closure (epsilon 0 for all), so the slip
@@ -766,6 +912,10 @@ void lk_test_register(void) {
       {"the best analytic grasp holds on every object",
        test_best_analytic_grasp_holds_on_every_object},
       {"--view page and --plot summary", test_planner_view_and_plot},
+      {"--rank load orders by the grip the trial's loads need",
+       test_planner_ranks_by_the_trial_loads},
+      {"--reclose closes the best again and ranks them by the loads",
+       test_planner_recloses_the_best},
       {"arguments", test_planner_arguments},
       {NULL, NULL}};
   lk_test_suite("grasp planner", tests);

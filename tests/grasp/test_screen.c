@@ -108,6 +108,74 @@ static void test_jaw_stops_at_the_face_and_at_the_corner(void) {
   lk_grasp_scene_free(s);
 }
 
+/* The trial's loads, screened: the jaw gripper on the box face (the
+ * grasp of the test above) with the default trial's loads. There are 13:
+ * the weight with the lift's peak acceleration (minimum jerk over 0.1 m in
+ * 0.4 s: (10 / sqrt 3) 0.1 / 0.4^2 = 3.61 m/s^2 up), then the weight with
+ * a shake force of m g along +x, -x, +y, -y, +z, -z, then with a torque of
+ * m g r / 2 about the same axes. The closed face grasp reports the grip
+ * that carries them all, as lk_grasp_load_force of its contacts says, and
+ * at least the lift's friction bound m (g + a) / (2 mu) (two pads, each
+ * carrying at most mu of its normal force up); without loads, 0. */
+static void test_screen_reports_the_grip_the_trial_loads_need(void) {
+  lk_grasp_scene *s = scene(mech("jaw_gripper"), mech("object_box"));
+  CU_ASSERT_PTR_NOT_NULL_FATAL(s);
+  const lk_model *m = lk_grasp_scene_model(s);
+  lk_link_spec ls;
+  lk_model_link(m, lk_grasp_scene_object(s), &ls);
+  const double g = 9.81, mass = ls.mass, a = 10.0 / sqrt(3.0) * 0.1 / (0.4 * 0.4);
+  LK_ASSERT_NEAR(lk_v3_norm(lk_model_options(m)->gravity), g, 1e-12);
+  lk_force loads[LK_GRASP_TRIAL_LOADS];
+  LK_ASSERT_INT_EQ(lk_grasp_trial_loads(s, NULL, loads, LK_GRASP_TRIAL_LOADS), 13);
+  LK_ASSERT_NEAR(loads[0].lin.z, -mass * (g + a), 1e-12);
+  LK_ASSERT_NEAR(lk_v3_norm(loads[0].ang), 0, 0);
+  LK_ASSERT_NEAR(loads[1].lin.x, mass * g, 1e-12); /* + x push */
+  LK_ASSERT_NEAR(loads[1].lin.z, -mass * g, 1e-12);
+  LK_ASSERT_NEAR(lk_v3_norm(loads[7].lin), mass * g, 1e-12); /* weight, and a torque */
+  LK_ASSERT_NEAR(loads[7].ang.x, 0.5 * mass * g * lk_grasp_scene_object_radius(s), 1e-12);
+  LK_ASSERT_INT_EQ(lk_grasp_trial_loads(s, NULL, NULL, 1), -1);
+  lk_grasp_screen_options so;
+  lk_grasp_screen_options_default(&so);
+  so.loads = loads;
+  so.nloads = 13;
+  lk_grasp_screener *sc = lk_grasp_screener_new(s, &so, NULL);
+  lk_grasp_screener *plain = lk_grasp_screener_new(s, NULL, NULL);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(sc);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(plain);
+  memset(loads, 0, sizeof loads); /* the screener keeps its own copy */
+  lk_data *d = lk_data_new(m);
+  lk_transform pose = from_above(0.06, 0);
+  lk_grasp_screen_report r;
+  lk_grasp_contact c[CAP];
+  lk_error e;
+  LK_ASSERT_OK(lk_grasp_screen(plain, d, &pose, NULL, &r, c, CAP, &e), &e);
+  LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
+  LK_ASSERT_NEAR(r.load_force, 0, 0);
+  LK_ASSERT_INT_EQ(r.load_worst, -1);
+  LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, CAP, &e), &e);
+  LK_ASSERT_INT_EQ(r.outcome, LK_SCREEN_CLOSED);
+  printf("  [screen] face grasp: the trial's loads need %.4f N a pad (load %d)\n", r.load_force,
+         r.load_worst);
+  CU_ASSERT(r.load_force >= mass * (g + a) / (2 * c[0].mu) * (1 - 1e-12));
+  CU_ASSERT(isfinite(r.load_force));
+  lk_grasp_trial_loads(s, NULL, loads, LK_GRASP_TRIAL_LOADS);
+  lk_grasp_options ao;
+  lk_grasp_options_default(&ao);
+  ao.center = lk_tf_point(lk_data_link_pose(d, lk_grasp_scene_object(s)), ls.com);
+  ao.torque_scale = lk_grasp_scene_object_radius(s);
+  double f;
+  int worst;
+  LK_ASSERT_OK(lk_grasp_load_force(c, r.ncontacts, &ao, loads, 13, &f, &worst, &e), &e);
+  LK_ASSERT_NEAR(r.load_force, f, 1e-12 * f);
+  LK_ASSERT_INT_EQ(r.load_worst, worst);
+  so.nloads = LK_GRASP_SCREEN_MAX_LOADS + 1;
+  CU_ASSERT_PTR_NULL(lk_grasp_screener_new(s, &so, &e));
+  lk_data_free(d);
+  lk_grasp_screener_free(sc);
+  lk_grasp_screener_free(plain);
+  lk_grasp_scene_free(s);
+}
+
 /* A fingertip sphere (radius 5 mm, 20 mm from the pivot) swinging down
  * onto the box's top face from a pivot H above the box's centre stops at
  * sin q = (H - 0.04 - 0.005) / 0.02: within 1e-10 m of the face, so q
@@ -423,6 +491,8 @@ static void test_soft_fingers_pinch_a_ball(void) {
 
 void lk_test_register(void) {
   static const lk_test tests[] = {
+      {"the screen reports the grip the trial's loads need",
+       test_screen_reports_the_grip_the_trial_loads_need},
       {"a jaw stops at a face and at a corner to 1e-9", test_jaw_stops_at_the_face_and_at_the_corner},
       {"a swinging fingertip stops on the top face", test_swinging_tip_stops_on_the_top_face},
       {"a two-joint finger curls around the edge", test_two_joint_finger_curls_around_the_edge},
