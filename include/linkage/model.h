@@ -379,10 +379,12 @@ typedef struct {
                                    m/s; default 0.2 */
   lk_impacts impacts;       /* simultaneous (default) or propagating */
   int anchor_contacts;      /* 1: static contacts are anchored where they
-                               stuck (no creep on turning frames;
+                               stuck, their offsets taken back by a
+                               projection of the positions after the step
+                               (no creep on turning frames;
                                docs/contact.md); 0 (default for now: it
-                               costs resting and grasped contacts their
-                               fast answers) */
+                               costs grasps and a pushing arm more than
+                               10 % of their step time) */
   double slip_threshold;    /* a sliding contact becomes static again when
                                its slip speed falls below this, m/s; 1e-4 */
   int friction_iterations;  /* circle cone: tangent-basis re-alignment

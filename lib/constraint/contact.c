@@ -42,18 +42,26 @@ static lk_vec3 first_tangent(const lk_contact_geom *g, lk_vec3 last) {
  * the bodies along straight lines, and on a turning frame a sticking body
  * creeps outward by r (h w)^2 / 2 a step (a cube on a turntable: 6 mm in
  * 5 s at half its slip threshold). So a static contact remembers the two
- * material points where it stuck, and its friction rows ask the tangential
- * offset between them back, a contact_erp share a step (as the normal row
- * does with depth): no load inside the cone moves it, in any frame.
- * The anchor is set afresh (nothing asked back) when the contact is new or
+ * material points where it stuck, and the tangential offset between them
+ * is taken back after the position update, by a projection of the
+ * positions alone (anchor.c: post-stabilization, as the loops' closure
+ * is): no load inside the cone moves it, in any frame. The rows are those
+ * of an unanchored contact. (Asking the offset back through the rows'
+ * bias, as a velocity target, failed: a grip's or a face's tangent rows
+ * are redundant, an offset that is not exactly a rigid motion of the pair
+ * -- anchors set at different instants round a loop, a finite rotation's
+ * second-order part -- has a part outside their range, and the sticking
+ * trial's ridge turned picometres of it into newtons of internal friction
+ * that broke the cones: bench/grasp's friction passes grew from 365 to
+ * 1035 islands with a hundredth of the correction as with all of it.)
+ * The anchor is set afresh (nothing taken back) when the contact is new or
  * dynamic, when its friction was at its bound in the last solve (a
- * transient's slip, or a load at the cone: what it slipped is not asked
+ * transient's slip, or a load at the cone: what it slipped is not taken
  * back, which would take friction it does not have), and when the contact
- * point moves on either body by more than the offset to correct (a rolling
+ * point moves on either body by more than ten times the offset (a rolling
  * or pivoting contact, whose touching material points change); a sphere's,
  * a capsule's and a cylinder's side contacts are not anchored (they roll),
- * nor the smoothed friction law's (whose creep is its law). Offsets below a
- * thousandth of the contact tolerance are left alone. */
+ * nor the smoothed friction law's (whose creep is its law). */
 /* A contact that can roll on this geom: a sphere's, a capsule's, or a
  * cylinder's anywhere but on its flat faces (normal along its axis). */
 static int rounded(const lk_model *m, const lk_data *d, int geom, lk_vec3 n) {
@@ -65,20 +73,19 @@ static int rounded(const lk_model *m, const lk_data *d, int geom, lk_vec3 n) {
   return fabs(lk_v3_dot(axis, n)) < 0.999;
 }
 
-static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_contact_mem *mem,
-                   double h) {
+static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_contact_mem *mem) {
   /* a sphere's or capsule's contact rolls: its touching material points
    * change while it sticks */
   if (!m->opt.anchor_contacts) return;
   if (m->opt.friction_law != LK_FRICTION_COMPLEMENTARITY) return; /* (smoothed: creep is its law) */
   if (rounded(m, d, g->geom, g->n) || rounded(m, d, g->other_geom, g->n)) return;
   const lk_transform *Xa = &d->xw[g->link], *Xb = &d->xw[g->other];
-  lk_vec3 la = lk_tf_inv_point(Xa, g->p), lb = lk_tf_inv_point(Xb, g->p);
   int keep = mem->anchored && mem->valid && mem->state == LK_FRICTION_STATIC;
   if (keep) {
     double zt = sqrt(mem->z[1] * mem->z[1] + mem->z[2] * mem->z[2]);
     keep = !(zt >= g->mu_static * mem->z[0] * (1 - 1e-6));
   }
+  lk_vec3 la = lk_tf_inv_point(Xa, g->p), lb = lk_tf_inv_point(Xb, g->p);
   if (keep) {
     lk_vec3 off = lk_v3_sub(lk_tf_point(Xa, mem->anchor_a), lk_tf_point(Xb, mem->anchor_b));
     off = lk_v3_sub(off, lk_v3_scale(g->n, lk_v3_dot(g->n, off)));
@@ -91,14 +98,10 @@ static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_c
     double moved = fmax(lk_v3_norm(ma), lk_v3_norm(mb));
     double size = lk_v3_norm(off);
     if (moved <= 10 * size + 1e-3 * m->opt.contact_tolerance && size < m->opt.contact_tolerance) {
-      /* an offset below a thousandth of the contact tolerance is left (as
-       * placement noise is): a contact at rest keeps bias 0 and the
-       * resting answers (refine, rows) that rely on it */
-      if (size < 1e-3 * m->opt.contact_tolerance) return;
-      for (int k = 1; k <= 2; k++) {
-        lk_row *T = &d->sim.row[mem->row[k]];
-        T->bias = m->opt.contact_erp * lk_v3_dot(off, k == 1 ? mem->t1 : lk_v3_cross(g->n, mem->t1)) / h;
-      }
+      /* the offset is taken back after the position update (anchor.c);
+       * the rows themselves are those of an unanchored contact */
+      mem->anchor_fix = 1;
+      mem->anchor_off = size;
       return; /* the anchor stays */
     }
   }
@@ -112,6 +115,7 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
   double h = o->timestep;
   lk_contact_mem *mem = g->mem;
   for (int k = 0; k < 6; k++) mem->row[k] = -1;
+  mem->anchor_fix = 0;
   lk_vec3 n = g->n, p = g->p;
   lk_vec3 t1 = first_tangent(g, mem->t1);
   lk_vec3 t2 = lk_v3_cross(n, t1);
@@ -211,7 +215,7 @@ lk_status lk_contact_rows(const lk_model *m, lk_data *d, int report, const lk_co
     if (mem->valid && mem->locked && mem->state == LK_FRICTION_DYNAMIC &&
         o->friction_cone == LK_CONE_CIRCLE)
       d->sim.row[mem->row[2]].mu = 0;
-    anchor(m, d, g, mem, h);
+    anchor(m, d, g, mem);
   }
   if (g->type == LK_CONTACT_ROLLING && g->patch_radius > 0) {
     double rp = g->patch_radius;

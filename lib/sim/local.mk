@@ -23,6 +23,7 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/impact.c \
 	%reldir%/friction_state.c \
 	%reldir%/project.c \
+	%reldir%/anchor.c \
 	%reldir%/report.c \
 	%reldir%/step.c \
 	%reldir%/journal.c \

@@ -62,6 +62,9 @@ typedef struct {
                               its link's and the other's frame) where they
                               met; anchored: they are set (contact.c) */
   int anchored;
+  int anchor_fix;          /* its kept anchor's offset is to be taken back
+                              after this step's position update (anchor.c) */
+  double anchor_off;       /* ... that offset's size as the step began */
   double impact_speed;     /* ... the separating speed of its first impact
                               when it was closing as the step began (the
                               simultaneous model's target), else 0 */
@@ -183,6 +186,7 @@ typedef struct {
   lk_island_report *island_note; /* per row: at an island's first row, how it
                                     was planned and solved (solve.c) */
   int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
+  int *anchor_rows;   /* anchored contacts' tangent rows to correct (anchor.c) */
   const double **seg_j, **seg_y;
   double *ypanel;     /* a bucket's Y by DoF: (row_cap + 3) x LK_SIM_SMALL_TREE (island.c) */
   double *xtmp;       /* nv scratch */

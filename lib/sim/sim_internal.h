@@ -198,6 +198,11 @@ lk_status lk_sim_journal_restore(const lk_model *m, lk_data *d);
  * loop-closure and coupling manifold. Leaves the kinematics at q. */
 lk_status lk_sim_project(const lk_model *m, lk_data *d, double *q);
 
+/* anchor.c: take the kept anchors' tangential offsets (contact.c) back at
+ * q, a configuration being committed, without touching the velocities.
+ * May leave the kinematics at q (as lk_sim_project does). */
+lk_status lk_sim_anchor_project(const lk_model *m, lk_data *d, double *q);
+
 #include "dynamics/dynamics_impl.h" /* lk_dyn_solve_range, lk_dyn_integrate */
 
 #endif

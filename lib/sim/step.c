@@ -163,6 +163,8 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   if (m->nact > 0) lk_sim_servo_report(m, d, d->q, d->v, dd->vnew, h);
   memcpy(dd->qnew, d->q, sizeof(double) * (size_t)m->nq); /* 6 */
   lk_dyn_integrate(m, dd->qnew, dd->vnew, h);
+  if (constrained) st = lk_sim_anchor_project(m, d, dd->qnew);
+  if (st) return st;
   st = lk_sim_project(m, d, dd->qnew);
   if (st) return st;
   if (!lk_all_finite(dd->vnew, (size_t)nv) || !lk_all_finite(dd->qnew, (size_t)m->nq))

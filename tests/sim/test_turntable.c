@@ -6,9 +6,10 @@
  * update moved the sticking cube outward by r (h w)^2 / 2 (6 mm in 5 s at
  * half the threshold, and off the table at 0.99 of it). Measured from the
  * end of the spin-up over the next 10 s: the cube's radius moves by at
- * most 1e-7 m at 0.5 and 0.99 of the threshold, and at 1.01 it slides off
- * (options.anchor_contacts: true; without it the cube creeps, the last
- * test says). */
+ * most 1e-9 m at 0.5 and 0.99 of the threshold (the issue asks 1e-7; the
+ * projection of lib/sim/anchor.c gives 5e-11, the friction rows' bias that
+ * came before it 1e-8), and at 1.01 it slides off (options.anchor_contacts:
+ * true; without it the cube creeps, the last test says). */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -53,8 +54,8 @@ static double drift(double r, double half, double mus, double share, int anchore
 
 static void test_cube_holds_its_radius(void) {
   double a = drift(0.2, 0.01, 0.5, 0.5, 1), b = drift(0.2, 0.01, 0.5, 0.99, 1);
-  LK_ASSERT_MSG(fabs(a) <= 1e-7, "at 0.5 of the threshold the cube moved %.3g m in 10 s", a);
-  LK_ASSERT_MSG(fabs(b) <= 1e-7, "at 0.99 of the threshold the cube moved %.3g m in 10 s", b);
+  LK_ASSERT_MSG(fabs(a) <= 1e-9, "at 0.5 of the threshold the cube moved %.3g m in 10 s", a);
+  LK_ASSERT_MSG(fabs(b) <= 1e-9, "at 0.99 of the threshold the cube moved %.3g m in 10 s", b);
   double c = drift(0.2, 0.01, 0.5, 1.01, 1);
   LK_ASSERT_MSG(c > 0.1, "at 1.01 of the threshold the cube stayed (moved %.3g m)", c);
 }
@@ -62,7 +63,7 @@ static void test_cube_holds_its_radius(void) {
 /* Variant: a 3 cm cube at 0.15 m, mu_s 0.4. */
 static void test_variant(void) {
   double a = drift(0.15, 0.015, 0.4, 0.99, 1);
-  LK_ASSERT_MSG(fabs(a) <= 1e-7, "at 0.99 of the threshold the cube moved %.3g m in 10 s", a);
+  LK_ASSERT_MSG(fabs(a) <= 1e-9, "at 0.99 of the threshold the cube moved %.3g m in 10 s", a);
   double c = drift(0.15, 0.015, 0.4, 1.01, 1);
   LK_ASSERT_MSG(c > 0.1, "at 1.01 of the threshold the cube stayed (moved %.3g m)", c);
 }
@@ -75,7 +76,7 @@ static void test_default_creeps(void) {
 }
 
 static const lk_test tests[] = {
-    {"a cube on a turntable holds its radius to 1e-7 m at 0.5 and 0.99, slides at 1.01",
+    {"a cube on a turntable holds its radius to 1e-9 m at 0.5 and 0.99, slides at 1.01",
      test_cube_holds_its_radius},
     {"variant: other cube, radius and mu_s", test_variant},
     {"not anchored (the default for now) it creeps", test_default_creeps},
