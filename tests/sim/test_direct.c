@@ -202,12 +202,17 @@ static void count_end(void) {
 
 /* A pile at rest: settle steps, then 1 s. Over the second: every step
  * answered by the direct trial (no NSGS island), no symbolic analysis and
- * no allocation (the library's or CHOLMOD's), the floor's impulse equal to
- * n m g h to 1e-9 relative every step, every contact static within its
- * cone; the top cube moves less than 1e-9 m over the second. Over the
- * settling: one analysis in all, from the second step on answered by the
- * trial. */
-static void check_rest(lk_model *m, int n, double mass, int settle) {
+ * no allocation (the library's or CHOLMOD's), every contact static; over
+ * the settling: one analysis in all, from the second step on answered by
+ * the trial (asserted here). What the tests assert, over the second: */
+typedef struct {
+  double creep;       /* how far the top cube moved, m */
+  double weight;      /* |floor impulse - n m g h| / (n m g h), worst step */
+  double utilization; /* the highest contact utilization */
+} rest_run;
+
+static rest_run check_rest(lk_model *m, int n, double mass, int settle) {
+  rest_run out = {INFINITY, INFINITY, INFINITY};
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
   lk_data *d = lk_data_new(m);
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);
@@ -250,21 +255,29 @@ static void check_rest(lk_model *m, int n, double mass, int settle) {
   LK_ASSERT_MSG(refined >= 990, "%ld of 1000 steps refined", refined);
   LK_ASSERT_INT_EQ(g_lk_allocs, 0);
   LK_ASSERT_INT_EQ(g_ss_allocs, 0);
-  LK_ASSERT_NEAR(worst_w, 0, 1e-9);
-  LK_ASSERT_MSG(worst_u <= 1 + 1e-9, "utilization %.17g", worst_u);
-  LK_ASSERT_NEAR(body_q(d, n, 2), z0, 1e-9);
-  LK_ASSERT_NEAR(body_q(d, n, 0), x0, 1e-9);
+  out.weight = worst_w;
+  out.utilization = worst_u;
+  out.creep = fmax(fabs(body_q(d, n, 2) - z0), fabs(body_q(d, n, 0) - x0));
   lk_data_free(d);
   lk_model_free(m);
+  return out;
 }
 
 /* The pyramid of 30 cubes (5 x 5, 2 x 2, one on top: 100 floor contacts,
  * 16 under each upper cube, 864 rows), 1 kg, mu 0.5. */
-static void test_pyramid30_rest(void) { check_rest(cubes(30, 5, 1.0, 0.5, 0.5, 0, 0), 30, 1.0, 200); }
+static void test_pyramid30_rest(void) {
+  rest_run r = check_rest(cubes(30, 5, 1.0, 0.5, 0.5, 0, 0), 30, 1.0, 200);
+  LK_ASSERT_MSG(r.creep < 1e-9, "the top cube moved %.3g m", r.creep);
+  LK_ASSERT_MSG(r.weight <= 1e-9, "the floor carries n m g to %.3g", r.weight);
+  LK_ASSERT_MSG(r.utilization <= 1 + 1e-9, "utilization %.17g", r.utilization);
+}
 
 /* 14 cubes (3 x 3, 2 x 2, one: 100 contacts, 300 rows), 0.5 kg, mu 0.8. */
 static void test_pyramid14_rest_light(void) {
-  check_rest(cubes(14, 3, 0.5, 0.8, 0.8, 0, 0), 14, 0.5, 200);
+  rest_run r = check_rest(cubes(14, 3, 0.5, 0.8, 0.8, 0, 0), 14, 0.5, 200);
+  LK_ASSERT_MSG(r.creep < 1e-9, "the top cube moved %.3g m", r.creep);
+  LK_ASSERT_MSG(r.weight <= 1e-9, "the floor carries n m g to %.3g", r.weight);
+  LK_ASSERT_MSG(r.utilization <= 1 + 1e-9, "utilization %.17g", r.utilization);
 }
 
 /* The same island by both paths: a tower of n cubes (4 n contacts, 12 n
@@ -276,7 +289,7 @@ static void test_pyramid14_rest_light(void) {
  * force agrees to 1e-9 of the largest (the two paths pose the same
  * ridge-regularized trial and answer it to their rounding), and the
  * floor carries n m g. */
-static void check_dense_parity(int n, double mass, double mu, int steps) {
+static double check_dense_parity(int n, double mass, double mu, int steps) {
   lk_model *ms = tower(n, mass, mu, 0), *md = tower(n, mass, mu, 12 * n);
   CU_ASSERT_PTR_NOT_NULL_FATAL(ms);
   CU_ASSERT_PTR_NOT_NULL_FATAL(md);
@@ -323,8 +336,6 @@ static void check_dense_parity(int n, double mass, double mu, int steps) {
     dfn = fmax(dfn, fabs(a->fn - b->fn));
     dft = fmax(dft, lk_v3_norm(lk_v3_sub(a->ft, b->ft)));
   }
-  LK_ASSERT_MSG(dfn <= 1e-9 * fbig, "normal forces differ by %.3g of %.3g", dfn / fbig, fbig);
-  LK_ASSERT_MSG(dft <= 1e-9 * fbig, "friction forces differ by %.3g of %.3g", dft / fbig, fbig);
   /* the bottom cube carries the tower: its floor contacts n m g */
   LK_ASSERT_REL(floor_impulse(ds) / H, n * mass * G, 1e-9, 0);
   LK_ASSERT_REL(floor_impulse(dd) / H, n * mass * G, 1e-9, 0);
@@ -332,10 +343,17 @@ static void check_dense_parity(int n, double mass, double mu, int steps) {
   lk_data_free(dd);
   lk_model_free(ms);
   lk_model_free(md);
+  return fbig > 0 ? fmax(dfn, dft) / fbig : INFINITY;
 }
 
-static void test_dense_parity(void) { check_dense_parity(17, 1.0, 0.5, 300); }
-static void test_dense_parity_light(void) { check_dense_parity(20, 0.5, 0.8, 300); }
+static void test_dense_parity(void) {
+  double diff = check_dense_parity(17, 1.0, 0.5, 300);
+  LK_ASSERT_MSG(diff <= 1e-9, "the paths' contact forces differ by %.3g of the largest", diff);
+}
+static void test_dense_parity_light(void) {
+  double diff = check_dense_parity(20, 0.5, 0.8, 300);
+  LK_ASSERT_MSG(diff <= 1e-9, "the paths' contact forces differ by %.3g of the largest", diff);
+}
 
 /* The pyramid of 30 cubes at rest on the floor, then the slope tilted to
  * `tilt`. Beyond atan(mu_floor) (and inside atan(mu) between the cubes)

@@ -21,8 +21,21 @@ static lk_model *load(const char *text) {
 }
 
 /* A belt (a prismatic link, 10 kg) driven at speed v under a box of 1 kg,
- * rubber on rubber (mu 0.6 / mu_d), the box dropped on it at rest. */
-static void conveyor(double v, double mud, double box_mass) {
+ * rubber on rubber (mu 0.6 / mu_d), the box dropped on it at rest. While
+ * the box slides (t < t_match = v / (mu_d g)) the drive pushes mu_d m g;
+ * from t_match on the box is carried at v and the drive pushes nothing.
+ * The worst of each figure over the run: */
+typedef struct {
+  int ok;               /* loaded and stepped without an error */
+  double belt;          /* |belt speed - v| */
+  double match;         /* |t when the box reached v - t_match| / h */
+  double sliding_force; /* |drive force - mu_d m g| / (m g) while sliding */
+  double carried_slip;  /* |box speed - v| once carried */
+  double carried_force; /* |drive force| once carried, N */
+} conveyor_run;
+
+static conveyor_run conveyor(double v, double mud, double box_mass) {
+  conveyor_run out = {0, 0, INFINITY, 0, 0, 0};
   char text[2048];
   snprintf(text, sizeof text,
            "materials:\n  - {name: rubber, mu_static: 0.6, mu_dynamic: %.17g}\n"
@@ -37,38 +50,56 @@ static void conveyor(double v, double mud, double box_mass) {
            "initial:\n  - {joint: box, q: [0, 0, 0.05, 1, 0, 0, 0]}\n",
            mud, box_mass, v);
   lk_model *m = load(text);
-  if (!m) return;
+  if (!m) return out;
   lk_data *d = lk_data_new(m);
   const double h = lk_model_options(m)->timestep, g = 9.81;
   const double t_match = v / (mud * g);
   int drive = lk_model_actuator_index(m, "drive");
-  LK_ASSERT_MSG(drive >= 0, "no actuator 'drive'");
-  double worst_belt = 0, matched = -1;
-  int n = (int)ceil((t_match + 0.3) / h);
-  for (int i = 0; i < n; i++) {
-    LK_ASSERT_OK(lk_step(m, d), (lk_error *)NULL);
+  double matched = -1;
+  int n = (int)ceil((t_match + 0.3) / h), bad = drive < 0;
+  for (int i = 0; i < n && !bad; i++) {
+    bad = lk_step(m, d) != LK_OK;
     const double *vel = lk_data_v(d);
     double t = lk_data_time(d), belt = vel[0], box = vel[1];
-    worst_belt = fmax(worst_belt, fabs(belt - v));
+    out.belt = fmax(out.belt, fabs(belt - v));
     double f = lk_data_actuator_force(d, drive);
-    if (t > 0.02 && t < t_match - 2 * h) /* sliding: the drive pushes mu_d m g */
-      LK_ASSERT_MSG(fabs(f - mud * box_mass * g) < 1e-6 * box_mass * g, "t = %g: drive %.9g N, want %.9g",
-                    t, f, mud * box_mass * g);
+    if (t > 0.02 && t < t_match - 2 * h)
+      out.sliding_force = fmax(out.sliding_force, fabs(f - mud * box_mass * g) / (box_mass * g));
     if (matched < 0 && fabs(box - v) < 1e-9) matched = t;
-    if (t > t_match + 2 * h) { /* carried: nothing to push */
-      LK_ASSERT_MSG(fabs(box - v) < 1e-9, "t = %g: box at %.12g m/s on a belt at %g", t, box, v);
-      LK_ASSERT_MSG(fabs(f) < 1e-6, "t = %g: drive %.9g N with the box carried", t, f);
+    if (t > t_match + 2 * h) {
+      out.carried_slip = fmax(out.carried_slip, fabs(box - v));
+      out.carried_force = fmax(out.carried_force, fabs(f));
     }
   }
-  LK_ASSERT_MSG(worst_belt < 1e-9, "the belt strayed from its speed by %.3g m/s", worst_belt);
-  LK_ASSERT_MSG(fabs(matched - t_match) <= 2 * h, "box at belt speed at t = %g s, want %g s", matched,
-                t_match);
+  out.ok = !bad;
+  if (matched >= 0) out.match = fabs(matched - t_match) / h;
   lk_data_free(d);
   lk_model_free(m);
+  return out;
 }
 
-static void test_conveyor(void) { conveyor(0.5, 0.5, 1.0); }
-static void test_conveyor_variant(void) { conveyor(1.2, 0.35, 3.0); }
+/* The closed form, claim by claim; the first one the run broke goes to `why`. */
+static int belt_as_closed_form(conveyor_run r, char *why, size_t n) {
+  if (!r.ok) snprintf(why, n, "the run failed");
+  else if (!(r.belt < 1e-9)) snprintf(why, n, "the belt strayed from its speed by %.3g m/s", r.belt);
+  else if (!(r.sliding_force < 1e-6))
+    snprintf(why, n, "sliding: the drive off mu_d m g by %.3g m g", r.sliding_force);
+  else if (!(r.match <= 2)) snprintf(why, n, "box at belt speed %.3g steps off t_match", r.match);
+  else if (!(r.carried_slip < 1e-9))
+    snprintf(why, n, "carried: box off the belt's speed by %.3g m/s", r.carried_slip);
+  else if (!(r.carried_force < 1e-6)) snprintf(why, n, "carried: drive %.3g N", r.carried_force);
+  else return 1;
+  return 0;
+}
+
+static void test_conveyor(void) {
+  char why[120];
+  LK_ASSERT_MSG(belt_as_closed_form(conveyor(0.5, 0.5, 1.0), why, sizeof why), "%s", why);
+}
+static void test_conveyor_variant(void) {
+  char why[120];
+  LK_ASSERT_MSG(belt_as_closed_form(conveyor(1.2, 0.35, 3.0), why, sizeof why), "%s", why);
+}
 
 /* A 2 kg press on a vertical slider follows the path 0 -> 0.2 m in 0.5 s,
  * -> 0.1 m at 1 s: on the path at every step's end, pushing m g on the
