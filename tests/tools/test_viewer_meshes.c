@@ -179,7 +179,7 @@ static long dae_triangles(const char *path) {
 }
 
 static void test_robotiq_2f85(void) {
-  char root[4096], urdf[4096], pkg[4096];
+  char root[2048], urdf[4096], pkg[4096];
   snprintf(root, sizeof root, "%s", lk_test_srcpath("../shared/data/robots"));
   snprintf(urdf, sizeof urdf, "%s/pybullet_ur5_robotiq/urdf/robotiq_85.urdf", root);
   snprintf(pkg, sizeof pkg, "%s/ros_robotiq", root);
