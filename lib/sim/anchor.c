@@ -24,9 +24,6 @@
  * this solve, with a normal impulse; offsets below a millionth of the
  * contact tolerance are rounding and are left. */
 #include <math.h>
-#include <string.h>
-
-#include <gsl/gsl_linalg.h>
 
 #include "constraint/constraint_impl.h"
 #include "dynamics/dynamics_impl.h"
@@ -53,46 +50,6 @@ static int corrected(const lk_data *d, int i) {
   double zn = sd->row[mem->row[0]].z, z1 = sd->row[mem->row[1]].z, z2 = sd->row[mem->row[2]].z;
   double mu = sd->contact[i].mu_static;
   return zn > 0 && sqrt(z1 * z1 + z2 * z2) < mu * zn * (1 - 1e-6);
-}
-
-/* One Newton step on the n rows of sd->anchor_rows, their targets in
- * sd->z: q <- q (+) M~^-1 J^T mu. */
-static void correct(const lk_model *m, lk_data *d, double *q, int n) {
-  lk_sim_data *sd = &d->sim;
-  /* Y = M~^-1 J^T of the rows (an island answered by its last impulses
-   * did not form it) */
-  double *x = sd->xtmp;
-  for (int a = 0; a < n; a++) {
-    const lk_row *R = &sd->row[sd->anchor_rows[a]];
-    const double *J = sd->jval + R->ofs;
-    double *Y = sd->yval + R->ofs;
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
-      memcpy(x + R->v0[g], J, (size_t)R->len[g] * sizeof *x);
-      lk_dyn_solve_range(m, d, x, R->v0[g], R->v0[g] + R->len[g]);
-      memcpy(Y, x + R->v0[g], (size_t)R->len[g] * sizeof *x);
-      J += R->len[g];
-      Y += R->len[g];
-    }
-  }
-  double scale = 0;
-  for (int a = 0; a < n; a++)
-    for (int b = 0; b < n; b++) {
-      double e = lk_sim_delassus_entry(d, sd->anchor_rows[a], sd->anchor_rows[b]);
-      sd->A[a * n + b] = e;
-      if (a == b) scale = fmax(scale, e);
-    }
-  for (int a = 0; a < n; a++) sd->A[a * n + a] += 1e-9 * scale + 1e-300;
-  lk_gsl_init();
-  gsl_matrix_view Av = gsl_matrix_view_array(sd->A, (size_t)n, (size_t)n);
-  gsl_vector_view zv = gsl_vector_view_array(sd->z, (size_t)n);
-  /* (a factor that fails -- it cannot with the ridge unless a row is not
-   * finite -- leaves the offsets for the next step) */
-  if (gsl_linalg_cholesky_decomp1(&Av.matrix) != 0 ||
-      gsl_linalg_cholesky_svx(&Av.matrix, &zv.vector) != 0)
-    return;
-  memset(x, 0, (size_t)m->nv * sizeof *x);
-  for (int a = 0; a < n; a++) lk_rows_axpy(d, sd->anchor_rows[a], sd->z[a], 1, x);
-  if (lk_all_finite(x, (size_t)m->nv)) lk_dyn_integrate(m, q, x, 1.0);
 }
 
 /* The contact of an island row that is a corrected contact's first
@@ -144,7 +101,11 @@ lk_status lk_sim_anchor_project(const lk_model *m, lk_data *d, double *q) {
       sd->anchor_rows[n] = sd->cmem[c].row[2];
       sd->z[n++] = -offset_on(d, c, 2);
     }
-    correct(m, d, q, n);
+    /* one step of lib/sim/project.c's Newton on these rows, ridge 1e-9
+     * of the largest diagonal; a factor that fails (it cannot with the
+     * ridge unless a row is not finite) leaves the offsets for the next
+     * step */
+    (void)lk_sim_project_step(m, d, q, sd->anchor_rows, 0, n, 1e-9, 1e-300);
   }
   return LK_OK;
 }

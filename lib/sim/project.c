@@ -21,6 +21,47 @@ static double max_error(const lk_sim_data *sd, int r0, int r1) {
   return e;
 }
 
+/* One Newton step on n rows -- rows[0..n), or the n rows from r0 when rows
+ * is NULL -- whose targets are in sd->z: (J M~^-1 J^T + ridge) mu = z,
+ * q <- q (+) M~^-1 J^T mu, the ridge rel times the largest diagonal entry
+ * plus abs. Forms the rows' M~^-1 J^T (the step's solve may not have). */
+lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const int *rows, int r0,
+                              int n, double rel, double abs) {
+  lk_sim_data *sd = &d->sim;
+  double *x = sd->xtmp;
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[rows ? rows[i] : r0 + i];
+    const double *J = sd->jval + R->ofs;
+    double *Y = sd->yval + R->ofs;
+    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
+      memcpy(x + R->v0[g], J, (size_t)R->len[g] * sizeof *x);
+      lk_dyn_solve_range(m, d, x, R->v0[g], R->v0[g] + R->len[g]);
+      memcpy(Y, x + R->v0[g], (size_t)R->len[g] * sizeof *x);
+      J += R->len[g];
+      Y += R->len[g];
+    }
+  }
+  double scale = 0;
+  for (int i = 0; i < n; i++) {
+    int ri = rows ? rows[i] : r0 + i;
+    for (int j = 0; j < n; j++)
+      sd->A[i * n + j] = lk_sim_delassus_entry(d, ri, rows ? rows[j] : r0 + j);
+    scale = fmax(scale, sd->A[i * n + i]);
+  }
+  for (int i = 0; i < n; i++) sd->A[i * n + i] += rel * scale + abs;
+  lk_gsl_init();
+  gsl_matrix_view Av = gsl_matrix_view_array(sd->A, (size_t)n, (size_t)n);
+  gsl_vector_view zv = gsl_vector_view_array(sd->z, (size_t)n);
+  if (gsl_linalg_cholesky_decomp1(&Av.matrix) != 0 ||
+      gsl_linalg_cholesky_svx(&Av.matrix, &zv.vector) != 0)
+    return LK_SINGULAR;
+  memset(x, 0, (size_t)m->nv * sizeof *x);
+  for (int i = 0; i < n; i++) lk_rows_axpy(d, rows ? rows[i] : r0 + i, sd->z[i], 1, x);
+  if (!lk_all_finite(x, (size_t)m->nv)) return LK_NON_FINITE;
+  lk_dyn_integrate(m, q, x, 1.0);
+  return LK_OK;
+}
+
 lk_status lk_sim_project(const lk_model *m, lk_data *d, double *q) {
   lk_sim_data *sd = &d->sim;
   if ((m->nloop == 0 && m->ncoup == 0) || m->opt.projection_iterations == 0) return LK_OK;
@@ -45,44 +86,12 @@ lk_status lk_sim_project(const lk_model *m, lk_data *d, double *q) {
       st = LK_CAPACITY_EXCEEDED;
       break;
     }
-    double *x = sd->xtmp;
-    for (int r = r0; r < r1; r++) {
-      lk_row *R = &sd->row[r];
-      const double *J = sd->jval + R->ofs;
-      double *Y = sd->yval + R->ofs;
-      for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
-        memcpy(x + R->v0[g], J, (size_t)R->len[g] * sizeof *x);
-        lk_dyn_solve_range(m, d, x, R->v0[g], R->v0[g] + R->len[g]);
-        memcpy(Y, x + R->v0[g], (size_t)R->len[g] * sizeof *x);
-        J += R->len[g];
-        Y += R->len[g];
-      }
-    }
-    double scale = 0;
-    for (int i = 0; i < n; i++) {
-      for (int j = 0; j < n; j++) sd->A[i * n + j] = lk_sim_delassus_entry(d, r0 + i, r0 + j);
-      scale = fmax(scale, sd->A[i * n + i]);
-      sd->z[i] = -sd->row[r0 + i].perr;
-    }
+    for (int i = 0; i < n; i++) sd->z[i] = -sd->row[r0 + i].perr;
     /* Redundant closures (a planar four-bar closed by a ball joint has
      * dependent rows) make A singular: a tiny ridge keeps it solvable and
      * yields the least-squares correction. */
-    for (int i = 0; i < n; i++) sd->A[i * n + i] += 1e-12 * (1 + scale);
-    lk_gsl_init();
-    gsl_matrix_view Av = gsl_matrix_view_array(sd->A, (size_t)n, (size_t)n);
-    gsl_vector_view zv = gsl_vector_view_array(sd->z, (size_t)n);
-    if (gsl_linalg_cholesky_decomp1(&Av.matrix) != 0 ||
-        gsl_linalg_cholesky_svx(&Av.matrix, &zv.vector) != 0) {
-      st = LK_SINGULAR;
-      break;
-    }
-    memset(x, 0, (size_t)m->nv * sizeof *x);
-    for (int i = 0; i < n; i++) lk_rows_axpy(d, r0 + i, sd->z[i], 1, x);
-    if (!lk_all_finite(x, (size_t)m->nv)) {
-      st = LK_NON_FINITE;
-      break;
-    }
-    lk_dyn_integrate(m, q, x, 1.0);
+    st = lk_sim_project_step(m, d, q, NULL, r0, n, 1e-12, 1e-12);
+    if (st) break;
   }
   sd->st->nrow = nrow0;
   sd->st->nval = nval0;
