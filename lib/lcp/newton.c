@@ -154,42 +154,49 @@ static int grown_cap(int cap, int need) {
   return c > 0x7fffffffL ? need : (int)c;
 }
 
+/* M's compressed rows (wi, wpos, wx) and the Jacobian's (ji, jx) at
+ * `cap` entries, contents dropped (the pattern is to be made again); 0,
+ * the old arrays kept, when memory fails. */
+static int grow_w(newton_ws *nw, int cap) {
+  int *wi = LK_NEW_ARRAY(int, cap), *wpos = LK_NEW_ARRAY(int, cap);
+  double *wx = LK_NEW_ARRAY(double, cap);
+  if (!wi || !wpos || !wx) {
+    lk_free(wi);
+    lk_free(wpos);
+    lk_free(wx);
+    return 0;
+  }
+  lk_free(nw->wi);
+  lk_free(nw->wpos);
+  lk_free(nw->wx);
+  nw->wi = wi;
+  nw->wpos = wpos;
+  nw->wx = wx;
+  nw->wcap = cap;
+  nw->pn = -1;
+  return 1;
+}
+
+static int grow_j(newton_ws *nw, int cap) {
+  int *ji = LK_NEW_ARRAY(int, cap);
+  double *jx = LK_NEW_ARRAY(double, cap);
+  if (!ji || !jx) {
+    lk_free(ji);
+    lk_free(jx);
+    return 0;
+  }
+  lk_free(nw->ji);
+  lk_free(nw->jx);
+  nw->ji = ji;
+  nw->jx = jx;
+  nw->jcap = cap;
+  nw->pn = -1;
+  return 1;
+}
+
 /* Both matrices' arrays sized for `entries`. */
 static int reserve(newton_ws *nw, int entries) {
-  if (entries > nw->wcap) {
-    int *wi = LK_NEW_ARRAY(int, entries), *wpos = LK_NEW_ARRAY(int, entries);
-    double *wx = LK_NEW_ARRAY(double, entries);
-    if (!wi || !wpos || !wx) {
-      lk_free(wi);
-      lk_free(wpos);
-      lk_free(wx);
-      return 0;
-    }
-    lk_free(nw->wi);
-    lk_free(nw->wpos);
-    lk_free(nw->wx);
-    nw->wi = wi;
-    nw->wpos = wpos;
-    nw->wx = wx;
-    nw->wcap = entries;
-    nw->pn = -1;
-  }
-  if (entries > nw->jcap) {
-    int *ji = LK_NEW_ARRAY(int, entries);
-    double *jx = LK_NEW_ARRAY(double, entries);
-    if (!ji || !jx) {
-      lk_free(ji);
-      lk_free(jx);
-      return 0;
-    }
-    lk_free(nw->ji);
-    lk_free(nw->jx);
-    nw->ji = ji;
-    nw->jx = jx;
-    nw->jcap = entries;
-    nw->pn = -1;
-  }
-  return 1;
+  return (entries <= nw->wcap || grow_w(nw, entries)) && (entries <= nw->jcap || grow_j(nw, entries));
 }
 
 lk_status lk_lcp_workspace_reserve_newton(lk_lcp_workspace *ws, int entries) {
@@ -263,23 +270,10 @@ static int load_pattern(newton_ws *nw, const lk_lcp *p) {
   }
   if (nnz != nw->wnnz) same = 0;
   if (nnz > nw->wcap) {
-    int cap = grown_cap(nw->wcap, nnz);
-    int *wi = LK_NEW_ARRAY(int, cap), *wpos = LK_NEW_ARRAY(int, cap);
-    double *wx = LK_NEW_ARRAY(double, cap);
-    if (!wi || !wpos || !wx) {
-      lk_free(wi);
-      lk_free(wpos);
-      lk_free(wx);
+    if (!grow_w(nw, grown_cap(nw->wcap, nnz))) {
       nw->pn = -1;
       return -1;
     }
-    lk_free(nw->wi);
-    lk_free(nw->wpos);
-    lk_free(nw->wx);
-    nw->wi = wi;
-    nw->wpos = wpos;
-    nw->wx = wx;
-    nw->wcap = cap;
     same = 0;
   }
   nw->wnnz = nnz;
@@ -341,21 +335,7 @@ static lk_status make_pattern(newton_ws *nw, const lk_lcp *p) {
     if (total > 0x7fffffffL) return LK_CAPACITY_EXCEEDED;
   }
   nw->jp[n] = (int)total;
-  if (total > nw->jcap) {
-    int cap = grown_cap(nw->jcap, (int)total);
-    int *ji = LK_NEW_ARRAY(int, cap);
-    double *jx = LK_NEW_ARRAY(double, cap);
-    if (!ji || !jx) {
-      lk_free(ji);
-      lk_free(jx);
-      return LK_OUT_OF_MEMORY;
-    }
-    lk_free(nw->ji);
-    lk_free(nw->jx);
-    nw->ji = ji;
-    nw->jx = jx;
-    nw->jcap = cap;
-  }
+  if (total > nw->jcap && !grow_j(nw, grown_cap(nw->jcap, (int)total))) return LK_OUT_OF_MEMORY;
   nw->jnnz = (int)total;
   for (int b = 0; b < nw->nb; b++) {
     int m = block_union(nw, b);
