@@ -81,6 +81,57 @@ static const char *text_field(const char *line, int k, char *buf, size_t size) {
   return buf;
 }
 
+/* A row's pose: px py pz, then qw qx qy qz. */
+static lk_transform row_pose(const char *row, int c_px, int c_qw) {
+  lk_transform pose;
+  pose.R = lk_q_to_mat3(
+      lk_q(field(row, c_qw), field(row, c_qw + 1), field(row, c_qw + 2), field(row, c_qw + 3)));
+  pose.p = lk_v3(field(row, c_px), field(row, c_px + 1), field(row, c_px + 2));
+  return pose;
+}
+
+/* The planner's CSV of a run of the jaw gripper on an object, as lines. */
+typedef struct {
+  char csv[4096], hand[4096], object[4096];
+  char *text;
+  char **l;
+  int n, c_scr, c_px, c_qw;
+} jaw_plan;
+
+/* Plans with the jaw gripper on `object` (a shipped mechanism), `extra`
+ * arguments (NULL-terminated) after "--hand H --object O", writing
+ * `csv_name` in the scratch directory; 0 if the planner failed. */
+static int jaw_plan_run(jaw_plan *p, const char *object, const char *csv_name,
+                        const char *const *extra) {
+  memset(p, 0, sizeof *p);
+  snprintf(p->csv, sizeof p->csv, "%s", lk_test_scratch(csv_name));
+  snprintf(p->hand, sizeof p->hand, "%s", lk_test_mechanism("jaw_gripper"));
+  snprintf(p->object, sizeof p->object, "%s", lk_test_mechanism(object));
+  const char *args[32] = {"--hand", p->hand, "--object", p->object};
+  int k = 4;
+  for (int i = 0; extra[i] && k < 29; i++) args[k++] = extra[i];
+  args[k++] = "-o";
+  args[k++] = p->csv;
+  args[k] = NULL;
+  char *err = NULL;
+  int st = run(args, &err);
+  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
+  free(err);
+  if (st != 0 || !(p->text = slurp(p->csv))) return 0;
+  p->l = lines(p->text, &p->n);
+  if (!p->l || p->n < 1) return 0;
+  p->c_scr = column(p->l[0], "screen");
+  p->c_px = column(p->l[0], "px");
+  p->c_qw = column(p->l[0], "qw");
+  return 1;
+}
+
+static void jaw_plan_free(jaw_plan *p) {
+  free(p->l);
+  free(p->text);
+  unlink(p->csv);
+}
+
 /* One object with the jaw gripper: the CSV is the same for --jobs 1 and
  * 2; every screened candidate is listed once; the first --verify rows are
  * the verified ones, held before dropped, each group by epsilon; the rest
@@ -160,11 +211,7 @@ static void test_planner_jobs_rank_and_best_grasp(void) {
   LK_ASSERT_INT_EQ((int)field(best, c_held), 1);
 
   /* The best pose, from the CSV alone, in a fresh scene and data. */
-  lk_transform pose;
-  lk_quat q = lk_q(field(best, c_qw), field(best, c_qw + 1), field(best, c_qw + 2),
-                   field(best, c_qw + 3));
-  pose.R = lk_q_to_mat3(q);
-  pose.p = lk_v3(field(best, c_px), field(best, c_px + 1), field(best, c_px + 2));
+  lk_transform pose = row_pose(best, c_px, c_qw);
   lk_error e;
   char hp[4096];
   snprintf(hp, sizeof hp, "%s", hand);
@@ -199,29 +246,20 @@ static void test_planner_jobs_rank_and_best_grasp(void) {
  * row's pose from the CSV alone (a screener with lk_grasp_trial_loads);
  * --rank with another key is a usage error. */
 static void test_planner_ranks_by_the_trial_loads(void) {
-  char a[4096];
-  snprintf(a, sizeof a, "%s", lk_test_scratch("rank_load.csv"));
-  char hand[4096], object[4096];
-  snprintf(hand, sizeof hand, "%s", lk_test_mechanism("jaw_gripper"));
-  snprintf(object, sizeof object, "%s", lk_test_mechanism("object_cylinder"));
+  jaw_plan p;
+  CU_ASSERT_FATAL(jaw_plan_run(&p, "object_cylinder", "rank_load.csv",
+                               (const char *[]){"-n", "80", "--verify", "0", "--refine", "0",
+                                                "--rank", "load", "--quiet", NULL}));
   char *err = NULL;
-  int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "80", "--verify", "0",
-                                "--refine", "0", "--rank", "load", "--quiet", "-o", a, NULL},
+  int st = run((const char *[]){"--hand", p.hand, "--object", p.object, "--rank", "volume", NULL},
                &err);
-  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
-  free(err);
-  st = run((const char *[]){"--hand", hand, "--object", object, "--rank", "volume", NULL}, &err);
   LK_ASSERT_INT_EQ(st, 2);
   free(err);
-  char *text = slurp(a);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-  int n = 0;
-  char **l = lines(text, &n);
+  char **l = p.l;
+  int n = p.n;
   LK_ASSERT_INT_EQ(n, 81);
-  const char *header = l[0];
-  int c_scr = column(header, "screen"), c_px = column(header, "px"), c_qw = column(header, "qw");
   lk_error e;
-  lk_grasp_scene *s = lk_grasp_scene_load(hand, object, NULL, &e);
+  lk_grasp_scene *s = lk_grasp_scene_load(p.hand, p.object, NULL, &e);
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   lk_data *d = lk_data_new(lk_grasp_scene_model(s));
   lk_force loads[LK_GRASP_TRIAL_LOADS];
@@ -235,16 +273,13 @@ static void test_planner_ranks_by_the_trial_loads(void) {
   int closed_rows = 0, in_closed = 1;
   for (int k = 1; k < n; k++) {
     char buf[32];
-    int closed = !strcmp(text_field(l[k], c_scr, buf, sizeof buf), "closed");
+    int closed = !strcmp(text_field(l[k], p.c_scr, buf, sizeof buf), "closed");
     if (!closed) {
       in_closed = 0;
       continue;
     }
     CU_ASSERT_TRUE(in_closed); /* closed rows before the others */
-    lk_transform pose;
-    pose.R = lk_q_to_mat3(lk_q(field(l[k], c_qw), field(l[k], c_qw + 1), field(l[k], c_qw + 2),
-                               field(l[k], c_qw + 3)));
-    pose.p = lk_v3(field(l[k], c_px), field(l[k], c_px + 1), field(l[k], c_px + 2));
+    lk_transform pose = row_pose(l[k], p.c_px, p.c_qw);
     lk_grasp_screen_report r;
     lk_grasp_contact c[64];
     LK_ASSERT_OK(lk_grasp_screen(sc, d, &pose, NULL, &r, c, 64, &e), &e);
@@ -261,9 +296,7 @@ static void test_planner_ranks_by_the_trial_loads(void) {
   lk_grasp_screener_free(sc);
   lk_data_free(d);
   lk_grasp_scene_free(s);
-  free(l);
-  free(text);
-  unlink(a);
+  jaw_plan_free(&p);
 }
 
 /* --reclose 6: the jaw gripper on the mug, 40 candidates, nothing
@@ -273,26 +306,14 @@ static void test_planner_ranks_by_the_trial_loads(void) {
  * each row's pose with lk_grasp_place, lk_grasp_close and
  * lk_grasp_load_force about the object's centre of mass. */
 static void test_planner_recloses_the_best(void) {
-  char a[4096];
-  snprintf(a, sizeof a, "%s", lk_test_scratch("reclose.csv"));
-  char hand[4096], object[4096];
-  snprintf(hand, sizeof hand, "%s", lk_test_mechanism("jaw_gripper"));
-  snprintf(object, sizeof object, "%s", lk_test_mechanism("object_mug"));
-  char *err = NULL;
-  int st = run((const char *[]){"--hand", hand, "--object", object, "-n", "40", "--verify", "0",
-                                "--refine", "0", "--reclose", "6", "--quiet", "-o", a, NULL},
-               &err);
-  LK_ASSERT_MSG(st == 0, "exit %d: %s", st, err ? err : "");
-  free(err);
-  char *text = slurp(a);
-  CU_ASSERT_PTR_NOT_NULL_FATAL(text);
-  int n = 0;
-  char **l = lines(text, &n);
-  CU_ASSERT_FATAL(n >= 7);
-  const char *header = l[0];
-  int c_scr = column(header, "screen"), c_px = column(header, "px"), c_qw = column(header, "qw");
+  jaw_plan p;
+  CU_ASSERT_FATAL(jaw_plan_run(&p, "object_mug", "reclose.csv",
+                               (const char *[]){"-n", "40", "--verify", "0", "--refine", "0",
+                                                "--reclose", "6", "--quiet", NULL}));
+  char **l = p.l;
+  CU_ASSERT_FATAL(p.n >= 7);
   lk_error e;
-  lk_grasp_scene *s = lk_grasp_scene_load(hand, object, NULL, &e);
+  lk_grasp_scene *s = lk_grasp_scene_load(p.hand, p.object, NULL, &e);
   CU_ASSERT_PTR_NOT_NULL_FATAL(s);
   const lk_model *m = lk_grasp_scene_model(s);
   lk_data *d = lk_data_new(m);
@@ -309,11 +330,8 @@ static void test_planner_recloses_the_best(void) {
   double last = 0, first = 0;
   for (int k = 1; k <= 6; k++) {
     char buf[32];
-    CU_ASSERT_STRING_EQUAL(text_field(l[k], c_scr, buf, sizeof buf), "closed");
-    lk_transform pose;
-    pose.R = lk_q_to_mat3(lk_q(field(l[k], c_qw), field(l[k], c_qw + 1), field(l[k], c_qw + 2),
-                               field(l[k], c_qw + 3)));
-    pose.p = lk_v3(field(l[k], c_px), field(l[k], c_px + 1), field(l[k], c_px + 2));
+    CU_ASSERT_STRING_EQUAL(text_field(l[k], p.c_scr, buf, sizeof buf), "closed");
+    lk_transform pose = row_pose(l[k], p.c_px, p.c_qw);
     lk_grasp_trial_report tr;
     memset(&tr, 0, sizeof tr);
     LK_ASSERT_OK(lk_grasp_place(s, d, &pose, NULL, &e), &e);
@@ -334,9 +352,7 @@ static void test_planner_recloses_the_best(void) {
   CU_ASSERT(last > first * (1 + 1e-6)); /* the re-closed grasps differ */
   lk_data_free(d);
   lk_grasp_scene_free(s);
-  free(l);
-  free(text);
-  unlink(a);
+  jaw_plan_free(&p);
 }
 
 /* Held grasps of equal epsilon rank by how far a point of the object's
@@ -710,10 +726,7 @@ static void test_planner_view_and_plot(void) {
     LK_ASSERT_MSG(strncmp(sc + strlen(name), want, strlen(want)) == 0, "caption %.200s, want %s",
                   sc + strlen(name), want);
     /* A fresh trial of the row's pose. */
-    lk_transform pose;
-    pose.R = lk_q_to_mat3(lk_q(field(row, c_qw), field(row, c_qw + 1), field(row, c_qw + 2),
-                               field(row, c_qw + 3)));
-    pose.p = lk_v3(field(row, c_px), field(row, c_px + 1), field(row, c_px + 2));
+    lk_transform pose = row_pose(row, c_px, c_qw);
     lk_grasp_trial_report r;
     LK_ASSERT_OK(lk_grasp_trial(gs, d, &pose, NULL, NULL, &r, &e), &e);
     CU_ASSERT_STRING_EQUAL(lk_grasp_outcome_name(r.outcome), text_field(row, c_out, buf, sizeof buf));
