@@ -645,11 +645,11 @@ static int friction_update(island *is, lk_sim_report *report, int lock) {
       at_bound = 1;
     }
     int sliding = speed > SLIDE_EPS && at_bound;
-    /* the slip itself is J v+, without an anchored contact's correction
-     * (contact.c): a correction the cone cannot give is not a slip */
-    double slip = lk_island_norm2(w1 - R->bias, w2 - R2->bias);
-    if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding && slip > SLIDE_EPS &&
-        lk_sim_slip_sustained(is->m, mem, slip)) {
+    /* (friction rows have no bias: an anchored contact's offset is taken
+     * back by a projection after the step, lib/sim/anchor.c, so w is the
+     * slip itself) */
+    if (R->crow == 1 && mem->state == LK_FRICTION_STATIC && sliding &&
+        lk_sim_slip_sustained(is->m, mem, speed)) {
       const lk_contact_report *c = &sd->contact[R->cindex];
       mem->state = LK_FRICTION_DYNAMIC;
       R->mu = c->mu_dynamic;
