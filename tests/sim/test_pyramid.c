@@ -56,11 +56,14 @@ static double deceleration(int edges, double mu_s, double mu_d, double angle, do
   return a;
 }
 
-/* expect: the deceleration along the slip, cos(pi / n) mu_d g when the
- * slip is mid-facet (maximal dissipation puts the force on that facet),
- * mu_d g along an edge. */
-static void check(int edges, double mu_s, double mu_d, double angle_deg, double speed, double t,
-                  double expect) {
+/* The deceleration along the slip, cos(pi / n) mu_d g when the slip is
+ * mid-facet (maximal dissipation puts the force on that facet), mu_d g
+ * along an edge, by both solvers: each in [cos(pi/n), 1] mu_d g and every
+ * loaded contact dynamic (asserted here); returns the worst relative
+ * difference from `expect`. */
+static double decel_error(int edges, double mu_s, double mu_d, double angle_deg, double speed,
+                          double t, double expect) {
+  double worst = 0;
   for (int s = 0; s < 2; s++) {
     int dyn = 0, nc = 0;
     double a = deceleration(edges, mu_s, mu_d, angle_deg * DEG, speed, t, kSolverNames[s], &dyn,
@@ -69,23 +72,32 @@ static void check(int edges, double mu_s, double mu_d, double angle_deg, double 
     LK_ASSERT_MSG(a >= lo * (1 - 1e-3) && a <= hi * (1 + 1e-3),
                   "%s, %d edges at %g deg: decelerates at %.5f = %.4f mu_d g, not in [cos(pi/%d), 1]",
                   kSolverNames[s], edges, angle_deg, a, a / hi, edges);
-    LK_ASSERT_REL(a, expect, 1e-3, 0);
     LK_ASSERT_MSG(nc == 4 && dyn == nc, "%s, %d edges at %g deg: %d of %d loaded contacts dynamic",
                   kSolverNames[s], edges, angle_deg, dyn, nc);
+    worst = isfinite(a) ? fmax(worst, fabs(a / expect - 1)) : INFINITY;
   }
+  return worst;
 }
 
 /* Issue 14's plate: 8 edges, mu_s 0.5, mu_d 0.4, 22.5 deg off x (mid-facet). */
-static void test_8_edges_mid_facet(void) { check(8, 0.5, 0.4, 22.5, 2.0, 0.3, cos(LK_PI / 8) * 0.4 * 9.81); }
+static void test_8_edges_mid_facet(void) {
+  double e = decel_error(8, 0.5, 0.4, 22.5, 2.0, 0.3, cos(LK_PI / 8) * 0.4 * 9.81);
+  LK_ASSERT_MSG(e <= 1e-3, "cos(pi/8) mu_d g to %.3g", e);
+}
 /* 4 edges at 45 deg (mid-facet: the static law gave (mu_s/mu_d) cos 45). */
-static void test_4_edges_at_45(void) { check(4, 0.5, 0.4, 45, 2.0, 0.3, cos(LK_PI / 4) * 0.4 * 9.81); }
+static void test_4_edges_at_45(void) {
+  double e = decel_error(4, 0.5, 0.4, 45, 2.0, 0.3, cos(LK_PI / 4) * 0.4 * 9.81);
+  LK_ASSERT_MSG(e <= 1e-3, "cos(pi/4) mu_d g to %.3g", e);
+}
 /* Other numbers: 12 edges, mu_s 0.9, mu_d 0.3, 15 deg (mid-facet), 3 m/s;
  * and along an edge (30 deg), where the bound is reached exactly. (The
  * pyramid's first edge lies along the contact's first tangent, x or y:
  * cones of 4, 8, 12 edges look the same from both.) */
 static void test_other_numbers(void) {
-  check(12, 0.9, 0.3, 15, 3.0, 0.5, cos(LK_PI / 12) * 0.3 * 9.81);
-  check(12, 0.9, 0.3, 30, 3.0, 0.5, 0.3 * 9.81);
+  double mid = decel_error(12, 0.9, 0.3, 15, 3.0, 0.5, cos(LK_PI / 12) * 0.3 * 9.81);
+  double edge = decel_error(12, 0.9, 0.3, 30, 3.0, 0.5, 0.3 * 9.81);
+  LK_ASSERT_MSG(mid <= 1e-3, "mid-facet: cos(pi/12) mu_d g to %.3g", mid);
+  LK_ASSERT_MSG(edge <= 1e-3, "on an edge: mu_d g to %.3g", edge);
 }
 
 static const lk_test tests[] = {
