@@ -317,8 +317,11 @@ lk_status lk_sim_iterative_solve(const lk_model *m, lk_data *d, const int *rows,
       /* else NSGS from Newton's best iterate */
     }
     sp->answered = answered && newton ? LK_ISLAND_NEWTON : LK_ISLAND_NSGS;
-    for (int attempt = 0; attempt < 3 && !answered; attempt++) {
+    /* (a budget from solve.c: one attempt of that many sweeps) */
+    const int budget = newton ? sp->fallback_sweeps : 0;
+    for (int attempt = 0; attempt < (budget > 0 ? 1 : 3) && !answered; attempt++) {
       lk_lcp_options oa = o;
+      if (budget > 0 && budget < oa.max_sweeps) oa.max_sweeps = budget;
       if (attempt > 0) {
         oa.omega = omegas[attempt];
         oa.anderson = 0;

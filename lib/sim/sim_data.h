@@ -278,6 +278,10 @@ typedef struct lk_sim_sparse {
                                   row vectors at its first solve) */
   int answered;         /* output of the last iterative solve: LK_ISLAND_NEWTON
                            or LK_ISLAND_NSGS, whose answer its last pass took */
+  int fallback_sweeps;  /* 0: NSGS's full ladder after a Newton that stalls;
+                           > 0 (for one call, set by solve.c where the
+                           pivoting passes ran out): one NSGS attempt of
+                           at most this many sweeps */
   double *dense;        /* NULL, or (for one call, set by solve.c) the dense
                            island's Delassus matrix it built for its trial
                            (n x n, base diagonal): NSGS takes it as it is

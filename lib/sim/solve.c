@@ -64,6 +64,16 @@ enum { ROLE_ROW, ROLE_PLUS, ROLE_MINUS, ROLE_SLACK, ROLE_EDGE };
  * DoF) left 160 of 200 steps unsettled on the passes. */
 #define ITERATIVE_MIN_DOF 24
 
+/* NSGS after Newton where the passes ran out and Newton stalled too: one
+ * attempt of this many sweeps from Newton's best iterate. Two exact
+ * methods have failed on such an island (a grip's or a heap's degenerate
+ * contacts); NSGS's full ladder after them (up to three attempts of
+ * 10 000 sweeps) made bench/grasp's trial 3.6 times slower (119.7 against
+ * 33.1 ms CPU before Newton took these islands) and left as many
+ * unsettled: 481 islands against 483 before Newton and 470 with this
+ * budget (54 ms). */
+#define PASSES_NSGS_SWEEPS 200
+
 static int iterative_pays(const island *is) {
   if (!is->sd->sparse || is->m->opt.friction_cone == LK_CONE_PYRAMID) return 0;
   int pairs = 0, nl = 0, tree = -1, one_tree = 1, dof = 0, links[ITERATIVE_MIN_LINKS];
@@ -1081,12 +1091,16 @@ static lk_status solve_island(island *is, const lk_island_facts *f, const lk_isl
   if (changed && o->friction_cone == LK_CONE_CIRCLE && sd->sparse) {
     /* The passes ran out (a contact's state or its circle's alignment
      * kept changing): the exact cone by Newton from their last impulses,
-     * NSGS after it, rather than an unsettled answer. On the dropped heap
-     * of 50 boxes 886 of 2 916 small sliding islands ended so. */
+     * rather than an unsettled answer. On the dropped heap of 50 boxes
+     * 886 of 2 916 small sliding islands ended so. Where Newton stalls
+     * too, NSGS gets one attempt of PASSES_NSGS_SWEEPS from its best
+     * iterate, not its full ladder. */
     for (int i = 0; i < n; i++) sd->A[(size_t)i * n + i] = sd->adiag[i];
     sd->sparse->dense = sd->A;
+    sd->sparse->fallback_sweeps = PASSES_NSGS_SWEEPS;
     lk_status st =
         lk_sim_solve_iterative(is->m, is->d, is->rows, n, sd->z, 1, LK_ISLAND_NEWTON, report);
+    sd->sparse->fallback_sweeps = 0;
     sd->sparse->dense = NULL;
     is->answer = (lk_island_strategy)sd->sparse->answered;
     return st;
