@@ -24,9 +24,9 @@ static double max_error(const lk_sim_data *sd, int r0, int r1) {
 /* One Newton step on n rows -- rows[0..n), or the n rows from r0 when rows
  * is NULL -- whose targets are in sd->z: (J M~^-1 J^T + ridge) mu = z,
  * q <- q (+) M~^-1 J^T mu, the ridge rel times the largest diagonal entry
- * plus abs. Forms the rows' M~^-1 J^T (the step's solve may not have). */
+ * plus add. Forms the rows' M~^-1 J^T (the step's solve may not have). */
 lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const int *rows, int r0,
-                              int n, double rel, double abs) {
+                              int n, double rel, double add) {
   lk_sim_data *sd = &d->sim;
   double *x = sd->xtmp;
   for (int i = 0; i < n; i++) {
@@ -48,7 +48,7 @@ lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const in
       sd->A[i * n + j] = lk_sim_delassus_entry(d, ri, rows ? rows[j] : r0 + j);
     scale = fmax(scale, sd->A[i * n + i]);
   }
-  for (int i = 0; i < n; i++) sd->A[i * n + i] += rel * scale + abs;
+  for (int i = 0; i < n; i++) sd->A[i * n + i] += rel * scale + add;
   lk_gsl_init();
   gsl_matrix_view Av = gsl_matrix_view_array(sd->A, (size_t)n, (size_t)n);
   gsl_vector_view zv = gsl_vector_view_array(sd->z, (size_t)n);

@@ -35,9 +35,9 @@ void lk_sim_island_velocity(const lk_model *m, lk_data *d, const int *rows, int 
                             const double *z, int nt, double *u);
 double lk_sim_delassus_entry(const lk_data *d, int i, int j);
 /* One post-stabilization Newton step (project.c) on rows[0..n) (NULL: the
- * n rows from r0), targets in sd->z; ridge rel * max diagonal + abs. */
+ * n rows from r0), targets in sd->z; ridge rel * max diagonal + add. */
 lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const int *rows, int r0,
-                              int n, double rel, double abs);
+                              int n, double rel, double add);
 void lk_sim_delassus_island(const lk_model *m, lk_data *d, const int *rows, int n, double *A);
 
 /* sparse.c: the Delassus matrix of island rows rows[0..n) (Y formed) in
