@@ -48,6 +48,12 @@ void lk_test_fail(int line, const char *file, const char *fmt, ...)
 const char *lk_test_errmsg(const void *err);
 
 /* |a - b| <= tol, printing both values when it fails. */
+/* A checking helper's verdict: the helper notes lk_test_failures() on
+ * entry and returns whether no assertion failed since; the test function
+ * asserts it (CU_ASSERT_TRUE(helper(...))), so the claim stands where the
+ * test states it and the helper's own messages say what broke. */
+static inline unsigned lk_test_failures(void) { return CU_get_number_of_failures(); }
+
 #define LK_ASSERT_NEAR(a, b, tol)                                              \
   do {                                                                         \
     double lk_a_ = (double)(a), lk_b_ = (double)(b), lk_t_ = (double)(tol);    \

@@ -26,13 +26,15 @@ static lk_model *load_text(const char *name, const char *text, lk_error *e) {
 }
 
 /* The load fails and its message holds every fragment given. */
-static void refused(const char *name, const char *text, const char *frag1, const char *frag2) {
+static int refused(const char *name, const char *text, const char *frag1, const char *frag2) {
+  const unsigned failures0 = lk_test_failures();
   lk_error e;
   lk_model *m = load_text(name, text, &e);
   LK_ASSERT_MSG(!m, "%s was accepted", name);
   lk_model_free(m);
   LK_ASSERT_MSG(strstr(e.message, frag1), "%s: '%s' not in: %s", name, frag1, e.message);
   if (frag2) LK_ASSERT_MSG(strstr(e.message, frag2), "%s: '%s' not in: %s", name, frag2, e.message);
+  return lk_test_failures() == failures0;
 }
 
 static double link_mass(const lk_model *m, const char *link) {
@@ -113,20 +115,20 @@ static void test_long_numbers_read_alike(void) {
 
 static void test_hex_is_refused_everywhere(void) {
   char buf[4096];
-  refused("hex.urdf", urdf_mass(buf, sizeof buf, "", "0x1p1", "arm"), "0x1p1", "not a finite number");
-  refused("hex_ts.xml", mjcf_size(buf, sizeof buf, "0x1p-9", "0.1"), "0x1p-9", NULL);
-  refused("hex_size.xml", mjcf_size(buf, sizeof buf, "0.002", "0x1p-3"), "0x1p-3", NULL);
-  refused("hex.yaml", yaml_mass(buf, sizeof buf, "0x1p1"), "expected a number", NULL);
+  CU_ASSERT_TRUE(refused("hex.urdf", urdf_mass(buf, sizeof buf, "", "0x1p1", "arm"), "0x1p1", "not a finite number"));
+  CU_ASSERT_TRUE(refused("hex_ts.xml", mjcf_size(buf, sizeof buf, "0x1p-9", "0.1"), "0x1p-9", NULL));
+  CU_ASSERT_TRUE(refused("hex_size.xml", mjcf_size(buf, sizeof buf, "0.002", "0x1p-3"), "0x1p-3", NULL));
+  CU_ASSERT_TRUE(refused("hex.yaml", yaml_mass(buf, sizeof buf, "0x1p1"), "expected a number", NULL));
 }
 
 static void test_overflow_and_underflow_are_refused(void) {
   char buf[4096];
-  refused("under.urdf", urdf_mass(buf, sizeof buf, "", "1e-400", "arm"), "1e-400", "too small");
-  refused("under.yaml", yaml_mass(buf, sizeof buf, "1e-400"), "too small", NULL);
-  refused("under.xml", mjcf_size(buf, sizeof buf, "0.002", "2.5e-999"), "2.5e-999", "too small");
-  refused("over.urdf", urdf_mass(buf, sizeof buf, "", "1e400", "arm"), "1e400", "out of range");
-  refused("over.yaml", yaml_mass(buf, sizeof buf, "-3e309"), "out of range", NULL);
-  refused("over.xml", mjcf_size(buf, sizeof buf, "7e308", "0.1"), "7e308", "out of range");
+  CU_ASSERT_TRUE(refused("under.urdf", urdf_mass(buf, sizeof buf, "", "1e-400", "arm"), "1e-400", "too small"));
+  CU_ASSERT_TRUE(refused("under.yaml", yaml_mass(buf, sizeof buf, "1e-400"), "too small", NULL));
+  CU_ASSERT_TRUE(refused("under.xml", mjcf_size(buf, sizeof buf, "0.002", "2.5e-999"), "2.5e-999", "too small"));
+  CU_ASSERT_TRUE(refused("over.urdf", urdf_mass(buf, sizeof buf, "", "1e400", "arm"), "1e400", "out of range"));
+  CU_ASSERT_TRUE(refused("over.yaml", yaml_mass(buf, sizeof buf, "-3e309"), "out of range", NULL));
+  CU_ASSERT_TRUE(refused("over.xml", mjcf_size(buf, sizeof buf, "7e308", "0.1"), "7e308", "out of range"));
   /* A small number that does not round to 0 is a number like any other. */
   lk_error e;
   lk_model *m = load_text("small.urdf", urdf_mass(buf, sizeof buf, "", "0.5e-0", "arm"), &e);
@@ -166,7 +168,7 @@ static void test_entity_elements_are_checked(void) {
   snprintf(buf, sizeof buf,
            "<?xml version=\"1.0\"?>\n%s<robot name=\"r\"><link name=\"base\">&extra;</link></robot>\n",
            dt);
-  refused("ent_elem.urdf", buf, "sensor", NULL);
+  CU_ASSERT_TRUE(refused("ent_elem.urdf", buf, "sensor", NULL));
 }
 
 static void test_external_and_undeclared_entities_are_refused(void) {
@@ -175,15 +177,15 @@ static void test_external_and_undeclared_entities_are_refused(void) {
   lk_test_write(secret, "1.5");
   char dt[600];
   snprintf(dt, sizeof dt, "<!DOCTYPE robot [<!ENTITY m SYSTEM \"file://%s\">]>\n", secret);
-  refused("xxe.urdf", urdf_mass(buf, sizeof buf, dt, "1", "&m;"), "external entity 'm'", NULL);
-  refused("xpe.urdf",
+  CU_ASSERT_TRUE(refused("xxe.urdf", urdf_mass(buf, sizeof buf, dt, "1", "&m;"), "external entity 'm'", NULL));
+  CU_ASSERT_TRUE(refused("xpe.urdf",
           urdf_mass(buf, sizeof buf, "<!DOCTYPE robot [<!ENTITY % p SYSTEM \"secret.txt\">]>\n",
                     "1", "arm"),
-          "external entity 'p'", NULL);
+          "external entity 'p'", NULL));
   /* Declared in an external subset that is never read: not an empty value. */
-  refused("undeclared.urdf",
+  CU_ASSERT_TRUE(refused("undeclared.urdf",
           urdf_mass(buf, sizeof buf, "<!DOCTYPE robot SYSTEM \"robot.dtd\">\n", "&m;", "arm"),
-          "&m;", "not declared");
+          "&m;", "not declared"));
 }
 
 static void test_doctype_and_utf16_are_sniffed(void) {
@@ -230,27 +232,27 @@ static void test_referenced_fifos_are_refused(void) {
   const char *fifo = lk_test_scratch("part.stl");
   unlink(fifo);
   LK_ASSERT_INT_EQ(mkfifo(fifo, 0600), 0);
-  refused("fifo_mesh.yaml",
+  CU_ASSERT_TRUE(refused("fifo_mesh.yaml",
           "links:\n  - name: a\n    joint: {type: free}\n    mass: 1\n"
           "    geoms: [{type: mesh, file: part.stl}]\n",
-          "part.stl", "is a FIFO");
-  refused("fifo_mesh.xml",
+          "part.stl", "is a FIFO"));
+  CU_ASSERT_TRUE(refused("fifo_mesh.xml",
           "<mujoco><asset><mesh name=\"p\" file=\"part.stl\"/></asset><worldbody><body>"
           "<freejoint name=\"free\"/><geom type=\"mesh\" mesh=\"p\" mass=\"1\"/></body></worldbody></mujoco>\n",
-          "is a FIFO", NULL);
+          "is a FIFO", NULL));
   char buf[4096];
   snprintf(buf, sizeof buf,
            "<?xml version=\"1.0\"?>\n<robot name=\"r\"><link name=\"a\"><collision><geometry>"
            "<mesh filename=\"part.stl\"/></geometry></collision></link></robot>\n");
-  refused("fifo_mesh.urdf", buf, "FIFO", NULL);
+  CU_ASSERT_TRUE(refused("fifo_mesh.urdf", buf, "FIFO", NULL));
   const char *inc = lk_test_scratch("arm.urdf");
   unlink(inc);
   LK_ASSERT_INT_EQ(mkfifo(inc, 0600), 0);
-  refused("fifo_include.yaml",
+  CU_ASSERT_TRUE(refused("fifo_include.yaml",
           "links:\n  - {name: a, joint: {type: free}, mass: 1, inertia: [1, 1, 1]}\n"
           "include:\n  - {file: arm.urdf}\n",
           "arm.urdf",
-          "is a FIFO");
+          "is a FIFO"));
   lk_mesh *mesh = NULL;
   lk_error e;
   LK_ASSERT_INT_EQ(lk_mesh_load_file(fifo, NULL, &mesh, &e), LK_IO_ERROR);
@@ -276,9 +278,9 @@ static void test_huge_initial_positions_are_refused(void) {
                            "initial:\n  - {joint: j, q: %s}\n";
   char buf[1024];
   snprintf(buf, sizeof buf, fmt, "revolute", "1e17");
-  refused("q1e17.yaml", buf, "initial position 1e+17", "|q| <= 1e+06");
+  CU_ASSERT_TRUE(refused("q1e17.yaml", buf, "initial position 1e+17", "|q| <= 1e+06"));
   snprintf(buf, sizeof buf, fmt, "prismatic", "-2000000.5");
-  refused("q2e6.yaml", buf, "-2e+06", "q + v h == q");
+  CU_ASSERT_TRUE(refused("q2e6.yaml", buf, "-2e+06", "q + v h == q"));
   /* At the bound and below it, a position is accepted. */
   const char *ok[] = {"1000000", "-999999.875", "123.456"};
   for (int k = 0; k < 3; k++) {
@@ -293,19 +295,19 @@ static void test_huge_initial_positions_are_refused(void) {
 /* ------------------------------------------- item 6: MJCF default class */
 
 static void test_repeated_default_class_is_refused(void) {
-  refused("dup_class.xml",
+  CU_ASSERT_TRUE(refused("dup_class.xml",
           "<mujoco><default><default class=\"a\"><geom size=\"0.1\"/></default>"
           "<default class=\"a\"><geom size=\"0.2\"/></default></default>"
           "<worldbody><body><freejoint name=\"free\"/><geom class=\"a\" type=\"sphere\" mass=\"1\"/></body>"
           "</worldbody></mujoco>\n",
-          "class 'a' is defined twice", NULL);
+          "class 'a' is defined twice", NULL));
   /* A variant: the second one nested under another class. */
-  refused("dup_nested.xml",
+  CU_ASSERT_TRUE(refused("dup_nested.xml",
           "<mujoco><default><default class=\"arm\"><default class=\"pad\"/></default>"
           "<default class=\"hand\"><default class=\"pad\"/></default></default>"
           "<worldbody><body><freejoint name=\"free\"/><geom type=\"sphere\" size=\"0.1\" mass=\"1\"/></body>"
           "</worldbody></mujoco>\n",
-          "class 'pad' is defined twice", NULL);
+          "class 'pad' is defined twice", NULL));
   lk_error e;
   lk_model *m = load_text("two_classes.xml",
                           "<mujoco><default><default class=\"a\"><geom size=\"0.1\"/></default>"

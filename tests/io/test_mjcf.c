@@ -780,7 +780,8 @@ static void convert_round_trip(const char *xml) {
 }
 
 /* What YAML cannot say is refused, each element named; nothing written. */
-static void refused(const char *xml, const char *const *names) {
+static int refused(const char *xml, const char *const *names) {
+  const unsigned failures0 = lk_test_failures();
   lk_error err;
   FILE *out = tmpfile();
   CU_ASSERT_PTR_NOT_NULL_FATAL(out);
@@ -790,6 +791,7 @@ static void refused(const char *xml, const char *const *names) {
                   err.message);
   LK_ASSERT_INT_EQ(ftell(out), 0);
   fclose(out);
+  return lk_test_failures() == failures0;
 }
 
 static void test_convert_mjcf(void) {
@@ -812,12 +814,12 @@ static void test_convert_mjcf(void) {
     const char *path = lk_test_srcpath(rel);
     if (access(path, R_OK) == 0) convert_round_trip(path);
   }
-  refused(lk_test_data("mjcf/sensors.xml"),
+  CU_ASSERT_TRUE(refused(lk_test_data("mjcf/sensors.xml"),
           (const char *[]){"sensor 'angle'", "sensor 'rate'", "sensor 'tip_pos'",
-                           "sensor 'bob_frame'", "sensor 'bob_com'", "sensor 'contact'", NULL});
-  refused(lk_test_data("mjcf/pair.xml"),
+                           "sensor 'bob_frame'", "sensor 'bob_com'", "sensor 'contact'", NULL}));
+  CU_ASSERT_TRUE(refused(lk_test_data("mjcf/pair.xml"),
           (const char *[]){"contact pair 'floor'/'slider'", "contact pair 'stuck'/'floor'",
-                           "contact pair 'floor'/'ice'", NULL});
+                           "contact pair 'floor'/'ice'", NULL}));
   /* an ellipsoid (a mesh the reader makes, of no file) */
   char xp[] = "/tmp/lk-mjcf-ellipsoid-XXXXXX";
   int fd = mkstemp(xp);
@@ -827,7 +829,7 @@ static void test_convert_mjcf(void) {
         "<geom name=\"shell\" type=\"ellipsoid\" size=\"0.1 0.05 0.03\"/></body>"
         "</worldbody></mujoco>\n", f);
   fclose(f);
-  refused(xp, (const char *[]){"geom 'shell' of link 'egg' (an ellipsoid", NULL});
+  CU_ASSERT_TRUE(refused(xp, (const char *[]){"geom 'shell' of link 'egg' (an ellipsoid", NULL}));
   unlink(xp);
 }
 

@@ -236,11 +236,12 @@ static void test_contact_stiffness(void) {
 
 /* The box pushed below the floor through the state (the loader refuses
  * such an initial state): deeper than its half extent is unphysical. */
-static void check_depth(double he, double z, int want) {
+static int check_depth(double he, double z, int want) {
+  const unsigned failures0 = lk_test_failures();
   lk_error err;
   lk_model *m = load(box_text(1, he, "", ""), &err);
   LK_ASSERT_MSG(m != NULL, "%s", err.message);
-  if (!m) return;
+  if (!m) return 0;
   lk_data *d = lk_data_new(m);
   lk_data_q(d)[2] = z;
   LK_ASSERT_OK(lk_step(m, d), NULL);
@@ -252,13 +253,14 @@ static void check_depth(double he, double z, int want) {
     LK_ASSERT_MSG(r->message[0] == 0, "message '%s'", r->message);
   lk_data_free(d);
   lk_model_free(m);
+  return lk_test_failures() == failures0;
 }
 
 static void test_deep_penetration_is_unphysical(void) {
-  check_depth(0.1, -0.15, 1);  /* 0.25 m deep, size 0.1 */
-  check_depth(0.05, -0.01, 1); /* 0.06 m deep, size 0.05 */
-  check_depth(0.1, 0.05, 0);   /* 0.05 m: deep, but within the box */
-  check_depth(0.05, 0.002, 0); /* 0.048 m */
+  CU_ASSERT_TRUE(check_depth(0.1, -0.15, 1));  /* 0.25 m deep, size 0.1 */
+  CU_ASSERT_TRUE(check_depth(0.05, -0.01, 1)); /* 0.06 m deep, size 0.05 */
+  CU_ASSERT_TRUE(check_depth(0.1, 0.05, 0));   /* 0.05 m: deep, but within the box */
+  CU_ASSERT_TRUE(check_depth(0.05, 0.002, 0)); /* 0.048 m */
 }
 
 static void test_resting_and_falling_stay_physical(void) {

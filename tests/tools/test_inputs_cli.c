@@ -32,8 +32,9 @@ static const char *copy_in(const char *src, const char *name) {
 
 /* The run is refused with exit 2 before anything is written: the message
  * names the output and the input, and the input is byte for byte as it was. */
-static void refuses(const char *prog, const char *const *args, const char *input,
+static int refuses(const char *prog, const char *const *args, const char *input,
                     const char *out_name) {
+  const unsigned failures0 = lk_test_failures();
   char *before = slurp(input);
   lk_test_result r = lk_test_run(prog, args);
   LK_ASSERT_MSG(r.status == 2, "%s %s -> exit %d: %s", args[0], out_name, r.status, r.err);
@@ -46,6 +47,7 @@ static void refuses(const char *prog, const char *const *args, const char *input
   free(before);
   free(after);
   lk_test_result_free(&r);
+  return lk_test_failures() == failures0;
 }
 
 /* ------------------------------------------------------------- item 1 */
@@ -60,14 +62,14 @@ static void test_simulate_never_replaces_its_input(void) {
   const char *sym = lk_test_scratch("sym.svg"), *hard = lk_test_scratch("hard.csv");
   LK_ASSERT_INT_EQ(symlink("p.yaml", sym), 0);
   LK_ASSERT_INT_EQ(link(p, hard), 0);
-  refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", p, NULL}, p, p);
-  refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", dotted, NULL}, p, dotted);
-  refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", up, NULL}, p, up);
-  refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "--plot", sym, NULL}, p, sym);
-  refuses(NULL,
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", p, NULL}, p, p));
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", dotted, NULL}, p, dotted));
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", up, NULL}, p, up));
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "--plot", sym, NULL}, p, sym));
+  CU_ASSERT_TRUE(refuses(NULL,
           (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", "-", "--contacts", hard, NULL},
-          p, hard);
-  refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "--view", p, NULL}, p, p);
+          p, hard));
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "--view", p, NULL}, p, p));
   /* The same run with an output of its own goes on. */
   lk_test_result r = lk_test_run(
       NULL, (const char *[]){"simulate", p, "-q", "-d", "0.01", "-o", lk_test_scratch("t.csv"), NULL});
@@ -81,33 +83,33 @@ static void test_referenced_files_are_inputs_too(void) {
   mkdir(lk_test_scratch("meshes"), 0700);
   const char *stl = copy_in(lk_test_srcpath("mechanisms/meshes/stone.stl"), "meshes/stone.stl");
   const char *stone = copy_in(lk_test_mechanism("object_stone"), "stone.yaml");
-  refuses(NULL, (const char *[]){"simulate", stone, "-q", "-d", "0.01", "-o", stl, NULL}, stl, stl);
-  refuses(NULL, (const char *[]){"view", stone, "-q", "-o", stl, NULL}, stl, stl);
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"simulate", stone, "-q", "-d", "0.01", "-o", stl, NULL}, stl, stl));
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"view", stone, "-q", "-o", stl, NULL}, stl, stl));
   const char *urdf =
       copy_in(lk_test_srcpath("mechanisms/jaw-gripper.urdf"), "jaw-gripper.urdf");
   const char *inc = copy_in(lk_test_mechanism("jaw_gripper_urdf"), "jaw_gripper_urdf.yaml");
-  refuses(NULL, (const char *[]){"simulate", inc, "-q", "-d", "0.01", "-p", urdf, NULL}, urdf, urdf);
-  refuses(NULL, (const char *[]){"convert", urdf, "-o", urdf, NULL}, urdf, urdf);
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"simulate", inc, "-q", "-d", "0.01", "-p", urdf, NULL}, urdf, urdf));
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"convert", urdf, "-o", urdf, NULL}, urdf, urdf));
 }
 
 static void test_view_and_planner_never_replace_inputs(void) {
   lk_test_scratch_clear();
   const char *p = copy_in(lk_test_mechanism("pendulum"), "p.yaml");
-  refuses(NULL, (const char *[]){"view", p, "-q", "-o", p, NULL}, p, p);
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"view", p, "-q", "-o", p, NULL}, p, p));
   const char *t = lk_test_scratch("t.csv");
   lk_test_result r =
       lk_test_run(NULL, (const char *[]){"simulate", p, "-q", "-d", "0.02", "-o", t, NULL});
   LK_ASSERT_MSG(r.status == 0, "exit %d: %s", r.status, r.err);
   lk_test_result_free(&r);
-  refuses(NULL, (const char *[]){"view", p, "-q", "--trajectory", t, "-o", t, NULL}, t, t);
+  CU_ASSERT_TRUE(refuses(NULL, (const char *[]){"view", p, "-q", "--trajectory", t, "-o", t, NULL}, t, t));
   const char *hand = copy_in(lk_test_mechanism("jaw_gripper"), "hand.yaml");
   const char *ob = copy_in(lk_test_mechanism("object_box"), "ob.yaml");
   const char *plan[] = {"--hand", hand, "--object", ob, "-n", "10", "--verify", "0", "--refine",
                         "0", "--quiet", "-o", ob, NULL};
-  refuses(LK_TEST_PLANNER, plan, ob, ob);
+  CU_ASSERT_TRUE(refuses(LK_TEST_PLANNER, plan, ob, ob));
   const char *plan2[] = {"--hand", hand, "--object", ob, "-n", "10", "--verify", "0", "--refine",
                          "0", "--quiet", "-o", "-", "--plot", hand, NULL};
-  refuses(LK_TEST_PLANNER, plan2, hand, hand);
+  CU_ASSERT_TRUE(refuses(LK_TEST_PLANNER, plan2, hand, hand));
 }
 
 static void test_planner_never_replaces_what_its_files_include(void) {
@@ -120,10 +122,10 @@ static void test_planner_never_replaces_what_its_files_include(void) {
   const char *ob = copy_in(lk_test_mechanism("object_stone"), "stone.yaml");
   const char *plan[] = {"--hand", hand, "--object", ob, "-n", "4", "--verify", "0", "--refine",
                         "0", "--quiet", "-o", urdf, NULL};
-  refuses(LK_TEST_PLANNER, plan, urdf, urdf);
+  CU_ASSERT_TRUE(refuses(LK_TEST_PLANNER, plan, urdf, urdf));
   const char *plan2[] = {"--hand", hand, "--object", ob, "-n", "4", "--verify", "0", "--refine",
                          "0", "--quiet", "-o", "-", "--view", stl, NULL};
-  refuses(LK_TEST_PLANNER, plan2, stl, stl);
+  CU_ASSERT_TRUE(refuses(LK_TEST_PLANNER, plan2, stl, stl));
 }
 
 /* ------------------------------------------------------------- item 8 */

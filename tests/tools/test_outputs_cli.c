@@ -231,7 +231,8 @@ static void test_one_file_named_twice_is_a_usage_error(void) {
 
 /* Item 3: a signal in the middle of a run stops it at the end of a step,
  * removes the temporaries and keeps the old outputs: exit 128 + signal. */
-static void check_signal(int sig, const char *name) {
+static int check_signal(int sig, const char *name) {
+  const unsigned failures0 = lk_test_failures();
   lk_test_scratch_clear();
   const char *out = lk_test_scratch("run.csv"), *con = lk_test_scratch("run-contacts.csv");
   lk_test_write(out, "old trajectory\n");
@@ -257,12 +258,13 @@ static void check_signal(int sig, const char *name) {
   free(b);
   CU_ASSERT_STRING_EQUAL(listing(), "run-contacts.csv run.csv");
   lk_test_result_free(&r);
+  return lk_test_failures() == failures0;
 }
 
 static void test_signals_keep_the_old_outputs(void) {
-  check_signal(SIGINT, "SIGINT");
-  check_signal(SIGTERM, "SIGTERM");
-  check_signal(SIGHUP, "SIGHUP");
+  CU_ASSERT_TRUE(check_signal(SIGINT, "SIGINT"));
+  CU_ASSERT_TRUE(check_signal(SIGTERM, "SIGTERM"));
+  CU_ASSERT_TRUE(check_signal(SIGHUP, "SIGHUP"));
 }
 
 /* Items 3 and 11: with --partial the rows up to the signal are kept, the
