@@ -33,6 +33,17 @@
  * island keeps the earlier answer (slip). */
 #define COUPLED_EDGES 8
 #define COUPLED_MAX 300
+/* Facets only where they bind (a cutting-plane loop over the same convex
+ * problem): a pair gets its polygon when the trial's friction, or a solve
+ * without it, leaves its admissible set (lk_island_feasible's test: the
+ * disk, or the cone's own polygon or box); the others are free rows. The
+ * optimum then meets every pair's set, so it is the problem's optimum with
+ * the unbound pairs' sets relaxed to the disk they are inscribed in --
+ * still inside Coulomb's cone. Why: the polygons of every pair made the
+ * expanded problem 10 to 20 times the island's rows (a 38-row island of
+ * the dropped 50-box heap: 216), Lemke's pivots on it a quarter of that
+ * run's time; where one or two contacts broke a cone the problem is now
+ * the free rows and their facets. */
 
 static int add_cut(island *is, int *ncut, int r1, int r2, double u1, double u2, double c) {
   lk_sim_data *sd = is->sd;
@@ -55,6 +66,49 @@ static void add_polygon(island *is, int *ncut, int r1, int r2, int ne, double a0
   }
 }
 
+/* Whether the friction of row i (a single row, or a pair's first) in sd->z
+ * is outside its admissible set for its normal's impulse in sd->z, with
+ * lk_island_feasible's slack. */
+static int outside(const island *is, int i, double idle) {
+  const lk_sim_data *sd = is->sd;
+  const lk_options *o = &is->m->opt;
+  const lk_row *R = &sd->row[is->rows[i]];
+  double z = sd->z[i], bound = R->mu * fmax(sd->z[sd->rowloc[R->normal]], 0) * (1 + 1e-9) + idle;
+  if (R->pair < 0) return fabs(z) > bound;
+  double z2 = sd->z[sd->rowloc[R->pair]];
+  if (o->friction_cone == LK_CONE_PYRAMID && R->crow == 1) {
+    int ne = o->cone_edges;
+    for (int j = 0; j < ne; j++) {
+      double a = (2 * j + 1) * LK_PI / ne;
+      if (z * cos(a) + z2 * sin(a) > bound * cos(LK_PI / ne)) return 1;
+    }
+    return 0;
+  }
+  if (o->friction_cone == LK_CONE_BOX) return fabs(z) > bound || fabs(z2) > bound;
+  return lk_island_norm2(z, z2) > bound;
+}
+
+/* Marks the friction rows (singles, pairs' first rows) whose friction in
+ * sd->z is outside its set; returns how many were newly marked. */
+static int mark_outside(island *is) {
+  lk_sim_data *sd = is->sd;
+  double zmax = 0;
+  for (int i = 0; i < is->n; i++)
+    if (sd->row[is->rows[i]].kind == LK_ROW_UNILATERAL) zmax = fmax(zmax, sd->z[i]);
+  const double idle = 1e-15 + 1e-9 * zmax;
+  int added = 0;
+  for (int i = 0; i < is->n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    if (R->kind != LK_ROW_FRICTION || sd->cut[i]) continue;
+    if (R->pair >= 0 && !(R->crow == 1 || R->crow == 4)) continue;
+    if (outside(is, i, idle)) {
+      sd->cut[i] = 1;
+      added++;
+    }
+  }
+  return added;
+}
+
 int lk_island_fixed_cuts(island *is, lk_sim_report *report, int coupled) {
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
@@ -71,11 +125,14 @@ int lk_island_fixed_cuts(island *is, lk_sim_report *report, int coupled) {
   double dmax = 0;
   for (int i = 0; i < n; i++) dmax = fmax(dmax, sd->adiag[i]);
   double ridge = RIDGE * dmax;
-  for (int pass = 0; pass < FIXED_PASSES; pass++) {
+  for (int i = 0; i < n; i++) sd->cut[i] = 0;
+  mark_outside(is); /* the trial's broken cones */
+  int turns = 0;
+  for (;;) {
     int ncut = 0;
     for (int i = 0; i < n; i++) {
       const lk_row *R = &sd->row[is->rows[i]];
-      if (R->kind != LK_ROW_FRICTION) continue;
+      if (R->kind != LK_ROW_FRICTION || !sd->cut[i]) continue;
       double bound = coupled ? R->mu : R->mu * fmax(sd->zfix[sd->rowloc[R->normal]], 0);
       if (R->pair < 0) {
         add_cut(is, &ncut, i, -1, 1, 0, bound);
@@ -160,11 +217,15 @@ int lk_island_fixed_cuts(island *is, lk_sim_report *report, int coupled) {
       if (sd->zx[nv + k] > SLIDE_EPS && sd->cut_c[k] > 0 && zn > 1e-9 * zmax) slides = 1;
     }
     /* A circle pair that slides on a polygon facet may only need its
-     * polygon turned: turn it to the new friction direction and retry. */
+     * polygon turned: turn it to the new friction direction and retry
+     * (FIXED_PASSES solves in all). */
     if (slides) {
-      if (o->friction_cone != LK_CONE_CIRCLE) return 0;
+      if (o->friction_cone != LK_CONE_CIRCLE || ++turns >= FIXED_PASSES) return 0;
       continue;
     }
+    /* A free pair beyond its set: bound it too, and solve again (each
+     * round bounds one more pair at least) */
+    if (mark_outside(is) > 0) continue;
     /* The velocities, and the held rows' complementarity: a loaded row must
      * not move, an unloaded one must not close. */
     for (int i = 0; i < n; i++) {
@@ -177,5 +238,4 @@ int lk_island_fixed_cuts(island *is, lk_sim_report *report, int coupled) {
     }
     return lk_island_feasible(is);
   }
-  return 0;
 }

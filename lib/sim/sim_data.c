@@ -139,6 +139,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->hold = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->hdir = LK_ARENA_ARRAY(a, double, ic);
   sd->hval = LK_ARENA_ARRAY(a, double, ic);
+  sd->cut = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);
   sd->qx = LK_ARENA_ARRAY(a, double, sd->xcap);
   sd->lox = LK_ARENA_ARRAY(a, double, sd->xcap);

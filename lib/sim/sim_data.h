@@ -211,6 +211,9 @@ typedef struct {
    * this solve's value. */
   unsigned char *hold;
   double *hdir, *hval;
+  /* The sticking checks over polygons (cuts.c): per island row whether
+   * its friction is bounded by facets in this solve. */
+  unsigned char *cut;
   double *Ax, *qx, *lox, *hix, *zx, *wx;
   unsigned char *basisx;
   int *xr1, *xr2;   /* expanded variable -> rows it maps to (-1: none) */
