@@ -90,21 +90,6 @@ struct lk_lcp_workspace {
 };
 void lk_newton_free(void *newton);
 
-/* Anderson acceleration of a fixed-point map (anderson.c): the caller
- * puts the point x in a->x, applies the map to get g, and calls
- * lk_anderson_step(a, g), which replaces g by the accelerated point
- * (returns 1) or leaves it (0: no history yet, or a fit that failed, after
- * which the history restarts). */
-enum { LK_ANDERSON_MMAX = 8 };
-typedef struct {
-  int n, m, k, head, have_prev;
-  double *dG, *dF, *x, *g0, *f0;
-} lk_anderson;
-/* mem: (2 m + 3) n doubles */
-void lk_anderson_init(lk_anderson *a, int n, int m, double *mem);
-void lk_anderson_reset(lk_anderson *a);
-int lk_anderson_step(lk_anderson *a, double *g);
-
 /* The size of one NSGS block record (nsgs.c). */
 size_t lk_nsgs_block_bytes(void);
 

@@ -301,4 +301,20 @@ int lk_lcp_last_factor(const lk_lcp_workspace *ws, lk_ldlt *f, const int **cidx)
 /* x <- (L D L^T)^-1 x. O(k^2). */
 void lk_ldlt_solve(const lk_ldlt *f, double *x);
 
+/* Anderson acceleration of a fixed-point map (anderson.c; NSGS's sweeps,
+ * lib/sim's held trial): the caller
+ * puts the point x in a->x, applies the map to get g, and calls
+ * lk_anderson_step(a, g), which replaces g by the accelerated point
+ * (returns 1) or leaves it (0: no history yet, or a fit that failed, after
+ * which the history restarts). */
+enum { LK_ANDERSON_MMAX = 8 };
+typedef struct {
+  int n, m, k, head, have_prev;
+  double *dG, *dF, *x, *g0, *f0;
+} lk_anderson;
+/* mem: (2 m + 3) n doubles */
+void lk_anderson_init(lk_anderson *a, int n, int m, double *mem);
+void lk_anderson_reset(lk_anderson *a);
+int lk_anderson_step(lk_anderson *a, double *g);
+
 #endif

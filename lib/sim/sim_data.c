@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "lcp/lcp_layer.h" /* LK_ANDERSON_MMAX */
 #include "model/model_impl.h"
 #include "sim/sim_data.h"
 #include "sim/sim_internal.h"
@@ -140,6 +141,9 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->hdir = LK_ARENA_ARRAY(a, double, ic);
   sd->hval = LK_ARENA_ARRAY(a, double, ic);
   sd->cut = LK_ARENA_ARRAY(a, unsigned char, ic);
+  sd->hzn = LK_ARENA_ARRAY(a, double, ic);
+  sd->hmem = LK_ARENA_ARRAY(a, double, (2 * LK_ANDERSON_MMAX + 4) * (size_t)ic);
+  sd->hnorm = LK_ARENA_ARRAY(a, int, ic);
   sd->Ax = LK_ARENA_ARRAY(a, double, (size_t)sd->xcap * (size_t)sd->xcap);
   sd->qx = LK_ARENA_ARRAY(a, double, sd->xcap);
   sd->lox = LK_ARENA_ARRAY(a, double, sd->xcap);

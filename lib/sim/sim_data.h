@@ -211,6 +211,11 @@ typedef struct {
    * this solve's value. */
   unsigned char *hold;
   double *hdir, *hval;
+  /* ... the normal impulses its bounds are taken from (per island row),
+   * the held normals' rows, and their Anderson history ((2 LK_ANDERSON_MMAX
+   * + 4) island_cap doubles) */
+  double *hzn, *hmem;
+  int *hnorm;
   /* The sticking checks over polygons (cuts.c): per island row whether
    * its friction is bounded by facets in this solve. */
   unsigned char *cut;
