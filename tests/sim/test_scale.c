@@ -223,14 +223,14 @@ static void test_user_limits_named(void) {
 
 /* Counts of a chain run. */
 typedef struct {
-  long failures, fallbacks, unconverged, iterative, bad;
+  long failures, fallbacks, unconverged, bad;
   double ke;    /* kinetic energy at the end, J */
   double moved; /* largest move of a joint (link origin) over the last 100 steps */
   double zmin;  /* lowest joint height at the end */
 } chain_run;
 
 static chain_run run_chain(lk_model *m, int steps) {
-  chain_run c = {0, 0, 0, 0, 0, 0, 0, INFINITY};
+  chain_run c = {.zmin = INFINITY};
   lk_data *d = lk_data_new(m);
   CU_ASSERT_PTR_NOT_NULL_FATAL(d);
   const int nl = lk_model_nlink(m);
@@ -249,7 +249,6 @@ static chain_run run_chain(lk_model *m, int steps) {
     c.failures += r->solver_failures;
     c.fallbacks += r->fallbacks;
     c.unconverged += r->friction_unconverged;
-    c.iterative += islands_answered(d, LK_ISLAND_NSGS) + islands_answered(d, LK_ISLAND_NEWTON);
   }
   lk_forward_kinematics(m, d);
   lk_energy_kinetic(m, d, &c.ke);
@@ -264,19 +263,17 @@ static chain_run run_chain(lk_model *m, int steps) {
 }
 
 /* A draped chain's run: no bad step, failure, fallback or unconverged
- * friction; the iterative solvers (Newton, NSGS) answered more than
- * min_nsgs islands (a sliding chain is not pivoted); kinetic energy at
+ * friction (which solver answers is the planner's business, not the
+ * claim: tests/sim/test_plan.c); kinetic energy at
  * the end within ke_tol of 0 (and no joint moving more than moved_tol over
  * the last 100 steps when moved_tol > 0); the lowest joint above the floor
  * by the capsules' radius. */
-#define ASSERT_CHAIN_DRAPED(c, min_nsgs, ke_tol, moved_tol)                                \
+#define ASSERT_CHAIN_DRAPED(c, ke_tol, moved_tol)                                          \
   do {                                                                                     \
     LK_ASSERT_INT_EQ((c).bad, 0);                                                          \
     LK_ASSERT_INT_EQ((c).failures, 0);                                                     \
     LK_ASSERT_INT_EQ((c).fallbacks, 0);                                                    \
     LK_ASSERT_INT_EQ((c).unconverged, 0);                                                  \
-    LK_ASSERT_MSG((c).iterative > (min_nsgs), "Newton and NSGS took %ld islands",          \
-                  (c).iterative);                                                          \
     LK_ASSERT_NEAR((c).ke, 0, ke_tol);                                                     \
     if ((moved_tol) > 0) LK_ASSERT_NEAR((c).moved, 0, moved_tol);                         \
     LK_ASSERT_MSG((c).zmin > 0.02 - 1e-3, "lowest joint at %g m", (c).zmin);               \
@@ -308,7 +305,7 @@ static chain_run chain_drape(int n, double h, int steps) {
  * energy below 0.05 J). */
 static void test_chain_drape(void) {
   chain_run c = chain_drape(20, 2e-3, 400);
-  ASSERT_CHAIN_DRAPED(c, 100, 5e-2, 0);
+  ASSERT_CHAIN_DRAPED(c, 5e-2, 0);
 }
 
 /* The 10-link chain: its islands (7-15 contacts) are below the 16 pairs
@@ -321,7 +318,7 @@ static void test_chain_drape(void) {
  * over the last 0.2 s; 3.4e-5 m measured). */
 static void test_chain10_drape(void) {
   chain_run c = chain_drape(10, 2e-3, 1500);
-  ASSERT_CHAIN_DRAPED(c, 1000, 1e-6, 1e-4);
+  ASSERT_CHAIN_DRAPED(c, 1e-6, 1e-4);
 }
 
 /* The 20-link chain at 1 ms (other numbers): 400 steps, 0.4 s of the
@@ -330,7 +327,7 @@ static void test_chain10_drape(void) {
  * and most of the 6 J gone (kinetic energy below 0.1 J, still draping). */
 static void test_chain_drape_1ms(void) {
   chain_run c = chain_drape(20, 1e-3, 400);
-  ASSERT_CHAIN_DRAPED(c, 100, 0.1, 0);
+  ASSERT_CHAIN_DRAPED(c, 0.1, 0);
 }
 
 /* The same chain laid straight on the floor: 40 contacts (2 a capsule),
