@@ -29,8 +29,12 @@ lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const in
                               int n, double rel, double add) {
   lk_sim_data *sd = &d->sim;
   double *x = sd->xtmp;
-  for (int i = 0; i < n; i++) {
-    const lk_row *R = &sd->row[rows ? rows[i] : r0 + i];
+  /* rows of the step's (anchored contacts): island.c's M~^-1 J^T, with
+   * its small trees' and free bodies' inverses (the step's factor is
+   * still M~'s) */
+  if (rows) lk_sim_rows_y(m, d, rows, n);
+  for (int i = 0; i < n && !rows; i++) {
+    const lk_row *R = &sd->row[r0 + i];
     const double *J = sd->jval + R->ofs;
     double *Y = sd->yval + R->ofs;
     for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
