@@ -49,7 +49,8 @@
  * refactorizations; the term vanishes at the answer as any proximal term
  * does).
  *
- * Linear algebra: SuiteSparse KLU on H in compressed rows (given to KLU as
+ * Linear algebra: up to NEWTON_DENSE_MAX rows a dense LU of H with
+ * partial pivoting (below); above, SuiteSparse KLU on H in compressed rows (given to KLU as
  * the columns of H^T, solved with klu_tsolve). H's pattern is that of a
  * block's rows all taking the union of the block's rows of M plus the
  * block's own columns, whatever the active set (explicit zeros kept): the
@@ -72,6 +73,17 @@
 
 /* Defaults and constants. */
 enum { NEWTON_MAX_ITER = 5000, NEWTON_LS_MAX = 30, NEWTON_FAILS_NSGS = 8, NEWTON_NSGS_SWEEPS = 20 };
+/* Up to this many rows H is factored dense (LU with partial pivoting,
+ * rcond estimated as KLU's klu_rcond does: the smallest over the largest
+ * pivot of U): KLU's per-pattern analysis and per-factor overhead dominate
+ * small islands (MuJoCo's humanoid on the floor, 26 rows on one tree:
+ * bench/motion 42.9 -> 39-41 us a step). At 42-60 rows of the dropped box
+ * heap (30-60 % full) KLU was faster than this LU (Newton on 8 saved
+ * islands, 300 times each: 0.13-0.26 s against 0.21-0.39), hence the
+ * limit; callgrind over the heap's first 0.7 s: 8.24e9 instructions with
+ * KLU everywhere, 7.54e9 with this limit, 7.73e9 with 64 (trajectories
+ * part, so a rough figure). */
+enum { NEWTON_DENSE_MAX = 32 };
 #define RCOND_MIN 1e-12
 #define EPS_FLOOR 1e-8
 #define T_SHORT 0.1
@@ -92,6 +104,10 @@ typedef struct {
   klu_numeric *num;
   klu_common common;
   int analyses;
+  /* the dense factor (n <= NEWTON_DENSE_MAX): L\U row-major, row swaps */
+  int dense;
+  double *lu;
+  int *piv;
 } newton_ws;
 
 void lk_newton_free(void *v) {
@@ -105,6 +121,8 @@ void lk_newton_free(void *v) {
   int *iv[] = {nw->bid,  nw->bstart, nw->brow, nw->mark, nw->list, nw->diag, nw->npos,
                nw->ppos, nw->pa,     nw->wp,   nw->wi,   nw->wpos, nw->jp,   nw->ji, nw->pair};
   for (size_t k = 0; k < sizeof iv / sizeof iv[0]; k++) lk_free(iv[k]);
+  lk_free(nw->lu);
+  lk_free(nw->piv);
   lk_free(nw);
 }
 
@@ -127,6 +145,9 @@ static newton_ws *newton_new(int nmax) {
   if (ok) ok = (nw->pa = LK_NEW_ARRAY(int, 4 * m + 1)) != NULL;
   if (ok) ok = (nw->wp = LK_NEW_ARRAY(int, m + 1)) != NULL;
   if (ok) ok = (nw->jp = LK_NEW_ARRAY(int, m + 1)) != NULL;
+  size_t dm = m < NEWTON_DENSE_MAX ? m : NEWTON_DENSE_MAX;
+  if (ok) ok = (nw->lu = LK_NEW_ARRAY(double, dm * dm)) != NULL;
+  if (ok) ok = (nw->piv = LK_NEW_ARRAY(int, dm)) != NULL;
   if (ok) ok = klu_defaults(&nw->common);
   if (!ok) {
     lk_newton_free(nw);
@@ -353,6 +374,11 @@ static lk_status make_pattern(newton_ws *nw, const lk_lcp *p) {
   }
   if (nw->num) klu_free_numeric(&nw->num, &nw->common);
   if (nw->sym) klu_free_symbolic(&nw->sym, &nw->common);
+  nw->dense = n <= NEWTON_DENSE_MAX;
+  if (nw->dense) { /* no analysis: dense_factor */
+    nw->pn = n;
+    return LK_OK;
+  }
   nw->sym = klu_analyze(n, nw->jp, nw->ji, &nw->common);
   if (!nw->sym) return nw->common.status == KLU_OUT_OF_MEMORY ? LK_OUT_OF_MEMORY : LK_SINGULAR;
   nw->analyses++;
@@ -485,10 +511,71 @@ static double eval(newton_ws *nw, const lk_lcp *p, const double *z, const double
   return 0.5 * th;
 }
 
+/* H dense, LU with partial pivoting; returns the rcond estimate
+ * min |U_kk| / max |U_kk| (0 for a zero pivot). */
+static double dense_factor(newton_ws *nw) {
+  const int n = nw->pn;
+  double *A = nw->lu;
+  memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
+  for (int i = 0; i < n; i++)
+    for (int e = nw->jp[i]; e < nw->jp[i + 1]; e++) A[(size_t)i * n + nw->ji[e]] = nw->jx[e];
+  double umin = INFINITY, umax = 0.0;
+  for (int k = 0; k < n; k++) {
+    int r = k;
+    for (int i = k + 1; i < n; i++)
+      if (fabs(A[(size_t)i * n + k]) > fabs(A[(size_t)r * n + k])) r = i;
+    nw->piv[k] = r;
+    if (r != k)
+      for (int c = 0; c < n; c++) {
+        double t = A[(size_t)k * n + c];
+        A[(size_t)k * n + c] = A[(size_t)r * n + c];
+        A[(size_t)r * n + c] = t;
+      }
+    const double *uk = A + (size_t)k * n;
+    double pk = uk[k], a = fabs(pk);
+    if (!(a > 0.0)) return 0.0;
+    umin = a < umin ? a : umin;
+    umax = a > umax ? a : umax;
+    for (int i = k + 1; i < n; i++) {
+      double *ai = A + (size_t)i * n, l = ai[k] / pk;
+      ai[k] = l;
+      if (l != 0.0)
+        for (int c = k + 1; c < n; c++) ai[c] -= l * uk[c];
+    }
+  }
+  return umax > 0.0 ? umin / umax : 0.0;
+}
+
+/* x <- H^-1 x by the dense factor; 0 when x is not finite after. */
+static int dense_solve(const newton_ws *nw, double *x) {
+  const int n = nw->pn;
+  const double *A = nw->lu;
+  for (int k = 0; k < n; k++) {
+    int r = nw->piv[k];
+    if (r != k) {
+      double t = x[k];
+      x[k] = x[r];
+      x[r] = t;
+    }
+  }
+  for (int i = 1; i < n; i++) {
+    double s = x[i];
+    for (int c = 0; c < i; c++) s -= A[(size_t)i * n + c] * x[c];
+    x[i] = s;
+  }
+  for (int i = n - 1; i >= 0; i--) {
+    double s = x[i];
+    for (int c = i + 1; c < n; c++) s -= A[(size_t)i * n + c] * x[c];
+    x[i] = s / A[(size_t)i * n + i];
+  }
+  return lk_lcp_finite(x, n);
+}
+
 /* Factor H (refactor in place when there is a factor; a fresh factor
  * when there is none or its pivots went bad). Returns KLU's rcond
- * estimate (0 on failure). */
+ * estimate (0 on failure); the dense factor's for a small H. */
 static double factor(newton_ws *nw, int *fresh) {
+  if (nw->dense) return dense_factor(nw);
   if (nw->num) {
     if (klu_refactor(nw->jp, nw->ji, nw->jx, nw->sym, nw->num, &nw->common) &&
         nw->common.status == KLU_OK && klu_rcond(nw->sym, nw->num, &nw->common) &&
@@ -596,7 +683,9 @@ static lk_status newton_solve(const lk_lcp *p, const lk_lcp_options *o, lk_lcp_w
     }
     if (eps > 0) regularized++;
     for (int i = 0; i < n; i++) nw->d[i] = -nw->phi[i];
-    if (!klu_tsolve(nw->sym, nw->num, n, 1, nw->d, &nw->common) || !lk_lcp_finite(nw->d, n)) {
+    if (nw->dense ? !dense_solve(nw, nw->d)
+                  : !klu_tsolve(nw->sym, nw->num, n, 1, nw->d, &nw->common) ||
+                        !lk_lcp_finite(nw->d, n)) {
       fails = NEWTON_FAILS_NSGS;
       continue;
     }
