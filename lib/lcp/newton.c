@@ -511,7 +511,7 @@ static double eval(newton_ws *nw, const lk_lcp *p, const double *z, const double
   return 0.5 * th;
 }
 
-/* H dense, LU with partial pivoting; returns the rcond estimate
+/* H dense, factored by dense.c's LU; returns the rcond estimate
  * min |U_kk| / max |U_kk| (0 for a zero pivot). */
 static double dense_factor(newton_ws *nw) {
   const int n = nw->pn;
@@ -519,56 +519,20 @@ static double dense_factor(newton_ws *nw) {
   memset(A, 0, (size_t)n * (size_t)n * sizeof *A);
   for (int i = 0; i < n; i++)
     for (int e = nw->jp[i]; e < nw->jp[i + 1]; e++) A[(size_t)i * n + nw->ji[e]] = nw->jx[e];
+  if (!lk_lcp_lu_factor(A, n, nw->piv, 0.0)) return 0.0;
   double umin = INFINITY, umax = 0.0;
   for (int k = 0; k < n; k++) {
-    int r = k;
-    for (int i = k + 1; i < n; i++)
-      if (fabs(A[(size_t)i * n + k]) > fabs(A[(size_t)r * n + k])) r = i;
-    nw->piv[k] = r;
-    if (r != k)
-      for (int c = 0; c < n; c++) {
-        double t = A[(size_t)k * n + c];
-        A[(size_t)k * n + c] = A[(size_t)r * n + c];
-        A[(size_t)r * n + c] = t;
-      }
-    const double *uk = A + (size_t)k * n;
-    double pk = uk[k], a = fabs(pk);
-    if (!(a > 0.0)) return 0.0;
+    double a = fabs(A[(size_t)k * n + k]);
     umin = a < umin ? a : umin;
     umax = a > umax ? a : umax;
-    for (int i = k + 1; i < n; i++) {
-      double *ai = A + (size_t)i * n, l = ai[k] / pk;
-      ai[k] = l;
-      if (l != 0.0)
-        for (int c = k + 1; c < n; c++) ai[c] -= l * uk[c];
-    }
   }
   return umax > 0.0 ? umin / umax : 0.0;
 }
 
 /* x <- H^-1 x by the dense factor; 0 when x is not finite after. */
 static int dense_solve(const newton_ws *nw, double *x) {
-  const int n = nw->pn;
-  const double *A = nw->lu;
-  for (int k = 0; k < n; k++) {
-    int r = nw->piv[k];
-    if (r != k) {
-      double t = x[k];
-      x[k] = x[r];
-      x[r] = t;
-    }
-  }
-  for (int i = 1; i < n; i++) {
-    double s = x[i];
-    for (int c = 0; c < i; c++) s -= A[(size_t)i * n + c] * x[c];
-    x[i] = s;
-  }
-  for (int i = n - 1; i >= 0; i--) {
-    double s = x[i];
-    for (int c = i + 1; c < n; c++) s -= A[(size_t)i * n + c] * x[c];
-    x[i] = s / A[(size_t)i * n + i];
-  }
-  return lk_lcp_finite(x, n);
+  lk_lcp_lu_apply(nw->lu, nw->pn, nw->piv, x);
+  return lk_lcp_finite(x, nw->pn);
 }
 
 /* Factor H (refactor in place when there is a factor; a fresh factor

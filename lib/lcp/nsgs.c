@@ -981,48 +981,6 @@ enum { DIRECT_ROUNDS = 8, DIRECT_REFINE = 40 };
 #define DIRECT_RIDGE 1e-8
 enum { C_EQ = 0, C_FIX, C_LINK };
 
-/* LU with partial pivoting of the k x k A (leading dimension k) in place;
- * 0 when a pivot is below tol. */
-static int lu_factor(double *A, int k, int *piv, double tol) {
-  for (int c = 0; c < k; c++) {
-    int pr = c;
-    for (int i = c + 1; i < k; i++)
-      if (fabs(A[(size_t)i * k + c]) > fabs(A[(size_t)pr * k + c])) pr = i;
-    piv[c] = pr;
-    if (!(fabs(A[(size_t)pr * k + c]) > tol)) return 0;
-    if (pr != c)
-      for (int j = 0; j < k; j++) {
-        double t = A[(size_t)pr * k + j];
-        A[(size_t)pr * k + j] = A[(size_t)c * k + j];
-        A[(size_t)c * k + j] = t;
-      }
-    const double *ac = A + (size_t)c * k;
-    double inv = 1.0 / ac[c];
-    for (int i = c + 1; i < k; i++) {
-      double *ai = A + (size_t)i * k, f = ai[c] * inv;
-      ai[c] = f;
-      if (f != 0.0) lk_lcp_axpy(ai + c + 1, -f, ac + c + 1, k - c - 1);
-    }
-  }
-  return 1;
-}
-
-static void lu_solve(const double *A, int k, const int *piv, double *b) {
-  for (int c = 0; c < k; c++) {
-    if (piv[c] != c) {
-      double t = b[piv[c]];
-      b[piv[c]] = b[c];
-      b[c] = t;
-    }
-    const double *ai = A + (size_t)c * k;
-    b[c] -= lk_lcp_dot(ai, b, c);
-  }
-  for (int i = k - 1; i >= 0; i--) {
-    const double *ai = A + (size_t)i * k;
-    b[i] = (b[i] - lk_lcp_dot(ai + i + 1, b + i + 1, k - i - 1)) / ai[i];
-  }
-}
-
 /* A product's H by columns (ws->nsgs_tp/tr/tv: for column c, the rows j
  * and values H_jc), for the rows of M the direct finish needs; 0 when its
  * entries exceed the workspace's room. */
@@ -1214,7 +1172,7 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
     for (size_t e = 0; e < (size_t)k * k; e++) amax = lk_maxd(amax, fabs(A[e]));
     if (!(amax > 0.0) || !isfinite(amax)) return 0;
     for (int i = 0; i < k; i++) A[(size_t)i * k + i] += DIRECT_RIDGE * amax;
-    if (!lu_factor(A, k, piv, 1e-14 * amax)) return 0;
+    if (!lk_lcp_lu_factor(A, k, piv, 1e-14 * amax)) return 0;
   }
   double last = INFINITY;
   for (int it = 0;; it++) {
@@ -1230,7 +1188,7 @@ static int direct_solve(const nsgs *S, lk_lcp_workspace *ws, const int *cls, con
     /* until the rows' w stop shrinking (rounding), or the rounds run out */
     if (k == 0 || it == DIRECT_REFINE || !(r2 < 0.25 * last) || r2 == 0.0) break;
     last = r2;
-    lu_solve(A, k, piv, rhs);
+    lk_lcp_lu_apply(A, k, piv, rhs);
     for (int i = 0; i < k; i++) x[i] += rhs[i];
   }
   return lk_all_finite(z, (size_t)n);
