@@ -181,16 +181,21 @@ static void test_pick_and_shake(void) {
   LK_ASSERT_MSG(story_holds(pick_and_shake(NULL, 0), why, sizeof why), "%s", why);
 }
 
-/* The same story with the sticking contacts anchored (issue 31.2): the
- * anchors' offsets are taken back by a projection of the positions
- * (lib/sim/anchor.c), which asks nothing of the cones, so the grip holds
- * and slips as without them. (A projection that held the tangents alone
- * tilted the cube between the pads, opened half their contacts and let it
- * slide out of the grip: the normal rows are held too.) */
-static void test_pick_and_shake_anchored(void) {
-  const char *set[1] = {"options.anchor_contacts=true"};
-  char why[160];
-  LK_ASSERT_MSG(story_holds(pick_and_shake(set, 1), why, sizeof why), "anchored: %s", why);
+/* The same story a hair off the shipped timestep (0.99, 1.01 and 0.995
+ * ms): the slip in the shake is a chaotic stick-slip (the cube slid 5.6,
+ * 15.5, 12.9 and 11.4 mm in the four runs), but every claim holds in each.
+ * With options.anchor_contacts the story does not hold: at these four
+ * steps it slid 39 mm, had a solver failure twice, and dropped the cube
+ * once (docs/contact.md, anchoring's known limits); its test at the shipped
+ * step passed by chance and is gone with this finding. */
+static void test_pick_and_shake_other_steps(void) {
+  static const char *const steps[] = {"options.timestep=0.00099", "options.timestep=0.00101",
+                                      "options.timestep=0.000995"};
+  for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+    char why[160];
+    LK_ASSERT_MSG(story_holds(pick_and_shake(&steps[k], 1), why, sizeof why), "%s: %s", steps[k],
+                  why);
+  }
 }
 
 /* Servo target schedules and switching an actuator off (issue 33): a
@@ -413,7 +418,7 @@ static const lk_test tests[] = {
     {"block_on_incline.yaml: held; slides at g(sin - mu_d cos) when lowered", test_block_on_incline},
     {"gripper.yaml: holds without creep, drops when opened", test_gripper},
     {"pick_and_shake.yaml: lifted, slips in the shake, sticks again, set down", test_pick_and_shake},
-    {"pick_and_shake.yaml, anchored: the same", test_pick_and_shake_anchored},
+    {"pick_and_shake.yaml at 0.99, 1.01 and 0.995 ms: the same", test_pick_and_shake_other_steps},
     {"servo target schedule tracked; an actuator switched off and on", test_servo_schedule_and_switch},
     {"renamed API: new names and deprecated aliases agree", test_renamed_api},
     {"four_bar.yaml: the driven loop stays closed", test_four_bar},
