@@ -390,8 +390,9 @@ static void test_no_allocation(void) {
 }
 
 /* Siconos files shipped with the tests, to 1e-9 (fc3d error): the
- * Capsules problem (NSGS needs its relaxation schedule there) and two
- * small ones, dense and sparse storage. */
+ * Capsules problem (NSGS needs its relaxation schedule there; 675 rows,
+ * so Newton's steps are KLU's) and two small ones, dense and sparse
+ * storage (12 rows or fewer: Newton's dense LU). */
 static void test_siconos_files(void) {
   static const char *const files[] = {"lcp/siconos-fc/Capsules-i101-404.dat",
                                       "lcp/siconos-fc/Rover4396.dat",
