@@ -29,6 +29,14 @@ static inline double lk_island_norm2(double a, double b) { return sqrt(a * a + b
  * order 3e-10 of the impulse per step (below 1e-9 m in 10^4 steps for the
  * validation scenes). */
 #define RIDGE 3e-10
+/* The friction LCP proper's ridge on its normal rows, for the same
+ * least-norm split of a sliding face's load, then refined away
+ * (refine_ridge, solve.c). On the friction rows too it turned a box
+ * sliding on its four corners at 1e-7 rad/s under Lemke; at 3e-9 one
+ * Lemke path of the shaken grip (pick_and_shake.yaml at 1 ms) ended in a
+ * ray, at 1e-9, 1e-8, 3e-8 and 1e-7 none at six timesteps. */
+#define RIDGE_FULL 1e-8
+#define REFINE_STEPS 2
 
 typedef struct {
   const lk_model *m;
@@ -48,6 +56,7 @@ typedef struct {
   int ntree;    /* trial_by_guess: the island's trees, in sim.gtree */
   int iterative;/* 0, or the strategy (LK_ISLAND_NSGS, LK_ISLAND_NEWTON) to
                    which trial_and_passes handed the island (iterative.c) */
+  int refining; /* refine_ridge's solves: no guess, the last basis */
   int held;     /* the held trial: rows marked in sd->hold are fixed at
                    sd->hval (their friction bound along sd->hdir) */
   lk_island_strategy answer; /* whose answer stands (the island report) */

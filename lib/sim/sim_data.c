@@ -137,6 +137,9 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->rw = LK_ARENA_ARRAY(a, double, ic);
   sd->findex = LK_ARENA_ARRAY(a, int, ic);
   sd->basis = LK_ARENA_ARRAY(a, unsigned char, ic);
+  sd->zref = LK_ARENA_ARRAY(a, double, ic);
+  sd->wref = LK_ARENA_ARRAY(a, double, ic);
+  sd->bref = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->hold = LK_ARENA_ARRAY(a, unsigned char, ic);
   sd->hdir = LK_ARENA_ARRAY(a, double, ic);
   sd->hval = LK_ARENA_ARRAY(a, double, ic);

@@ -206,6 +206,9 @@ typedef struct {
   double *A, *adiag, *b, *lo, *hi, *mu, *z, *w, *zfix, *rw;
   int *findex;
   unsigned char *basis;
+  /* refine_ridge's answer in hand (solve.c) */
+  double *zref, *wref;
+  unsigned char *bref;
   /* The held trial (solve.c): per island row whether it is held at its
    * friction bound, the unit direction component it is held along, and
    * this solve's value. */

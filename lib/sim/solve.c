@@ -225,7 +225,12 @@ static void build_matrix(island *is) {
   double ridge = is->sticking || is->fixed ? RIDGE * dmax : 0;
   for (int i = 0; i < n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
-    double r = R->ckind == LK_CONSTRAINT_LOOP ? RIDGE * dmax : ridge * sd->rw[i];
+    /* (the friction LCP proper: its normal rows' ridge is refined away,
+     * refine_ridge) */
+    double r = R->ckind == LK_CONSTRAINT_LOOP ? RIDGE * dmax
+               : is->sticking || is->fixed    ? ridge * sd->rw[i]
+               : R->kind == LK_ROW_UNILATERAL ? RIDGE_FULL * dmax
+                                              : 0;
     sd->A[i * n + i] = sd->adiag[i] + r + is->cfm;
     sd->b[i] = R->jv + R->bias;
   }
@@ -301,7 +306,7 @@ static lk_status solve_boxed(island *is, const lk_lcp_solver *solver, lk_lcp_rep
    * are already an answer, verified like any other. The sticking trial and
    * the fixed-normal pass are not: their ridge picks the split between
    * redundant contacts, which the residual cannot see (trial_by_guess). */
-  if (!is->sticking && !is->fixed) o.z_guess = sd->z;
+  if (!is->sticking && !is->fixed && !is->refining) o.z_guess = sd->z;
   lk_status st = lk_lcp_solve(solver, &p, &o, sd->lcp, sd->z, sd->w, rep);
   return st;
 }
@@ -473,6 +478,61 @@ static lk_status solve_lemke(island *is, int pyramid, lk_lcp_report *rep) {
 
 /* ------------------------------------------------ solve with fallbacks */
 
+/* The friction LCP proper's normal rows carry a ridge r (RIDGE_FULL of the
+ * largest diagonal, build_matrix) so that redundant contacts -- a face's
+ * four corners, a grip's two pads -- share their normal loads as the
+ * least-norm answer does, instead of pivoting's vertex answer that puts a
+ * sliding face's load on one corner (its mu_d friction then turns the
+ * body: a shaken cube turned 9-31 degrees in a symmetric grip). The ridge's own
+ * error, r z on the velocities, is then taken out by proximal-point steps
+ * (Rockafellar, "Monotone operators and the proximal point algorithm",
+ * 1976): (A + R) z' + b - R z, warm from the last basis; their fixed point
+ * solves the LCP as posed, the part of z in A's null space (the shares)
+ * stays where the ridge put it, and the rest converges as (r / lambda)^k,
+ * lambda A's smallest nonzero eigenvalue on the active set: two steps
+ * bring it to rounding (REFINE_STEPS at most, until z moves by less than
+ * 1e-15 of its largest). A step that fails keeps the answer in hand. */
+static void refine_ridge(island *is, int dantzig, int pyramid, lk_sim_report *report) {
+  lk_sim_data *sd = is->sd;
+  int n = is->n;
+  for (int k = 0; k < REFINE_STEPS; k++) {
+    double moved = 0, zmax = 0;
+    for (int i = 0; i < n; i++) {
+      const lk_row *R = &sd->row[is->rows[i]];
+      double r = sd->A[(size_t)i * n + i] - sd->adiag[i] - is->cfm;
+      sd->b[i] = R->jv + R->bias - r * sd->z[i];
+      sd->zref[i] = sd->z[i];
+      sd->wref[i] = sd->w[i];
+      sd->bref[i] = sd->basis[i];
+    }
+    is->refining = 1;
+    lk_lcp_report rep;
+    lk_status st = dantzig ? solve_dantzig(is, &rep)
+                   : (!pyramid && lemke_takes_boxed(is)) ? solve_boxed(is, lk_lcp_lemke, &rep)
+                                                         : solve_lemke(is, pyramid, &rep);
+    is->refining = 0;
+    report->lcp_solves++;
+    report->lcp_pivots += rep.pivots;
+    if (st != LK_OK || !lk_all_finite(sd->z, (size_t)n)) {
+      for (int i = 0; i < n; i++) {
+        sd->z[i] = sd->zref[i];
+        sd->w[i] = sd->wref[i];
+        sd->basis[i] = sd->bref[i];
+      }
+      break;
+    }
+    for (int i = 0; i < n; i++) {
+      moved = fmax(moved, fabs(sd->z[i] - sd->zref[i]));
+      zmax = fmax(zmax, fabs(sd->z[i]));
+    }
+    if (moved <= 1e-15 * zmax) break;
+  }
+  for (int i = 0; i < n; i++) {
+    const lk_row *R = &sd->row[is->rows[i]];
+    sd->b[i] = R->jv + R->bias;
+  }
+}
+
 lk_status lk_island_solve_once(island *is, lk_sim_report *report) {
   const lk_options *o = &is->m->opt;
   int pyramid = o->friction_cone == LK_CONE_PYRAMID;
@@ -522,6 +582,7 @@ lk_status lk_island_solve_once(island *is, lk_sim_report *report) {
                                                          : solve_lemke(is, pyramid, &rep);
     report->lcp_solves++;
     report->lcp_pivots += rep.pivots;
+    if (st == LK_OK && !is->sticking && !is->fixed) refine_ridge(is, dantzig, pyramid, report);
     if (st == LK_OK) {
       is->plain = dantzig && attempt == 0;
       if (rep.residual_rel > report->lcp_residual) report->lcp_residual = rep.residual_rel;

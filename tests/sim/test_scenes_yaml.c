@@ -111,11 +111,12 @@ typedef struct {
   double slid;                 /* how far the cube slid down in the grip, m */
   double slip_after, util_after; /* slip speed and utilization when carried after the shake */
   double z_end;                /* the cube's height at the end */
+  double turn_max;             /* the most the cube turned from upright, deg */
   int failures;                /* solver failures */
 } shake_run;
 
 static shake_run pick_and_shake(const char *const *set, int nset) {
-  shake_run out = {0, 1e9, 0, 0, 0, NAN, NAN, NAN, NAN, 0};
+  shake_run out = {0, 1e9, 0, 0, 0, NAN, NAN, NAN, NAN, 0, 0};
   lk_model *m = load("pick_and_shake.yaml", set, nset);
   CU_ASSERT_PTR_NOT_NULL_FATAL(m);
   lk_data *d = lk_data_new(m);
@@ -128,6 +129,9 @@ static shake_run pick_and_shake(const char *const *set, int nset) {
     lk_tactile tc;
     LK_ASSERT_OK(lk_data_tactile(d, cube, &tc), (lk_error *)NULL);
     out.top = fmax(out.top, z);
+    /* the cube's turn from upright: 2 acos|w| of its quaternion */
+    double w = fmin(fabs(lk_data_q(d)[c + 3]), 1.0);
+    out.turn_max = fmax(out.turn_max, 2 * acos(w) * 180 / M_PI);
     if (t > 1.9 && t < 2.8) {
       out.slip_max = fmax(out.slip_max, tc.slip_speed);
       out.util_max = fmax(out.util_max, tc.utilization);
@@ -160,12 +164,16 @@ static int story_holds(shake_run r, char *why, size_t n) {
   if (r.failures) snprintf(why, n, "%d solver failures", r.failures);
   else if (!(r.top > 0.13)) snprintf(why, n, "the cube was not lifted (top %.3f m)", r.top);
   else if (!(r.fn_min > 2.0)) snprintf(why, n, "a finger let go while carrying (%.3g N)", r.fn_min);
-  else if (!(r.slip_max > 0.05 && r.slipping_steps > 20))
+  else if (!(r.slip_max > 0.02 && r.slipping_steps > 20))
     snprintf(why, n, "no slip in the shake (%.3g m/s, %d steps)", r.slip_max, r.slipping_steps);
   else if (!(r.util_max > sqrt(0.9 * 0.4) / sqrt(1.0 * 0.5)))
     snprintf(why, n, "utilization peaked at %.3f", r.util_max);
-  else if (!(r.slid > 0.002 && r.slid < 0.03)) /* millimetres, not out of the grip */
+  else if (!(r.slid > 0.001 && r.slid < 0.03)) /* millimetres, not out of the grip */
     snprintf(why, n, "slid %.4f m in the grip", r.slid);
+  /* the grip is symmetric: the pads' loads stay shared between a face's
+   * corners while it slides, so nothing turns the cube */
+  else if (!(r.turn_max < 0.5))
+    snprintf(why, n, "the cube turned %.2f deg in the grip", r.turn_max);
   else if (!(r.slip_after < 1e-6))
     snprintf(why, n, "the cube still slips after the shake (%.3g m/s)", r.slip_after);
   else if (!(fabs(r.util_after - carried) <= 0.02))
@@ -182,20 +190,28 @@ static void test_pick_and_shake(void) {
 }
 
 /* The same story a hair off the shipped timestep (0.99, 1.01 and 0.995
- * ms): the slip in the shake is a chaotic stick-slip (the cube slid 5.6,
- * 15.5, 12.9 and 11.4 mm in the four runs), but every claim holds in each.
- * With options.anchor_contacts the story does not hold: at these four
- * steps it slid 39 mm, had a solver failure twice, and dropped the cube
- * once (docs/contact.md, anchoring's known limits); its test at the shipped
- * step passed by chance and is gone with this finding. */
+ * ms), with anchored sticking contacts and without: every
+ * claim holds in each run, and the slide in the grip is the same story,
+ * not a chaotic one -- within a tenth of the shipped run's (it slid 1.96
+ * to 2.08 mm in these eight runs; before the friction LCP shared a
+ * sliding face's load between its corners, one corner took it all, the
+ * cube turned 9 to 30 degrees in the grip and slid 5.6 to 86 mm). */
 static void test_pick_and_shake_other_steps(void) {
-  static const char *const steps[] = {"options.timestep=0.00099", "options.timestep=0.00101",
-                                      "options.timestep=0.000995"};
-  for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
-    char why[160];
-    LK_ASSERT_MSG(story_holds(pick_and_shake(&steps[k], 1), why, sizeof why), "%s: %s", steps[k],
-                  why);
-  }
+  static const char *const steps[] = {"options.timestep=0.001", "options.timestep=0.00099",
+                                      "options.timestep=0.00101", "options.timestep=0.000995"};
+  static const char *const anchoring[] = {"options.anchor_contacts=true",
+                                          "options.anchor_contacts=false"};
+  double slid0 = NAN;
+  for (size_t a = 0; a < 2; a++)
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+      const char *set[2] = {steps[k], anchoring[a]};
+      char why[160];
+      shake_run r = pick_and_shake(set, 2);
+      LK_ASSERT_MSG(story_holds(r, why, sizeof why), "%s, %s: %s", steps[k], anchoring[a], why);
+      if (a == 0 && k == 0) slid0 = r.slid;
+      LK_ASSERT_MSG(fabs(r.slid - slid0) <= 0.1 * slid0, "%s, %s: slid %.3f mm, the shipped run %.3f",
+                    steps[k], anchoring[a], 1e3 * r.slid, 1e3 * slid0);
+    }
 }
 
 /* Servo target schedules and switching an actuator off (issue 33): a
@@ -418,7 +434,8 @@ static const lk_test tests[] = {
     {"block_on_incline.yaml: held; slides at g(sin - mu_d cos) when lowered", test_block_on_incline},
     {"gripper.yaml: holds without creep, drops when opened", test_gripper},
     {"pick_and_shake.yaml: lifted, slips in the shake, sticks again, set down", test_pick_and_shake},
-    {"pick_and_shake.yaml at 0.99, 1.01 and 0.995 ms: the same", test_pick_and_shake_other_steps},
+    {"pick_and_shake.yaml at 0.99, 1.01 and 0.995 ms, anchored or not: the same slide",
+     test_pick_and_shake_other_steps},
     {"servo target schedule tracked; an actuator switched off and on", test_servo_schedule_and_switch},
     {"renamed API: new names and deprecated aliases agree", test_renamed_api},
     {"four_bar.yaml: the driven loop stays closed", test_four_bar},
