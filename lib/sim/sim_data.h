@@ -206,7 +206,7 @@ typedef struct {
   double *A, *adiag, *b, *lo, *hi, *mu, *z, *w, *zfix, *rw;
   int *findex;
   unsigned char *basis;
-  /* refine_ridge's answer in hand (solve.c) */
+  /* lk_island_refine's answer in hand (solve.c) */
   double *zref, *wref;
   unsigned char *bref;
   /* The held trial (solve.c): per island row whether it is held at its
