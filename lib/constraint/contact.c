@@ -85,17 +85,17 @@ static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_c
     double zt = sqrt(mem->z[1] * mem->z[1] + mem->z[2] * mem->z[2]);
     keep = !(zt >= g->mu_static * mem->z[0] * (1 - 1e-6));
   }
-  lk_vec3 la = lk_tf_inv_point(Xa, g->p), lb = lk_tf_inv_point(Xb, g->p);
   if (keep) {
-    lk_vec3 off = lk_v3_sub(lk_tf_point(Xa, mem->anchor_a), lk_tf_point(Xb, mem->anchor_b));
+    /* the anchors where they are now, their offset, and how far the
+     * touching point moved along the surfaces on either body since they
+     * were set (p - X a is R (X^-1 p - a): not along the normal, where the
+     * contact point's depth changes) */
+    lk_vec3 pa = lk_tf_point(Xa, mem->anchor_a), pb = lk_tf_point(Xb, mem->anchor_b);
+    lk_vec3 off = lk_v3_sub(pa, pb), ma = lk_v3_sub(g->p, pa), mb = lk_v3_sub(g->p, pb);
     off = lk_v3_sub(off, lk_v3_scale(g->n, lk_v3_dot(g->n, off)));
-    /* how far the touching point moved along the surfaces on either body
-     * (not along the normal: the contact point's depth changes) */
-    lk_vec3 ma = lk_tf_dir(Xa, lk_v3_sub(la, mem->anchor_a));
-    lk_vec3 mb = lk_tf_dir(Xb, lk_v3_sub(lb, mem->anchor_b));
     ma = lk_v3_sub(ma, lk_v3_scale(g->n, lk_v3_dot(g->n, ma)));
     mb = lk_v3_sub(mb, lk_v3_scale(g->n, lk_v3_dot(g->n, mb)));
-    double moved = fmax(lk_v3_norm(ma), lk_v3_norm(mb));
+    double moved = sqrt(fmax(lk_v3_dot(ma, ma), lk_v3_dot(mb, mb)));
     double size = lk_v3_norm(off);
     if (moved <= 10 * size + 1e-3 * m->opt.contact_tolerance && size < m->opt.contact_tolerance) {
       /* the offset is taken back after the position update (anchor.c);
@@ -105,8 +105,8 @@ static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_c
       return; /* the anchor stays */
     }
   }
-  mem->anchor_a = la;
-  mem->anchor_b = lb;
+  mem->anchor_a = lk_tf_inv_point(Xa, g->p);
+  mem->anchor_b = lk_tf_inv_point(Xb, g->p);
   mem->anchored = 1;
 }
 

@@ -46,10 +46,11 @@ lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const in
     }
   }
   double scale = 0;
+  /* A is symmetric: its upper triangle, mirrored */
   for (int i = 0; i < n; i++) {
     int ri = rows ? rows[i] : r0 + i;
-    for (int j = 0; j < n; j++)
-      sd->A[i * n + j] = lk_sim_delassus_entry(d, ri, rows ? rows[j] : r0 + j);
+    for (int j = i; j < n; j++)
+      sd->A[i * n + j] = sd->A[j * n + i] = lk_sim_delassus_entry(d, ri, rows ? rows[j] : r0 + j);
     scale = fmax(scale, sd->A[i * n + i]);
   }
   for (int i = 0; i < n; i++) sd->A[i * n + i] += rel * scale + add;
