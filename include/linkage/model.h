@@ -378,13 +378,13 @@ typedef struct {
   double restitution_threshold; /* impacts slower than this are plastic,
                                    m/s; default 0.2 */
   lk_impacts impacts;       /* simultaneous (default) or propagating */
-  int anchor_contacts;      /* 1: static contacts are anchored where they
-                               stuck, their offsets taken back by a
-                               projection of the positions after the step
-                               (no creep on turning frames;
-                               docs/contact.md); 0 (default for now: it
-                               costs grasps and a pushing arm more than
-                               10 % of their step time) */
+  int anchor_contacts;      /* 1 (default): static contacts are anchored
+                               where they stuck, their offsets taken back
+                               by a projection of the positions after the
+                               step (no creep on turning frames;
+                               docs/contact.md); 0: not (the plain sticking
+                               rows: a contact on a turning body creeps by
+                               r (h w)^2 / 2 a step) */
   double slip_threshold;    /* a sliding contact becomes static again when
                                its slip speed falls below this, m/s; 1e-4 */
   int friction_iterations;  /* circle cone: tangent-basis re-alignment

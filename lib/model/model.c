@@ -107,6 +107,7 @@ void lk_options_default(lk_options *o) {
   o->max_depenetration_speed = 0.2;
   o->restitution_threshold = 0.2;
   o->impacts = LK_IMPACTS_SIMULTANEOUS;
+  o->anchor_contacts = 1;
   o->slip_threshold = 1e-4;
   o->friction_iterations = 24;
   o->constraint_erp = 0.2;
