@@ -69,6 +69,10 @@ typedef struct {
   double lcp_residual;    /* worst relative residual of the accepted solves */
   int solver_failures;    /* solves that failed before one succeeded */
   int fallbacks;          /* islands solved by the other solver or with CFM */
+  int ridge_kept;         /* islands whose friction LCP answer kept its
+                             ridge (a refining solve failed: velocities off
+                             by about 1e-7 of the step's change in the
+                             normal rows; docs/contact.md, shared loads) */
   int friction_passes;    /* most LCP passes one island needed */
   int friction_unconverged; /* islands whose circle cone did not settle */
   int state_changes;      /* contacts that switched static <-> dynamic */
