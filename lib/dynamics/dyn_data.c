@@ -33,8 +33,7 @@ void lk_dyn_data_layout(const lk_model *m, lk_dyn_data *dd, lk_arena *a) {
   dd->mrow = LK_ARENA_ARRAY(a, size_t, nv);
   dd->kin_q = LK_ARENA_ARRAY(a, double, nq);
   dd->kin_v = LK_ARENA_ARRAY(a, double, nv);
-  dd->cv0 = LK_ARENA_ARRAY(a, double, nv);
-  dd->dcv = LK_ARENA_ARRAY(a, double, nv);
+  dd->mid_corr = LK_ARENA_ARRAY(a, double, 2 * nv);
   dd->vmid = LK_ARENA_ARRAY(a, double, nv);
   dd->acc0 = LK_ARENA_ARRAY(a, double, nv);
   dd->vlm = LK_ARENA_ARRAY(a, lk_motion, nl);

@@ -23,6 +23,10 @@ typedef struct {
   int factor_method; /* lk_factor_method of that factor */
   int kin_at_state;  /* the kinematics were last computed from d->q and d->v,
                         whose values then are kin_q, kin_v */
+  /* The midpoint velocity forces' memory (step.c), a guess only: */
+  int mid_valid;     /* how many of mid_corr's are from the last steps (0-2) */
+  double mid_rho;    /* the passes' last measured contraction ratio */
+  double mid_rate;   /* h |w|max nv when it was measured */
 } lk_dyn_scalars;
 
 typedef struct {
@@ -83,13 +87,14 @@ typedef struct {
   double *kin_q;      /* nq: the state the kinematics were computed at */
   double *kin_v;      /* nv (see kin_at_state) */
 
-  /* Midpoint velocity forces (step.c): the velocity-product forces at v,
-   * the change at the midpoint velocity, that velocity, the explicit free
-   * acceleration; per link the velocities at the midpoint. */
-  double *cv0;        /* nv */
-  double *dcv;        /* nv */
+  /* Midpoint velocity forces (step.c): the midpoint velocity, the
+   * explicit free acceleration; per link the velocities at the midpoint.
+   * Kept from step to step (a guess only; zeroed by lk_data_reset, copied
+   * by lk_data_copy with the arena): the last step's correction of the
+   * explicit acceleration (its scalars are in st). */
   double *vmid;       /* nv */
   double *acc0;       /* nv */
+  double *mid_corr;   /* 2 nv: the last step's, then the one before */
   lk_motion *vlm;     /* per link */
 } lk_dyn_data;
 

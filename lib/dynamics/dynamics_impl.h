@@ -24,6 +24,14 @@
  * need not be d->q and d->v (the RK4 stages evaluate other states).
  * Returns LK_INVALID_ARGUMENT only for a corrupt joint type. */
 lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *q, const double *v);
+/* World poses at the configuration q of the n links in link[] (and of
+ * their ancestors, which they need), into xw (nlink), as lk_dyn_kinematics
+ * would compute them, without velocities and leaving the data's
+ * kinematics alone. done (nlink) marks the links already computed: zero
+ * it before a new q. The anchored contacts' offsets after the position
+ * update (lib/sim/anchor.c) need the poses of a few links only. */
+void lk_dyn_poses(const lk_model *m, const double *q, const int *link, int n, lk_transform *xw,
+                  unsigned char *done);
 /* The kinematics at d->q, d->v: computed unless they already are (the end
  * of the last step left them so, and q and v are bit for bit the same). */
 lk_status lk_dyn_kinematics_current(const lk_model *m, lk_data *d);
@@ -70,18 +78,18 @@ void lk_dyn_inverse_range(const lk_model *m, const lk_data *d, int v0, int len, 
 void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_force *fext,
                  int gravity, double *tau);
 
-/* The velocity-product part of the bias forces (Coriolis, centripetal,
- * gyroscopic) at the positions of the current kinematics and another
- * velocity v (nv): RNEA without gravity, accelerations or external forces,
- * the link velocities formed from v (d->dyn.vlm), so that the kinematics
- * at the data's state are left alone. c(q, v) - cv(q, v) is gravity's
- * part, which does not depend on v; the step evaluates cv at a midpoint
+/* The bias forces c(q, v) - the velocity products (Coriolis, centripetal,
+ * gyroscopic), gravity and, when fext is not NULL, the external link
+ * wrenches (world frame, subtracted as lk_dyn_rnea does) - at the
+ * positions of the current kinematics and another velocity v (nv): the
+ * link velocities are formed from v (d->dyn.vlm), so that the kinematics
+ * at the data's state are left alone. The step evaluates c at a midpoint
  * velocity with it (step.c). With h > 0 each link's own rotation term
  * (w x I w about its joint, or its centre for a free joint) is scaled by
  * tan(a/2) / (a/2), a = h |w| its turn in a step of h (rnea.c says why);
- * h = 0 gives the plain forces. */
-void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double h,
-                            double *tau);
+ * h = 0 gives the plain forces, which equal lk_dyn_rnea's at v. */
+void lk_dyn_bias_at(const lk_model *m, lk_data *d, const double *v, double h,
+                    const lk_force *fext, double *tau);
 
 /* ABA (Featherstone 2008, table 7.1): qacc = (M + diag)^-1 (tau + J^T fext
  * - c(q, v)), gravity included, in O(nlink). tau must not be NULL. */

@@ -85,13 +85,13 @@ static lk_force turn_correction(const lk_inertia *I, lk_vec3 w, int free, double
                lk_v3_scale(lk_v3_cross(w, lk_v3_cross(w, I->h)), s));
 }
 
-void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, double h,
-                            double *tau) {
+void lk_dyn_bias_at(const lk_model *m, lk_data *d, const double *v, double h,
+                    const lk_force *fext, double *tau) {
   lk_dyn_data *dd = &d->dyn;
   lk_motion *vl = dd->vlm, *a = dd->a;
   lk_force *f = dd->pA;
   vl[0] = lk_mo_zero();
-  a[0] = lk_mo_zero();
+  a[0] = lk_mo(lk_v3_zero(), lk_v3_neg(m->opt.gravity)); /* as lk_dyn_rnea */
   for (int i = 1; i < m->nlink; i++) {
     int p = m->parent[i];
     /* the joint velocity S qdot and, for a free joint, the apparent
@@ -109,6 +109,8 @@ void lk_dyn_velocity_forces(const lk_model *m, lk_data *d, const double *v, doub
     if (h > 0)
       gyro = lk_fo_add(gyro, turn_correction(I, vl[i].ang, m->jtype[i] == LK_JOINT_FREE, h));
     f[i] = lk_fo_add(lk_inertia_mul(I, a[i]), gyro);
+    if (fext && (lk_v3_norm2(fext[i].ang) > 0 || lk_v3_norm2(fext[i].lin) > 0))
+      f[i] = lk_fo_sub(f[i], lk_tf_inv_force(&d->xw[i], fext[i]));
   }
   for (int i = m->nlink - 1; i > 0; i--) {
     for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) tau[k] = lk_mo_dot_fo(d->S[k], f[i]);

@@ -42,17 +42,17 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
 }
 
 /* Fixed-point passes of the midpoint velocity forces: at most this many
- * (each a RNEA pass and a solve with the step's factor, or an ABA pass). */
+ * (each a RNEA pass and a solve with the step's factor). */
 #define LK_MIDPOINT_PASSES 40
 
 /* Step 3 with the velocity-product forces (Coriolis, centripetal,
  * gyroscopic) at the midpoint velocity v_m = (v + v*)/2 instead of at v:
  *   M~ (v* - v) = h (f - c(q, v_m)),
- * solved by fixed-point iteration from the explicit v* (on entry in
- * d->dyn.vnew, its acceleration in acc; M~ factored). Only the
- * velocity-product part cv of c moves with v_m (gravity's does not), so
- * each pass corrects the explicit acceleration by -M~^-1 (cv(v_m) -
- * cv(v)). This is the implicit
+ * solved by fixed-point iteration (on entry the explicit v* is in
+ * d->dyn.vnew, its acceleration in acc; M~ factored): each pass evaluates
+ * the bias forces c at the pass's v_m (gravity and the external wrenches
+ * with them, lk_dyn_bias_at) and solves with the step's factor. This is
+ * the implicit
  * midpoint rule on those forces, which keeps quadratic invariants: the
  * gyroscopic term does no work at v_m (v_m . (w_m x I w_m) = 0), so a
  * torque-free body's kinetic energy and |L| are unchanged by the velocity
@@ -63,19 +63,32 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * btRigidBody::computeGyroscopicImpulseImplicit_Body, one Newton step on
  * Euler's equation); this treats every velocity product of the tree
  * alike. The passes contract by about h |w| (200 rad/s at 1 ms: 0.1 a
- * pass, 12 passes; an arm at a few rad/s: 1e-3, 3 passes); they stop when
- * v* moves, or would still move, less than 1e-13 of the velocities'
- * scale. Should they not settle (h |w| near 1 or beyond) or overflow, the
- * explicit answer stands. */
+ * pass, 12 passes; an arm at a few rad/s: 1e-3); they stop when v* moves,
+ * or would still move, less than 1e-13 of the velocities' scale.
+ *
+ * The passes start from the last step's answer: the explicit v* corrected
+ * by the last step's correction (d->dyn.mid_corr), which moves little
+ * from step to step on a smooth motion, so the first pass already moves
+ * v* little. What the passes would still move is estimated from their
+ * contraction ratio: measured between two passes, or for a first pass the
+ * last step's ratio, grown with the rates h |w| nv and doubled (the ratio
+ * scales with h |w|). On bench/contact's arm that leaves one pass a step
+ * where the explicit start took two and a separate velocity-product pass
+ * at v. The memory is a guess only: a wrong one costs passes, not
+ * accuracy. Should the passes not settle (h |w| near 1 or beyond) or
+ * overflow, the explicit answer stands. */
 static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, double *acc) {
   lk_dyn_data *dd = &d->dyn;
+  lk_dyn_scalars *ms = dd->st;
   const int nv = m->nv;
   double *vnew = dd->vnew;
   double scale = 0, wmax = 0;
   for (int k = 0; k < nv; k++) {
-    scale = fmax(scale, fmax(fabs(d->v[k]), fabs(vnew[k])));
+    /* (the state is finite: lk_step checked v, and vnew is v + h acc) */
+    double a = fabs(d->v[k]), b = fabs(vnew[k]), x = a > b ? a : b;
+    if (x > scale) scale = x;
     /* a DoF that turns its link (revolute, ball, a free joint's rotation) */
-    if (lk_v3_norm2(d->S[k].ang) > 0) wmax = fmax(wmax, fmax(fabs(d->v[k]), fabs(vnew[k])));
+    if (x > wmax && lk_v3_norm2(d->S[k].ang) > 0) wmax = x;
   }
   /* Every velocity product has an angular rate in it (a translation has
    * none): the passes would move v* by about h |w| times the velocities'
@@ -84,35 +97,48 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
    * on bench/contact's box) -- that is far below the passes' tolerance
    * (1e-13 of the scale), and the explicit step stands (the passes cost
    * such scenes 6-9 % of a step, to move nothing). */
-  if (!(scale > 0) || !(h * wmax * nv >= 1e-15)) return;
+  const double rate = h * wmax * nv, tol = 1e-13 * scale;
+  if (!(scale > 0) || !(rate >= 1e-15)) {
+    ms->mid_valid = 0;
+    return;
+  }
   memcpy(dd->acc0, acc, sizeof(double) * (size_t)nv);
-  lk_dyn_velocity_forces(m, d, d->v, 0, dd->cv0);
-  double last = INFINITY;
+  double rho_first = 0; /* the ratio assumed after a first pass (0: none) */
+  if (ms->mid_valid) {
+    const double *c0 = dd->mid_corr, *c1 = dd->mid_corr + nv;
+    if (ms->mid_valid > 1) /* the corrections' trend */
+      for (int k = 0; k < nv; k++) vnew[k] = d->v[k] + h * (acc[k] - (2 * c0[k] - c1[k]));
+    else
+      for (int k = 0; k < nv; k++) vnew[k] = d->v[k] + h * (acc[k] - c0[k]);
+    if (ms->mid_rho > 0) rho_first = 2 * ms->mid_rho * fmax(1, rate / ms->mid_rate);
+  }
+  double last = INFINITY, rho_seen = 0;
   for (int pass = 0; pass < LK_MIDPOINT_PASSES; pass++) {
     for (int k = 0; k < nv; k++) dd->vmid[k] = 0.5 * (d->v[k] + vnew[k]);
-    lk_dyn_velocity_forces(m, d, dd->vmid, h, dd->dcv);
-    for (int k = 0; k < nv; k++) dd->dcv[k] -= dd->cv0[k];
-    lk_dyn_solve(m, d, dd->dcv, 1);
-    for (int k = 0; k < nv; k++) acc[k] = dd->acc0[k] - dd->dcv[k];
+    lk_dyn_bias_at(m, d, dd->vmid, h, dd->fext_tot, acc);
+    for (int k = 0; k < nv; k++) acc[k] = dd->tau_tot[k] - acc[k];
+    lk_dyn_solve(m, d, acc, 1);
     double change = 0;
     int finite = 1;
     for (int k = 0; k < nv; k++) {
       double vk = d->v[k] + h * acc[k];
       finite &= isfinite(vk);
-      change = fmax(change, fabs(vk - vnew[k]));
+      double e = fabs(vk - vnew[k]);
+      if (e > change) change = e;
       vnew[k] = vk;
     }
     /* a state so large that the products overflow (a 1e300 N load): the
-     * explicit step, which fails or not as it always did (fmax passes
-     * over a NaN, hence the flag) */
+     * explicit step, which fails or not as it always did (a NaN fails
+     * every comparison, hence the flag) */
     if (!finite) break;
-    if (!(change > 1e-13 * scale)) return;
+    if (!(change > tol)) goto settled;
     /* The passes contract geometrically (ratio rho = change / last): what
      * the next ones would still move is about change rho / (1 - rho), so
      * once that is below the tolerance the confirming pass is skipped. */
     if (change < last) {
-      double rho = change / last; /* 0 on the first pass: no estimate yet */
-      if (pass > 0 && change * rho < 1e-13 * scale * (1 - rho)) return;
+      double rho = pass > 0 ? change / last : rho_first;
+      if (pass > 0) rho_seen = rho;
+      if (rho > 0 && change * rho < tol * (1 - rho)) goto settled;
     } else if (pass > 2) {
       break; /* not contracting */
     }
@@ -121,6 +147,18 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
   /* unsettled: the explicit step */
   memcpy(acc, dd->acc0, sizeof(double) * (size_t)nv);
   for (int k = 0; k < nv; k++) vnew[k] = d->v[k] + h * acc[k];
+  ms->mid_valid = 0;
+  return;
+settled:
+  memcpy(dd->mid_corr + nv, dd->mid_corr, sizeof(double) * (size_t)nv);
+  for (int k = 0; k < nv; k++) dd->mid_corr[k] = dd->acc0[k] - acc[k];
+  if (rho_seen > 0) {
+    ms->mid_rho = rho_seen;
+    ms->mid_rate = rate;
+  } else if (!ms->mid_valid) {
+    ms->mid_rho = 0; /* none measured: the next step confirms with a second pass */
+  }
+  ms->mid_valid = ms->mid_valid < 2 ? ms->mid_valid + 1 : 2;
 }
 
 /* Steps 4-5 are the contact layer's (lk_sim_constrain), when the model
