@@ -93,11 +93,12 @@ static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_c
     lk_vec3 pa = lk_tf_point(Xa, mem->anchor_a), pb = lk_tf_point(Xb, mem->anchor_b);
     lk_vec3 off = lk_v3_sub(pa, pb), ma = lk_v3_sub(g->p, pa), mb = lk_v3_sub(g->p, pb);
     off = lk_v3_sub(off, lk_v3_scale(g->n, lk_v3_dot(g->n, off)));
-    ma = lk_v3_sub(ma, lk_v3_scale(g->n, lk_v3_dot(g->n, ma)));
-    mb = lk_v3_sub(mb, lk_v3_scale(g->n, lk_v3_dot(g->n, mb)));
-    double moved = sqrt(fmax(lk_v3_dot(ma, ma), lk_v3_dot(mb, mb)));
     double size = lk_v3_norm(off);
-    if (moved <= 10 * size + 1e-3 * m->opt.contact_tolerance && size < m->opt.contact_tolerance) {
+    /* |x - n (n . x)|^2 = |x|^2 - (n . x)^2: the moves along the surfaces */
+    double na = lk_v3_dot(g->n, ma), nb = lk_v3_dot(g->n, mb);
+    double ma2 = lk_v3_dot(ma, ma) - na * na, mb2 = lk_v3_dot(mb, mb) - nb * nb;
+    double reach = 10 * size + 1e-3 * m->opt.contact_tolerance;
+    if (size < m->opt.contact_tolerance && ma2 <= reach * reach && mb2 <= reach * reach) {
       /* the offset is taken back after the position update (anchor.c);
        * the rows themselves are those of an unanchored contact */
       mem->anchor_fix = 1;

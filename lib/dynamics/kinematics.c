@@ -9,6 +9,56 @@
  * slightly denormalized state never skews the geometry. */
 static lk_quat read_quat(const double *p) { return lk_q_normalize(lk_q(p[0], p[1], p[2], p[3])); }
 
+/* The pose of link i's frame in its joint frame at the joint's coordinates
+ * q, and whether the joint type is known. */
+static int joint_pose(const lk_model *m, int i, const double *q, lk_transform *XJ) {
+  switch (m->jtype[i]) {
+    case LK_JOINT_FIXED:
+      *XJ = lk_tf_identity();
+      return 1;
+    case LK_JOINT_REVOLUTE:
+      XJ->R = lk_m3_from_axis_angle(m->axis[i], q[0]);
+      XJ->p = lk_v3_zero();
+      return 1;
+    case LK_JOINT_PRISMATIC:
+      XJ->R = lk_m3_identity();
+      XJ->p = lk_v3_scale(m->axis[i], q[0]);
+      return 1;
+    case LK_JOINT_BALL:
+      XJ->R = lk_q_to_mat3(read_quat(q));
+      XJ->p = lk_v3_zero();
+      return 1;
+    case LK_JOINT_FREE:
+      XJ->R = lk_q_to_mat3(read_quat(q + 3));
+      XJ->p = lk_v3_from(q);
+      return 1;
+    default:
+      return 0;
+  }
+}
+
+void lk_dyn_poses(const lk_model *m, const double *q, const int *link, int n, lk_transform *xw,
+                  unsigned char *done) {
+  if (!done[0]) {
+    xw[0] = lk_tf_identity();
+    done[0] = 1;
+  }
+  for (int a = 0; a < n; a++) {
+    /* climb to the first computed ancestor, then come down (a chain is
+     * short; the order needs no stack: each pass computes the highest
+     * link not yet done) */
+    while (!done[link[a]]) {
+      int i = link[a];
+      while (!done[m->parent[i]]) i = m->parent[i];
+      lk_transform XJ;
+      if (!joint_pose(m, i, q + m->qadr[i], &XJ)) XJ = lk_tf_identity();
+      lk_transform up = lk_tf_mul(&m->link[i].origin, &XJ);
+      xw[i] = lk_tf_mul(&xw[m->parent[i]], &up);
+      done[i] = 1;
+    }
+  }
+}
+
 lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *qall, const double *vall) {
   d->xw[0] = lk_tf_identity();
   d->vl[0] = lk_mo_zero();
@@ -19,20 +69,16 @@ lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *qall, c
     lk_motion *S = d->S + m->vadr[i];
     lk_vec3 ax = m->axis[i];
     lk_transform XJ; /* pose of the link frame in its joint frame */
+    if (!joint_pose(m, i, q, &XJ)) return LK_INVALID_ARGUMENT;
     lk_motion vJ = lk_mo_zero(), cJ = lk_mo_zero();
     switch (m->jtype[i]) {
       case LK_JOINT_FIXED:
-        XJ = lk_tf_identity();
         break;
       case LK_JOINT_REVOLUTE:
-        XJ.R = lk_m3_from_axis_angle(ax, q[0]);
-        XJ.p = lk_v3_zero();
         S[0] = lk_mo(ax, lk_v3_zero());
         vJ = lk_mo_scale(S[0], qd[0]);
         break;
       case LK_JOINT_PRISMATIC:
-        XJ.R = lk_m3_identity();
-        XJ.p = lk_v3_scale(ax, q[0]);
         S[0] = lk_mo(lk_v3_zero(), ax);
         vJ = lk_mo_scale(S[0], qd[0]);
         break;
@@ -40,8 +86,6 @@ lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *qall, c
         /* v = angular velocity in the joint frame: omega_link = R^T omega.
          * The apparent derivative of S = [R^T; 0] times v is
          * -R^T (omega x omega) = 0, so c_J = 0. */
-        XJ.R = lk_q_to_mat3(read_quat(q));
-        XJ.p = lk_v3_zero();
         for (int k = 0; k < 3; k++) S[k] = lk_mo(lk_m3_row(&XJ.R, k), lk_v3_zero());
         vJ = lk_mo(lk_m3_tmulv(&XJ.R, lk_v3_from(qd)), lk_v3_zero());
         break;
@@ -49,8 +93,6 @@ lk_status lk_dyn_kinematics(const lk_model *m, lk_data *d, const double *qall, c
         /* v = (velocity of the link origin, angular velocity), both in the
          * joint frame. In link coordinates S = [0 R^T; R^T 0], whose apparent
          * derivative gives c_J = (0, -w_b x v_b). */
-        XJ.R = lk_q_to_mat3(read_quat(q + 3));
-        XJ.p = lk_v3_from(q);
         for (int k = 0; k < 3; k++) {
           lk_vec3 rk = lk_m3_row(&XJ.R, k); /* R^T e_k */
           S[k] = lk_mo(lk_v3_zero(), rk);

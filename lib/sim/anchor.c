@@ -24,19 +24,21 @@
  * this solve, with a normal impulse; offsets below a millionth of the
  * contact tolerance are rounding and are left. */
 #include <math.h>
+#include <string.h>
 
 #include "constraint/constraint_impl.h"
 #include "dynamics/dynamics_impl.h"
 #include "sim/sim_internal.h"
 
-/* The offset of contact i's anchors at the current kinematics, on its
+/* The offset of contact i's anchors at the poses in sd->anchor_xw, on its
  * tangent t1 (k = 1) or t2 = n x t1 (k = 2). */
 static double offset_on(const lk_data *d, int i, int k) {
   const lk_sim_data *sd = &d->sim;
   const lk_contact_mem *mem = &sd->cmem[i];
   const lk_contact_report *c = &sd->contact[i];
-  lk_vec3 off = lk_v3_sub(lk_tf_point(&d->xw[c->link], mem->anchor_a),
-                          lk_tf_point(&d->xw[c->other], mem->anchor_b));
+  const lk_transform *xw = sd->anchor_xw;
+  lk_vec3 off = lk_v3_sub(lk_tf_point(&xw[c->link], mem->anchor_a),
+                          lk_tf_point(&xw[c->other], mem->anchor_b));
   lk_vec3 t = k == 1 ? mem->t1 : lk_v3_cross(c->normal, mem->t1);
   return lk_v3_dot(off, t);
 }
@@ -73,7 +75,9 @@ lk_status lk_sim_anchor_project(const lk_model *m, lk_data *d, double *q) {
   for (int i = 0, nc = sd->st->ncontact; i < nc && !any; i++)
     any = sd->cmem[i].anchor_fix && sd->cmem[i].anchor_off > trigger && corrected(d, i);
   if (!any) return LK_OK; /* (a resting scene: its offsets are rounding) */
-  int kin = 0;
+  /* the two links' poses at q (not a whole kinematics pass: the step's end
+   * computes that at the final q) */
+  memset(sd->anchor_done, 0, (size_t)m->nlink);
   for (int k = 0; k < sd->st->nisland; k++) {
     const int *rows = sd->island_rows + sd->island_start[k];
     const int nr = sd->island_start[k + 1] - sd->island_start[k];
@@ -85,15 +89,12 @@ lk_status lk_sim_anchor_project(const lk_model *m, lk_data *d, double *q) {
       if (sd->cmem[c].anchor_off > trigger) go = 1;
     }
     if (!go || n > sd->island_cap) continue;
-    if (!kin) {
-      lk_status st = lk_dyn_kinematics(m, d, q, d->v);
-      if (st) return st;
-      kin = 1;
-    }
     n = 0;
     for (int a = 0; a < nr; a++) {
       int c = row_contact(d, rows[a]);
       if (c < 0) continue;
+      const int pair[2] = {sd->contact[c].link, sd->contact[c].other};
+      lk_dyn_poses(m, q, pair, 2, sd->anchor_xw, sd->anchor_done);
       sd->anchor_rows[n] = sd->cmem[c].row[0];
       sd->z[n++] = 0;
       sd->anchor_rows[n] = sd->cmem[c].row[1];

@@ -9,11 +9,43 @@
 #include <math.h>
 #include <string.h>
 
-#include <gsl/gsl_linalg.h>
-
 #include "constraint/constraint_impl.h"
 #include "dynamics/dynamics_impl.h"
 #include "sim/sim_internal.h"
+
+/* z <- A^-1 z for the symmetric positive definite n x n A (row-major, its
+ * lower triangle overwritten by the Cholesky factor). 0 when A is not
+ * positive definite to working precision. The projection's systems are a
+ * few contacts' rows: GSL's blocked decomposition spent more in its BLAS
+ * calls than the arithmetic on them. */
+static int cholesky_solve(double *A, int n, double *z) {
+  for (int j = 0; j < n; j++) {
+    double *aj = A + (size_t)j * n;
+    double djj = aj[j];
+    for (int k = 0; k < j; k++) djj -= aj[k] * aj[k];
+    if (!(djj > 0) || !isfinite(djj)) return 0;
+    const double ljj = sqrt(djj);
+    aj[j] = ljj;
+    for (int i = j + 1; i < n; i++) {
+      double *ai = A + (size_t)i * n;
+      double s = ai[j];
+      for (int k = 0; k < j; k++) s -= ai[k] * aj[k];
+      ai[j] = s / ljj;
+    }
+  }
+  for (int i = 0; i < n; i++) { /* L y = z */
+    const double *ai = A + (size_t)i * n;
+    double s = z[i];
+    for (int k = 0; k < i; k++) s -= ai[k] * z[k];
+    z[i] = s / ai[i];
+  }
+  for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
+    double s = z[i];
+    for (int k = i + 1; k < n; k++) s -= A[(size_t)k * n + i] * z[k];
+    z[i] = s / A[(size_t)i * n + i];
+  }
+  return 1;
+}
 
 static double max_error(const lk_sim_data *sd, int r0, int r1) {
   double e = 0;
@@ -29,10 +61,12 @@ lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const in
                               int n, double rel, double add) {
   lk_sim_data *sd = &d->sim;
   double *x = sd->xtmp;
-  /* rows of the step's (anchored contacts): island.c's M~^-1 J^T, with
-   * its small trees' and free bodies' inverses (the step's factor is
-   * still M~'s) */
-  if (rows) lk_sim_rows_y(m, d, rows, n);
+  /* rows of the step's (anchored contacts): their M~^-1 J^T as the
+   * step's solve formed it (the factor is still M~'s), or for a row the
+   * solve did not need it for (answered by its last impulses: marked
+   * guessed) island.c's, with its small trees' and free bodies' inverses */
+  for (int i = 0; i < n && rows; i++)
+    if (sd->row[rows[i]].guessed) lk_sim_rows_y(m, d, rows + i, 1);
   for (int i = 0; i < n && !rows; i++) {
     const lk_row *R = &sd->row[r0 + i];
     const double *J = sd->jval + R->ofs;
@@ -54,12 +88,7 @@ lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const in
     scale = fmax(scale, sd->A[i * n + i]);
   }
   for (int i = 0; i < n; i++) sd->A[i * n + i] += rel * scale + add;
-  lk_gsl_init();
-  gsl_matrix_view Av = gsl_matrix_view_array(sd->A, (size_t)n, (size_t)n);
-  gsl_vector_view zv = gsl_vector_view_array(sd->z, (size_t)n);
-  if (gsl_linalg_cholesky_decomp1(&Av.matrix) != 0 ||
-      gsl_linalg_cholesky_svx(&Av.matrix, &zv.vector) != 0)
-    return LK_SINGULAR;
+  if (!cholesky_solve(sd->A, n, sd->z)) return LK_SINGULAR;
   memset(x, 0, (size_t)m->nv * sizeof *x);
   for (int i = 0; i < n; i++) lk_rows_axpy(d, rows ? rows[i] : r0 + i, sd->z[i], 1, x);
   if (!lk_all_finite(x, (size_t)m->nv)) return LK_NON_FINITE;

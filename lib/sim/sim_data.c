@@ -117,6 +117,8 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   if (sd->xcap > xmax) sd->xcap = xmax;
   sd->A = LK_ARENA_ARRAY(a, double, (size_t)ic * (size_t)ic);
   sd->anchor_rows = LK_ARENA_ARRAY(a, int, ic);
+  sd->anchor_xw = LK_ARENA_ARRAY(a, lk_transform, m->nlink);
+  sd->anchor_done = LK_ARENA_ARRAY(a, unsigned char, m->nlink);
   const size_t kic = (size_t)LK_SIM_KEPT_SLOTS * (size_t)ic; /* a slot's rows at s ic */
   sd->fc_L = LK_ARENA_ARRAY(a, double, (size_t)ic * (size_t)ic);
   sd->fc_d = LK_ARENA_ARRAY(a, double, kic);

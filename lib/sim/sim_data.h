@@ -187,6 +187,8 @@ typedef struct {
                                     was planned and solved (solve.c) */
   int *seg_row;       /* Delassus buckets: 2 per row (island.c) */
   int *anchor_rows;   /* anchored contacts' tangent rows to correct (anchor.c) */
+  lk_transform *anchor_xw;    /* per link: poses after the position update (anchor.c) */
+  unsigned char *anchor_done; /* per link: anchor_xw computed */
   const double **seg_j, **seg_y;
   double *ypanel;     /* a bucket's Y by DoF: (row_cap + 3) x LK_SIM_SMALL_TREE (island.c) */
   double *xtmp;       /* nv scratch */
