@@ -80,11 +80,23 @@ lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const in
     }
   }
   double scale = 0;
-  /* A is symmetric: its upper triangle, mirrored */
+  /* A is symmetric: its upper triangle, mirrored. Consecutive rows of a
+   * contact (or a loop) lie on the same trees: an entry's segments are
+   * matched by tree, as lk_sim_delassus_entry does, in the same order. */
   for (int i = 0; i < n; i++) {
-    int ri = rows ? rows[i] : r0 + i;
-    for (int j = i; j < n; j++)
-      sd->A[i * n + j] = sd->A[j * n + i] = lk_sim_delassus_entry(d, ri, rows ? rows[j] : r0 + j);
+    const lk_row *Ri = &sd->row[rows ? rows[i] : r0 + i];
+    for (int j = i; j < n; j++) {
+      const lk_row *Rj = &sd->row[rows ? rows[j] : r0 + j];
+      double e = 0;
+      const double *Ji = sd->jval + Ri->ofs;
+      for (int a = 0; a < 2 && Ri->tree[a] >= 0; Ji += Ri->len[a], a++) {
+        const double *Yj = sd->yval + Rj->ofs;
+        for (int b = 0; b < 2 && Rj->tree[b] >= 0; Yj += Rj->len[b], b++)
+          if (Ri->tree[a] == Rj->tree[b])
+            for (int k = 0; k < Ri->len[a]; k++) e += Ji[k] * Yj[k];
+      }
+      sd->A[i * n + j] = sd->A[j * n + i] = e;
+    }
     scale = fmax(scale, sd->A[i * n + i]);
   }
   for (int i = 0; i < n; i++) sd->A[i * n + i] += rel * scale + add;
