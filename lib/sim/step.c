@@ -104,18 +104,18 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
   }
   memcpy(dd->acc0, acc, sizeof(double) * (size_t)nv);
   double rho_first = 0; /* the ratio assumed after a first pass (0: none) */
-  if (ms->mid_valid) {
-    const double *c0 = dd->mid_corr, *c1 = dd->mid_corr + nv;
-    if (ms->mid_valid > 1) /* the corrections' trend */
-      for (int k = 0; k < nv; k++) vnew[k] = d->v[k] + h * (acc[k] - (2 * c0[k] - c1[k]));
-    else
-      for (int k = 0; k < nv; k++) vnew[k] = d->v[k] + h * (acc[k] - c0[k]);
-    if (ms->mid_rho > 0) rho_first = 2 * ms->mid_rho * fmax(1, rate / ms->mid_rate);
+  double *vmid = dd->vmid;
+  const double *c0 = dd->mid_corr, *c1 = dd->mid_corr + nv;
+  const int trend = ms->mid_valid > 1; /* else the last correction alone */
+  for (int k = 0; k < nv; k++) {
+    if (ms->mid_valid) vnew[k] = d->v[k] + h * (acc[k] - (trend ? 2 * c0[k] - c1[k] : c0[k]));
+    vmid[k] = 0.5 * (d->v[k] + vnew[k]);
   }
+  if (ms->mid_valid && ms->mid_rho > 0)
+    rho_first = 2 * ms->mid_rho * fmax(1, rate / ms->mid_rate);
   double last = INFINITY, rho_seen = 0;
   for (int pass = 0; pass < LK_MIDPOINT_PASSES; pass++) {
-    for (int k = 0; k < nv; k++) dd->vmid[k] = 0.5 * (d->v[k] + vnew[k]);
-    lk_dyn_bias_at(m, d, dd->vmid, h, dd->fext_tot, acc);
+    lk_dyn_bias_at(m, d, vmid, h, dd->fext_tot, acc);
     for (int k = 0; k < nv; k++) acc[k] = dd->tau_tot[k] - acc[k];
     lk_dyn_solve(m, d, acc, 1);
     double change = 0;
@@ -126,6 +126,7 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
       double e = fabs(vk - vnew[k]);
       if (e > change) change = e;
       vnew[k] = vk;
+      vmid[k] = 0.5 * (d->v[k] + vk); /* the next pass's */
     }
     /* a state so large that the products overflow (a 1e300 N load): the
      * explicit step, which fails or not as it always did (a NaN fails
@@ -150,8 +151,10 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
   ms->mid_valid = 0;
   return;
 settled:
-  memcpy(dd->mid_corr + nv, dd->mid_corr, sizeof(double) * (size_t)nv);
-  for (int k = 0; k < nv; k++) dd->mid_corr[k] = dd->acc0[k] - acc[k];
+  for (int k = 0; k < nv; k++) {
+    dd->mid_corr[nv + k] = dd->mid_corr[k];
+    dd->mid_corr[k] = dd->acc0[k] - acc[k];
+  }
   if (rho_seen > 0) {
     ms->mid_rho = rho_seen;
     ms->mid_rate = rate;
