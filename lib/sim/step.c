@@ -77,9 +77,19 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * at v. The memory is a guess only: a wrong one costs passes, not
  * accuracy. Should the passes not settle (h |w| near 1 or beyond) or
  * overflow, the explicit answer stands. */
-static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, double *acc) {
+/* What the passes leave for the next step's guess, kept until the step
+ * can no longer fail (midpoint_commit), so that a failed step leaves the
+ * data as it was (journal.c). */
+typedef struct {
+  int settled;        /* the passes settled: d->dyn.acc0 holds their correction */
+  double rho, rate;   /* the contraction measured this step (rho 0: none) */
+} midpoint_memo;
+
+static midpoint_memo midpoint_velocity_forces(const lk_model *m, lk_data *d, double h,
+                                              double *acc) {
   lk_dyn_data *dd = &d->dyn;
-  lk_dyn_scalars *ms = dd->st;
+  const lk_dyn_scalars *ms = dd->st;
+  midpoint_memo memo = {0, 0, 0};
   const int nv = m->nv;
   double *vnew = dd->vnew;
   double scale = 0, wmax = 0;
@@ -98,10 +108,7 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
    * (1e-13 of the scale), and the explicit step stands (the passes cost
    * such scenes 6-9 % of a step, to move nothing). */
   const double rate = h * wmax * nv, tol = 1e-13 * scale;
-  if (!(scale > 0) || !(rate >= 1e-15)) {
-    ms->mid_valid = 0;
-    return;
-  }
+  if (!(scale > 0) || !(rate >= 1e-15)) return memo;
   memcpy(dd->acc0, acc, sizeof(double) * (size_t)nv);
   double rho_first = 0; /* the ratio assumed after a first pass (0: none) */
   double *vmid = dd->vmid;
@@ -148,16 +155,30 @@ static void midpoint_velocity_forces(const lk_model *m, lk_data *d, double h, do
   /* unsettled: the explicit step */
   memcpy(acc, dd->acc0, sizeof(double) * (size_t)nv);
   for (int k = 0; k < nv; k++) vnew[k] = d->v[k] + h * acc[k];
-  ms->mid_valid = 0;
-  return;
+  return memo;
 settled:
+  for (int k = 0; k < nv; k++) dd->acc0[k] -= acc[k];
+  memo.settled = 1;
+  memo.rho = rho_seen;
+  memo.rate = rate;
+  return memo;
+}
+
+static void midpoint_commit(const lk_model *m, lk_data *d, const midpoint_memo *memo) {
+  lk_dyn_data *dd = &d->dyn;
+  lk_dyn_scalars *ms = dd->st;
+  const int nv = m->nv;
+  if (!memo->settled) {
+    ms->mid_valid = 0;
+    return;
+  }
   for (int k = 0; k < nv; k++) {
     dd->mid_corr[nv + k] = dd->mid_corr[k];
-    dd->mid_corr[k] = dd->acc0[k] - acc[k];
+    dd->mid_corr[k] = dd->acc0[k];
   }
-  if (rho_seen > 0) {
-    ms->mid_rho = rho_seen;
-    ms->mid_rate = rate;
+  if (memo->rho > 0) {
+    ms->mid_rho = memo->rho;
+    ms->mid_rate = memo->rate;
   } else if (!ms->mid_valid) {
     ms->mid_rho = 0; /* none measured: the next step confirms with a second pass */
   }
@@ -207,7 +228,8 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
     lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, dd->diag, acc);
   }
   for (int k = 0; k < nv; k++) dd->vnew[k] = d->v[k] + h * acc[k];
-  if (midpoint) midpoint_velocity_forces(m, d, h, acc);
+  midpoint_memo memo = {0, 0, 0};
+  if (midpoint) memo = midpoint_velocity_forces(m, d, h, acc);
   if (constrained) { /* 4-5 */
     st = lk_sim_constrain(m, d, dd->vnew);
     if (st) return st;
@@ -222,6 +244,7 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
   if (!lk_all_finite(dd->vnew, (size_t)nv) || !lk_all_finite(dd->qnew, (size_t)m->nq))
     return LK_NON_FINITE;
   /* nothing can fail from here on */
+  if (midpoint) midpoint_commit(m, d, &memo);
   if (constrained) lk_sim_constrain_commit(m, d);
   memcpy(d->qacc, acc, sizeof(double) * (size_t)nv);
   return LK_OK;
