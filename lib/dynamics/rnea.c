@@ -96,20 +96,12 @@ void lk_dyn_bias_at(const lk_model *m, lk_data *d, const double *v, double h,
     int p = m->parent[i];
     /* the joint velocity S qdot and, for a free joint, the apparent
      * derivative of its S (kinematics.c) */
-    lk_motion vi = lk_tf_inv_motion(&d->xup[i], vl[p]), c;
-    if (m->jtype[i] == LK_JOINT_REVOLUTE) {
-      /* S = (axis, 0): v_J = (w_J, 0), v x v_J = (w x w_J, v x w_J) */
-      lk_vec3 wJ = lk_v3_scale(d->S[m->vadr[i]].ang, v[m->vadr[i]]);
-      c = lk_mo(lk_v3_cross(vi.ang, wJ), lk_v3_cross(vi.lin, wJ));
-      vi.ang = lk_v3_add(vi.ang, wJ);
-    } else {
-      lk_motion vJ = lk_mo_zero();
-      for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) vJ = lk_mo_madd(vJ, d->S[k], v[k]);
-      vi = lk_mo_add(vi, vJ);
-      c = lk_mo_cross_mo(vi, vJ);
-      if (m->jtype[i] == LK_JOINT_FREE)
-        c = lk_mo_add(c, lk_mo(lk_v3_zero(), lk_v3_neg(lk_v3_cross(vJ.ang, vJ.lin))));
-    }
+    lk_motion vJ = lk_mo_zero();
+    for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) vJ = lk_mo_madd(vJ, d->S[k], v[k]);
+    lk_motion vi = lk_mo_add(lk_tf_inv_motion(&d->xup[i], vl[p]), vJ);
+    lk_motion c = lk_mo_cross_mo(vi, vJ);
+    if (m->jtype[i] == LK_JOINT_FREE)
+      c = lk_mo_add(c, lk_mo(lk_v3_zero(), lk_v3_neg(lk_v3_cross(vJ.ang, vJ.lin))));
     vl[i] = vi;
     a[i] = lk_mo_add(lk_tf_inv_motion(&d->xup[i], a[p]), c);
     const lk_inertia *I = &m->inertia[i];

@@ -361,16 +361,11 @@ void lk_ldlt_remove(lk_ldlt *f, int p);
 int lk_ldlt_factor(lk_ldlt *f, const double *M, int ldm, const int *idx, int k, double rel,
                    double floor_);
 
-/* Solve A x = b in place (b <- x) for the k x k row-major A (leading
- * dimension ld, overwritten by its LU factors) by Gaussian elimination with
- * partial pivoting. Returns 0 when a pivot falls under 1e-13 of the
- * largest entry (singular for this purpose). dense.c */
 /* LU with partial pivoting of the k x k A (leading dimension k) in place,
  * its row swaps in piv; 0 when a pivot is at most tol (dense.c). Then
  * lk_lcp_lu_apply: b <- A^-1 b by that factor. */
 int lk_lcp_lu_factor(double *A, int k, int *piv, double tol);
 void lk_lcp_lu_apply(const double *A, int k, const int *piv, double *b);
-int lk_lcp_lu_solve(double *A, int ld, int k, double *b);
 /* The same, and on failure *fail (if given) = the column whose pivot
  * failed: it depends (to that tolerance) on the columns before it. */
 int lk_lcp_lu_solve_at(double *A, int ld, int k, double *b, int *fail);

@@ -301,6 +301,13 @@ int lk_lcp_last_factor(const lk_lcp_workspace *ws, lk_ldlt *f, const int **cidx)
 /* x <- (L D L^T)^-1 x. O(k^2). */
 void lk_ldlt_solve(const lk_ldlt *f, double *x);
 
+/* Solve A x = b in place (b <- x) for the k x k row-major A (leading
+ * dimension ld, overwritten by its LU factors) by Gaussian elimination with
+ * partial pivoting. Returns 0 when a pivot falls under 1e-13 of the
+ * largest entry (singular for this purpose). dense.c; the solvers' small
+ * direct steps and lib/sim's projections. */
+int lk_lcp_lu_solve(double *A, int ld, int k, double *b);
+
 /* Anderson acceleration of a fixed-point map (anderson.c; NSGS's sweeps,
  * lib/sim's held trial): the caller
  * puts the point x in a->x, applies the map to get g, and calls

@@ -11,41 +11,8 @@
 
 #include "constraint/constraint_impl.h"
 #include "dynamics/dynamics_impl.h"
+#include "lcp/lcp_layer.h"
 #include "sim/sim_internal.h"
-
-/* z <- A^-1 z for the symmetric positive definite n x n A (row-major, its
- * lower triangle overwritten by the Cholesky factor). 0 when A is not
- * positive definite to working precision. The projection's systems are a
- * few contacts' rows: GSL's blocked decomposition spent more in its BLAS
- * calls than the arithmetic on them. */
-static int cholesky_solve(double *A, int n, double *z) {
-  for (int j = 0; j < n; j++) {
-    double *aj = A + (size_t)j * n;
-    double djj = aj[j];
-    for (int k = 0; k < j; k++) djj -= aj[k] * aj[k];
-    if (!(djj > 0) || !isfinite(djj)) return 0;
-    const double ljj = sqrt(djj);
-    aj[j] = ljj;
-    for (int i = j + 1; i < n; i++) {
-      double *ai = A + (size_t)i * n;
-      double s = ai[j];
-      for (int k = 0; k < j; k++) s -= ai[k] * aj[k];
-      ai[j] = s / ljj;
-    }
-  }
-  for (int i = 0; i < n; i++) { /* L y = z */
-    const double *ai = A + (size_t)i * n;
-    double s = z[i];
-    for (int k = 0; k < i; k++) s -= ai[k] * z[k];
-    z[i] = s / ai[i];
-  }
-  for (int i = n - 1; i >= 0; i--) { /* L^T x = y */
-    double s = z[i];
-    for (int k = i + 1; k < n; k++) s -= A[(size_t)k * n + i] * z[k];
-    z[i] = s / A[(size_t)i * n + i];
-  }
-  return 1;
-}
 
 static double max_error(const lk_sim_data *sd, int r0, int r1) {
   double e = 0;
@@ -80,27 +47,17 @@ lk_status lk_sim_project_step(const lk_model *m, lk_data *d, double *q, const in
     }
   }
   double scale = 0;
-  /* A is symmetric: its upper triangle, mirrored. Consecutive rows of a
-   * contact (or a loop) lie on the same trees: an entry's segments are
-   * matched by tree, as lk_sim_delassus_entry does, in the same order. */
+  /* A is symmetric: its upper triangle, mirrored */
   for (int i = 0; i < n; i++) {
-    const lk_row *Ri = &sd->row[rows ? rows[i] : r0 + i];
-    for (int j = i; j < n; j++) {
-      const lk_row *Rj = &sd->row[rows ? rows[j] : r0 + j];
-      double e = 0;
-      const double *Ji = sd->jval + Ri->ofs;
-      for (int a = 0; a < 2 && Ri->tree[a] >= 0; Ji += Ri->len[a], a++) {
-        const double *Yj = sd->yval + Rj->ofs;
-        for (int b = 0; b < 2 && Rj->tree[b] >= 0; Yj += Rj->len[b], b++)
-          if (Ri->tree[a] == Rj->tree[b])
-            for (int k = 0; k < Ri->len[a]; k++) e += Ji[k] * Yj[k];
-      }
-      sd->A[i * n + j] = sd->A[j * n + i] = e;
-    }
+    int ri = rows ? rows[i] : r0 + i;
+    for (int j = i; j < n; j++)
+      sd->A[i * n + j] = sd->A[j * n + i] = lk_sim_delassus_entry(d, ri, rows ? rows[j] : r0 + j);
     scale = fmax(scale, sd->A[i * n + i]);
   }
   for (int i = 0; i < n; i++) sd->A[i * n + i] += rel * scale + add;
-  if (!cholesky_solve(sd->A, n, sd->z)) return LK_SINGULAR;
+  /* the LCP layer's small dense LU (GSL's blocked Cholesky spent more in
+   * its BLAS calls than in the arithmetic of these few rows) */
+  if (!lk_lcp_lu_solve(sd->A, n, n, sd->z)) return LK_SINGULAR;
   memset(x, 0, (size_t)m->nv * sizeof *x);
   for (int i = 0; i < n; i++) lk_rows_axpy(d, rows ? rows[i] : r0 + i, sd->z[i], 1, x);
   if (!lk_all_finite(x, (size_t)m->nv)) return LK_NON_FINITE;
