@@ -187,10 +187,13 @@ static PyStructSequence_Field report_fields[] = {
     {"coupled_answers", "islands answered by the coupled sticking check (normal impulses free)"},
     {"newton_solves", "semismooth Newton solves (islands planned 'Newton')"},
     {"newton_iterations", "their iterations"},
+    {"ridge_kept", "islands whose friction LCP answer kept its ridge (a refining solve failed)"},
+    {"velocity_passes", "the midpoint velocity forces' passes this step (0: none needed)"},
+    {"velocity_explicit", "those passes did not settle: the explicit forces stood"},
     {"islands", "how each island was solved: a tuple of IslandReport"},
     {NULL, NULL}};
 
-#define NREPORT 32
+#define NREPORT 35
 
 static PyStructSequence_Field island_fields[] = {
     {"rows", "the island's constraint rows"},
@@ -287,6 +290,9 @@ PyObject *pylk_step_report(pylk_Data *self, void *closure) {
       PyLong_FromLong(r->coupled_answers),
       PyLong_FromLong(r->newton_solves),
       PyLong_FromLong(r->newton_iterations),
+      PyLong_FromLong(r->ridge_kept),
+      PyLong_FromLong(r->velocity_passes),
+      PyBool_FromLong(r->velocity_explicit),
       island_reports(d, r->nislands),
   };
   for (int i = 0; i < NREPORT; i++) {

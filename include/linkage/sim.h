@@ -128,6 +128,11 @@ typedef struct {
   int impacts_propagated; /* options.impacts: propagating: the contact
                              impacts resolved one at a time before the
                              step's LCP (0 without one) */
+  int velocity_passes;    /* velocity_forces midpoint: the fixed-point
+                             passes this step made (0: none were needed,
+                             every angular rate at rounding) */
+  int velocity_explicit;  /* 1: those passes did not settle (h |w| near 1
+                             or beyond) and the explicit forces stood */
   int coupled_answers;    /* islands answered by the coupled sticking check:
                              sticking found with the normal impulses free,
                              where the trial's shares broke a cone (a chain

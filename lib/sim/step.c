@@ -45,6 +45,15 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * (each a RNEA pass and a solve with the step's factor). */
 #define LK_MIDPOINT_PASSES 40
 
+/* What the passes leave for the next step's guess, kept until the step
+ * can no longer fail (midpoint_commit), so that a failed step leaves the
+ * data as it was (journal.c). */
+typedef struct {
+  int passes;         /* made this step (0: none needed) */
+  int settled;        /* the passes settled: d->dyn.acc0 holds their correction */
+  double rho, rate;   /* the contraction measured this step (rho 0: none) */
+} midpoint_memo;
+
 /* Step 3 with the velocity-product forces (Coriolis, centripetal,
  * gyroscopic) at the midpoint velocity v_m = (v + v*)/2 instead of at v:
  *   M~ (v* - v) = h (f - c(q, v_m)),
@@ -66,10 +75,10 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * pass, 12 passes; an arm at a few rad/s: 1e-3); they stop when v* moves,
  * or would still move, less than 1e-13 of the velocities' scale.
  *
- * The passes start from the last step's answer: the explicit v* corrected
- * by the last step's correction (d->dyn.mid_corr), which moves little
- * from step to step on a smooth motion, so the first pass already moves
- * v* little. What the passes would still move is estimated from their
+ * The passes start from the explicit v* corrected by the trend of the
+ * last two steps' corrections (d->dyn.mid_corr, written at the step's
+ * commit: midpoint_commit), which moves little from step to step on a
+ * smooth motion, so the first pass already moves v* little. What the passes would still move is estimated from their
  * contraction ratio: measured between two passes, or for a first pass the
  * last step's ratio, grown with the rates h |w| nv and doubled (the ratio
  * scales with h |w|). On bench/contact's arm that leaves one pass a step
@@ -77,19 +86,11 @@ static void gather_loads(const lk_model *m, lk_data *d, const double *q, const d
  * at v. The memory is a guess only: a wrong one costs passes, not
  * accuracy. Should the passes not settle (h |w| near 1 or beyond) or
  * overflow, the explicit answer stands. */
-/* What the passes leave for the next step's guess, kept until the step
- * can no longer fail (midpoint_commit), so that a failed step leaves the
- * data as it was (journal.c). */
-typedef struct {
-  int settled;        /* the passes settled: d->dyn.acc0 holds their correction */
-  double rho, rate;   /* the contraction measured this step (rho 0: none) */
-} midpoint_memo;
-
 static midpoint_memo midpoint_velocity_forces(const lk_model *m, lk_data *d, double h,
                                               double *acc) {
   lk_dyn_data *dd = &d->dyn;
   const lk_dyn_scalars *ms = dd->st;
-  midpoint_memo memo = {0, 0, 0};
+  midpoint_memo memo = {0, 0, 0, 0};
   const int nv = m->nv;
   double *vnew = dd->vnew;
   double scale = 0, wmax = 0;
@@ -122,6 +123,7 @@ static midpoint_memo midpoint_velocity_forces(const lk_model *m, lk_data *d, dou
     rho_first = 2 * ms->mid_rho * fmax(1, rate / ms->mid_rate);
   double last = INFINITY, rho_seen = 0;
   for (int pass = 0; pass < LK_MIDPOINT_PASSES; pass++) {
+    memo.passes = pass + 1;
     lk_dyn_bias_at(m, d, vmid, h, dd->fext_tot, acc);
     for (int k = 0; k < nv; k++) acc[k] = dd->tau_tot[k] - acc[k];
     lk_dyn_solve(m, d, acc, 1);
@@ -168,6 +170,8 @@ static void midpoint_commit(const lk_model *m, lk_data *d, const midpoint_memo *
   lk_dyn_data *dd = &d->dyn;
   lk_dyn_scalars *ms = dd->st;
   const int nv = m->nv;
+  d->sim.st->report.velocity_passes = memo->passes;
+  d->sim.st->report.velocity_explicit = memo->passes > 0 && !memo->settled;
   if (!memo->settled) {
     ms->mid_valid = 0;
     return;
@@ -228,7 +232,7 @@ static lk_status step_euler(const lk_model *m, lk_data *d, double h) {
     lk_dyn_aba(m, d, dd->tau_tot, dd->fext_tot, dd->diag, acc);
   }
   for (int k = 0; k < nv; k++) dd->vnew[k] = d->v[k] + h * acc[k];
-  midpoint_memo memo = {0, 0, 0};
+  midpoint_memo memo = {0, 0, 0, 0};
   if (midpoint) memo = midpoint_velocity_forces(m, d, h, acc);
   if (constrained) { /* 4-5 */
     st = lk_sim_constrain(m, d, dd->vnew);

@@ -235,6 +235,10 @@ static void test_midpoint_memory(void) {
   if (!m) return;
   lk_data *a = lk_data_new(m), *b = lk_data_new(m), *c = lk_data_new(m);
   for (int i = 0; i < 300; i++) CU_ASSERT_TRUE(lk_step(m, a) == LK_OK);
+  /* the report says the passes ran and settled */
+  const lk_step_report *r = lk_data_step_report(a);
+  LK_ASSERT_MSG(r->velocity_passes >= 1 && !r->velocity_explicit, "passes %d, explicit %d",
+                r->velocity_passes, r->velocity_explicit);
   /* remembered against fresh */
   lk_data_reset(b);
   double g1 = step_gap(m, a, m, b);
@@ -274,6 +278,39 @@ static void test_midpoint_memory(void) {
   lk_model_free(m);
 }
 
+/* The step report says what the velocity forces took: passes that
+ * settled (a spin of 20 rad/s, h |w| = 0.02), none (a body at rest), or
+ * passes that did not settle, so the explicit forces stood (3 000 rad/s
+ * at 1 ms: h |w| = 3, beyond the fixed point's reach). */
+static void velocity_report(double w, int *passes, int *explicit_) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "options: {gravity: [0, 0, -9.81]}\n"
+           "links:\n  - name: body\n    joint: {type: free}\n    mass: 2\n"
+           "    inertia: [0.1, 0.1, 0.2]\n"
+           "initial:\n  - {joint: body, q: [0, 0, 0, 1, 0, 0, 0], v: [0, 0, 0, %.6f, 0, %.6f]}\n",
+           0.5 * w, 0.866025 * w);
+  lk_model *m = load(text);
+  *passes = *explicit_ = -1;
+  if (!m) return;
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_TRUE(lk_step(m, d) == LK_OK);
+  *passes = lk_data_step_report(d)->velocity_passes;
+  *explicit_ = lk_data_step_report(d)->velocity_explicit;
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static void test_velocity_report(void) {
+  int passes, expl;
+  velocity_report(20, &passes, &expl);
+  LK_ASSERT_MSG(passes >= 2 && expl == 0, "20 rad/s: %d passes, explicit %d", passes, expl);
+  velocity_report(0, &passes, &expl);
+  LK_ASSERT_MSG(passes == 0 && expl == 0, "at rest: %d passes, explicit %d", passes, expl);
+  velocity_report(3000, &passes, &expl);
+  LK_ASSERT_MSG(passes >= 1 && expl == 1, "3000 rad/s: %d passes, explicit %d", passes, expl);
+}
+
 static const lk_test tests[] = {
     {"torque-free spin at 200 rad/s, tilted 30 deg: energy kept 10 s", test_spin_energy},
     {"variant: 150 rad/s, 60 deg, other inertia; explicit gains energy", test_spin_energy_variant},
@@ -283,6 +320,8 @@ static const lk_test tests[] = {
      test_top_precession_variant},
     {"the passes' memory is a guess: a fresh data's step, a written v, a copy",
      test_midpoint_memory},
+    {"the report: passes that settled, none at rest, explicit where they cannot",
+     test_velocity_report},
     {NULL, NULL},
 };
 
