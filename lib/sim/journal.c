@@ -10,8 +10,11 @@
  * actuators' reported forces and the kept sticking-trial factors. The
  * first ones are a few hundred bytes, saved at every step's start; the
  * limits' states only for a model with limits; the kept factors only
- * before a step first changes them (keep_trial_factor in solve.c, which
- * has just factored a block of the same size). The previous pass's
+ * before a step first changes them (lk_island_keep_factor in guess.c), and
+ * of them only what the slots in use hold: a slot's rows and columns and
+ * its room in fc_L, not the whole pool (the arrays are sized for the
+ * largest island in every slot: MuJoCo's humanoid copied 47 KB a step
+ * for one slot of 26 rows, now 10 KB). The previous pass's
  * contacts stay where they were (the new pass writes the other buffer).
  *
  * Outside the arena, the sparse direct trial's kept factor (direct.c) is
@@ -37,22 +40,49 @@ void lk_sim_journal_begin(const lk_model *m, lk_data *d) {
   if (m->nact > 0) memcpy(sd->act_force_save, sd->act_force, (size_t)m->nact * sizeof(double));
 }
 
-/* Slots' rows at s island_cap in the per-slot arrays (sim_data.h). */
-static size_t kept_rows(const lk_sim_data *sd) {
-  return (size_t)LK_SIM_KEPT_SLOTS * (size_t)sd->island_cap;
+/* The kept factors' arrays, live or saved. */
+typedef struct {
+  double *L, *d;
+  int *last, *col;
+  unsigned long long *key;
+  unsigned char *in;
+} kept_arrays;
+
+static kept_arrays kept_live(lk_sim_data *sd) {
+  return (kept_arrays){sd->fc_L, sd->fc_d, sd->fc_last, sd->fc_col, sd->fc_key, sd->fc_in};
 }
 
+static kept_arrays kept_saved(lk_sim_data *sd) {
+  return (kept_arrays){sd->fc_L_save,   sd->fc_d_save,   sd->fc_last_save,
+                       sd->fc_col_save, sd->fc_key_save, sd->fc_in_save};
+}
+
+/* What the slots in use of kept[] hold, from one set of arrays into the
+ * other at the same places: slot s's n rows (keys, clamped flags) and k
+ * columns (last nonzero, D^-1, island row) at s island_cap, and its room
+ * in fc_L. Nothing else of the arrays is read (guess.c). */
+static void copy_slots(const lk_sim_data *sd, const lk_sim_kept *kept, kept_arrays to,
+                       kept_arrays from) {
+  for (int s = 0; s < LK_SIM_KEPT_SLOTS; s++) {
+    const lk_sim_kept *K = &kept[s];
+    if (K->n == 0) continue;
+    const size_t o = (size_t)s * (size_t)sd->island_cap, n = (size_t)K->n, k = (size_t)K->k;
+    memcpy(to.L + K->ofs, from.L + K->ofs, K->size * sizeof(double));
+    memcpy(to.d + o, from.d + o, k * sizeof(double));
+    memcpy(to.last + o, from.last + o, k * sizeof(int));
+    memcpy(to.col + o, from.col + o, k * sizeof(int));
+    memcpy(to.key + o, from.key + o, n * sizeof(unsigned long long));
+    memcpy(to.in + o, from.in + o, n);
+  }
+}
+
+/* Before the step first changes a kept factor: the slots as the step found
+ * them (jr->sim's, which the restore puts back). */
 void lk_sim_journal_kept(lk_sim_data *sd) {
   lk_sim_journal *jr = sd->jr;
   if (jr->kept_saved) return;
   jr->kept_saved = 1;
-  size_t k = kept_rows(sd), top = jr->sim.kept_top;
-  memcpy(sd->fc_L_save, sd->fc_L, top * sizeof(double));
-  memcpy(sd->fc_d_save, sd->fc_d, k * sizeof(double));
-  memcpy(sd->fc_last_save, sd->fc_last, k * sizeof(int));
-  memcpy(sd->fc_col_save, sd->fc_col, k * sizeof(int));
-  memcpy(sd->fc_key_save, sd->fc_key, k * sizeof(unsigned long long));
-  memcpy(sd->fc_in_save, sd->fc_in, k);
+  copy_slots(sd, jr->sim.kept, kept_saved(sd), kept_live(sd));
 }
 
 lk_status lk_sim_journal_restore(const lk_model *m, lk_data *d) {
@@ -71,13 +101,7 @@ lk_status lk_sim_journal_restore(const lk_model *m, lk_data *d) {
     memcpy(sd->limmem, sd->limmem_save, (size_t)m->nlink * sizeof *sd->limmem);
   if (m->nact > 0) memcpy(sd->act_force, sd->act_force_save, (size_t)m->nact * sizeof(double));
   if (jr->kept_saved) {
-    size_t k = kept_rows(sd), top = jr->sim.kept_top;
-    memcpy(sd->fc_L, sd->fc_L_save, top * sizeof(double));
-    memcpy(sd->fc_d, sd->fc_d_save, k * sizeof(double));
-    memcpy(sd->fc_last, sd->fc_last_save, k * sizeof(int));
-    memcpy(sd->fc_col, sd->fc_col_save, k * sizeof(int));
-    memcpy(sd->fc_key, sd->fc_key_save, k * sizeof(unsigned long long));
-    memcpy(sd->fc_in, sd->fc_in_save, k);
+    copy_slots(sd, jr->sim.kept, kept_live(sd), kept_saved(sd));
     jr->kept_saved = 0;
   }
   memset(sd->dvg, 0, (size_t)m->nv * sizeof *sd->dvg); /* zero between steps (constrain.c) */
