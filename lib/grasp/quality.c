@@ -27,6 +27,52 @@ static void qhull_message(const char *text, char *out, size_t size) {
   out[n] = 0;
 }
 
+/* The hull of the N wrenches W by qhull with these flags: its facets'
+ * distances from the origin give epsilon and force closure, and
+ * qh_getarea (a determinant per facet) the volume when asked. Returns
+ * qhull's code (its first message line in msg), -1 when no stream for
+ * its messages could be opened. */
+static int hull(double *W, int N, const char *flags, double tolerance, lk_grasp_quality *q,
+                int volume, char *msg, size_t msgsize) {
+  char *text = NULL;
+  size_t textlen = 0;
+  FILE *errfile = open_memstream(&text, &textlen);
+  if (!errfile) return -1;
+  qhT qh_qh;
+  qhT *qh = &qh_qh;
+  qh_zero(qh, errfile);
+  char command[32];
+  snprintf(command, sizeof command, "%s", flags);
+  int code = qh_new_qhull(qh, 6, N, W, False, command, NULL, errfile);
+  if (code == 0) {
+    facetT *facet;
+    double eps = INFINITY;
+    int inside = 1, nf = 0;
+    FORALLfacets {
+      nf++;
+      /* qhull's hyperplane: normal . x + offset = 0, normal pointing out,
+       * so the origin's signed distance is the offset (< 0 inside). */
+      double dist = -facet->offset;
+      if (dist <= tolerance) inside = 0;
+      if (dist < eps) eps = dist;
+    }
+    q->nfacets = nf;
+    q->force_closure = inside && nf > 0;
+    q->epsilon = q->force_closure ? eps : 0.0;
+    if (volume) {
+      qh_getarea(qh, qh->facet_list);
+      q->volume = qh->totvol;
+    }
+  }
+  qh_freeqhull(qh, !qh_ALL);
+  int curlong, totlong;
+  qh_memfreeshort(qh, &curlong, &totlong);
+  fclose(errfile);
+  qhull_message(text, msg, msgsize);
+  free(text);
+  return code;
+}
+
 /* The whole hull by qhull; its volume (qh_getarea: a determinant per
  * facet) only when asked: epsilon alone does not need it. */
 static lk_status quality_hull(const lk_grasp_contact *c, int nc, const lk_grasp_options *o,
@@ -60,49 +106,22 @@ static lk_status quality_hull(const lk_grasp_contact *c, int nc, const lk_grasp_
     for (int k = 0; k < 6; k++) centered[(size_t)i * 6 + k] = W[(size_t)i * 6 + k] - mean[k];
   if (q->rank < 6 || N < 7 || lk_grasp_rank6(centered, N, opt.tolerance, NULL) < 6) goto done;
 
-  char *msg = NULL;
-  size_t msglen = 0;
-  FILE *errfile = open_memstream(&msg, &msglen);
-  if (!errfile) {
+  char m[LK_ERROR_MESSAGE_MAX - 64];
+  int code = hull(W, N, "qhull Qt", opt.tolerance, q, volume, m, sizeof m);
+  /* A pinch of two flat pads puts many wrenches on common hyperplanes,
+   * and qhull's merging of their facets can stop on a precision error (a
+   * "wide merge": the 2F-85's pads on the YCB foam brick, tests/grasp/
+   * test_analysis). Then the hull is made again of the input joggled (QJ:
+   * each coordinate moved by about 1e-11 of the points' size, from qhull's
+   * fixed seed, so that the same input gives the same answer), whose
+   * facets are all simplicial and need no merging; epsilon and the volume
+   * move by about the joggle. */
+  if (code == qh_ERRprec || code == qh_ERRtopology || code == qh_ERRwide)
+    code = hull(W, N, "qhull QJ", opt.tolerance, q, volume, m, sizeof m);
+  if (code < 0)
     st = lk_error_set(err, LK_OUT_OF_MEMORY, "quality: cannot open a stream for qhull");
-    goto done;
-  }
-  qhT qh_qh;
-  qhT *qh = &qh_qh;
-  qh_zero(qh, errfile);
-  /* Qt: triangulated output, every facet a simplex on its own hyperplane. */
-  char flags[] = "qhull Qt";
-  int code = qh_new_qhull(qh, 6, N, W, False, flags, NULL, errfile);
-  if (code == 0) {
-    facetT *facet;
-    double eps = INFINITY;
-    int inside = 1, nf = 0;
-    FORALLfacets {
-      nf++;
-      /* qhull's hyperplane: normal . x + offset = 0, normal pointing out,
-       * so the origin's signed distance is the offset (< 0 inside). */
-      double dist = -facet->offset;
-      if (dist <= opt.tolerance) inside = 0;
-      if (dist < eps) eps = dist;
-    }
-    q->nfacets = nf;
-    q->force_closure = inside && nf > 0;
-    q->epsilon = q->force_closure ? eps : 0.0;
-    if (volume) {
-      qh_getarea(qh, qh->facet_list);
-      q->volume = qh->totvol;
-    }
-  }
-  qh_freeqhull(qh, !qh_ALL);
-  int curlong, totlong;
-  qh_memfreeshort(qh, &curlong, &totlong);
-  fclose(errfile);
-  if (code != 0) {
-    char m[LK_ERROR_MESSAGE_MAX - 64];
-    qhull_message(msg, m, sizeof m);
+  else if (code != 0)
     st = lk_error_set(err, LK_NOT_CONVERGED, "quality: qhull failed (code %d): %s", code, m);
-  }
-  free(msg);
 done:
   lk_free(W);
   lk_free(centered);
