@@ -64,6 +64,12 @@ void lk_dyn_solve(const lk_model *m, const lk_data *d, double *x, int nrhs);
  * only those trees' blocks. For the contact layer: a constraint row on
  * links of one tree is a right-hand side on that tree's range. */
 void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, int v1);
+/* The same on nr right-hand sides at once, stored by DoF: X[(i - v0) nr +
+ * r] for DoF i of [v0, v1) (whole trees), every column zero past DoF last
+ * (v1 - 1: no such bound); each column as lk_dyn_solve_range would give
+ * it, for less than nr of its calls. acc: 4 nr doubles of scratch. */
+void lk_dyn_solve_block(const lk_model *m, const lk_data *d, double *X, int nr, int v0, int v1,
+                        int last, double *acc);
 /* out (len x len, row-major, symmetric) <- M^-1 on the DoFs [v0, v0 + len),
  * which must be whole trees, len <= LK_DYN_INVERSE_MAX, from the current
  * factor: explicitly from the tree factor, else by len solves. */

@@ -144,6 +144,109 @@ void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, 
   }
 }
 
+/* solve_tree on nr right-hand sides side by side, X[(i - v0) nr + r]:
+ * each column's arithmetic is solve_tree's -- the same four partial sums
+ * in the same order in the first loop, the same products in the second --
+ * so a column comes out as solve_tree's to the bit (up to the sign of a
+ * zero: the columns' trailing zeros are summed here, not skipped), while
+ * the loops' overhead, most of a solve on a tree of short branches, is
+ * paid once for them all. acc: 4 nr scratch. */
+#if defined(__GNUC__) && defined(__SSE2__)
+typedef double v2d __attribute__((vector_size(16)));
+static inline v2d ld2(const double *p) {
+  v2d v;
+  memcpy(&v, p, sizeof v);
+  return v;
+}
+static inline void st2(double *p, v2d v) { memcpy(p, &v, sizeof v); }
+#endif
+
+/* s[r] += l x[r], r < n (two a register where the target has SSE2; the
+ * same products and sums as one at a time). */
+static inline void add_scaled(double *restrict s, const double *restrict x, double l, int n) {
+  int r = 0;
+#if defined(__GNUC__) && defined(__SSE2__)
+  const v2d l2 = {l, l};
+  for (; r + 4 <= n; r += 4) {
+    v2d a = ld2(s + r) + l2 * ld2(x + r), b = ld2(s + r + 2) + l2 * ld2(x + r + 2);
+    st2(s + r, a);
+    st2(s + r + 2, b);
+  }
+  for (; r + 2 <= n; r += 2) st2(s + r, ld2(s + r) + l2 * ld2(x + r));
+#endif
+  for (; r < n; r++) s[r] += l * x[r];
+}
+
+/* y[r] -= l x[r], r < n (as add_scaled). */
+static inline void sub_scaled(double *restrict y, const double *restrict x, double l, int n) {
+  int r = 0;
+#if defined(__GNUC__) && defined(__SSE2__)
+  const v2d l2 = {l, l};
+  for (; r + 4 <= n; r += 4) {
+    v2d a = ld2(y + r) - l2 * ld2(x + r), b = ld2(y + r + 2) - l2 * ld2(x + r + 2);
+    st2(y + r, a);
+    st2(y + r + 2, b);
+  }
+  for (; r + 2 <= n; r += 2) st2(y + r, ld2(y + r) - l2 * ld2(x + r));
+#endif
+  for (; r < n; r++) y[r] -= l * x[r];
+}
+
+static void solve_tree_block(const lk_dyn_data *dd, double *X, int nr, int v0, int v1, int last,
+                             double *acc) {
+  const int *dend = dd->dend;
+  const size_t *mrow = dd->mrow;
+  const double *LT = dd->L;
+  const size_t ld = (size_t)nr;
+  double *s0 = acc, *s1 = acc + ld, *s2 = acc + 2 * ld, *s3 = acc + 3 * ld;
+  /* as solve_tree: past the columns' last non-zero nothing moves, and the
+   * dots stop at the whole group of four that holds it */
+  for (int i = last; i >= v0; i--) {
+    const int lo = i + 1, lim = i + 1 + (last - i + 3) / 4 * 4;
+    const int hi = lim < dend[i] ? lim : dend[i];
+    if (lo >= hi) continue;
+    const double *Li = LT + mrow[i];
+    memset(acc, 0, 4 * ld * sizeof *acc);
+    int x = lo;
+    for (; x + 3 < hi; x += 4) {
+      const double *X0 = X + (size_t)(x - v0) * ld;
+      add_scaled(s0, X0, Li[x], nr);
+      add_scaled(s1, X0 + ld, Li[x + 1], nr);
+      add_scaled(s2, X0 + 2 * ld, Li[x + 2], nr);
+      add_scaled(s3, X0 + 3 * ld, Li[x + 3], nr);
+    }
+    for (; x < hi; x++) add_scaled(s0, X + (size_t)(x - v0) * ld, Li[x], nr);
+    double *Xi = X + (size_t)(i - v0) * ld;
+    for (int r = 0; r < nr; r++) Xi[r] -= (s0[r] + s1[r]) + (s2[r] + s3[r]);
+  }
+  for (int i = v0; i < v1; i++) {
+    double *Xi = X + (size_t)(i - v0) * ld;
+    const double dinv = dd->Dinv[i];
+    for (int r = 0; r < nr; r++) Xi[r] *= dinv;
+  }
+  for (int i = v0; i < v1; i++) {
+    const double *Li = LT + mrow[i], *Xi = X + (size_t)(i - v0) * ld;
+    for (int y = i + 1; y < dend[i]; y++) sub_scaled(X + (size_t)(y - v0) * ld, Xi, Li[y], nr);
+  }
+}
+
+void lk_dyn_solve_block(const lk_model *m, const lk_data *d, double *X, int nr, int v0, int v1,
+                        int last, double *acc) {
+  const lk_dyn_data *dd = &d->dyn;
+  if (v0 >= v1 || nr <= 0) return;
+  if (dd->st->factor_method != LK_FACTOR_DENSE) {
+    solve_tree_block(dd, X, nr, v0, v1, last < v1 ? last : v1 - 1, acc);
+    return;
+  }
+  /* GSL's Cholesky: column by column, through the factorization scratch */
+  double *col = dd->fwork;
+  for (int r = 0; r < nr; r++) {
+    for (int i = v0; i < v1; i++) col[i] = X[(size_t)(i - v0) * (size_t)nr + r];
+    lk_dyn_solve_range(m, d, col, v0, v1);
+    for (int i = v0; i < v1; i++) X[(size_t)(i - v0) * (size_t)nr + r] = col[i];
+  }
+}
+
 /* M^-1 = L^-1 D^-1 L^-T from the tree factor: X = L^-1 column by column
  * (L x = e_c, root to leaves, as solve_tree's last loop), then
  * out_ij = sum over k <= min(i, j) of X_ik X_jk / D_k. For a free body

@@ -249,38 +249,109 @@ void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
  * tree segment by tree segment, after lk_sim_prepare_rows. A small tree (a
  * free body: 6 DoFs) that carries at least twice as many row segments as
  * it has DoFs gets its inverse once a step and each segment a len x len
- * product; every other segment a solve with the factor. A tree's rows are
- * all in one island, so one call per island sees them all. */
+ * product. Every other tree's segments are solved with the factor,
+ * LK_SIM_YBLOCK of them side by side a pass (lk_dyn_solve_block: on a
+ * tree of short branches, as MuJoCo's humanoid, most of a single solve
+ * is the loops' overhead, which a block pays once), in the order of their
+ * last non-zero DoF, so that a block's columns end near each other (a
+ * contact's J on a chain ends at its link: the solve's first half stops
+ * there). A tree's rows are all in one island, so one call per island
+ * sees them all. */
 void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
   lk_sim_data *sd = &d->sim;
-  double *x = sd->xtmp;
-  for (int k = 0; k < n; k++) {
-    lk_row *R = &sd->row[rows ? rows[k] : k];
-    const double *J = sd->jval + R->ofs;
-    double *Y = sd->yval + R->ofs;
-    for (int g = 0; g < 2 && R->tree[g] >= 0; g++) {
-      int t = R->tree[g], v0 = R->v0[g], len = R->len[g];
-      if (sd->minv_ofs[t] != SIZE_MAX && sd->minv_segs[t] >= 2 * len) small_tree_inverse(m, d, t, v0, len);
-      if (sd->minv_segs[t] < 0 && len == 6) {
-        minv6_apply(sd->minv + sd->minv_ofs[t], J, Y);
-      } else if (sd->minv_segs[t] < 0) {
-        const double *Minv = sd->minv + sd->minv_ofs[t];
-        for (int i = 0; i < len; i++) {
-          const double *row = Minv + i * len;
-          double s = 0;
-          for (int j = 0; j < len; j++) s += row[j] * J[j];
-          Y[i] = s;
+  int *tree_of = sd->yhead; /* per root link: its place in ytrees */
+  int ntree = 0, nseg = 0, maxlen = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int k = 0; k < n; k++) {
+      lk_row *R = &sd->row[rows ? rows[k] : k];
+      size_t ofs = R->ofs;
+      for (int g = 0; g < 2 && R->tree[g] >= 0; ofs += (size_t)R->len[g], g++) {
+        const int t = R->tree[g], len = R->len[g];
+        const double *J = sd->jval + ofs;
+        if (pass == 1) { /* a segment for the blocks: its tree, its end */
+          if (sd->minv_segs[t] < 0) continue;
+          if (tree_of[t] < 0) {
+            sd->ytree_v0[ntree] = R->v0[g];
+            sd->ytree_len[ntree] = len;
+            tree_of[t] = ntree++;
+            if (len > maxlen) maxlen = len;
+          }
+          int e = len - 1;
+          while (e >= 0 && J[e] == 0) e--;
+          sd->yofs[nseg] = ofs;
+          sd->ykey[2 * nseg] = tree_of[t];
+          sd->ykey[2 * nseg + 1] = e + 1;
+          nseg++;
+          continue;
         }
-      } else {
+        if (sd->minv_ofs[t] != SIZE_MAX && sd->minv_segs[t] >= 2 * len)
+          small_tree_inverse(m, d, t, R->v0[g], len);
+        double *Y = sd->yval + ofs;
+        if (sd->minv_segs[t] < 0 && len == 6) {
+          minv6_apply(sd->minv + sd->minv_ofs[t], J, Y);
+        } else if (sd->minv_segs[t] < 0) {
+          const double *Minv = sd->minv + sd->minv_ofs[t];
+          for (int i = 0; i < len; i++) {
+            const double *row = Minv + i * len;
+            double s = 0;
+            for (int j = 0; j < len; j++) s += row[j] * J[j];
+            Y[i] = s;
+          }
+        } else {
+          tree_of[t] = -1;
+        }
+      }
+      R->guessed = 0;
+    }
+  if (nseg == 0) return;
+  /* by tree, then by end: two stable counting sorts (ends 0..maxlen) */
+  int *cnt = sd->ycount, *tmp = sd->yorder + nseg, *order = sd->yorder;
+  for (int key = 1; key >= 0; key--) {
+    const int nk = key ? maxlen + 1 : ntree;
+    memset(cnt, 0, (size_t)(nk + 1) * sizeof *cnt);
+    int *from = key ? NULL : tmp, *to = key ? tmp : order;
+    for (int u = 0; u < nseg; u++) cnt[sd->ykey[2 * (from ? from[u] : u) + key] + 1]++;
+    for (int v = 0; v < nk; v++) cnt[v + 1] += cnt[v];
+    for (int u = 0; u < nseg; u++) {
+      int sg = from ? from[u] : u;
+      to[cnt[sd->ykey[2 * sg + key]]++] = sg;
+    }
+  }
+  for (int u = 0; u < nseg;) {
+    const int a = sd->ykey[2 * order[u]], v0 = sd->ytree_v0[a], len = sd->ytree_len[a];
+    int nr = 0, end = 0;
+    while (u + nr < nseg && nr < LK_SIM_YBLOCK && sd->ykey[2 * order[u + nr]] == a) nr++;
+    /* the factor's entries below the diagonal on this tree: a DoF's
+     * descendants, few on a tree of short branches (MuJoCo's humanoid: 7
+     * a DoF), all the rest on a chain (20 capsules: 31) */
+    long fill = 0;
+    for (int i = v0; i < v0 + len; i++) fill += d->dyn.dend[i] - i - 1;
+    if (nr < LK_SIM_YBLOCK_MIN || fill > (long)LK_SIM_YBLOCK_FILL * len) {
+      for (int r = 0; r < nr; r++) {
+        const double *J = sd->jval + sd->yofs[order[u + r]];
+        double *x = sd->xtmp, *Y = sd->yval + sd->yofs[order[u + r]];
         memcpy(x + v0, J, (size_t)len * sizeof *x);
         lk_dyn_solve_range(m, d, x, v0, v0 + len);
         memcpy(Y, x + v0, (size_t)len * sizeof *x);
       }
-      J += len;
-      Y += len;
+      u += nr;
+      continue;
     }
-    R->guessed = 0;
+    double *X = sd->yblock;
+    for (int r = 0; r < nr; r++) {
+      const int sg = order[u + r];
+      const double *J = sd->jval + sd->yofs[sg];
+      for (int i = 0; i < len; i++) X[(size_t)i * (size_t)nr + r] = J[i];
+      if (sd->ykey[2 * sg + 1] > end) end = sd->ykey[2 * sg + 1];
+    }
+    lk_dyn_solve_block(m, d, X, nr, v0, v0 + len, v0 + end - 1, sd->yacc);
+    for (int r = 0; r < nr; r++) {
+      double *Y = sd->yval + sd->yofs[order[u + r]];
+      for (int i = 0; i < len; i++) Y[i] = X[(size_t)i * (size_t)nr + r];
+    }
+    u += nr;
   }
+  /* (tree_of is -1 again for the next call's trees: set in its first pass) */
 }
 
 /* J_i . Y_j over the trees they share. */

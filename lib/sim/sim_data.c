@@ -87,6 +87,15 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->seg_y = LK_ARENA_ARRAY(c, const double *, 2 * sd->row_cap);
   sd->ypanel = LK_ARENA_ARRAY(c, double, (size_t)(sd->row_cap + 3) * LK_SIM_SMALL_TREE);
   sd->xtmp = LK_ARENA_ARRAY(a, double, m->nv);
+  sd->yofs = LK_ARENA_ARRAY(c, size_t, 2 * (size_t)sd->row_cap);
+  sd->ykey = LK_ARENA_ARRAY(c, int, 4 * (size_t)sd->row_cap);
+  sd->yorder = LK_ARENA_ARRAY(c, int, 4 * (size_t)sd->row_cap);
+  sd->yhead = LK_ARENA_ARRAY(a, int, m->nlink);
+  sd->ytree_v0 = LK_ARENA_ARRAY(a, int, m->nlink);
+  sd->ytree_len = LK_ARENA_ARRAY(a, int, m->nlink);
+  sd->ycount = LK_ARENA_ARRAY(a, int, (size_t)m->nlink + (size_t)tn + 2);
+  sd->yblock = LK_ARENA_ARRAY(a, double, (size_t)LK_SIM_YBLOCK * (size_t)(tn > 0 ? tn : 1));
+  sd->yacc = LK_ARENA_ARRAY(a, double, 4 * LK_SIM_YBLOCK);
   sd->dvg = LK_ARENA_ARRAY(a, double, m->nv);
   sd->gtree = LK_ARENA_ARRAY(a, int, 2 * m->nlink);
   size_t nminv = 0;

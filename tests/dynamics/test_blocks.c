@@ -238,6 +238,57 @@ static void test_solve_range_matches_full_solve(void) {
   LK_ASSERT_MSG(worst_fd <= 1e-9, "ABA vs CRBA+LTDL on forests: worst relative %g", worst_fd);
 }
 
+/* lk_dyn_solve_block() on nr right-hand sides side by side gives each
+ * column as lk_dyn_solve_range() does, bit for bit (the same sums in the
+ * same order), with both factors: columns as a contact row's J is (zero
+ * beyond some DoF, and zero elsewhere at random), 1 to 33 of them, told
+ * where the last of them ends or not. */
+static void test_solve_block_is_the_columns_solves(void) {
+  mech_rng r = {1618};
+  static double X[200 * 40], x[200];
+  double acc[4 * 40];
+  int blocks = 0, differ = 0;
+  for (int n = 2; n <= 40; n += 3) {
+    lk_model *m = forest(&r, n, n % 2);
+    if (!m) return;
+    lk_data *d = lk_data_new(m);
+    const int nt = m->ntree;
+    mech_random_state(&r, m, d, 1.0);
+    LK_ASSERT_OK(lk_mass_matrix(m, d), (lk_error *)NULL);
+    for (int how = 0; how < 2; how++) {
+      LK_ASSERT_OK(lk_mass_factor(m, d, how ? LK_FACTOR_DENSE : LK_FACTOR_TREE), (lk_error *)NULL);
+      for (int t = 0; t < nt; t++) {
+        const int v0 = m->tree_vadr[t], v1 = m->tree_vadr[t + 1], len = v1 - v0;
+        const int nr = 1 + (int)mech_uniform(&r, 0, 33);
+        int end = v0 - 1; /* the columns' last non-zero, told to the block */
+        for (int c = 0; c < nr; c++) {
+          int last = v0 + (int)mech_uniform(&r, 0, len);
+          if (last > end) end = last;
+          for (int i = 0; i < len; i++)
+            X[i * nr + c] = v0 + i <= last && mech_uniform(&r, 0, 1) < 0.8 ? mech_uniform(&r, -1, 1)
+                                                                            : 0.0;
+        }
+        double Y[200 * 40];
+        memcpy(Y, X, sizeof(double) * (size_t)(len * nr));
+        lk_dyn_solve_block(m, d, Y, nr, v0, v1, t % 2 ? end : v1 - 1, acc);
+        for (int c = 0; c < nr; c++) {
+          for (int i = 0; i < len; i++) x[v0 + i] = X[i * nr + c];
+          lk_dyn_solve_range(m, d, x, v0, v1);
+          for (int i = 0; i < len; i++)
+            if (memcmp(&x[v0 + i], &Y[i * nr + c], sizeof(double)) != 0 &&
+                !(x[v0 + i] == 0 && Y[i * nr + c] == 0))
+              differ++;
+        }
+        blocks++;
+      }
+    }
+    lk_data_free(d);
+    lk_model_free(m);
+  }
+  LK_ASSERT_MSG(blocks > 100, "only %d blocks solved", blocks);
+  LK_ASSERT_MSG(differ == 0, "%d entries differ from the column's own solve", differ);
+}
+
 /* lk_dyn_inverse_range() of every tree small enough is M^-1 of its block:
  * M X = I to rounding, exactly symmetric, and equal to the columns the
  * factor's solves give; with both factors (the dense one by those
@@ -294,6 +345,8 @@ static const lk_test tests[] = {
      test_block_and_dense_accessors},
     {"lk_dyn_solve_range matches lk_dyn_solve on random forests, both factors",
      test_solve_range_matches_full_solve},
+    {"lk_dyn_solve_block gives each column as lk_dyn_solve_range, bit for bit",
+     test_solve_block_is_the_columns_solves},
     {"lk_dyn_inverse_range is the inverse of each small tree's block, both factors",
      test_inverse_range_is_the_block_inverse},
     {NULL, NULL},
