@@ -250,9 +250,11 @@ void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
  * free body: 6 DoFs) that carries at least twice as many row segments as
  * it has DoFs gets its inverse once a step and each segment a len x len
  * product. Every other tree's segments are solved with the factor,
- * LK_SIM_YBLOCK of them side by side a pass (lk_dyn_solve_block: on a
- * tree of short branches, as MuJoCo's humanoid, most of a single solve
- * is the loops' overhead, which a block pays once), in the order of their
+ * one by one, or where a tree of short branches carries at least
+ * LK_SIM_YBLOCK_MIN of them (sim_data.h), LK_SIM_YBLOCK side by side a pass
+ * (lk_dyn_solve_block: on such a tree, as MuJoCo's humanoid, most of a
+ * single solve is the loops' overhead, which a block pays once), in the
+ * order of their
  * last non-zero DoF, so that a block's columns end near each other (a
  * contact's J on a chain ends at its link: the solve's first half stops
  * there). A tree's rows are all in one island, so one call per island
@@ -261,7 +263,8 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
   lk_sim_data *sd = &d->sim;
   int *tree_of = sd->yhead; /* per root link: its place in ytrees */
   int ntree = 0, nseg = 0, maxlen = 0;
-  for (int pass = 0; pass < 2; pass++)
+  int any = 0; /* a tree's segments wait for the blocks */
+  for (int pass = 0; pass < 1 + any; pass++)
     for (int k = 0; k < n; k++) {
       lk_row *R = &sd->row[rows ? rows[k] : k];
       size_t ofs = R->ofs;
@@ -269,7 +272,7 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
         const int t = R->tree[g], len = R->len[g];
         const double *J = sd->jval + ofs;
         if (pass == 1) { /* a segment for the blocks: its tree, its end */
-          if (sd->minv_segs[t] < 0) continue;
+          if (!(sd->minv_segs[t] >= LK_SIM_YBLOCK_MIN && sd->yblock_ok[t])) continue;
           if (tree_of[t] < 0) {
             sd->ytree_v0[ntree] = R->v0[g];
             sd->ytree_len[ntree] = len;
@@ -297,8 +300,14 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
             for (int j = 0; j < len; j++) s += row[j] * J[j];
             Y[i] = s;
           }
-        } else {
+        } else if (sd->minv_segs[t] >= LK_SIM_YBLOCK_MIN && sd->yblock_ok[t]) {
           tree_of[t] = -1;
+          any = 1;
+        } else {
+          double *x = sd->xtmp;
+          memcpy(x + R->v0[g], J, (size_t)len * sizeof *x);
+          lk_dyn_solve_range(m, d, x, R->v0[g], R->v0[g] + len);
+          memcpy(Y, x + R->v0[g], (size_t)len * sizeof *x);
         }
       }
       R->guessed = 0;
@@ -321,12 +330,7 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
     const int a = sd->ykey[2 * order[u]], v0 = sd->ytree_v0[a], len = sd->ytree_len[a];
     int nr = 0, end = 0;
     while (u + nr < nseg && nr < LK_SIM_YBLOCK && sd->ykey[2 * order[u + nr]] == a) nr++;
-    /* the factor's entries below the diagonal on this tree: a DoF's
-     * descendants, few on a tree of short branches (MuJoCo's humanoid: 7
-     * a DoF), all the rest on a chain (20 capsules: 31) */
-    long fill = 0;
-    for (int i = v0; i < v0 + len; i++) fill += d->dyn.dend[i] - i - 1;
-    if (nr < LK_SIM_YBLOCK_MIN || fill > (long)LK_SIM_YBLOCK_FILL * len) {
+    if (nr < LK_SIM_YBLOCK_MIN) { /* a last few: one by one */
       for (int r = 0; r < nr; r++) {
         const double *J = sd->jval + sd->yofs[order[u + r]];
         double *x = sd->xtmp, *Y = sd->yval + sd->yofs[order[u + r]];

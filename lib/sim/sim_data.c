@@ -94,6 +94,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->ytree_v0 = LK_ARENA_ARRAY(a, int, m->nlink);
   sd->ytree_len = LK_ARENA_ARRAY(a, int, m->nlink);
   sd->ycount = LK_ARENA_ARRAY(a, int, (size_t)m->nlink + (size_t)tn + 2);
+  sd->yblock_ok = LK_ARENA_ARRAY(a, unsigned char, m->nlink);
   sd->yblock = LK_ARENA_ARRAY(a, double, (size_t)LK_SIM_YBLOCK * (size_t)(tn > 0 ? tn : 1));
   sd->yacc = LK_ARENA_ARRAY(a, double, 4 * LK_SIM_YBLOCK);
   sd->dvg = LK_ARENA_ARRAY(a, double, m->nv);
@@ -220,6 +221,11 @@ void lk_sim_data_reset(const lk_model *m, lk_sim_data *sd) {
       sd->minv_ofs[r] = ofs;
       ofs += (size_t)(len * len);
     }
+    /* the factor's entries below the diagonal: each DoF's ancestors */
+    long fill = 0;
+    for (int k = len > 0 ? m->vadr[r] : 0, e = k + len; k < e; k++)
+      for (int p = m->dof_parent[k]; p >= 0; p = m->dof_parent[p]) fill++;
+    sd->yblock_ok[r] = len > 0 && fill <= (long)LK_SIM_YBLOCK_FILL * len;
   }
   sd->st->next_contact_id = 1;
   lk_sim_direct_reset(sd->direct);

@@ -215,6 +215,8 @@ typedef struct {
   int *yhead;         /* nlink */
   int *ytree_v0, *ytree_len; /* nlink */
   int *ycount;        /* nlink + largest tree's DoFs + 2 */
+  unsigned char *yblock_ok; /* per root link: its tree's branches short enough
+                               (LK_SIM_YBLOCK_FILL) */
   double *yblock;
   double *yacc;       /* 4 LK_SIM_YBLOCK */
   int *gtree;         /* 2 nlink: an island's trees as (v0, len) (solve.c) */
