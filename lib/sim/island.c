@@ -245,23 +245,30 @@ void lk_sim_prepare_rows(const lk_model *m, lk_data *d) {
   }
 }
 
+/* Y = M~^-1 J on one tree's DoFs [v0, v0 + len), one solve. */
+static void solve_segment(const lk_model *m, lk_data *d, const double *J, double *Y, int v0,
+                          int len) {
+  double *x = d->sim.xtmp;
+  memcpy(x + v0, J, (size_t)len * sizeof *x);
+  lk_dyn_solve_range(m, d, x, v0, v0 + len);
+  memcpy(Y, x + v0, (size_t)len * sizeof *x);
+}
+
 /* Y = M~^-1 J^T of rows rows[0..n) (all rows 0..n when rows is NULL),
  * tree segment by tree segment, after lk_sim_prepare_rows. A small tree (a
  * free body: 6 DoFs) that carries at least twice as many row segments as
  * it has DoFs gets its inverse once a step and each segment a len x len
- * product. Every other tree's segments are solved with the factor,
- * one by one, or where a tree of short branches carries at least
- * LK_SIM_YBLOCK_MIN of them (sim_data.h), LK_SIM_YBLOCK side by side a pass
- * (lk_dyn_solve_block: on such a tree, as MuJoCo's humanoid, most of a
- * single solve is the loops' overhead, which a block pays once), in the
- * order of their
- * last non-zero DoF, so that a block's columns end near each other (a
- * contact's J on a chain ends at its link: the solve's first half stops
- * there). A tree's rows are all in one island, so one call per island
- * sees them all. */
+ * product. Every other tree's segments are solved with the factor, one
+ * by one, or where a tree of short branches carries at least
+ * LK_SIM_YBLOCK_MIN of them (sim_data.h), LK_SIM_YBLOCK side by side a
+ * pass (lk_dyn_solve_block: on such a tree, as MuJoCo's humanoid, most of
+ * a single solve is the loops' overhead, which a block pays once), in the
+ * order of their last non-zero DoF, so that a block's columns end near
+ * each other (the solve's first half stops at the last). A tree's rows
+ * are all in one island, so one call per island sees them all. */
 void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
   lk_sim_data *sd = &d->sim;
-  int *tree_of = sd->yhead; /* per root link: its place in ytrees */
+  int *tree_of = sd->ytree_of; /* per root link: its place among the trees */
   int ntree = 0, nseg = 0, maxlen = 0;
   int any = 0; /* a tree's segments wait for the blocks */
   for (int pass = 0; pass < 1 + any; pass++)
@@ -304,10 +311,7 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
           tree_of[t] = -1;
           any = 1;
         } else {
-          double *x = sd->xtmp;
-          memcpy(x + R->v0[g], J, (size_t)len * sizeof *x);
-          lk_dyn_solve_range(m, d, x, R->v0[g], R->v0[g] + len);
-          memcpy(Y, x + R->v0[g], (size_t)len * sizeof *x);
+          solve_segment(m, d, J, Y, R->v0[g], len);
         }
       }
       R->guessed = 0;
@@ -331,13 +335,9 @@ void lk_sim_rows_y(const lk_model *m, lk_data *d, const int *rows, int n) {
     int nr = 0, end = 0;
     while (u + nr < nseg && nr < LK_SIM_YBLOCK && sd->ykey[2 * order[u + nr]] == a) nr++;
     if (nr < LK_SIM_YBLOCK_MIN) { /* a last few: one by one */
-      for (int r = 0; r < nr; r++) {
-        const double *J = sd->jval + sd->yofs[order[u + r]];
-        double *x = sd->xtmp, *Y = sd->yval + sd->yofs[order[u + r]];
-        memcpy(x + v0, J, (size_t)len * sizeof *x);
-        lk_dyn_solve_range(m, d, x, v0, v0 + len);
-        memcpy(Y, x + v0, (size_t)len * sizeof *x);
-      }
+      for (int r = 0; r < nr; r++)
+        solve_segment(m, d, sd->jval + sd->yofs[order[u + r]], sd->yval + sd->yofs[order[u + r]],
+                      v0, len);
       u += nr;
       continue;
     }

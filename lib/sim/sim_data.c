@@ -90,7 +90,7 @@ void lk_sim_data_layout(const lk_model *m, lk_sim_data *sd, lk_arena *a, lk_aren
   sd->yofs = LK_ARENA_ARRAY(c, size_t, 2 * (size_t)sd->row_cap);
   sd->ykey = LK_ARENA_ARRAY(c, int, 4 * (size_t)sd->row_cap);
   sd->yorder = LK_ARENA_ARRAY(c, int, 4 * (size_t)sd->row_cap);
-  sd->yhead = LK_ARENA_ARRAY(a, int, m->nlink);
+  sd->ytree_of = LK_ARENA_ARRAY(a, int, m->nlink);
   sd->ytree_v0 = LK_ARENA_ARRAY(a, int, m->nlink);
   sd->ytree_len = LK_ARENA_ARRAY(a, int, m->nlink);
   sd->ycount = LK_ARENA_ARRAY(a, int, (size_t)m->nlink + (size_t)tn + 2);

@@ -212,7 +212,7 @@ typedef struct {
   size_t *yofs;       /* 2 row_cap */
   int *ykey;          /* 4 row_cap */
   int *yorder;        /* 4 row_cap (the order, then the sort's scratch) */
-  int *yhead;         /* nlink */
+  int *ytree_of;      /* nlink */
   int *ytree_v0, *ytree_len; /* nlink */
   int *ycount;        /* nlink + largest tree's DoFs + 2 */
   unsigned char *yblock_ok; /* per root link: its tree's branches short enough
