@@ -1,4 +1,4 @@
-# Core: status codes, errors, allocator hook, GSL guard.
+# Core: status codes, errors, allocator hook, GSL guard, SSE2 lanes.
 lib_liblinkage_la_SOURCES += \
 	%reldir%/internal.h \
 	%reldir%/error.c \
@@ -7,5 +7,6 @@ lib_liblinkage_la_SOURCES += \
 	%reldir%/names.h \
 	%reldir%/names.c \
 	%reldir%/number.h \
-	%reldir%/number.c
+	%reldir%/number.c \
+	%reldir%/simd.h
 lib_liblinkage_la_LIBADD += $(PTHREAD_LIBS)

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "core/internal.h"
+#include "core/simd.h"
 #include "dynamics/dynamics_impl.h"
 
 /* sum a[x] b[x] for x in [lo, hi), with four accumulators so that the
@@ -151,28 +152,18 @@ void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, 
  * zero: the columns' trailing zeros are summed here, not skipped), while
  * the loops' overhead, most of a solve on a tree of short branches, is
  * paid once for them all. acc: 4 nr scratch. */
-#if defined(__GNUC__) && defined(__SSE2__)
-typedef double v2d __attribute__((vector_size(16)));
-static inline v2d ld2(const double *p) {
-  v2d v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-static inline void st2(double *p, v2d v) { memcpy(p, &v, sizeof v); }
-#endif
-
 /* s[r] += l x[r], r < n (two a register where the target has SSE2; the
  * same products and sums as one at a time). */
 static inline void add_scaled(double *restrict s, const double *restrict x, double l, int n) {
   int r = 0;
-#if defined(__GNUC__) && defined(__SSE2__)
+#if LK_HAVE_V2D
   const v2d l2 = {l, l};
   for (; r + 4 <= n; r += 4) {
-    v2d a = ld2(s + r) + l2 * ld2(x + r), b = ld2(s + r + 2) + l2 * ld2(x + r + 2);
-    st2(s + r, a);
-    st2(s + r + 2, b);
+    v2d a = load2(s + r) + l2 * load2(x + r), b = load2(s + r + 2) + l2 * load2(x + r + 2);
+    store2(s + r, a);
+    store2(s + r + 2, b);
   }
-  for (; r + 2 <= n; r += 2) st2(s + r, ld2(s + r) + l2 * ld2(x + r));
+  for (; r + 2 <= n; r += 2) store2(s + r, load2(s + r) + l2 * load2(x + r));
 #endif
   for (; r < n; r++) s[r] += l * x[r];
 }
@@ -180,14 +171,14 @@ static inline void add_scaled(double *restrict s, const double *restrict x, doub
 /* y[r] -= l x[r], r < n (as add_scaled). */
 static inline void sub_scaled(double *restrict y, const double *restrict x, double l, int n) {
   int r = 0;
-#if defined(__GNUC__) && defined(__SSE2__)
+#if LK_HAVE_V2D
   const v2d l2 = {l, l};
   for (; r + 4 <= n; r += 4) {
-    v2d a = ld2(y + r) - l2 * ld2(x + r), b = ld2(y + r + 2) - l2 * ld2(x + r + 2);
-    st2(y + r, a);
-    st2(y + r + 2, b);
+    v2d a = load2(y + r) - l2 * load2(x + r), b = load2(y + r + 2) - l2 * load2(x + r + 2);
+    store2(y + r, a);
+    store2(y + r + 2, b);
   }
-  for (; r + 2 <= n; r += 2) st2(y + r, ld2(y + r) - l2 * ld2(x + r));
+  for (; r + 2 <= n; r += 2) store2(y + r, load2(y + r) - l2 * load2(x + r));
 #endif
   for (; r < n; r++) y[r] -= l * x[r];
 }

@@ -6,18 +6,9 @@
 #include <string.h>
 
 #include "constraint/constraint_impl.h"
+#include "core/simd.h"
 #include "sim/sim_internal.h"
 
-/* GCC's and Clang's vector types, where the target has SSE2 (x86-64
- * always): two doubles a register. */
-#if defined(__GNUC__) && defined(__SSE2__)
-typedef double v2d __attribute__((vector_size(16)));
-static inline v2d load2(const double *p) {
-  v2d v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-#endif
 
 static int find(int *uf, int x) {
   while (uf[x] != x) {
@@ -216,7 +207,7 @@ static void small_tree_inverse(const lk_model *m, lk_data *d, int t, int v0, int
  * M_i+1,j read from row j (by symmetry): the same sums in the same order. */
 static inline void minv6_apply(const double *restrict Minv, const double *restrict J,
                                double *restrict Y) {
-#if defined(__GNUC__) && defined(__SSE2__)
+#if LK_HAVE_V2D
   for (int i = 0; i < 6; i += 2) {
     const double *c = Minv + i; /* (M_ji, M_j,i+1) at c + 6 j */
     v2d y = ((load2(c) * J[0] + load2(c + 6) * J[1]) + (load2(c + 12) * J[2] + load2(c + 18) * J[3])) +
@@ -399,7 +390,7 @@ static inline void add_sym(double *A, int n, int i, int j, double s) {
  * below cnt stays inside. */
 static inline int panel_width(int cnt) { return ((cnt + 1) & ~1) + 2; }
 
-#if defined(__GNUC__) && defined(__SSE2__)
+#if LK_HAVE_V2D
 #define LK_ALWAYS_INLINE inline __attribute__((always_inline))
 /* A row-major += of two lanes, A[0..2) += v. */
 static inline void add2(double *A, v2d v) {
@@ -484,7 +475,7 @@ static LK_ALWAYS_INLINE void panel_products(const int *brow, const double *const
  * indeterminate floor load, is sensitive to the last bit of A). */
 static void bucket_products(const int *brow, const double *const *bj, const double *const *by,
                             int cnt, int len, int n, double *A, double *P) {
-#if defined(__GNUC__) && defined(__SSE2__)
+#if LK_HAVE_V2D
   if (len == 6) {
     panel_products(brow, bj, by, cnt, 6, n, A, P);
     return;
