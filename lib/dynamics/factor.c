@@ -145,13 +145,6 @@ void lk_dyn_solve_range(const lk_model *m, const lk_data *d, double *x, int v0, 
   }
 }
 
-/* solve_tree on nr right-hand sides side by side, X[(i - v0) nr + r]:
- * each column's arithmetic is solve_tree's -- the same four partial sums
- * in the same order in the first loop, the same products in the second --
- * so a column comes out as solve_tree's to the bit (up to the sign of a
- * zero: the columns' trailing zeros are summed here, not skipped), while
- * the loops' overhead, most of a solve on a tree of short branches, is
- * paid once for them all. acc: 4 nr scratch. */
 /* s[r] += l x[r], r < n (two a register where the target has SSE2; the
  * same products and sums as one at a time). */
 static inline void add_scaled(double *restrict s, const double *restrict x, double l, int n) {
@@ -183,6 +176,13 @@ static inline void sub_scaled(double *restrict y, const double *restrict x, doub
   for (; r < n; r++) y[r] -= l * x[r];
 }
 
+/* solve_tree on nr right-hand sides side by side, X[(i - v0) nr + r]:
+ * each column's arithmetic is solve_tree's -- the same four partial sums
+ * in the same order in the first loop, the same products in the second --
+ * so a column comes out as solve_tree's to the bit (up to the sign of a
+ * zero: the columns' trailing zeros are summed here, not skipped), while
+ * the loops' overhead, most of a solve on a tree of short branches, is
+ * paid once for them all. acc: 4 nr scratch. */
 static void solve_tree_block(const lk_dyn_data *dd, double *X, int nr, int v0, int v1, int last,
                              double *acc) {
   const int *dend = dd->dend;

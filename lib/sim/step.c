@@ -78,10 +78,11 @@ typedef struct {
  * The passes start from the explicit v* corrected by the trend of the
  * last two steps' corrections (d->dyn.mid_corr, written at the step's
  * commit: midpoint_commit), which moves little from step to step on a
- * smooth motion, so the first pass already moves v* little. What the passes would still move is estimated from their
- * contraction ratio: measured between two passes, or for a first pass the
- * last step's ratio, grown with the rates h |w| nv and doubled (the ratio
- * scales with h |w|). On bench/contact's arm that leaves one pass a step
+ * smooth motion, so the first pass already moves v* little. What the
+ * passes would still move is estimated from their contraction ratio:
+ * measured between two passes, or for a first pass the last step's ratio,
+ * grown with the rates h |w| nv and doubled (the ratio scales with
+ * h |w|). On bench/contact's arm that leaves one pass a step
  * where the explicit start took two and a separate velocity-product pass
  * at v. The memory is a guess only: a wrong one costs passes, not
  * accuracy. Should the passes not settle (h |w| near 1 or beyond) or
