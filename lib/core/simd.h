@@ -17,6 +17,12 @@ static inline v2d load2(const double *p) {
   return v;
 }
 static inline void store2(double *p, v2d v) { memcpy(p, &v, sizeof v); }
+/* |x| a lane: the sign bits cleared */
+static inline v2d abs2(v2d x) {
+  typedef unsigned long long v2u __attribute__((vector_size(16)));
+  const v2u mask = {0x7fffffffffffffffULL, 0x7fffffffffffffffULL};
+  return (v2d)((v2u)x & mask);
+}
 #else
 #define LK_HAVE_V2D 0
 #endif

@@ -136,12 +136,12 @@ int lk_lcp_capacity_needed(const lk_lcp *p) {
  * (a false alarm) when finite entries overflow. One add an entry, where
  * lk_lcp_finite spends a multiply and an add. */
 static double sum_entries(const double *restrict x, size_t n) {
-#ifdef LK_LCP_V2D
-  lk_v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
+#if LK_HAVE_V2D
+  v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
   size_t i = 0;
   for (; i + 4 <= n; i += 4) {
-    s01 += lk_v2d_load(x + i);
-    s23 += lk_v2d_load(x + i + 2);
+    s01 += load2(x + i);
+    s23 += load2(x + i + 2);
   }
   double s0 = s01[0];
   for (; i < n; i++) s0 += x[i];

@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/simd.h"
 #include "linkage/lcp.h"
 
 /* max/min for finite values: libm's fmax is a call (NaN rules), too slow
@@ -19,36 +20,20 @@ static inline double lk_maxd(double a, double b) { return a > b ? a : b; }
 /* Inner-loop kernels of the solvers. Unrolled by four with independent
  * accumulators (which compilers turn into packed operations); the order of
  * the operations depends only on n, so results are reproducible bit for
- * bit, whatever the memory the operands live in. */
-
-/* GCC's and Clang's vector types where the target has SSE2 (x86-64
- * always): the four accumulators of the kernels below as two registers of
- * two lanes, (s0, s1) and (s2, s3), which compilers do not form by
- * themselves for reductions. The same operations in the same order as the
- * scalar code beside them: the same bits. */
-#if defined(__GNUC__) && defined(__SSE2__)
-#define LK_LCP_V2D 1
-typedef double lk_v2d __attribute__((vector_size(16)));
-typedef unsigned long long lk_v2u __attribute__((vector_size(16)));
-static inline lk_v2d lk_v2d_load(const double *p) {
-  lk_v2d v;
-  memcpy(&v, p, sizeof v);
-  return v;
-}
-static inline lk_v2d lk_v2d_abs(lk_v2d x) {
-  const lk_v2u mask = {0x7fffffffffffffffULL, 0x7fffffffffffffffULL};
-  return (lk_v2d)((lk_v2u)x & mask);
-}
-#endif
+ * bit, whatever the memory the operands live in. Where the target has
+ * lib/core/simd.h's lanes, the reductions keep their four accumulators as
+ * two registers of two lanes, (s0, s1) and (s2, s3), which compilers do
+ * not form by themselves: the same operations in the same order as the
+ * scalar code beside them, the same bits. */
 
 /* a . b over n entries. */
 static inline double lk_lcp_dot(const double *restrict a, const double *restrict b, int n) {
-#ifdef LK_LCP_V2D
-  lk_v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
+#if LK_HAVE_V2D
+  v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
   int i = 0;
   for (; i + 4 <= n; i += 4) {
-    s01 += lk_v2d_load(a + i) * lk_v2d_load(b + i);
-    s23 += lk_v2d_load(a + i + 2) * lk_v2d_load(b + i + 2);
+    s01 += load2(a + i) * load2(b + i);
+    s23 += load2(a + i + 2) * load2(b + i + 2);
   }
   double s0 = s01[0];
   for (; i < n; i++) s0 += a[i] * b[i];
@@ -69,12 +54,12 @@ static inline double lk_lcp_dot(const double *restrict a, const double *restrict
 
 /* sum |a_i b_i| over n entries. */
 static inline double lk_lcp_dot_abs(const double *restrict a, const double *restrict b, int n) {
-#ifdef LK_LCP_V2D
-  lk_v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
+#if LK_HAVE_V2D
+  v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0};
   int i = 0;
   for (; i + 4 <= n; i += 4) {
-    s01 += lk_v2d_abs(lk_v2d_load(a + i) * lk_v2d_load(b + i));
-    s23 += lk_v2d_abs(lk_v2d_load(a + i + 2) * lk_v2d_load(b + i + 2));
+    s01 += abs2(load2(a + i) * load2(b + i));
+    s23 += abs2(load2(a + i + 2) * load2(b + i + 2));
   }
   double s0 = s01[0];
   for (; i < n; i++) s0 += fabs(a[i] * b[i]);
@@ -117,16 +102,16 @@ static inline double lk_lcp_dot_seq(const double *restrict a, const double *rest
  * |a_i b_i|, returned a . b. */
 static inline double lk_lcp_dot_and_abs(const double *restrict a, const double *restrict b, int n,
                                         double *abs_out) {
-#ifdef LK_LCP_V2D
-  lk_v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0}, m01 = {0.0, 0.0}, m23 = {0.0, 0.0};
+#if LK_HAVE_V2D
+  v2d s01 = {0.0, 0.0}, s23 = {0.0, 0.0}, m01 = {0.0, 0.0}, m23 = {0.0, 0.0};
   int i = 0;
   for (; i + 4 <= n; i += 4) {
-    lk_v2d x01 = lk_v2d_load(a + i) * lk_v2d_load(b + i);
-    lk_v2d x23 = lk_v2d_load(a + i + 2) * lk_v2d_load(b + i + 2);
+    v2d x01 = load2(a + i) * load2(b + i);
+    v2d x23 = load2(a + i + 2) * load2(b + i + 2);
     s01 += x01;
     s23 += x23;
-    m01 += lk_v2d_abs(x01);
-    m23 += lk_v2d_abs(x23);
+    m01 += abs2(x01);
+    m23 += abs2(x23);
   }
   double s0 = s01[0], m0 = m01[0];
   for (; i < n; i++) {
