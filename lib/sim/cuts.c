@@ -227,13 +227,22 @@ int lk_island_fixed_cuts(island *is, lk_sim_report *report, int coupled) {
      * round bounds one more pair at least) */
     if (mark_outside(is) > 0) continue;
     /* The velocities, and the held rows' complementarity: a loaded row must
-     * not move, an unloaded one must not close. */
+     * not move, an unloaded one must not close. So must a loaded contact's
+     * friction rows, the problem's own variables: Lemke's answer on the
+     * expanded problem can leave them moving faster than a slide (6e-9 m/s
+     * on a draped chain held at its cones' edge, which crept and slid
+     * off), and that answer does not stick. */
     for (int i = 0; i < n; i++) {
       const lk_row *R = &sd->row[is->rows[i]];
       double w = R->jv + R->bias;
       for (int j = 0; j < n; j++) w += sd->A[i * n + j] * sd->z[j];
       sd->w[i] = w;
-      if (var[i] >= 0) continue;
+      if (var[i] >= 0) {
+        if (R->kind == LK_ROW_FRICTION && fabs(w) > SLIDE_EPS &&
+            sd->z[sd->rowloc[R->normal]] > 1e-9 * zmax)
+          return 0;
+        continue;
+      }
       if (sd->zfix[i] > 0 ? fabs(w) > SLIDE_EPS : w < -SLIDE_EPS) return 0;
     }
     return lk_island_feasible(is);

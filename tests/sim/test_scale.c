@@ -330,6 +330,55 @@ static void test_chain_drape_1ms(void) {
   ASSERT_CHAIN_DRAPED(c, 0.1, 0);
 }
 
+/* The 10-link chain draped over the box, at rest as an earlier build's
+ * settling left it (bench/piles' chain10 at 2 ms, after 1 s): links 1-2 and
+ * 9-10 on the floor, 5-6 on the box, the rest hanging, one contact's
+ * friction at its cone's edge (utilization 1 to 6 digits). A sticking
+ * answer there must stick: the coupled check's Lemke answer had left
+ * loaded friction rows moving at 6e-9 m/s, which it called sticking; the
+ * chain crept, the creep grew 60-fold each half second, and it slid off
+ * by 4 s. Every static loaded contact's slip stays below the slide
+ * threshold (1e-9 m/s), and no rate grows past 1e-8. */
+static const double kChainRestQ[43] = {
+    0.14493588659409723, 0, 0.019999795272398122, 0.9999999999994762, 0,
+    -1.0236372340437198e-06, 0, 0.99999999999790445, 0, 2.0472746225937628e-06, 0,
+    0.93764340538391777, 0, -0.3475986828802004, 0, 0.91708277073911271, 0,
+    -0.39869686682173999, 0, 0.75140631148411197, 0, 0.65983979499712042, 0,
+    0.99604499756306109, 0, 0.088850226953012992, 0, 0.73854527429011119, 0,
+    0.67420388446207025, 0, 0.90903499068731186, 0, -0.41671979279381344, 0,
+    0.93780713050153608, 0, -0.34715671674400145, 0, 0.99999999952419927, 0,
+    3.0848038672173137e-05, 0};
+
+static void chain_at_cone_edge(double h, double seconds) {
+  lk_model *m = piles_chain(10, 0.1, h);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(m);
+  lk_data *d = lk_data_new(m);
+  CU_ASSERT_PTR_NOT_NULL_FATAL(d);
+  LK_ASSERT_INT_EQ(lk_model_nq(m), 43);
+  memcpy(lk_data_q(d), kChainRestQ, sizeof kChainRestQ);
+  double slip = 0, rate = 0, util = 0;
+  int bad = 0, steps = (int)(seconds / h + 0.5);
+  for (int s = 0; s < steps; s++) {
+    bad += lk_step(m, d) != LK_OK;
+    for (int c = 0; c < lk_data_ncontacts(d); c++) {
+      const lk_contact_report *r = lk_data_contact_report(d, c);
+      if (r->state != LK_FRICTION_STATIC || !(r->fn > 0)) continue;
+      slip = fmax(slip, r->slip_speed);
+      util = fmax(util, r->utilization);
+    }
+    for (int k = 0; k < lk_model_nv(m); k++) rate = fmax(rate, fabs(lk_data_v(d)[k]));
+  }
+  LK_ASSERT_INT_EQ(bad, 0);
+  LK_ASSERT_MSG(util > 0.999, "the friction was not at its cone's edge (%.9f)", util);
+  LK_ASSERT_MSG(slip <= 1e-9, "a static contact slipped at %.3g m/s", slip);
+  LK_ASSERT_MSG(rate <= 1e-8, "the chain moved at %.3g (m/s or rad/s)", rate);
+  lk_data_free(d);
+  lk_model_free(m);
+}
+
+static void test_chain_at_cone_edge(void) { chain_at_cone_edge(2e-3, 1.0); }
+static void test_chain_at_cone_edge_1ms(void) { chain_at_cone_edge(1e-3, 1.0); }
+
 /* The same chain laid straight on the floor: 40 contacts (2 a capsule),
  * all sticking: the dense path's exact sticking trial answers every step
  * (no NSGS), and the chain does not move (1e-9 m). */
@@ -371,6 +420,8 @@ void lk_test_register(void) {
       {"10-link chain draped over a box", test_chain10_drape},
       {"20-link chain draped at 1 ms", test_chain_drape_1ms},
       {"20-link chain lying on the floor", test_chain_on_floor},
+      {"a chain held at a cone's edge sticks: it does not creep", test_chain_at_cone_edge},
+      {"... and at h = 1 ms", test_chain_at_cone_edge_1ms},
       {NULL, NULL}};
   lk_test_suite("scale", tests);
 }
