@@ -339,8 +339,8 @@ static void test_chain_drape_1ms(void) {
  * chain crept, the creep grew 60-fold each half second, and the chain was
  * sliding 4 s later. For the first second every static loaded contact's
  * slip stays below the slide threshold (1e-9 m/s), and no rate grows past
- * 1e-8. (Not beyond: from about 2.5 s answers that slip below the
- * threshold let it creep again; docs/contact.md, "The coupled sticking
+ * 1e-8. (Not beyond: from about 2.5 s its rates grow again, no contact
+ * slipping faster than 4e-11 m/s; docs/contact.md, "The coupled sticking
  * check".) */
 static const double kChainRestQ[43] = {
     0.14493588659409723, 0, 0.019999795272398122, 0.9999999999994762, 0,
