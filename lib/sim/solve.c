@@ -1116,10 +1116,16 @@ static lk_status trial_and_passes(island *is, const lk_island_facts *f, lk_islan
 }
 
 /* What the planner needs of a dense island (plan.h), its impulses in
- * hand in sd->z. */
+ * hand in sd->z. The guess rule reads only the size and the guess's own
+ * facts, so an island whose guess is ready gathers the rest (island_facts)
+ * only when the guess misses and the plan goes on without it: a resting
+ * pile's step reads its rows' memory once, not seven times. */
+static void guess_facts(island *is, lk_island_facts *f) {
+  f->guessable = lk_island_guessable(is, &f->guess_wait, &f->impulses);
+}
+
 static void island_facts(island *is, lk_island_facts *f) {
   const lk_sim_data *sd = is->sd;
-  f->guessable = lk_island_guessable(is, &f->guess_wait, &f->impulses);
   f->has_friction = f->sliding = 0;
   for (int i = 0; i < is->n; i++) {
     const lk_row *R = &sd->row[is->rows[i]];
@@ -1136,7 +1142,7 @@ static void island_facts(island *is, lk_island_facts *f) {
   f->slipping = f->circle ? lk_island_held_select(is, 0, 1, 0) : 0;
 }
 
-static lk_status solve_island(island *is, const lk_island_facts *f, const lk_island_plan *p,
+static lk_status solve_island(island *is, lk_island_facts *f, const lk_island_plan *p,
                               lk_sim_report *report) {
   lk_sim_data *sd = is->sd;
   const lk_options *o = &is->m->opt;
@@ -1150,7 +1156,9 @@ static lk_status solve_island(island *is, const lk_island_facts *f, const lk_isl
       changed = 0;
       is->answer = LK_ISLAND_GUESS;
     } else {
-      start = p->then;
+      /* the plan without the guess, on the whole facts (guess_facts) */
+      island_facts(is, f);
+      start = lk_island_plan_choose(f).then;
     }
   }
   if (start != LK_ISLAND_GUESS) {
@@ -1265,9 +1273,13 @@ static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
   if (is.n <= sd->island_cap) {
     for (int i = 0; i < is.n; i++) sd->rw[i] = 1;
     in_hand(&is);
-    island_facts(&is, &f);
+    guess_facts(&is, &f);
   }
-  const lk_island_plan p = lk_island_plan_choose(&f);
+  lk_island_plan p = lk_island_plan_choose(&f);
+  if (is.n <= sd->island_cap && (p.first != LK_ISLAND_GUESS || f.forced != LK_ISLAND_NONE)) {
+    island_facts(&is, &f);
+    p = lk_island_plan_choose(&f);
+  }
   lk_island_report *note = &sd->island_note[is.rows[0]]; /* rows, contacts: set */
   note->planned = p.first;
   note->reason = p.reason;
