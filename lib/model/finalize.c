@@ -298,6 +298,22 @@ static int staged_index(const lk_name_index *names, const char *name) {
     if (!(ptr)) goto oom;                                \
   } while (0)
 
+/* Whether link i's velocity products vanish identically (model_impl.h:
+ * dof_products): a free joint on the world, no children, its centre at
+ * its origin (h = 0) and its inertia there c 1, to 1e-14 of c (equal
+ * computations of a cube's or a sphere's moments agree to the bit). */
+static int products_vanish(const lk_model *m, int i) {
+  if (m->jtype[i] != LK_JOINT_FREE || m->parent[i] != 0 || m->nchild[i] != 0) return 0;
+  const lk_inertia *I = &m->inertia[i];
+  if (I->h.x != 0 || I->h.y != 0 || I->h.z != 0) return 0;
+  double c = (I->I.m[0][0] + I->I.m[1][1] + I->I.m[2][2]) / 3;
+  if (!(c > 0)) return 0;
+  for (int r = 0; r < 3; r++)
+    for (int k = 0; k < 3; k++)
+      if (!(fabs(I->I.m[r][k] - (r == k ? c : 0)) <= 1e-14 * c)) return 0;
+  return 1;
+}
+
 lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   if (!m) return lk_error_set(err, LK_INVALID_ARGUMENT, "NULL model");
   if (m->finalized) return LK_OK;
@@ -525,6 +541,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
   ALLOC(m->dof_damping, nv);
   ALLOC(m->dof_stiffness, nv);
   ALLOC(m->dof_friction, nv);
+  ALLOC(m->dof_products, nv);
   for (int i = 1; i < nl; i++) {
     for (int k = 0; k < m->jnv[i]; k++) {
       int d = m->vadr[i] + k;
@@ -540,6 +557,7 @@ lk_status lk_model_finalize(lk_model *m, lk_error *err) {
       m->dof_damping[d] = m->link[i].joint.damping;
       m->dof_stiffness[d] = m->link[i].joint.stiffness;
       m->dof_friction[d] = m->link[i].joint.friction;
+      m->dof_products[d] = !products_vanish(m, i);
     }
   }
   /* Trees of DoFs: a DoF without a parent DoF starts one, and preorder
@@ -743,6 +761,8 @@ fail_names:
   m->dof_stiffness = NULL;
   lk_free(m->dof_friction);
   m->dof_friction = NULL;
+  lk_free(m->dof_products);
+  m->dof_products = NULL;
   lk_free(m->tree_vadr);
   m->tree_vadr = NULL;
   lk_free(m->tree_madr);

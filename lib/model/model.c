@@ -197,6 +197,7 @@ void lk_model_free(lk_model *m) {
   lk_free(m->dof_damping);
   lk_free(m->dof_stiffness);
   lk_free(m->dof_friction);
+  lk_free(m->dof_products);
   lk_free(m->tree_vadr);
   lk_free(m->tree_madr);
   lk_free(m->dof_tree);

@@ -115,6 +115,12 @@ struct lk_model {
   int *dof_parent;  /* previous DoF on the path to the root, -1 (the tree
                        sparsity pattern of M: lambda(i) in Featherstone 6.5) */
   double *dof_armature, *dof_damping, *dof_stiffness, *dof_friction;
+  /* 0 where the DoF's rate makes no velocity product: a lone free body
+   * (no parent link, no child) centred at its origin with equal principal
+   * moments -- a sphere, a cube -- has none (w x I w = 0, and its
+   * translation's terms cancel), so its rates do not call for step.c's
+   * midpoint passes; 1 elsewhere */
+  unsigned char *dof_products;
 
   /* Trees of DoFs: the connected components of the dof_parent forest. No
    * DoF of one tree is an ancestor of another's, so the mass matrix is block
