@@ -795,7 +795,7 @@ static int fidelity_cost_table(const lk_options *defaults, int only, int warm, i
     char mv[32], mv2[32];
     fmt_moved(moved[0], mv, sizeof mv);
     fmt_moved(moved[1], mv2, sizeof mv2);
-    printf("%-14s %10.1f %10.1f %10.3f %10.1f %10.1f %10.3f %9s / %s\n", scenes[si].name,
+    printf("%-14s %10.2f %10.2f %10.3f %10.2f %10.2f %10.3f %9s / %s\n", scenes[si].name,
            pm[nr / 2], dm[nr / 2], rmed[nr / 2], pa[nr / 2], da[nr / 2], rmean[nr / 2], mv, mv2);
     fflush(stdout);
   }
