@@ -63,8 +63,9 @@ static lk_vec3 first_tangent(const lk_contact_geom *g, lk_vec3 last) {
  * a capsule's and a cylinder's side contacts are not anchored (they roll),
  * nor the smoothed friction law's (whose creep is its law). */
 /* A contact that can roll on this geom: a sphere's, a capsule's, or a
- * cylinder's anywhere but on its flat faces (normal along its axis). */
-static int rounded(const lk_model *m, const lk_data *d, int geom, lk_vec3 n) {
+ * cylinder's anywhere but on its flat faces (normal along its axis).
+ * Inline: it runs twice for every contact of every step. */
+static inline int rounded(const lk_model *m, const lk_data *d, int geom, lk_vec3 n) {
   if (geom < 0) return 0;
   const lk_geom_spec *s = &m->geom[geom].spec;
   if (s->type == LK_GEOM_SPHERE || s->type == LK_GEOM_CAPSULE) return 1;
@@ -82,8 +83,10 @@ static void anchor(const lk_model *m, lk_data *d, const lk_contact_geom *g, lk_c
   const lk_transform *Xa = &d->xw[g->link], *Xb = &d->xw[g->other];
   int keep = mem->anchored && mem->valid && mem->state == LK_FRICTION_STATIC;
   if (keep) {
-    double zt = sqrt(mem->z[1] * mem->z[1] + mem->z[2] * mem->z[2]);
-    keep = !(zt >= g->mu_static * mem->z[0] * (1 - 1e-6));
+    /* |z_t| < mu z_n (1 - 1e-6), squared (z_n >= 0: a normal impulse) */
+    double zt2 = mem->z[1] * mem->z[1] + mem->z[2] * mem->z[2];
+    double lim = g->mu_static * mem->z[0] * (1 - 1e-6);
+    keep = lim > 0 && zt2 < lim * lim;
   }
   if (keep) {
     /* the anchors where they are now, their offset, and how far the
