@@ -55,10 +55,6 @@ size_t lk_sim_delassus_entries(lk_data *d, const int *rows, int n);
 lk_status lk_sim_delassus_csr(const lk_model *m, lk_data *d, const int *rows, int n,
                               struct lk_sim_sparse *sp);
 
-/* iterative.c: an island by NSGS on its sparse Delassus matrix, with the
- * static/dynamic friction states; fills z and w of its rows. z0: n
- * impulses to start from (NULL: the last step's); have_y: Y of the rows
- * formed already this step. */
 /* Weights of the sticking trial's ridge (solve.c): a friction row's is
  * inversely proportional to its contact's normal impulse, so that the
  * least-norm answer minimizes sum |f_i|^2 / f_n,i and a flat contact set
@@ -70,8 +66,11 @@ void lk_sim_ridge_weights(const lk_sim_data *sd, const int *rows, int n, const d
                           double *rw, double *load);
 /* An island by NSGS, or (method LK_ISLAND_NEWTON) by the semismooth Newton
  * first where its Delassus matrix in compressed rows is small enough to
- * factor, NSGS from Newton's iterate where Newton stalls (iterative.c);
- * sim.sparse->answered says whose answer stood. */
+ * factor, NSGS from Newton's iterate where Newton stalls (iterative.c),
+ * with the static/dynamic friction states; fills z and w of its rows, and
+ * sim.sparse->answered says whose answer stood. z0: n impulses to start
+ * from (NULL: the last step's); have_y: Y of the rows formed already this
+ * step. */
 lk_status lk_sim_solve_iterative(const lk_model *m, lk_data *d, const int *rows, int n,
                                  const double *z0, int have_y, lk_island_strategy method,
                                  lk_step_report *report);
