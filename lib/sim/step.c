@@ -129,9 +129,13 @@ static midpoint_memo midpoint_velocity_forces(const lk_model *m, lk_data *d, dou
   double last = INFINITY, rho_seen = 0;
   for (int pass = 0; pass < LK_MIDPOINT_PASSES; pass++) {
     memo.passes = pass + 1;
-    lk_dyn_bias_at(m, d, vmid, h, dd->fext_tot, acc);
-    for (int k = 0; k < nv; k++) acc[k] = dd->tau_tot[k] - acc[k];
-    lk_dyn_solve(m, d, acc, 1);
+    /* the trees with velocity products (a lone cube's or sphere's keeps
+     * its explicit acceleration: the pass would give it again) */
+    lk_dyn_bias_at(m, d, vmid, h, dd->fext_tot, 1, acc);
+    for (int k = 0; k < nv; k++) acc[k] = m->dof_products[k] ? dd->tau_tot[k] - acc[k] : dd->acc0[k];
+    for (int t = 0; t < m->ntree; t++)
+      if (m->dof_products[m->tree_vadr[t]])
+        lk_dyn_solve_range(m, d, acc, m->tree_vadr[t], m->tree_vadr[t + 1]);
     double change = 0;
     int finite = 1;
     for (int k = 0; k < nv; k++) {
