@@ -1275,6 +1275,8 @@ static lk_status solve_one(const lk_model *m, lk_data *d, int k) {
     in_hand(&is);
     guess_facts(&is, &f);
   }
+  /* (a guess's plan on these facts alone has no `then` to go by:
+   * solve_island plans again, on the whole facts, after a miss) */
   lk_island_plan p = lk_island_plan_choose(&f);
   if (is.n <= sd->island_cap && (p.first != LK_ISLAND_GUESS || f.forced != LK_ISLAND_NONE)) {
     island_facts(&is, &f);
