@@ -93,12 +93,12 @@ void lk_dyn_rnea(const lk_model *m, lk_data *d, const double *qacc, const lk_for
  * velocity with it (step.c). With h > 0 each link's own rotation term
  * (w x I w about its joint, or its centre for a free joint) is scaled by
  * tan(a/2) / (a/2), a = h |w| its turn in a step of h (rnea.c says why);
- * h = 0 gives the plain forces, which equal lk_dyn_rnea's at v. With
- * products_only the links without velocity products (model_impl.h:
- * dof_products; each is a tree of its own) are left out: their tau
- * entries are not written. */
+ * h = 0 gives the plain forces, lk_dyn_rnea's at v on the DoFs written. Links
+ * without velocity products (model_impl.h: dof_products; each a tree of
+ * its own) are left out: their tau entries are not written (the passes
+ * keep their explicit accelerations). */
 void lk_dyn_bias_at(const lk_model *m, lk_data *d, const double *v, double h,
-                    const lk_force *fext, int products_only, double *tau);
+                    const lk_force *fext, double *tau);
 
 /* ABA (Featherstone 2008, table 7.1): qacc = (M + diag)^-1 (tau + J^T fext
  * - c(q, v)), gravity included, in O(nlink). tau must not be NULL. */

@@ -85,20 +85,20 @@ static lk_force turn_correction(const lk_inertia *I, lk_vec3 w, int free, double
                lk_v3_scale(lk_v3_cross(w, lk_v3_cross(w, I->h)), s));
 }
 
-/* Whether link i is left out of a products_only evaluation. */
+/* Whether link i is left out of lk_dyn_bias_at (no velocity products). */
 static inline int no_products(const lk_model *m, int i) {
   return m->jnv[i] > 0 && !m->dof_products[m->vadr[i]];
 }
 
 void lk_dyn_bias_at(const lk_model *m, lk_data *d, const double *v, double h,
-                    const lk_force *fext, int products_only, double *tau) {
+                    const lk_force *fext, double *tau) {
   lk_dyn_data *dd = &d->dyn;
   lk_motion *vl = dd->vlm, *a = dd->a;
   lk_force *f = dd->pA;
   vl[0] = lk_mo_zero();
   a[0] = lk_mo(lk_v3_zero(), lk_v3_neg(m->opt.gravity)); /* as lk_dyn_rnea */
   for (int i = 1; i < m->nlink; i++) {
-    if (products_only && no_products(m, i)) continue;
+    if (no_products(m, i)) continue;
     int p = m->parent[i];
     /* the joint velocity S qdot and, for a free joint, the apparent
      * derivative of its S (kinematics.c) */
@@ -119,7 +119,7 @@ void lk_dyn_bias_at(const lk_model *m, lk_data *d, const double *v, double h,
       f[i] = lk_fo_sub(f[i], lk_tf_inv_force(&d->xw[i], fext[i]));
   }
   for (int i = m->nlink - 1; i > 0; i--) {
-    if (products_only && no_products(m, i)) continue;
+    if (no_products(m, i)) continue;
     for (int k = m->vadr[i], e = k + m->jnv[i]; k < e; k++) tau[k] = lk_mo_dot_fo(d->S[k], f[i]);
     int p = m->parent[i];
     if (p > 0) f[p] = lk_fo_add(f[p], lk_tf_force(&d->xup[i], f[i]));

@@ -131,7 +131,7 @@ static midpoint_memo midpoint_velocity_forces(const lk_model *m, lk_data *d, dou
     memo.passes = pass + 1;
     /* the trees with velocity products (a lone cube's or sphere's keeps
      * its explicit acceleration: the pass would give it again) */
-    lk_dyn_bias_at(m, d, vmid, h, dd->fext_tot, 1, acc);
+    lk_dyn_bias_at(m, d, vmid, h, dd->fext_tot, acc);
     for (int k = 0; k < nv; k++) acc[k] = m->dof_products[k] ? dd->tau_tot[k] - acc[k] : dd->acc0[k];
     for (int t = 0; t < m->ntree; t++)
       if (m->dof_products[m->tree_vadr[t]])
